@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .url('must be a URL')
+    .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535').default(3000),
+  DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+  REDIS_URL: url(['redis', 'rediss']).optional(),
+  SMTP_URL: url(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().min(3, 'must be an address like "Switchboard <no-reply@example.com>"').default('Switchboard <no-reply@switchboard.local>'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { errorMap: () => ({ message: `must be one of ${LOG_LEVELS.join(', ')}` }) }).default('info'),
+  /** Where the embedded PostgreSQL keeps its files when DATABASE_URL is not set. */
+  SWITCHBOARD_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
+  EMBEDDED_PG_PORT: z.coerce.number().int('must be an integer').min(1024, 'must be 1024..65535').max(65535, 'must be 1024..65535').default(54329),
+  /** How long a failing webhook or email keeps being retried. */
+  DELIVERY_RETRY_HOURS: z.coerce.number().positive('must be positive').default(72),
+  /** Public base URL used in printed examples and the OpenAPI servers list. */
+  PUBLIC_URL: z.string().url('must be a URL').optional(),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** The only reader of the environment. A bad value stops start-up with one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
+  }
+  return parsed.data;
+}

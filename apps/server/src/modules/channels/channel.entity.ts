@@ -1,0 +1,23 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { CHANNEL_STATUSES } from '@switchboard/contract';
+import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { Platform } from '../platforms/platform.entity.js';
+import { User } from '../users/user.entity.js';
+
+const ChannelSchema = defineEntity({
+  name: 'Channel',
+  tableName: 'channels',
+  properties: {
+    id: uuidPrimaryKey(),
+    platform: () => p.manyToOne(Platform).deleteRule('cascade'),
+    name: p.string().length(200),
+    phone: p.string().length(20),
+    status: p.enum(CHANNEL_STATUSES).default('active'),
+    /** Which messaging provider carries this channel's messages (`sandbox` until a real one is configured). */
+    provider: p.string().length(40).default('sandbox'),
+    users: () => p.manyToMany(User).pivotTable('channel_users').owner(),
+    createdAt: createdAtColumn(),
+  },
+});
+export class Channel extends ChannelSchema.class {}
+ChannelSchema.setClass(Channel);

@@ -1,0 +1,22 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { CUSTOM_FIELD_TYPES } from '@switchboard/contract';
+import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { Channel } from '../channels/channel.entity.js';
+
+const CustomFieldSchema = defineEntity({
+  name: 'CustomField',
+  tableName: 'custom_fields',
+  properties: {
+    id: uuidPrimaryKey(),
+    channel: () => p.manyToOne(Channel).deleteRule('cascade'),
+    name: p.string().length(100),
+    type: p.enum(CUSTOM_FIELD_TYPES),
+    isRequired: p.boolean().default(false),
+    options: p.json<string[]>().nullable(),
+    displayOrder: p.integer().default(0),
+    createdAt: createdAtColumn(),
+  },
+  uniques: [{ properties: ['channel', 'name'] }],
+});
+export class CustomField extends CustomFieldSchema.class {}
+CustomFieldSchema.setClass(CustomField);

@@ -1,0 +1,28 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { BILLING_CYCLES } from '@switchboard/contract';
+import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { Platform } from '../platforms/platform.entity.js';
+import { User } from '../users/user.entity.js';
+import { Plan } from './plan.entity.js';
+
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed', 'refunded'] as const;
+
+const TransactionSchema = defineEntity({
+  name: 'Transaction',
+  tableName: 'transactions',
+  properties: {
+    id: uuidPrimaryKey(),
+    platform: () => p.manyToOne(Platform).deleteRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
+    plan: () => p.manyToOne(Plan),
+    billingCycle: p.enum(BILLING_CYCLES),
+    quantity: p.integer(),
+    /** Decimal as text end to end: money never passes through a binary float. */
+    amount: p.decimal('string').precision(12).scale(2),
+    currency: p.string().length(3),
+    status: p.enum(TRANSACTION_STATUSES),
+    createdAt: createdAtColumn(),
+  },
+});
+export class Transaction extends TransactionSchema.class {}
+TransactionSchema.setClass(Transaction);

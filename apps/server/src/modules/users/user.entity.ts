@@ -1,0 +1,25 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { Platform } from '../platforms/platform.entity.js';
+
+export const USER_ROLES = ['owner', 'admin', 'member'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+const UserSchema = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: uuidPrimaryKey(),
+    platform: () => p.manyToOne(Platform).deleteRule('cascade'),
+    email: p.string().length(320),
+    name: p.string().length(200),
+    role: p.enum(USER_ROLES).default('member'),
+    platformAccess: p.boolean().default(false),
+    permissions: p.array().default([]),
+    passwordHash: p.string().nullable().hidden(),
+    createdAt: createdAtColumn(),
+  },
+  uniques: [{ properties: ['platform', 'email'] }],
+});
+export class User extends UserSchema.class {}
+UserSchema.setClass(User);

@@ -1,0 +1,28 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+/** One event for one endpoint: the delivery log. `webhookId` is the Standard Webhooks `webhook-id`, stable across retries. */
+const WebhookDeliverySchema = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_deliveries',
+  properties: {
+    id: uuidPrimaryKey(),
+    endpoint: () => p.manyToOne(WebhookEndpoint).deleteRule('cascade'),
+    webhookId: p.string().length(64).unique(),
+    eventType: p.string().length(100),
+    payload: p.json<Record<string, unknown>>(),
+    status: p.enum(DELIVERY_STATUSES).default('pending'),
+    attempts: p.integer().default(0),
+    lastStatusCode: p.integer().nullable(),
+    lastError: p.text().nullable(),
+    nextAttemptAt: p.datetime().nullable(),
+    deliveredAt: p.datetime().nullable(),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
+  },
+});
+export class WebhookDelivery extends WebhookDeliverySchema.class {}
+WebhookDeliverySchema.setClass(WebhookDelivery);

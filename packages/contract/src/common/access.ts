@@ -1,0 +1,31 @@
+export const RATE_CLASSES = {
+  api_read: { points: 120, durationSeconds: 60 },
+  api_write: { points: 30, durationSeconds: 60 },
+  api_admin_write: { points: 20, durationSeconds: 60 },
+} as const;
+export type RateClass = keyof typeof RATE_CLASSES;
+
+export const KNOWN_PERMISSIONS = [
+  'platform:view',
+  'platform:edit',
+  'platform:manage',
+  'instance:view',
+  'settings:api',
+] as const;
+export type Permission = (typeof KNOWN_PERMISSIONS)[number];
+
+/**
+ * Who may call an endpoint. `workspace`: any user's key, data scoped to the user's channels.
+ * `platform`: a key of a user with platform-level access, optionally holding one of `anyPermission`.
+ */
+export type AccessRule =
+  | { readonly scope: 'workspace' }
+  | { readonly scope: 'platform'; readonly anyPermission?: readonly Permission[] };
+
+/** What the server's guards, the rate limiter and the OpenAPI exporter read from every route. */
+export interface EndpointMetadata {
+  readonly operation: string;
+  readonly rateClass: RateClass;
+  readonly access: AccessRule;
+  readonly example: Record<string, unknown>;
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+type FieldKind = 'number' | 'boolean' | 'other';
+
+function kindOf(schema: z.ZodTypeAny): FieldKind {
+  if (schema instanceof z.ZodNumber) return 'number';
+  if (schema instanceof z.ZodBoolean) return 'boolean';
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return kindOf(schema.unwrap());
+  if (schema instanceof z.ZodDefault) return kindOf(schema.removeDefault());
+  if (schema instanceof z.ZodEffects) return kindOf(schema.innerType());
+  return 'other';
+}
+
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+
+/** Query strings carry text only: turn `"20"` into 20 and `"true"` into true, leave anything else for the schema to judge. */
+export function coerceQueryValue(kind: FieldKind, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (kind === 'number') return NUMERIC.test(value.trim()) ? Number(value) : value;
+  if (kind === 'boolean') {
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+  }
+  return value;
+}
+
+/**
+ * The GET twin of a POST body schema: the same fields, rules and messages, with numbers and booleans
+ * coerced from their query-string text. The output type is unchanged, so callers see one parameter type.
+ */
+export function toQuerySchema<P extends z.AnyZodObject>(params: P): P {
+  const shape = Object.fromEntries(
+    Object.entries(params.shape as z.ZodRawShape).map(([key, field]) => {
+      const kind = kindOf(field);
+      return [key, kind === 'other' ? field : z.preprocess((v) => coerceQueryValue(kind, v), field)];
+    }),
+  );
+  // Same keys, same output types; only the accepted input widens to strings.
+  return z.object(shape).describe(params.description ?? '') as unknown as P;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { endpoint, idSchema, okEnvelope } from '../common/index.js';
+import { platformIdParam } from './platform.js';
+import { BILLING_CYCLES } from './subscriptions.js';
+
+export const addonManageParams = z.object({
+  platformId: platformIdParam,
+  userId: z.string({ required_error: 'is required' }).min(1, 'must not be empty').describe('User receiving the add-on'),
+  addonId: z.string().min(1, 'must not be empty').optional().describe('Add-on plan id (itemType `addon`); required unless planId is given'),
+  planId: z.string().min(1, 'must not be empty').optional().describe('Alias of addonId'),
+  billingCycle: z.enum(BILLING_CYCLES).default('monthly').describe('Must be a cycle the add-on has a price for'),
+  quantity: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000')
+    .default(1),
+});
+
+export const addonsContract = {
+  manage: endpoint({
+    operation: 'platform.addon.manage',
+    path: '/api/platform/v1/addon/manage',
+    summary: 'Assign an add-on to a user',
+    description:
+      'The user needs an active base subscription (else 400 `no_active_subscription`). Creates a completed transaction (price × quantity) and an active add-on record in one database transaction. Message: `Addon assigned successfully`.',
+    params: addonManageParams,
+    response: okEnvelope(z.object({ addonId: idSchema.describe('Id of the created add-on record'), transactionId: idSchema })),
+    rateClass: 'api_admin_write',
+    access: { scope: 'platform' },
+    errors: [404],
+    example: { platformId: '{{platformId}}', userId: '{{userId}}', addonId: '{{addonId}}', billingCycle: 'monthly', quantity: 1 },
+  }),
+};

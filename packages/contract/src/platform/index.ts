@@ -1,0 +1,4 @@
+export * from './addons.js';
+export * from './platform.js';
+export * from './subscriptions.js';
+export * from './tickets.js';

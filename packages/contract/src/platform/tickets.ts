@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { endpoint, idSchema, okEnvelope, timestampSchema } from '../common/index.js';
+import { platformIdParam } from './platform.js';
+
+export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export const SENDER_ROLES = ['admin', 'creator'] as const;
+
+export const ticketMessageSchema = z.object({
+  id: idSchema,
+  message: z.string(),
+  senderRole: z.enum(SENDER_ROLES),
+  isInternal: z.boolean(),
+  authorId: idSchema.nullable(),
+  createdAt: timestampSchema,
+});
+
+export const ticketSchema = z.object({
+  id: idSchema.describe('Full UUID'),
+  shortId: z.string().describe('Short reference, also accepted as ticketId'),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  priority: z.enum(TICKET_PRIORITIES),
+  assignedToId: idSchema.nullable(),
+  assignedToName: z.string().nullable(),
+  owner: z.object({ id: idSchema, email: z.string(), name: z.string() }),
+  messages: z.array(ticketMessageSchema),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  closedAt: timestampSchema.nullable(),
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+export const ticketManageParams = z.object({
+  platformId: platformIdParam,
+  ticketId: z.string().min(1, 'must not be empty').optional().describe('Full UUID or shortId; omit to create a ticket'),
+  email: z.string().email('must be an email address').optional().describe('Creation: the ticket owner’s email'),
+  title: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  description: z.string().trim().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters').optional(),
+  status: z.enum(TICKET_STATUSES).optional(),
+  priority: z.enum(TICKET_PRIORITIES).optional(),
+  message: z.string().trim().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters').optional(),
+  senderRole: z.enum(SENDER_ROLES).optional().describe('`admin` (default, posts as the API caller) or `creator` (the ticket owner)'),
+  isInternal: z.boolean().optional().describe('Admin-only note; rejected with senderRole `creator`'),
+  assignedToId: z.string().min(1, 'must not be empty').nullable().optional().describe('An admin user of the platform'),
+  assignedToName: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
+});
+
+export const ticketsContract = {
+  manage: endpoint({
+    operation: 'platform.tickets.manage',
+    path: '/api/platform/v1/tickets/manage',
+    summary: 'Create or update a support ticket',
+    description:
+      'Without ticketId: create (email, title, description required; message `Ticket created successfully`). With ticketId (UUID or shortId): update fields and optionally add a thread message (message `Ticket updated successfully`). Moving a ticket into `closed` emails its owner and fires the `ticket.closed` webhook.',
+    params: ticketManageParams,
+    response: okEnvelope(ticketSchema),
+    rateClass: 'api_admin_write',
+    access: { scope: 'platform' },
+    errors: [404],
+    example: {
+      platformId: '{{platformId}}',
+      email: 'customer@example.com',
+      title: 'Cannot log in',
+      description: 'The login page says my password is wrong.',
+      priority: 'high',
+    },
+  }),
+};

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { channelScoped, endpoint, idSchema, listEnvelope, timestampSchema } from '../common/index.js';
+
+export const AUTOMATION_STATUSES = ['active', 'paused', 'draft'] as const;
+
+export const automationSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  status: z.enum(AUTOMATION_STATUSES),
+  executionCount: z.number().int(),
+  createdAt: timestampSchema,
+});
+export type Automation = z.infer<typeof automationSchema>;
+
+export const automationsContract = {
+  list: endpoint({
+    operation: 'workspace.automations.list',
+    path: '/api/workspace/v1/automations/list',
+    summary: 'List automations of a channel',
+    params: z.object({ ...channelScoped }),
+    response: listEnvelope(automationSchema),
+    rateClass: 'api_read',
+    access: { scope: 'workspace' },
+    errors: [404],
+    example: { channelId: '{{channelId}}' },
+  }),
+};

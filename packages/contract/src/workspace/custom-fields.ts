@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { channelScoped, endpoint, idSchema, listEnvelope } from '../common/index.js';
+
+export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'boolean', 'select'] as const;
+
+export const customFieldSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  type: z.enum(CUSTOM_FIELD_TYPES),
+  isRequired: z.boolean(),
+  options: z.array(z.string()).nullable().describe('Choices of a `select` field; null otherwise'),
+  displayOrder: z.number().int(),
+});
+export type CustomField = z.infer<typeof customFieldSchema>;
+
+export const customFieldsContract = {
+  list: endpoint({
+    operation: 'workspace.customFields.list',
+    path: '/api/workspace/v1/custom-fields/list',
+    summary: 'List custom field definitions of a channel',
+    description: 'Ordered by displayOrder.',
+    params: z.object({ ...channelScoped }),
+    response: listEnvelope(customFieldSchema),
+    rateClass: 'api_read',
+    access: { scope: 'workspace' },
+    errors: [404],
+    example: { channelId: '{{channelId}}' },
+  }),
+};

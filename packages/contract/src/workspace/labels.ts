@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { channelScoped, endpoint, idSchema, listEnvelope, okEnvelope } from '../common/index.js';
+
+export const labelSchema = z.object({
+  id: idSchema,
+  channelId: idSchema,
+  name: z.string(),
+  description: z.string().nullable(),
+  color: z.string().nullable().describe('#rrggbb'),
+  sortOrder: z.number().int(),
+});
+export type Label = z.infer<typeof labelSchema>;
+
+export const labelManageParams = z.object({
+  ...channelScoped,
+  name: z
+    .string({ required_error: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .describe('Label name, the upsert key (exact match within the channel)'),
+  description: z.string().max(500, 'must be at most 500 characters').nullable().optional(),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #ff8800')
+    .nullable()
+    .optional()
+    .describe('Hex color #rrggbb'),
+  sortOrder: z
+    .number()
+    .int('must be an integer')
+    .min(-1_000_000, 'must be at least -1000000')
+    .max(1_000_000, 'must be at most 1000000')
+    .optional()
+    .describe('Sort order; 0 for a new label when omitted'),
+});
+
+export const labelsContract = {
+  list: endpoint({
+    operation: 'workspace.labels.list',
+    path: '/api/workspace/v1/labels/list',
+    summary: 'List labels of a channel',
+    description: 'Ordered by sortOrder, then name.',
+    params: z.object({ ...channelScoped }),
+    response: listEnvelope(labelSchema),
+    rateClass: 'api_read',
+    access: { scope: 'workspace' },
+    errors: [404],
+    example: { channelId: '{{channelId}}' },
+  }),
+  manage: endpoint({
+    operation: 'workspace.labels.manage',
+    path: '/api/workspace/v1/labels/manage',
+    summary: 'Create or update a label by name',
+    description:
+      'Upsert by exact name within the channel. Fields left out keep their value on update. Message: `Label created successfully` or `Label updated successfully`.',
+    params: labelManageParams,
+    response: okEnvelope(labelSchema),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: [404],
+    example: { channelId: '{{channelId}}', name: 'vip', description: 'Top customers', color: '#ff8800', sortOrder: 1 },
+  }),
+};

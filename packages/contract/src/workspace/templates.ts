@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { channelScoped, endpoint, idSchema, listEnvelope, okEnvelope } from '../common/index.js';
+import { MESSAGE_STATUSES } from './messages.js';
+
+export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
+export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+
+export const templateSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  category: z.enum(TEMPLATE_CATEGORIES),
+  language: z.string().describe('Language code, e.g. en_US'),
+  status: z.enum(TEMPLATE_STATUSES),
+  body: z.string().describe('Text with {{1}}, {{2}}, … placeholders'),
+  variableCount: z.number().int().describe('How many values `variables` must carry when sending'),
+});
+export type Template = z.infer<typeof templateSchema>;
+
+/** Phone numbers are stored and compared as digits only: callers may type `+`, spaces or dashes. */
+export const stripPhone = (value: string) => value.replace(/[\s+\-()]/g, '');
+
+export const templateSendParams = z.object({
+  ...channelScoped,
+  to: z
+    .string({ required_error: 'is required' })
+    .transform(stripPhone)
+    .refine((digits) => /^\d{8,15}$/.test(digits), 'must be 8 to 15 digits with country code')
+    .describe('Recipient number, digits with country code (+, spaces and dashes are stripped)'),
+  templateName: z.string({ required_error: 'is required' }).min(1, 'must not be empty').describe('Name of an approved template'),
+  variables: z
+    .union([z.string(), z.array(z.string())], {
+      errorMap: () => ({ message: 'must be a comma-separated string or an array of strings' }),
+    })
+    .optional()
+    .describe('Placeholder values in order: "Ada,A-1001" or ["Ada", "A-1001"]'),
+  language: z.string().min(2, 'must be a language code like en_US').optional().describe('Template language, when a name exists in several'),
+});
+
+export const templateSendResult = z.object({
+  msgid: z.string().describe('Message identifier; use it with chat/message/status'),
+  status: z.enum(MESSAGE_STATUSES),
+  to: z.string(),
+  templateName: z.string(),
+});
+
+export const templatesContract = {
+  list: endpoint({
+    operation: 'workspace.chat.templates.list',
+    path: '/api/workspace/v1/chat/templates/list',
+    summary: 'List approved templates of a channel',
+    params: z.object({ ...channelScoped }),
+    response: listEnvelope(templateSchema),
+    rateClass: 'api_read',
+    access: { scope: 'workspace' },
+    errors: [404],
+    example: { channelId: '{{channelId}}' },
+  }),
+  send: endpoint({
+    operation: 'workspace.chat.templates.send',
+    path: '/api/workspace/v1/chat/templates/send',
+    summary: 'Send a template message',
+    description:
+      'Queues an outbound template message through the channel’s provider. Message: `Template message queued`. Unknown or unapproved template: 404 `template_not_found`.',
+    params: templateSendParams,
+    response: okEnvelope(templateSendResult),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: [404],
+    example: { channelId: '{{channelId}}', to: '15550000001', templateName: 'order_update', variables: 'Ada,A-1001' },
+  }),
+};
