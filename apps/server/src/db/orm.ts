@@ -8,9 +8,12 @@ import { migrationsList } from './migrations/index.js';
 
 export type Orm = MikroORM;
 
-export function ormConfig(clientUrl: string, poolMax = 20) {
+export function ormConfig(clientUrl: string, poolMax = 20, logger?: Logger) {
   return defineConfig({
     clientUrl,
+    // MikroORM's own messages (migrations applied) go through our JSON logger, never to stdout.
+    logger: (message: string) => logger?.debug({ orm: message }, 'mikro-orm'),
+    colors: false,
     entities,
     extensions: [Migrator],
     migrations: {
@@ -44,7 +47,7 @@ export async function openDatabase(config: Config, logger: Logger, poolMax?: num
         logger,
       });
   const url = config.DATABASE_URL ?? embedded!.url;
-  const orm = await MikroORM.init(ormConfig(url, poolMax));
+  const orm = await MikroORM.init(ormConfig(url, poolMax, logger));
   return {
     orm,
     url,

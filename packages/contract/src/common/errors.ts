@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
+  'method_not_allowed',
   'internal_error',
   'service_unavailable',
 ] as const;
@@ -36,6 +37,7 @@ export const ERROR_STATUS_DESCRIPTIONS = {
   401: 'Missing, malformed, unknown or revoked API key, or a key sent in the query string or body (`unauthorized`)',
   403: 'Authenticated but not allowed: missing permission, no platform-level access, or another tenant’s resource (`forbidden`)',
   404: 'The addressed resource does not exist in this tenant',
+  405: 'The path exists but not with this HTTP method (`method_not_allowed`)',
   413: 'Request body larger than 1 MB (`payload_too_large`)',
   415: 'POST body that is not JSON (`unsupported_media_type`)',
   429: 'Rate limit exceeded (`rate_limited`); see `Retry-After`',

@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Command, Option } from 'commander';
+import { seed } from '../db/seed/seed.loader.js';
+import { WEBHOOK_SECRET_PATTERN } from '../db/seed/seed.schema.js';
+import { createApiKey, revokeApiKey } from '../modules/api-keys/api-key.service.js';
+import { Platform } from '../modules/platforms/platform.entity.js';
+import { hashPassword } from '../modules/users/password.js';
+import { User } from '../modules/users/user.entity.js';
+import { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity.js';
+import { CliError, runCommand } from './context.js';
+
+async function findUser(em: EntityManager, email: string, platform?: string): Promise<User> {
+  const users = await em.find(User, { email: email.toLowerCase() }, { populate: ['platform'] });
+  const matches = platform ? users.filter((u) => u.platform.id === platform || u.platform.domain === platform) : users;
+  if (matches.length === 0) throw new CliError(`No user with email ${email}${platform ? ` in platform ${platform}` : ''}.`);
+  if (matches.length > 1) throw new CliError(`Several platforms have a user ${email}; pass --platform <id or domain>.`);
+  return matches[0]!;
+}
+
+async function findPlatform(em: EntityManager, idOrDomain: string): Promise<Platform> {
+  const isUuid = /^[0-9a-f-]{36}$/i.test(idOrDomain);
+  const platform = await em.findOne(Platform, isUuid ? { id: idOrDomain } : { domain: idOrDomain });
+  if (!platform) throw new CliError(`No platform ${idOrDomain}.`);
+  return platform;
+}
+
+export function buildCli(): Command {
+  const program = new Command('switchboard')
+    .description('Switchboard admin CLI. Prints JSON on stdout; logs go to stderr.')
+    .showHelpAfterError();
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations')
+    .action(() => runCommand(async (_em, { appliedMigrations }) => ({ applied: appliedMigrations })));
+
+  program
+    .command('seed')
+    .description('Create everything a seed file describes, in one transaction, and print what each ref became')
+    .argument('<file>', 'seed file (JSON)')
+    .action((file: string) =>
+      runCommand(async (em) => {
+        const text = await readFile(file, 'utf8').catch(() => {
+          throw new CliError(`Cannot read ${file}.`);
+        });
+        let input: unknown;
+        try {
+          input = JSON.parse(text);
+        } catch (error) {
+          throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
+        }
+        return seed(em, input);
+      }),
+    );
+
+  const key = program.command('key').description('Manage API keys');
+  key
+    .command('create')
+    .description('Create an API key for a user; the key is printed once')
+    .requiredOption('--email <email>', 'the user’s email')
+    .option('--name <name>', 'a name for the key', 'cli')
+    .option('--platform <idOrDomain>', 'the user’s platform, when the email exists in several')
+    .action((opts: { email: string; name: string; platform?: string }) =>
+      runCommand(async (em) => {
+        const created = await createApiKey(em, await findUser(em, opts.email, opts.platform), opts.name);
+        return { id: created.id, prefix: created.prefix, apiKey: created.apiKey };
+      }),
+    );
+  key
+    .command('revoke')
+    .description('Revoke an API key by its prefix (as printed by key create); it gets 401 at once')
+    .requiredOption('--prefix <prefix>', 'the key prefix, e.g. sb_live_AbCd1234')
+    .action((opts: { prefix: string }) => runCommand((em) => revokeApiKey(em, opts.prefix)));
+
+  const webhook = program.command('webhook').description('Manage webhook endpoints');
+  webhook
+    .command('add')
+    .description('Add a webhook endpoint to a platform')
+    .requiredOption('--platform <idOrDomain>', 'platform id or domain')
+    .requiredOption('--url <url>', 'http(s) URL receiving the events')
+    .option('--secret <whsec>', 'Standard Webhooks secret (whsec_<base64>); generated when omitted')
+    .addOption(new Option('--events <events...>', 'event types').default(['ticket.closed']))
+    .action((opts: { platform: string; url: string; secret?: string; events: string[] }) =>
+      runCommand(async (em) => {
+        if (!/^https?:\/\/\S+$/.test(opts.url)) throw new CliError('--url must be an http(s) URL.');
+        if (opts.secret && !WEBHOOK_SECRET_PATTERN.test(opts.secret)) throw new CliError('--secret must be whsec_ followed by base64.');
+        const platform = await findPlatform(em, opts.platform);
+        const secret = opts.secret ?? `whsec_${randomBytes(24).toString('base64')}`;
+        const endpoint = em.create(WebhookEndpoint, { platform, url: opts.url, secret, events: opts.events });
+        await em.flush();
+        return { id: endpoint.id, platformId: platform.id, url: endpoint.url, events: endpoint.events, secret };
+      }),
+    );
+
+  const user = program.command('user').description('Manage users');
+  user
+    .command('set-password')
+    .description('Set a user’s Developer Portal password (read from --password or stdin)')
+    .requiredOption('--email <email>', 'the user’s email')
+    .option('--platform <idOrDomain>', 'the user’s platform, when the email exists in several')
+    .option('--password <password>', 'the new password (at least 8 characters); stdin when omitted')
+    .action((opts: { email: string; platform?: string; password?: string }) =>
+      runCommand(async (em) => {
+        const password = opts.password ?? (await readStdin()).trim();
+        if (password.length < 8) throw new CliError('The password must be at least 8 characters.');
+        const target = await findUser(em, opts.email, opts.platform);
+        target.passwordHash = await hashPassword(password);
+        await em.flush();
+        return { id: target.id, email: target.email, passwordSet: true };
+      }),
+    );
+
+  return program;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,13 @@
+import { ConfigError } from '../config.js';
+import { SeedError } from '../db/seed/seed.loader.js';
+import { AppError } from '../errors.js';
+import { buildCli } from './commands.js';
+import { CliError } from './context.js';
+
+try {
+  await buildCli().parseAsync(process.argv);
+} catch (error) {
+  const expected = error instanceof CliError || error instanceof SeedError || error instanceof ConfigError || error instanceof AppError;
+  process.stderr.write(`${expected ? (error as Error).message : (error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,31 @@
+import type { ErrorEnvelope } from '@switchboard/contract';
+import { RequestValidationError } from '@ts-rest/express';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, ValidationError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { bodyParserError } from './body.js';
+import { zodIssues } from './validation.js';
+
+export function validationError(error: RequestValidationError): ValidationError {
+  const zodError = error.body ?? error.query ?? error.pathParams ?? error.headers;
+  return new ValidationError(zodError ? zodIssues(zodError, error.body ? 'body' : 'query') : []);
+}
+
+function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof RequestValidationError) return validationError(error);
+  return bodyParserError(error);
+}
+
+/** The one place failures become the envelope. Anything unexpected is a 500 that names the request id, never a stack. */
+export function errorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const known = toAppError(error);
+    const failure: AppError =
+      known ?? new AppError(500, 'internal_error', `Internal server error. Quote request id ${req.id} when reporting it.`);
+    if (!known) (req.log ?? logger).error({ err: error, requestId: req.id }, 'unhandled error');
+    if (res.headersSent) return res.end();
+    const body: ErrorEnvelope = { success: false, error: failure.code, message: failure.message };
+    res.status(failure.status).set(failure.headers).json(body);
+  };
+}

@@ -1,0 +1,43 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppRoute, ServerInferRequest, ServerInferResponseBody } from '@ts-rest/core';
+import type { Request } from 'express';
+import type { Logger } from '../logger.js';
+import type { RequestContext } from './context.js';
+import { assertOwnPlatform } from './guards.js';
+import { UnauthorizedError } from '../errors.js';
+
+interface EndpointRoutes {
+  post: AppRoute;
+  get: AppRoute;
+}
+
+export type EndpointParams<E extends EndpointRoutes> = ServerInferRequest<E['post']> extends { body: infer B } ? B : never;
+export type EndpointResult<E extends EndpointRoutes> = ServerInferResponseBody<E['post'], 200>;
+
+export type EndpointHandler<E extends EndpointRoutes> = (
+  params: EndpointParams<E>,
+  ctx: RequestContext,
+) => Promise<EndpointResult<E>>;
+
+function contextOf(req: Request, em: EntityManager, logger: Logger): RequestContext {
+  if (!req.caller) throw new UnauthorizedError('Missing API key. Send it in the X-API-Key header.');
+  return { caller: req.caller, em: em.fork(), log: req.log ?? logger, requestId: String(req.id) };
+}
+
+/**
+ * Implements one contract endpoint for both of its routes: the POST body and the GET query arrive already
+ * validated by the same schema, and one handler serves both. Platform endpoints' `platformId` is checked here,
+ * once, against the key's platform.
+ */
+export function implement<E extends EndpointRoutes>(em: EntityManager, logger: Logger, handler: EndpointHandler<E>) {
+  const run = async (params: EndpointParams<E>, req: Request) => {
+    const ctx = contextOf(req, em, logger);
+    const { platformId } = params as { platformId?: unknown };
+    if (typeof platformId === 'string') assertOwnPlatform(ctx.caller, platformId);
+    return { status: 200 as const, body: await handler(params, ctx) };
+  };
+  return {
+    post: ({ body, req }: { body: EndpointParams<E>; req: Request }) => run(body, req),
+    get: ({ query, req }: { query: EndpointParams<E>; req: Request }) => run(query, req),
+  };
+}

@@ -1,0 +1,13 @@
+import { contract } from '@switchboard/contract';
+import { implement } from '../../http/handler.js';
+import type { RouteDeps } from '../../http/register.js';
+import { listChannels } from './channel.service.js';
+
+export function channelsRouter({ em, logger }: RouteDeps) {
+  return {
+    list: implement<typeof contract.workspace.channels.list>(em, logger, async (_params, ctx) => {
+      const channels = await listChannels(ctx);
+      return { success: true, data: channels, total: channels.length };
+    }),
+  };
+}
