@@ -1,12 +1,9 @@
-import type { Server } from 'node:http';
-import { Redis } from 'ioredis';
-import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/orm.js';
 import { seedDemoIfEmpty } from './db/seed/demo.js';
-import { migrate, openDatabase } from './db/orm.js';
 import type { SeedResult } from './db/seed/seed.loader.js';
-import { createRateLimiters } from './http/rate-limit.js';
 import { createLogger } from './logger.js';
+import { startServer, type RunningServer } from './server.js';
 
 function readConfig(): Config {
   try {
@@ -42,40 +39,31 @@ function printDemoBanner(baseUrl: string, demo: SeedResult) {
 const config = readConfig();
 const logger = createLogger(config.LOG_LEVEL);
 const database = await openDatabase(config, logger);
-const applied = await migrate(database.orm);
-if (applied.length) logger.info({ applied }, 'migrations applied');
+
+let running: RunningServer;
+try {
+  running = await startServer(config, database, logger);
+} catch (error) {
+  const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  logger.fatal({ err: error }, inUse ? `Port ${config.PORT} is already in use; set PORT to another port` : 'start-up failed');
+  await database.close();
+  process.exit(1);
+}
+
 const demo = await seedDemoIfEmpty(database.orm.em.fork());
-
-const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
-redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-const app = createApp({ orm: database.orm, logger, rateLimiters: createRateLimiters(redis), trustProxy: config.TRUST_PROXY });
-
-const server: Server = app.listen(config.PORT, () => {
-  const baseUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-  logger.info({ port: config.PORT, rateLimitStore: redis ? 'redis' : 'memory' }, `Switchboard listening on ${baseUrl}`);
-  if (demo) printDemoBanner(baseUrl, demo);
-});
-
-server.on('error', (error: NodeJS.ErrnoException) => {
-  logger.fatal({ err: error }, error.code === 'EADDRINUSE' ? `Port ${config.PORT} is already in use; set PORT to another port` : 'server error');
-  void shutdown('listen-error', 1);
-});
+const baseUrl = config.PUBLIC_URL ?? `http://localhost:${running.port}`;
+logger.info(`Switchboard ready on ${baseUrl}`);
+if (demo) printDemoBanner(baseUrl, demo);
 
 let stopping = false;
-async function shutdown(signal: string, exitCode = 0) {
+async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down: draining requests');
-  const forced = setTimeout(() => {
-    logger.warn('drain timed out; closing connections');
-    server.closeAllConnections();
-  }, config.SHUTDOWN_TIMEOUT_MS);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  clearTimeout(forced);
-  await redis?.quit().catch(() => undefined);
+  await running.close();
   await database.close();
   logger.info('stopped');
-  process.exit(exitCode);
+  process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

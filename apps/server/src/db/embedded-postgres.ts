@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -74,6 +74,9 @@ export async function startEmbeddedPostgres(options: {
   }
 
   mkdirSync(dataDir, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // As root the cluster runs as the `postgres` user, which must be able to reach its directory.
+  if (asRoot) chmodSync(dataDir, 0o755);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -82,7 +85,7 @@ export async function startEmbeddedPostgres(options: {
     password: PASSWORD,
     persistent: options.persistent ?? true,
     // PostgreSQL refuses to run as root; in containers and CI we are root, so it runs as a `postgres` user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
     onLog: (message) => logger.trace({ postgres: message.trim() }, 'embedded postgres'),
     onError: (error) => logger.debug({ postgres: String(error).trim() }, 'embedded postgres'),

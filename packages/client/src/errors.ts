@@ -1,0 +1,20 @@
+/** Thrown for every non-2xx reply (and for network failures, with status 0). */
+export class SwitchboardError extends Error {
+  override readonly name = 'SwitchboardError';
+
+  constructor(
+    /** HTTP status; 0 when no reply arrived. */
+    readonly status: number,
+    /** Stable snake_case code from the envelope's `error`, e.g. `invalid_request`, `rate_limited`. */
+    readonly code: string,
+    message: string,
+    /** The X-Request-Id of the failed request: quote it when reporting a problem. */
+    readonly requestId: string | undefined,
+    /** Seconds to wait before retrying, from `Retry-After` (429). */
+    readonly retryAfter: number | undefined,
+    /** The reply's headers, for the rare caller that needs more. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, type Tenant } from '../helpers/fixtures.js';
+import { expectEnvelopeError } from '../helpers/expect.js';
+import { sql } from '../helpers/database.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const CHANNELS = '/api/workspace/v1/channels/list';
+
+describe('response envelope and HTTP edge cases', () => {
+  let server: TestServer;
+  let acme: Tenant;
+  let headers: Record<string, string>;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    acme = await createTenant(server, 'Acme');
+    headers = { 'X-API-Key': acme.ownerKey };
+  });
+  afterAll(() => server?.close());
+
+  it('wraps success as {success, data, total} with status 200', async () => {
+    const reply = await server.http.post(CHANNELS, undefined, { headers });
+    expect(reply.status).toBe(200);
+    expect(reply.data).toEqual({
+      success: true,
+      total: 2,
+      data: [
+        { id: acme.mainChannelId, name: 'Acme Main', phone: '15550001111', status: 'active', createdAt: expect.stringMatching(/Z$/) },
+        { id: acme.secondChannelId, name: 'Acme Second', phone: '15550002222', status: 'active', createdAt: expect.stringMatching(/Z$/) },
+      ],
+    });
+  });
+
+  it('answers GET with the same result as POST', async () => {
+    const [post, get] = await Promise.all([server.http.post(CHANNELS, {}, { headers }), server.http.get(CHANNELS, { headers })]);
+    expect(get.status).toBe(200);
+    expect(get.data).toEqual(post.data);
+  });
+
+  it('404 for unknown routes, 405 for a known path with another method', async () => {
+    expectEnvelopeError(await server.http.post('/api/workspace/v1/nope', {}, { headers }), 404, 'not_found');
+    expectEnvelopeError(await server.http.get('/', { headers }), 404, 'not_found');
+    const put = await server.http.put(CHANNELS, {}, { headers });
+    expectEnvelopeError(put, 405, 'method_not_allowed');
+    expect(put.headers.allow).toBe('POST, GET');
+  });
+
+  it('400 for malformed JSON, 415 for a body that is not JSON, 413 over 1 MB', async () => {
+    const bad = await server.http.post(CHANNELS, '{"a":', { headers: { ...headers, 'Content-Type': 'application/json' } });
+    expectEnvelopeError(bad, 400, 'invalid_json');
+    const text = await server.http.post(CHANNELS, 'hello', { headers: { ...headers, 'Content-Type': 'text/plain' } });
+    expectEnvelopeError(text, 415, 'unsupported_media_type');
+    const form = await server.http.post(CHANNELS, 'a=1', { headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expectEnvelopeError(form, 415, 'unsupported_media_type');
+    const huge = await server.http.post(CHANNELS, { blob: 'x'.repeat(1_100_000) }, { headers });
+    expectEnvelopeError(huge, 413, 'payload_too_large');
+  });
+
+  it('400 naming the body when it is not an object', async () => {
+    const reply = await server.http.post(CHANNELS, [1, 2], { headers });
+    expectEnvelopeError(reply, 400, 'invalid_request');
+    expect(reply.data.message).toMatch(/^body: must be an object/);
+  });
+
+  it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {
+    const echoed = await server.http.post(CHANNELS, {}, { headers: { ...headers, 'X-Request-Id': 'trace-123' } });
+    expect(echoed.headers['x-request-id']).toBe('trace-123');
+    const replaced = await server.http.post(CHANNELS, {}, { headers: { ...headers, 'X-Request-Id': 'bad id <script>' } });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('health and readiness answer without a key', async () => {
+    expect((await server.http.get('/healthz')).data).toEqual({ success: true, data: { status: 'ok' } });
+    expect((await server.http.get('/readyz')).data).toEqual({ success: true, data: { status: 'ready', database: 'up' } });
+  });
+
+  it('500 with the request id and no internals when something unexpected breaks', async () => {
+    const broken = await startTestServer();
+    try {
+      const tenant = await createTenant(broken, 'Broken');
+      await sql(broken.databaseUrl, 'drop table channel_users cascade');
+      const reply = await broken.http.post(CHANNELS, {}, { headers: { 'X-API-Key': tenant.ownerKey, 'X-Request-Id': 'req-500' } });
+      expectEnvelopeError(reply, 500, 'internal_error');
+      expect(reply.data.message).toContain('req-500');
+      expect(reply.data.message).not.toMatch(/channel_users|relation|sql/i);
+    } finally {
+      await broken.close();
+    }
+  });
+});
