@@ -7,4 +7,5 @@ export { demoSeed, DEMO_PASSWORD } from './db/seed/demo.js';
 export { parseSeedFile, seed, SeedError, type SeedResult } from './db/seed/seed.loader.js';
 export type { SeedFile } from './db/seed/seed.schema.js';
 export { createLogger, type Logger } from './logger.js';
+export { createApiKey, revokeApiKey } from './modules/api-keys/api-key.service.js';
 export { startServer, type RunningServer } from './server.js';

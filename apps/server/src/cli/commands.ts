@@ -64,7 +64,7 @@ export function buildCli(): Command {
     .option('--platform <idOrDomain>', 'the user’s platform, when the email exists in several')
     .action((opts: { email: string; name: string; platform?: string }) =>
       runCommand(async (em) => {
-        const created = await createApiKey(em, await findUser(em, opts.email, opts.platform), opts.name);
+        const created = await createApiKey(em, (await findUser(em, opts.email, opts.platform)).id, opts.name);
         return { id: created.id, prefix: created.prefix, apiKey: created.apiKey };
       }),
     );

@@ -22,9 +22,9 @@ export interface ApiKeySummary {
   revokedAt: string | null;
 }
 
-export async function createApiKey(em: EntityManager, user: User, name: string): Promise<CreatedApiKey> {
+export async function createApiKey(em: EntityManager, userId: string, name: string): Promise<CreatedApiKey> {
   const generated = generateApiKey();
-  const key = em.create(ApiKey, { user, name, prefix: generated.prefix, keyHash: generated.keyHash });
+  const key = em.create(ApiKey, { user: em.getReference(User, userId), name, prefix: generated.prefix, keyHash: generated.keyHash });
   await em.flush();
   return { id: key.id, name: key.name, prefix: key.prefix, apiKey: generated.apiKey, createdAt: key.createdAt.toISOString() };
 }
