@@ -13,7 +13,7 @@ const url = (protocols: string[]) =>
     .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`);
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535').default(3000),
+  PORT: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535').default(3000),
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
   REDIS_URL: url(['redis', 'rediss']).optional(),
   SMTP_URL: url(['smtp', 'smtps']).optional(),
@@ -21,13 +21,13 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { errorMap: () => ({ message: `must be one of ${LOG_LEVELS.join(', ')}` }) }).default('info'),
   /** Where the embedded PostgreSQL keeps its files when DATABASE_URL is not set. */
   SWITCHBOARD_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
-  EMBEDDED_PG_PORT: z.coerce.number().int('must be an integer').min(1024, 'must be 1024..65535').max(65535, 'must be 1024..65535').default(54329),
+  EMBEDDED_PG_PORT: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(1024, 'must be 1024..65535').max(65535, 'must be 1024..65535').default(54329),
   /** How long a failing webhook or email keeps being retried. */
-  DELIVERY_RETRY_HOURS: z.coerce.number().positive('must be positive').default(72),
+  DELIVERY_RETRY_HOURS: z.coerce.number({ invalid_type_error: 'must be a number' }).positive('must be positive').default(72),
   /** Public base URL used in printed examples and the OpenAPI servers list. */
   PUBLIC_URL: z.string().url('must be a URL').optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').positive('must be positive').default(10_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -12,7 +12,8 @@ function describe(issue: ZodIssue): string {
       if (issue.received === 'null') return 'must not be null';
       return `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} (got ${issue.received})`;
     case 'too_small':
-      return issue.type === 'string' ? `must be at least ${issue.minimum} characters` : `must be at least ${issue.minimum}`;
+      if (issue.type === 'string') return issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      return `must be at least ${issue.minimum}`;
     case 'too_big':
       return issue.type === 'string' ? `must be at most ${issue.maximum} characters` : `must be at most ${issue.maximum}`;
     case 'invalid_enum_value':
