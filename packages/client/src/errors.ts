@@ -18,3 +18,17 @@ export class SwitchboardError extends Error {
     super(message);
   }
 }
+
+/** A failed reply in the `{success: false, error, message}` envelope (or anything else a proxy sent) as an error. */
+export function toSwitchboardError(status: number, body: unknown, headers: Record<string, string>): SwitchboardError {
+  const envelope = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; message?: unknown };
+  const retryAfter = headers['retry-after'] !== undefined ? Number(headers['retry-after']) : undefined;
+  return new SwitchboardError(
+    status,
+    typeof envelope.error === 'string' ? envelope.error : `http_${status}`,
+    typeof envelope.message === 'string' ? envelope.message : `Request failed with status ${status}`,
+    headers['x-request-id'],
+    Number.isFinite(retryAfter) ? retryAfter : undefined,
+    headers,
+  );
+}

@@ -1,0 +1,70 @@
+import type { EndpointMetadata, RateClass } from '@switchboard/contract';
+import { SwitchboardError } from './errors.js';
+
+export interface RetryOptions {
+  /** Total tries including the first. Default 3. */
+  attempts?: number;
+  /** Longest single wait. A `Retry-After` longer than this is not waited for: the 429 is thrown at once. Default 30 s. */
+  maxDelayMs?: number;
+  /** First backoff when the server gave no `Retry-After`; doubles on each further try (with jitter). Default 500 ms. */
+  baseDelayMs?: number;
+}
+
+export type ResolvedRetry = Required<RetryOptions>;
+
+export const DEFAULT_RETRY: ResolvedRetry = { attempts: 3, maxDelayMs: 30_000, baseDelayMs: 500 };
+
+/**
+ * Reads are idempotent: the rate class in the contract says which endpoints only read (`api_read`), so a
+ * read whose reply was lost can be sent again. Writes (`api_write`, `api_admin_write`) may have taken
+ * effect before a connection broke, so they are never repeated after a network error or 503.
+ */
+export const IDEMPOTENT_RATE_CLASSES: readonly RateClass[] = ['api_read'];
+
+export const isIdempotent = (metadata: Pick<EndpointMetadata, 'rateClass'>) => IDEMPOTENT_RATE_CLASSES.includes(metadata.rateClass);
+
+export function resolveRetry(option: boolean | RetryOptions | undefined): ResolvedRetry | undefined {
+  if (!option) return undefined;
+  const chosen = option === true ? {} : option;
+  return {
+    attempts: Math.max(1, Math.floor(chosen.attempts ?? DEFAULT_RETRY.attempts)),
+    maxDelayMs: Math.max(0, chosen.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs),
+    baseDelayMs: Math.max(0, chosen.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs),
+  };
+}
+
+/** Exponential backoff with "equal jitter": half fixed, half random, so many clients do not retry in lockstep. */
+function backoff(retry: ResolvedRetry, attempt: number): number {
+  const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+  return ceiling / 2 + (Math.random() * ceiling) / 2;
+}
+
+/**
+ * How long to wait before trying again after `error` on try number `attempt` (from 1), or undefined to give up.
+ * A 429 is always safe to repeat (the limiter refused the request before it ran); a network failure (status 0)
+ * or a 503 only for idempotent endpoints.
+ */
+export function retryDelay(error: SwitchboardError, attempt: number, idempotent: boolean, retry: ResolvedRetry): number | undefined {
+  if (attempt >= retry.attempts) return undefined;
+  const transient = error.status === 429 || (idempotent && (error.status === 0 || error.status === 503));
+  if (!transient || error.code === 'ERR_CANCELED') return undefined;
+  if (error.retryAfter === undefined) return backoff(retry, attempt);
+  const asked = error.retryAfter * 1000;
+  return asked <= retry.maxDelayMs ? asked : undefined;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs `call`, repeating it while `retryDelay` says the failure is transient. */
+export async function withRetry<T>(call: () => Promise<T>, idempotent: boolean, retry: ResolvedRetry | undefined): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const delay = retry && error instanceof SwitchboardError ? retryDelay(error, attempt, idempotent, retry) : undefined;
+      if (delay === undefined) throw error;
+      await sleep(delay);
+    }
+  }
+}
+

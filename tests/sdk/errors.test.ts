@@ -1,0 +1,57 @@
+import { createClient, SwitchboardError } from '@switchboard/client';
+import axios from 'axios';
+import { afterEach, describe, expect, it } from 'vitest';
+import { failure, ok, startStandIn, type StandIn } from './stand-in.js';
+
+describe('SDK requests and errors', () => {
+  let stand: StandIn | undefined;
+  afterEach(() => stand?.close());
+
+  it('POSTs the parameters as JSON to the contract path with the key in X-API-Key', async () => {
+    stand = await startStandIn(() => ok({ id: 't1' }));
+    const sb = createClient({ baseUrl: `${stand.url}/`, apiKey: 'sk_live_abc' });
+    await sb.platform.tickets.manage({ platformId: 'p1', ticketId: 'T-1', status: 'closed' });
+    expect(stand.requests).toHaveLength(1);
+    const [request] = stand.requests;
+    expect(request).toMatchObject({ method: 'POST', path: '/api/platform/v1/tickets/manage', body: { platformId: 'p1', ticketId: 'T-1', status: 'closed' } });
+    expect(request!.headers['x-api-key']).toBe('sk_live_abc');
+    expect(request!.headers['content-type']).toMatch(/application\/json/);
+    expect(request!.headers.authorization).toBeUndefined();
+  });
+
+  it('throws SwitchboardError with status, code, message, requestId and retryAfter from the failure envelope', async () => {
+    stand = await startStandIn(() => failure(429, 'rate_limited', { 'retry-after': '17' }));
+    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SwitchboardError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ name: 'SwitchboardError', status: 429, code: 'rate_limited', message: 'rate_limited (scripted)', requestId: 'req-1', retryAfter: 17 });
+    expect((error as SwitchboardError).headers['retry-after']).toBe('17');
+  });
+
+  it('names a reply that is not the envelope (a proxy’s HTML page) by its status', async () => {
+    stand = await startStandIn(() => ({ status: 502, body: '<html>Bad gateway</html>' }));
+    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, code: 'http_502', message: 'Request failed with status 502', retryAfter: undefined });
+  });
+
+  it('reports an unreachable server as status 0 with the network error code', async () => {
+    stand = await startStandIn(() => ok(null));
+    const url = stand.url;
+    await stand.close();
+    stand = undefined;
+    const error = await createClient({ baseUrl: url, apiKey: 'k' }).workspace.channels.list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'SwitchboardError', status: 0, code: 'ECONNREFUSED', requestId: undefined });
+  });
+
+  it('sends through a caller-supplied axios instance (its interceptors run)', async () => {
+    stand = await startStandIn(() => ok([], { total: 0 }));
+    const http = axios.create();
+    http.interceptors.request.use((config) => {
+      config.headers.set('x-trace', 'abc');
+      return config;
+    });
+    await createClient({ baseUrl: stand.url, apiKey: 'k', axios: http }).workspace.channels.list();
+    expect(stand.requests[0]!.headers['x-trace']).toBe('abc');
+    expect(stand.requests[0]!.headers['x-api-key']).toBe('k');
+  });
+});
