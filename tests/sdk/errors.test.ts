@@ -1,11 +1,43 @@
-import { createClient, SwitchboardError } from '@switchboard/client';
+import { contract, createClient, SwitchboardError, type EndpointMetadata } from '@switchboard/client';
 import axios from 'axios';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failure, ok, startStandIn, type StandIn } from './stand-in.js';
 
+interface Route {
+  method: string;
+  path: string;
+  metadata: EndpointMetadata;
+}
+type Tree = { [name: string]: Tree | Route };
+
+/** Every POST route of the contract with the SDK method at the same place in the tree. */
+function postRoutes(router: Tree, sdk: Record<string, unknown>): { route: Route; method: (params: object) => Promise<unknown> }[] {
+  return Object.entries(router).flatMap(([name, node]) => {
+    const branch = sdk[name] as Record<string, unknown>;
+    const post = (node as Tree).post as Route | undefined;
+    if (post?.method === 'POST') return [{ route: post, method: branch as unknown as (params: object) => Promise<unknown> }];
+    return postRoutes(node as Tree, branch);
+  });
+}
+
 describe('SDK requests and errors', () => {
   let stand: StandIn | undefined;
   afterEach(() => stand?.close());
+
+  it('has one method per contract endpoint, placed like the path, sending the example to that path', async () => {
+    stand = await startStandIn(() => ok({}));
+    const sb = createClient({ baseUrl: stand.url, apiKey: 'k' });
+    const endpoints = postRoutes(contract as unknown as Tree, sb as unknown as Record<string, unknown>);
+    expect(endpoints.length).toBeGreaterThanOrEqual(13);
+    for (const { route, method } of endpoints) {
+      const { example, operation } = route.metadata;
+      expect(typeof method, operation).toBe('function');
+      await method(example);
+    }
+    expect(stand.requests.map((r) => [r.method, r.path, r.body])).toEqual(
+      endpoints.map(({ route }) => ['POST', route.path, route.metadata.example]),
+    );
+  });
 
   it('POSTs the parameters as JSON to the contract path with the key in X-API-Key', async () => {
     stand = await startStandIn(() => ok({ id: 't1' }));

@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { REPO_ROOT, type ProcessResult } from '../helpers/processes.js';
+
+/** Runs a program to completion and collects its output; never throws on a non-zero exit (callers assert it). */
+export function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<ProcessResult> {
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Like run, but a non-zero exit fails with the program's output in the message. */
+export async function runOk(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<string> {
+  const result = await run(command, args, options);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/**
+ * Builds a workspace package and what it depends on with turbo (a cache hit when nothing changed), under the
+ * team's build lock when this machine has flock, so a concurrent build never sees half-written dist/ files.
+ */
+export async function buildPackage(name: string): Promise<void> {
+  const turbo = ['turbo', 'run', 'build', `--filter=${name}...`, '--output-logs=errors-only'];
+  const [command, ...args] = existsSync('/usr/bin/flock') ? ['flock', '/tmp/sb-build.lock', ...turbo] : turbo;
+  await runOk(command!, args, { cwd: REPO_ROOT, env: { PATH: `${REPO_ROOT}/node_modules/.bin:${process.env.PATH}` } });
+}

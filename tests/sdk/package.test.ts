@@ -1,0 +1,122 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, type Tenant } from '../helpers/fixtures.js';
+import { REPO_ROOT } from '../helpers/processes.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { buildPackage, run, runOk } from './commands.js';
+
+const TSC = path.join(REPO_ROOT, 'node_modules/.bin/tsc');
+
+/** What an integrator writes: typed calls, paginate, and an error caught as SwitchboardError. Valid as ESM and CJS. */
+const USAGE = `import { createClient, SwitchboardError, type Contact } from '@switchboard/client';
+
+async function main(): Promise<void> {
+  const [baseUrl, apiKey, channelId, memberKey] = process.argv.slice(2) as [string, string, string, string];
+  const sb = createClient({ baseUrl, apiKey, retry: true });
+  const channels = await sb.workspace.channels.list();
+  const page = await sb.workspace.contacts.list({ channelId, search: 'ada', limit: 10 });
+  const names: string[] = page.data.map((contact: Contact) => contact.name);
+  const phones: string[] = [];
+  for await (const contact of sb.paginate(sb.workspace.contacts.list, { channelId, limit: 2 })) phones.push(contact.phone);
+  let failure: { status: number; code: string; requestId: string | undefined } | undefined;
+  try {
+    await createClient({ baseUrl, apiKey: memberKey }).platform.id.list();
+  } catch (error) {
+    if (error instanceof SwitchboardError) failure = { status: error.status, code: error.code, requestId: error.requestId };
+  }
+  console.log(JSON.stringify({ channels: channels.total, names, pagination: page.pagination, phones, failure }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
+`;
+
+/** Each line is a call the contract forbids; every one must be a type error. */
+const WRONG_CALLS = [
+  ['sb.workspace.contacts.list({ serach: "ada" });', 'TS2561'], // misspelt parameter
+  ['sb.workspace.contacts.list({ limit: "50" });', 'TS2322'], // wrong type
+  ['sb.platform.tickets.manage({ platformId: "p", status: "done" });', 'TS2322'], // not a ticket status
+  ['sb.workspace.chat.templates.send({ templateName: "order_update" });', 'TS2345'], // required `to` missing
+  ['sb.platform.subscription.list();', 'TS2554'], // required platformId missing
+  ['sb.workspace.contacts.lst();', 'TS2551'], // no such endpoint
+] as const;
+
+const WRONG = `import { createClient } from '@switchboard/client';
+const sb = createClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });
+${WRONG_CALLS.map(([call]) => call).join('\n')}
+`;
+
+describe('the packed SDK, installed outside the workspace', () => {
+  let server: TestServer;
+  let acme: Tenant;
+  let project: string;
+  let tarball: string;
+
+  beforeAll(async () => {
+    const started = startTestServer();
+    await buildPackage('@switchboard/client');
+    project = mkdtempSync(path.join(tmpdir(), 'switchboard-sdk-consumer-'));
+    const packed = await runOk('pnpm', ['pack', '--pack-destination', project], { cwd: path.join(REPO_ROOT, 'packages/client') });
+    tarball = packed.trim().split('\n').pop()!;
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true }));
+    await runOk('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball, '@types/node@24'], { cwd: project });
+    server = await started;
+    acme = await createTenant(server, 'Acme');
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  it('packs only dist/ with no workspace-only dependency', async () => {
+    const listing = (await runOk('tar', ['-tzf', tarball], { cwd: project })).trim().split('\n').sort();
+    expect(listing.every((file) => /^package\/(dist\/|package\.json$|README\.md$)/.test(file))).toBe(true);
+    expect(listing).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.cjs', 'package/dist/index.d.ts', 'package/dist/index.d.cts']));
+    const manifest = JSON.parse(readFileSync(path.join(project, 'node_modules/@switchboard/client/package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@ts-rest/core', 'axios', 'zod']);
+    // devDependencies are never installed for a dependency, so only what an install reads must be free of them.
+    const installed = { dependencies: manifest.dependencies, peer: manifest.peerDependencies, optional: manifest.optionalDependencies, exports: manifest.exports, main: manifest.main, types: manifest.types };
+    expect(JSON.stringify(installed)).not.toMatch(/workspace:|@switchboard\/contract|\.\/src/);
+    expect(manifest.exports['.'].import.types).toBe('./dist/index.d.ts');
+    expect(manifest.exports['.'].require.types).toBe('./dist/index.d.cts');
+  });
+
+  it('type-checks strict code against the import and require types, and runs it as ESM and as CJS', async () => {
+    writeFileSync(path.join(project, 'usage.mts'), USAGE);
+    writeFileSync(path.join(project, 'usage.cts'), USAGE);
+    const compilerOptions = { strict: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', types: ['node'] };
+    writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['usage.mts', 'usage.cts'] }));
+    await runOk(TSC, ['-p', 'tsconfig.json'], { cwd: project });
+    expect(readFileSync(path.join(project, 'usage.cjs'), 'utf8')).toMatch(/require\("@switchboard\/client"\)/);
+    expect(readFileSync(path.join(project, 'usage.mjs'), 'utf8')).toMatch(/from '@switchboard\/client'/);
+
+    const args = [server.baseUrl, acme.ownerKey, acme.mainChannelId, acme.memberKey];
+    for (const file of ['usage.mjs', 'usage.cjs']) {
+      const output = JSON.parse(await runOk(process.execPath, [file, ...args], { cwd: project }));
+      expect(output, file).toEqual({
+        channels: 2,
+        names: ['Ada Lovelace'],
+        pagination: { page: 1, limit: 10, total: 1, pages: 1 },
+        phones: expect.arrayContaining(['15550000001', '15550000002', '447700900003']),
+        failure: { status: 403, code: 'forbidden', requestId: expect.any(String) },
+      });
+      expect(output.phones, file).toHaveLength(3);
+    }
+  });
+
+  it('refuses to compile calls the contract does not allow', async () => {
+    writeFileSync(path.join(project, 'wrong.mts'), WRONG);
+    const result = await run(TSC, ['--noEmit', '--strict', '--module', 'nodenext', '--types', 'node', 'wrong.mts'], { cwd: project });
+    expect(result.code).not.toBe(0);
+    const errors = result.stdout.split('\n').filter((line) => line.startsWith('wrong.mts('));
+    WRONG_CALLS.forEach(([call, code], index) => {
+      const line = index + 3;
+      expect(errors.some((error) => error.startsWith(`wrong.mts(${line},`) && error.includes(code)), `${call} → ${code}\n${result.stdout}`).toBe(true);
+    });
+    expect(errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${index + 3},`)))).toEqual([]);
+  });
+});
