@@ -17,6 +17,7 @@ import { Ticket } from '../modules/tickets/ticket.entity.js';
 import { User } from '../modules/users/user.entity.js';
 import { WebhookDelivery } from '../modules/webhooks/webhook-delivery.entity.js';
 import { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity.js';
+import { PortalSession } from '../portal/portal-session.entity.js';
 
 /** Listed explicitly: no folder scanning at start-up, and bundlers cannot lose an entity. */
 export const entities = [
@@ -39,4 +40,5 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   OutboundEmail,
+  PortalSession,
 ];
