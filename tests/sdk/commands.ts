@@ -22,12 +22,13 @@ export async function runOk(command: string, args: string[], options: { cwd: str
   return result.stdout;
 }
 
-/**
- * Builds a workspace package and what it depends on with turbo (a cache hit when nothing changed), under the
- * team's build lock when this machine has flock, so a concurrent build never sees half-written dist/ files.
- */
+/** Runs a command that builds dist/ files under the team's build lock when this machine has flock, so a concurrent build never sees half-written files. */
+export function runBuilding(command: string[], cwd = REPO_ROOT): Promise<string> {
+  const [program, ...args] = existsSync('/usr/bin/flock') ? ['flock', '/tmp/sb-build.lock', ...command] : command;
+  return runOk(program!, args, { cwd, env: { PATH: `${REPO_ROOT}/node_modules/.bin:${process.env.PATH}` } });
+}
+
+/** Builds a workspace package and what it depends on with turbo: a cache hit when nothing changed. */
 export async function buildPackage(name: string): Promise<void> {
-  const turbo = ['turbo', 'run', 'build', `--filter=${name}...`, '--output-logs=errors-only'];
-  const [command, ...args] = existsSync('/usr/bin/flock') ? ['flock', '/tmp/sb-build.lock', ...turbo] : turbo;
-  await runOk(command!, args, { cwd: REPO_ROOT, env: { PATH: `${REPO_ROOT}/node_modules/.bin:${process.env.PATH}` } });
+  await runBuilding(['turbo', 'run', 'build', `--filter=${name}...`, '--output-logs=errors-only']);
 }

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import type { AccessRule, EndpointMetadata, RateClass } from './access.js';
+import { RATE_CLASSES, type AccessRule, type EndpointMetadata, type RateClass } from './access.js';
 import { ERROR_STATUS_DESCRIPTIONS, errorEnvelope, type ErrorStatus } from './errors.js';
 import { toQuerySchema } from './query.js';
 
@@ -32,6 +32,13 @@ function errorResponses(extra: readonly ErrorStatus[]) {
   ) as Record<ErrorStatus, typeof errorEnvelope>;
 }
 
+/** Who may call, in words, for the OpenAPI description. */
+function accessText(access: AccessRule): string {
+  if (access.scope === 'workspace') return 'Any user’s API key; data is limited to the channels the key’s user is authorized for.';
+  const permissions = access.anyPermission?.length ? ` holding one of ${access.anyPermission.map((p) => `\`${p}\``).join(', ')}` : '';
+  return `Needs the API key of a user with platform-level access${permissions}.`;
+}
+
 /**
  * One endpoint, defined once: yields the POST route (JSON body) and the GET route (same parameters in the
  * query string, coerced), both carrying the metadata the server's guards, rate limiter and exporters read.
@@ -44,9 +51,11 @@ export function endpoint<P extends z.AnyZodObject, R extends z.ZodTypeAny>(def: 
     example: def.example as Record<string, unknown>,
   };
   const responses = { 200: def.response, ...errorResponses(def.errors ?? []) };
+  const { points, durationSeconds } = RATE_CLASSES[def.rateClass];
   const description = [
     def.description ?? def.summary,
-    `Rate limit class: \`${def.rateClass}\`.`,
+    `Rate limit class: \`${def.rateClass}\` (${points} requests per ${durationSeconds} s per API user).`,
+    accessText(def.access),
     'Accepts POST with a JSON body or GET with the same parameters in the query string.',
   ].join('\n\n');
   return c.router({

@@ -1,0 +1,119 @@
+import { convertV2 } from 'openapi-to-postmanv2';
+import type { OpenAPIObject, OperationObject } from 'openapi3-ts';
+import { DEFAULT_SERVER_URL } from './openapi.js';
+
+/** The slice of a Postman v2.1 collection this module edits (https://schema.postman.com/collection/json/v2.1.0). */
+interface PostmanVariable {
+  key: string;
+  value: string;
+  type?: string;
+  description?: string;
+}
+interface PostmanQueryParam {
+  key: string;
+  value?: string;
+  disabled?: boolean;
+}
+interface PostmanRequest {
+  method: string;
+  url: { path?: string[]; query?: PostmanQueryParam[] };
+  header?: { key: string }[];
+  auth?: unknown;
+}
+interface PostmanItem {
+  name: string;
+  item?: PostmanItem[];
+  request?: PostmanRequest;
+}
+export interface PostmanCollection {
+  info: { name: string; schema: string; [key: string]: unknown };
+  item: PostmanItem[];
+  auth?: unknown;
+  variable?: PostmanVariable[];
+  [key: string]: unknown;
+}
+
+/** What each collection variable is, for people importing the collection. */
+const VARIABLE_HELP: Record<string, string> = {
+  baseUrl: 'Server root, e.g. http://localhost:3000 (no /api/...)',
+  apiKey: 'Your API key (Developer Portal → Generate API Key); sent as the X-API-Key header',
+  platformId: 'Your platform id: the `id` in the reply of Platform → id/list',
+  channelId: 'A channel id from Workspace → channels/list',
+  userId: 'A user of your platform with an active base subscription (for addon/manage)',
+  addonId: 'An add-on plan id (itemType `addon`) of your platform (for addon/manage)',
+};
+
+const VARIABLE_REF = /\{\{([A-Za-z]\w*)\}\}/g;
+
+type OperationsByRoute = Map<string, OperationObject>;
+
+function operationsByRoute(doc: OpenAPIObject): OperationsByRoute {
+  const byRoute: OperationsByRoute = new Map();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, OperationObject>)) byRoute.set(`${method.toUpperCase()} ${path}`, operation);
+  }
+  return byRoute;
+}
+
+/** Every `{{name}}` the request examples use: they become collection variables. */
+function exampleVariables(byRoute: OperationsByRoute): string[] {
+  const examples = [...byRoute.values()].flatMap((operation) => [
+    operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json']?.example : undefined,
+    ...(operation.parameters ?? []).map((parameter) => ('example' in parameter ? parameter.example : undefined)),
+  ]);
+  return [...new Set([...JSON.stringify(examples).matchAll(VARIABLE_REF)].map((match) => match[1]!))];
+}
+
+function requests(items: PostmanItem[]): PostmanRequest[] {
+  return items.flatMap((item) => [...(item.request ? [item.request] : []), ...requests(item.item ?? [])]);
+}
+
+/**
+ * Every request inherits the collection's X-API-Key auth, and a GET sends exactly the parameters of the
+ * endpoint's example (the converter would also switch on the other optional ones, with made-up values).
+ */
+function adjustRequest(request: PostmanRequest, byRoute: OperationsByRoute) {
+  delete request.auth;
+  request.header = request.header?.filter((header) => !/^(x-api-key|authorization)$/i.test(header.key));
+  if (request.method !== 'GET' || !request.url.query) return;
+  const operation = byRoute.get(`GET /${(request.url.path ?? []).join('/')}`);
+  const examples = new Set((operation?.parameters ?? []).flatMap((parameter) => ('example' in parameter ? [parameter.name as string] : [])));
+  request.url.query = request.url.query.map((param) => ({ ...param, disabled: !examples.has(param.key) }));
+}
+
+function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
+  return new Promise((resolve, reject) => {
+    // Postman's own converter; parametersResolution 'Example' makes it use the contract's examples as bodies.
+    convertV2({ type: 'json', data: doc }, { parametersResolution: 'Example', folderStrategy: 'Tags', requestNameSource: 'Fallback' }, (error, result) => {
+      if (error) return reject(new Error(error.message));
+      if (!result?.result || !result.output?.[0]) return reject(new Error(`OpenAPI → Postman conversion failed: ${result?.reason}`));
+      resolve(result.output[0].data as PostmanCollection);
+    });
+  });
+}
+
+/**
+ * A Postman v2.1 collection of the whole API, converted from the OpenAPI definition by Postman's own converter,
+ * then made ready to run: collection variables (baseUrl, apiKey and every id the examples refer to) and the
+ * X-API-Key auth on the collection.
+ */
+export async function buildPostmanCollection(doc: OpenAPIObject): Promise<PostmanCollection> {
+  const collection = await convert(doc);
+  const byRoute = operationsByRoute(doc);
+  for (const request of requests(collection.item)) adjustRequest(request, byRoute);
+  const variable = (key: string, value = ''): PostmanVariable => ({ key, value, type: 'string', ...(VARIABLE_HELP[key] && { description: VARIABLE_HELP[key] }) });
+  collection.variable = [
+    variable('baseUrl', doc.servers?.[0]?.url ?? DEFAULT_SERVER_URL),
+    variable('apiKey'),
+    ...exampleVariables(byRoute).map((key) => variable(key)),
+  ];
+  collection.auth = {
+    type: 'apikey',
+    apikey: [
+      { key: 'key', value: 'X-API-Key', type: 'string' },
+      { key: 'value', value: '{{apiKey}}', type: 'string' },
+      { key: 'in', value: 'header', type: 'string' },
+    ],
+  };
+  return collection;
+}
