@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
+import type { JobQueue } from './events/queue.js';
 import type { Logger } from './logger.js';
 import { jsonBody, requireJsonBody } from './http/body.js';
 import { errorHandler } from './http/error-handler.js';
@@ -13,6 +14,7 @@ export interface AppDeps {
   orm: MikroORM;
   logger: Logger;
   rateLimiters: RateLimiters;
+  jobs: JobQueue;
   trustProxy?: boolean;
 }
 
@@ -48,7 +50,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(requireJsonBody, jsonBody);
-  registerApiRoutes(app, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters });
+  registerApiRoutes(app, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, jobs: deps.jobs });
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

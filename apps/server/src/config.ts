@@ -24,6 +24,17 @@ const envSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(1024, 'must be 1024..65535').max(65535, 'must be 1024..65535').default(54329),
   /** How long a failing webhook or email keeps being retried. */
   DELIVERY_RETRY_HOURS: z.coerce.number({ invalid_type_error: 'must be a number' }).positive('must be positive').default(72),
+  /**
+   * Seconds before each retry of a failed webhook or email, in order; the last one repeats until
+   * DELIVERY_RETRY_HOURS have passed since the event. Tests shorten it (e.g. `1`).
+   */
+  DELIVERY_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be comma-separated whole seconds, like 5,30,120')
+    .default('5,30,120,600,1800,3600,7200,14400,28800')
+    .transform((value) => value.split(',').map(Number)),
+  /** How long one webhook POST may take; kept well under the delivery job's 60 s expiry. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(100, 'must be 100..30000').max(30_000, 'must be 100..30000').default(10_000),
   /** Public base URL used in printed examples and the OpenAPI servers list. */
   PUBLIC_URL: z.string().url('must be a URL').optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),

@@ -4,13 +4,14 @@ import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { migrate, type Database } from './db/orm.js';
+import { startEvents } from './events/worker.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 
 export interface RunningServer {
   server: Server;
   port: number;
-  /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), then releases Redis. */
+  /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then releases Redis. */
   close(): Promise<void>;
 }
 
@@ -29,11 +30,16 @@ export async function startServer(config: Config, database: Database, logger: Lo
     redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
     await redis.connect().catch((error) => logger.warn({ err: error }, 'redis unreachable; rate limits fall back to memory'));
   }
-  const app = createApp({ orm: database.orm, logger, rateLimiters: createRateLimiters(redis), trustProxy: config.TRUST_PROXY });
+  // The email/webhook worker runs in every server process; it must stop before the database pool closes.
+  const events = await startEvents(config, database, logger);
+  const app = createApp({ orm: database.orm, logger, rateLimiters: createRateLimiters(redis), jobs: events.queue, trustProxy: config.TRUST_PROXY });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.PORT, () => resolve(listening));
     listening.once('error', reject);
+  }).catch(async (error: unknown) => {
+    await events.stop();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   logger.info({ port, rateLimitStore: redis ? 'redis' : 'memory' }, 'Switchboard listening');
@@ -45,6 +51,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
       const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(forced);
+      await events.stop();
       await redis?.quit().catch(() => undefined);
     },
   };

@@ -15,6 +15,7 @@ import { Template } from '../modules/templates/template.entity.js';
 import { TicketMessage } from '../modules/tickets/ticket-message.entity.js';
 import { Ticket } from '../modules/tickets/ticket.entity.js';
 import { User } from '../modules/users/user.entity.js';
+import { WebhookAttempt } from '../modules/webhooks/webhook-attempt.entity.js';
 import { WebhookDelivery } from '../modules/webhooks/webhook-delivery.entity.js';
 import { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity.js';
 import { PortalSession } from '../portal/portal-session.entity.js';
@@ -39,6 +40,7 @@ export const entities = [
   TicketMessage,
   WebhookEndpoint,
   WebhookDelivery,
+  WebhookAttempt,
   OutboundEmail,
   PortalSession,
 ];

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppRoute, ServerInferRequest, ServerInferResponseBody } from '@ts-rest/core';
-import type { Request } from 'express';
+import type { Request as ExpressRequest } from 'express';
 import type { Logger } from '../logger.js';
 import type { RequestContext } from './context.js';
 import { assertOwnPlatform } from './guards.js';
@@ -12,6 +12,10 @@ interface EndpointRoutes {
 }
 
 export type EndpointParams<E extends EndpointRoutes> = ServerInferRequest<E['post']> extends { body: infer B } ? B : never;
+/** What a handler reads from the request. ts-rest's request types `query` per route (numbers, booleans), so the
+ * full Express type (query as text) would not accept it. */
+type Request = Pick<ExpressRequest, 'caller' | 'log' | 'id'>;
+
 export type EndpointResult<E extends EndpointRoutes> = ServerInferResponseBody<E['post'], 200>;
 
 export type EndpointHandler<E extends EndpointRoutes> = (

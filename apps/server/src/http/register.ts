@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
 import type { Express } from 'express';
+import type { JobQueue } from '../events/queue.js';
 import type { Logger } from '../logger.js';
 import { authenticate } from './auth.js';
 import { validationError } from './error-handler.js';
@@ -12,6 +13,8 @@ export interface RouteDeps {
   em: EntityManager;
   logger: Logger;
   rateLimiters: RateLimiters;
+  /** Queues email/webhook jobs inside a request's transaction (events/). */
+  jobs: JobQueue;
 }
 
 /**

@@ -5,9 +5,9 @@ import { BILLING_CYCLES } from './subscriptions.js';
 
 export const addonManageParams = z.object({
   platformId: platformIdParam,
-  userId: z.string({ required_error: 'is required' }).min(1, 'must not be empty').describe('User receiving the add-on'),
-  addonId: z.string().min(1, 'must not be empty').optional().describe('Add-on plan id (itemType `addon`); required unless planId is given'),
-  planId: z.string().min(1, 'must not be empty').optional().describe('Alias of addonId'),
+  userId: z.string({ required_error: 'is required' }).uuid('must be a user id (UUID)').describe('User of the platform receiving the add-on'),
+  addonId: z.string().uuid('must be a plan id (UUID)').optional().describe('Add-on plan id (itemType `addon`); required unless planId is given'),
+  planId: z.string().uuid('must be a plan id (UUID)').optional().describe('Alias of addonId'),
   billingCycle: z.enum(BILLING_CYCLES).default('monthly').describe('Must be a cycle the add-on has a price for'),
   quantity: z
     .number()
@@ -17,13 +17,15 @@ export const addonManageParams = z.object({
     .default(1),
 });
 
+export type AddonManageParams = z.output<typeof addonManageParams>;
+
 export const addonsContract = {
   manage: endpoint({
     operation: 'platform.addon.manage',
     path: '/api/platform/v1/addon/manage',
     summary: 'Assign an add-on to a user',
     description:
-      'The user needs an active base subscription (else 400 `no_active_subscription`). Creates a completed transaction (price × quantity) and an active add-on record in one database transaction. Message: `Addon assigned successfully`.',
+      'The user must belong to the platform (else 404 `user_not_found`) and have an active base subscription (else 400 `no_active_subscription`); the plan must be an active add-on of the platform (else 404 `addon_not_found`) with a price for `billingCycle` (else 400 listing the available cycles). Creates a completed transaction (price × quantity, exact decimal) and an active add-on record in one database transaction. Message: `Addon assigned successfully`.',
     params: addonManageParams,
     response: okEnvelope(z.object({ addonId: idSchema.describe('Id of the created add-on record'), transactionId: idSchema })),
     rateClass: 'api_admin_write',

@@ -44,9 +44,11 @@ export const ticketManageParams = z.object({
   message: z.string().trim().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters').optional(),
   senderRole: z.enum(SENDER_ROLES).optional().describe('`admin` (default, posts as the API caller) or `creator` (the ticket owner)'),
   isInternal: z.boolean().optional().describe('Admin-only note; rejected with senderRole `creator`'),
-  assignedToId: z.string().min(1, 'must not be empty').nullable().optional().describe('An admin user of the platform'),
+  assignedToId: z.string().uuid('must be a user id (UUID)').nullable().optional().describe('An admin (or owner) user of the platform; null unassigns'),
   assignedToName: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
 });
+
+export type TicketManageParams = z.output<typeof ticketManageParams>;
 
 export const ticketsContract = {
   manage: endpoint({
@@ -54,7 +56,7 @@ export const ticketsContract = {
     path: '/api/platform/v1/tickets/manage',
     summary: 'Create or update a support ticket',
     description:
-      'Without ticketId: create (email, title, description required; message `Ticket created successfully`). With ticketId (UUID or shortId): update fields and optionally add a thread message (message `Ticket updated successfully`). Moving a ticket into `closed` emails its owner and fires the `ticket.closed` webhook.',
+      'Without ticketId: create (email, title, description required; the owner is the platform user with that email, or a new admin user; a new ticket is `open`; message `Ticket created successfully`). With ticketId (UUID or shortId): update status, priority, title, description, assignedToId (an admin of the platform) and assignedToName, and optionally add a thread message (`senderRole` `admin` posts as the API caller, `creator` as the ticket owner; `isInternal` only for admin messages); message `Ticket updated successfully`. An unknown ticket, or one of another platform, gives 404 `ticket_not_found`. Moving a ticket into `closed` emails its owner and fires the `ticket.closed` webhook (Standard Webhooks signature); closing an already closed ticket sends nothing.',
     params: ticketManageParams,
     response: okEnvelope(ticketSchema),
     rateClass: 'api_admin_write',

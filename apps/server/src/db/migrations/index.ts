@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { InitialSchema } from './Migration20261122042111_initial.js';
 import { LookupIndexes } from './Migration20261122042500_lookup_indexes.js';
 import { PortalSessions } from './Migration20261122043742_portal_sessions.js';
+import { WebhookAttempts } from './Migration20261122043910_webhook_attempts.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and bundled builds find them all. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122042111_initial', class: InitialSchema },
   { name: 'Migration20261122042500_lookup_indexes', class: LookupIndexes },
   { name: 'Migration20261122043742_portal_sessions', class: PortalSessions },
+  { name: 'Migration20261122043910_webhook_attempts', class: WebhookAttempts },
 ];

@@ -1,0 +1,68 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger.js';
+import type { DeliveryJob, JobQueue, QueueName } from './queue.js';
+import { nextRetryAt, type RetryPolicy } from './retry.js';
+
+/** A pending outbound_emails / webhook_deliveries row as a delivery target sees it. */
+export interface PendingRow {
+  id: string;
+  attempts: number;
+  createdAt: Date;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode?: number | null;
+  error?: string | null;
+  /** Retrying cannot help (the endpoint was disabled, the mail server refused the address for good). */
+  final?: boolean;
+}
+
+export type DeliveryStatus = 'pending' | 'done' | 'failed';
+
+/** What differs between emails and webhooks; the attempt → record → retry cycle around it is shared. */
+export interface DeliveryTarget<Row extends PendingRow, Outcome extends AttemptOutcome> {
+  queue: QueueName;
+  /** The row, only while it is pending and has had exactly `job.attempt` attempts (else another job owns it). */
+  load(em: EntityManager, job: DeliveryJob): Promise<Row | null>;
+  attempt(row: Row, signal: AbortSignal): Promise<Outcome>;
+  /** Writes the outcome if the row still has `row.attempts` attempts; false when another job got there first. */
+  record(tx: EntityManager, row: Row, outcome: Outcome, status: DeliveryStatus, nextAttemptAt: Date | null): Promise<boolean>;
+}
+
+export interface DeliveryDeps {
+  em: EntityManager;
+  queue: JobQueue;
+  policy: RetryPolicy;
+  logger: Logger;
+}
+
+/**
+ * One attempt of one row. The outcome, and the job for the next attempt when it failed, commit together, so
+ * a crash leaves either the old state (pg-boss re-runs this job) or the new one (the next job runs) — never
+ * both: a re-run job finds the attempt count moved on and stops.
+ */
+export async function runDelivery<Row extends PendingRow, Outcome extends AttemptOutcome>(
+  target: DeliveryTarget<Row, Outcome>,
+  job: DeliveryJob,
+  signal: AbortSignal,
+  deps: DeliveryDeps,
+): Promise<void> {
+  const row = await target.load(deps.em, job);
+  if (!row) return;
+  const outcome = await target.attempt(row, signal);
+  // Stopping mid-attempt says nothing about the receiver: let pg-boss run this job again after the restart.
+  if (signal.aborted) throw new Error(`${target.queue} ${row.id}: stopped during the attempt`);
+
+  const retryAt = outcome.ok || outcome.final ? null : nextRetryAt(deps.policy, row.attempts + 1, row.createdAt);
+  const status: DeliveryStatus = outcome.ok ? 'done' : retryAt ? 'pending' : 'failed';
+  await deps.em.transactional(async (tx) => {
+    const recorded = await target.record(tx, row, outcome, status, retryAt);
+    if (!recorded || !retryAt) return;
+    const delaySeconds = Math.max(0, Math.round((retryAt.getTime() - Date.now()) / 1000));
+    await deps.queue.enqueue(tx, target.queue, { id: row.id, attempt: row.attempts + 1 }, delaySeconds);
+  });
+  const log = { queue: target.queue, id: row.id, attempt: row.attempts + 1, statusCode: outcome.statusCode, error: outcome.error };
+  if (status === 'done') deps.logger.info(log, 'delivered');
+  else deps.logger.warn({ ...log, retryAt }, status === 'failed' ? 'delivery given up' : 'delivery failed; retry scheduled');
+}
