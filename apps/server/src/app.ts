@@ -9,11 +9,14 @@ import { notFound } from './http/not-found.js';
 import type { RateLimiters } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { registerApiRoutes } from './http/routes.js';
+import type { MessagingProviders } from './modules/messages/provider/providers.js';
 
 export interface AppDeps {
   orm: MikroORM;
   logger: Logger;
   rateLimiters: RateLimiters;
+  /** Messaging providers by name (server.ts wires the sandbox); their timers stop with the server. */
+  messaging: MessagingProviders;
   jobs: JobQueue;
   trustProxy?: boolean;
 }
@@ -50,7 +53,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(requireJsonBody, jsonBody);
-  registerApiRoutes(app, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, jobs: deps.jobs });
+  registerApiRoutes(app, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, messaging: deps.messaging, jobs: deps.jobs });
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -7,6 +7,7 @@ import { migrate, type Database } from './db/orm.js';
 import { startEvents } from './events/worker.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
+import { createMessagingProviders } from './modules/messages/provider/providers.js';
 
 export interface RunningServer {
   server: Server;
@@ -32,7 +33,11 @@ export async function startServer(config: Config, database: Database, logger: Lo
   }
   // The email/webhook worker runs in every server process; it must stop before the database pool closes.
   const events = await startEvents(config, database, logger);
-  const app = createApp({ orm: database.orm, logger, rateLimiters: createRateLimiters(redis), jobs: events.queue, trustProxy: config.TRUST_PROXY });
+  const messaging = createMessagingProviders(database.orm.em, logger, {
+    sentAfterMs: config.SANDBOX_SENT_AFTER_MS,
+    deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS,
+  });
+  const app = createApp({ orm: database.orm, logger, rateLimiters: createRateLimiters(redis), messaging, jobs: events.queue, trustProxy: config.TRUST_PROXY });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.PORT, () => resolve(listening));
@@ -51,6 +56,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
       const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(forced);
+      await messaging.close();
       await events.stop();
       await redis?.quit().catch(() => undefined);
     },

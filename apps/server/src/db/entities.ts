@@ -1,6 +1,7 @@
 import { ApiKey } from '../modules/api-keys/api-key.entity.js';
 import { Automation } from '../modules/automations/automation.entity.js';
 import { Channel } from '../modules/channels/channel.entity.js';
+import { ContactCount } from '../modules/contacts/contact-count.entity.js';
 import { Contact } from '../modules/contacts/contact.entity.js';
 import { CustomField } from '../modules/custom-fields/custom-field.entity.js';
 import { Label } from '../modules/labels/label.entity.js';
@@ -29,6 +30,7 @@ export const entities = [
   Label,
   CustomField,
   Contact,
+  ContactCount,
   Template,
   Message,
   Automation,

@@ -4,6 +4,7 @@ import { createExpressEndpoints } from '@ts-rest/express';
 import type { Express } from 'express';
 import type { JobQueue } from '../events/queue.js';
 import type { Logger } from '../logger.js';
+import type { MessagingProviders } from '../modules/messages/provider/providers.js';
 import { authenticate } from './auth.js';
 import { validationError } from './error-handler.js';
 import { authorize } from './guards.js';
@@ -13,6 +14,8 @@ export interface RouteDeps {
   em: EntityManager;
   logger: Logger;
   rateLimiters: RateLimiters;
+  /** Messaging providers by name; templates/send hands messages to the channel's one. */
+  messaging: MessagingProviders;
   /** Queues email/webhook jobs inside a request's transaction (events/). */
   jobs: JobQueue;
 }

@@ -17,6 +17,7 @@ export const automationsContract = {
     operation: 'workspace.automations.list',
     path: '/api/workspace/v1/automations/list',
     summary: 'List automations of a channel',
+    description: 'Newest first.',
     params: z.object({ ...channelScoped }),
     response: listEnvelope(automationSchema),
     rateClass: 'api_read',

@@ -3,6 +3,9 @@ import { channelScoped, endpoint, idSchema, pageEnvelope, timestampSchema } from
 
 export const CONTACT_STATUSES = ['active', 'blocked', 'unsubscribed'] as const;
 export const CONTACTS_MAX_LIMIT = 200;
+export const CONTACTS_MAX_PAGE = 10_000_000;
+/** A search counts its matches exactly up to this many; past it `total` is a lower bound (see the description). */
+export const CONTACTS_SEARCH_COUNT_CAP = 10_000;
 
 export const contactLabelSchema = z.object({ id: idSchema, name: z.string(), color: z.string().nullable() });
 
@@ -23,7 +26,13 @@ export type Contact = z.infer<typeof contactSchema>;
 
 export const contactsListParams = z.object({
   ...channelScoped,
-  page: z.number().int('must be an integer').min(1, 'must be at least 1').default(1).describe('Page number, from 1'),
+  page: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(CONTACTS_MAX_PAGE, `must be at most ${CONTACTS_MAX_PAGE}`)
+    .default(1)
+    .describe('Page number, from 1; a page past the end returns no contacts'),
   limit: z
     .number()
     .int('must be an integer')
@@ -36,7 +45,7 @@ export const contactsListParams = z.object({
     .trim()
     .max(100, 'must be at most 100 characters')
     .optional()
-    .describe('Case-insensitive substring of the name or phone (+, spaces and dashes in a phone are ignored)'),
+    .describe('Case-insensitive substring of the name or phone (+, spaces, dashes and parentheses in a phone are ignored)'),
 });
 
 export const contactsContract = {
@@ -44,7 +53,15 @@ export const contactsContract = {
     operation: 'workspace.contacts.list',
     path: '/api/workspace/v1/contacts/list',
     summary: 'List contacts of a channel, paginated',
-    description: 'Newest first. Each contact carries its labels and custom field values.',
+    description: [
+      'Newest first (createdAt, then id, descending). Each contact carries its labels and custom field values.',
+      '`pagination.total` is exact for a listing without `search`. A search counts its matches exactly up to ' +
+        `${CONTACTS_SEARCH_COUNT_CAP.toLocaleString('en-US')}; when more match, \`total\` reports that cap (or the ` +
+        'number of contacts up to the requested page, if higher) and `pages` follows it: narrow the search rather than ' +
+        'paging through it.',
+      'A search term with at least three consecutive letters or digits uses the trigram index; shorter terms scan ' +
+        'the channel, which is slower on very large channels.',
+    ].join('\n\n'),
     params: contactsListParams,
     response: pageEnvelope(contactSchema),
     rateClass: 'api_read',

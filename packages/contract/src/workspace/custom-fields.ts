@@ -18,7 +18,7 @@ export const customFieldsContract = {
     operation: 'workspace.customFields.list',
     path: '/api/workspace/v1/custom-fields/list',
     summary: 'List custom field definitions of a channel',
-    description: 'Ordered by displayOrder.',
+    description: 'Ordered by displayOrder, then name. `options` lists the choices of a `select` field and is null for every other type.',
     params: z.object({ ...channelScoped }),
     response: listEnvelope(customFieldSchema),
     rateClass: 'api_read',

@@ -19,6 +19,13 @@ export type Template = z.infer<typeof templateSchema>;
 /** Phone numbers are stored and compared as digits only: callers may type `+`, spaces or dashes. */
 export const stripPhone = (value: string) => value.replace(/[\s+\-()]/g, '');
 
+/** `"Ada, A-1001"` → `["Ada", "A-1001"]`; an array is taken as is; nothing (or an empty string) is no values. */
+export function splitVariables(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  return value.trim() === '' ? [] : value.split(',').map((v) => v.trim());
+}
+
 export const templateSendParams = z.object({
   ...channelScoped,
   to: z
@@ -32,8 +39,16 @@ export const templateSendParams = z.object({
       errorMap: () => ({ message: 'must be a comma-separated string or an array of strings' }),
     })
     .optional()
-    .describe('Placeholder values in order: "Ada,A-1001" or ["Ada", "A-1001"]'),
-  language: z.string().min(2, 'must be a language code like en_US').optional().describe('Template language, when a name exists in several'),
+    .transform(splitVariables)
+    .refine((values) => values.every((v) => v.length > 0), 'must not contain empty values')
+    .refine((values) => values.every((v) => v.length <= 1024), 'values must be at most 1024 characters each')
+    .describe('Placeholder values in order: "Ada,A-1001" or ["Ada", "A-1001"] (the array form allows commas in a value)'),
+  language: z
+    .string()
+    .min(2, 'must be a language code like en_US')
+    .max(20, 'must be a language code like en_US')
+    .optional()
+    .describe('Template language; required only when the template exists in several languages'),
 });
 
 export const templateSendResult = z.object({
@@ -48,6 +63,7 @@ export const templatesContract = {
     operation: 'workspace.chat.templates.list',
     path: '/api/workspace/v1/chat/templates/list',
     summary: 'List approved templates of a channel',
+    description: 'Only `approved` templates, ordered by name then language.',
     params: z.object({ ...channelScoped }),
     response: listEnvelope(templateSchema),
     rateClass: 'api_read',
@@ -60,7 +76,7 @@ export const templatesContract = {
     path: '/api/workspace/v1/chat/templates/send',
     summary: 'Send a template message',
     description:
-      'Queues an outbound template message through the channel’s provider. Message: `Template message queued`. Unknown or unapproved template: 404 `template_not_found`.',
+      'Queues an outbound template message through the channel’s messaging provider and returns its `msgid` with status `accepted`; follow its progress (`sent`, `delivered`, …) with chat/message/status. Message: `Template message queued`. Unknown or not yet approved template: 404 `template_not_found`. `variables` must carry exactly the template’s `variableCount` values, else 400.',
     params: templateSendParams,
     response: okEnvelope(templateSendResult),
     rateClass: 'api_write',

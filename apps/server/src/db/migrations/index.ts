@@ -3,6 +3,7 @@ import { InitialSchema } from './Migration20261122042111_initial.js';
 import { LookupIndexes } from './Migration20261122042500_lookup_indexes.js';
 import { PortalSessions } from './Migration20261122043742_portal_sessions.js';
 import { WebhookAttempts } from './Migration20261122043910_webhook_attempts.js';
+import { ContactCounts } from './Migration20261122044116_contact_counts.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and bundled builds find them all. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122042500_lookup_indexes', class: LookupIndexes },
   { name: 'Migration20261122043742_portal_sessions', class: PortalSessions },
   { name: 'Migration20261122043910_webhook_attempts', class: WebhookAttempts },
+  { name: 'Migration20261122044116_contact_counts', class: ContactCounts },
 ];

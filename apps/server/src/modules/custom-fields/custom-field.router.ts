@@ -1,0 +1,15 @@
+import { contract } from '@switchboard/contract';
+import { implement } from '../../http/handler.js';
+import type { RouteDeps } from '../../http/register.js';
+import { resolveChannel } from '../channels/channel.scope.js';
+import { listCustomFields } from './custom-field.service.js';
+
+export function customFieldsRouter({ em, logger }: RouteDeps) {
+  return {
+    list: implement<typeof contract.workspace.customFields.list>(em, logger, async ({ channelId }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      const fields = await listCustomFields(ctx, channel.id);
+      return { success: true, data: fields, total: fields.length };
+    }),
+  };
+}

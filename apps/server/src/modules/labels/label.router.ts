@@ -1,0 +1,20 @@
+import { contract } from '@switchboard/contract';
+import { implement } from '../../http/handler.js';
+import type { RouteDeps } from '../../http/register.js';
+import { resolveChannel } from '../channels/channel.scope.js';
+import { listLabels, upsertLabel } from './label.service.js';
+
+export function labelsRouter({ em, logger }: RouteDeps) {
+  return {
+    list: implement<typeof contract.workspace.labels.list>(em, logger, async ({ channelId }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      const labels = await listLabels(ctx, channel.id);
+      return { success: true, data: labels, total: labels.length };
+    }),
+    manage: implement<typeof contract.workspace.labels.manage>(em, logger, async ({ channelId, ...changes }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      const { label, created } = await upsertLabel(ctx, channel.id, changes);
+      return { success: true, data: label, message: created ? 'Label created successfully' : 'Label updated successfully' };
+    }),
+  };
+}

@@ -1,0 +1,33 @@
+import type { MessageStatus } from '@switchboard/contract';
+
+/** What the service hands a provider: one outbound template message, already validated against the template. */
+export interface OutboundTemplateMessage {
+  channelId: string;
+  to: string;
+  templateName: string;
+  language: string;
+  variables: string[];
+}
+
+export type DeliveryStatus = MessageStatus['status'];
+
+/** A provider's report that one of its messages moved on, e.g. a WhatsApp Cloud API `statuses[]` webhook entry. */
+export interface StatusUpdate {
+  provider: string;
+  providerMessageId: string;
+  status: DeliveryStatus;
+}
+
+/** The single way status updates come back from any provider; it stores them (never moving a status backwards). */
+export type StatusSink = (update: StatusUpdate) => Promise<void>;
+
+/**
+ * A messaging provider (sandbox, WhatsApp Cloud API, …). `send` returns the provider's own message id, which
+ * becomes the message's `msgid`; later progress arrives through the StatusSink the provider was built with.
+ */
+export interface MessagingProvider {
+  readonly name: string;
+  send(message: OutboundTemplateMessage): Promise<{ providerMessageId: string }>;
+  /** Stops background work (timers, connections); nothing is reported after it resolves. */
+  close(): Promise<void>;
+}

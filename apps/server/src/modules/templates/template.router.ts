@@ -1,0 +1,20 @@
+import { contract } from '@switchboard/contract';
+import { implement } from '../../http/handler.js';
+import type { RouteDeps } from '../../http/register.js';
+import { resolveChannel } from '../channels/channel.scope.js';
+import { listApprovedTemplates, sendTemplate } from './template.service.js';
+
+export function templatesRouter({ em, logger, messaging }: RouteDeps) {
+  return {
+    list: implement<typeof contract.workspace.chat.templates.list>(em, logger, async ({ channelId }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      const templates = await listApprovedTemplates(ctx, channel.id);
+      return { success: true, data: templates, total: templates.length };
+    }),
+    send: implement<typeof contract.workspace.chat.templates.send>(em, logger, async ({ channelId, ...send }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      const data = await sendTemplate(ctx, messaging, channel.id, send);
+      return { success: true, data, message: 'Template message queued' };
+    }),
+  };
+}

@@ -1,0 +1,67 @@
+import type { Template } from '@switchboard/contract';
+import { AppError, NotFoundError, ValidationError } from '../../errors.js';
+import type { RequestContext } from '../../http/context.js';
+import { recordOutboundTemplate } from '../messages/message.service.js';
+import type { MessagingProviders } from '../messages/provider/providers.js';
+
+/** The channel's approved templates, by name then language. */
+export async function listApprovedTemplates(ctx: RequestContext, channelId: string): Promise<Template[]> {
+  return ctx.em.execute<Template[]>(
+    `select id, name, category, language, status, body, variable_count as "variableCount"
+       from templates where channel_id = ? and status = 'approved'
+      order by name, language`,
+    [channelId],
+  );
+}
+
+export interface TemplateSend {
+  to: string;
+  templateName: string;
+  variables: string[];
+  language?: string;
+}
+
+interface SendableTemplate {
+  language: string;
+  variableCount: number;
+  provider: string;
+}
+
+/** The approved template to send: by name, in `language` when given; a name in several languages needs one. */
+async function sendableTemplate(ctx: RequestContext, channelId: string, name: string, language?: string): Promise<SendableTemplate> {
+  const rows = await ctx.em.execute<SendableTemplate[]>(
+    `select t.language, t.variable_count as "variableCount", c.provider
+       from templates t join channels c on c.id = t.channel_id
+      where t.channel_id = ? and t.name = ? and t.status = 'approved'${language === undefined ? '' : ' and t.language = ?'}
+      order by t.language`,
+    language === undefined ? [channelId, name] : [channelId, name, language],
+  );
+  if (rows.length === 0) {
+    const where = language === undefined ? '' : ` in language "${language}"`;
+    throw new NotFoundError('template_not_found', `No approved template "${name}"${where} in this channel (see chat/templates/list).`);
+  }
+  if (rows.length > 1) {
+    throw ValidationError.field('language', `is required: template "${name}" exists in ${rows.map((r) => r.language).join(', ')}`);
+  }
+  return rows[0]!;
+}
+
+/**
+ * Checks the send against the template, hands it to the channel's provider and records it under the provider's
+ * message id. The provider goes first because its id is the msgid; a send it refuses leaves no record behind.
+ */
+export async function sendTemplate(ctx: RequestContext, providers: MessagingProviders, channelId: string, send: TemplateSend) {
+  const template = await sendableTemplate(ctx, channelId, send.templateName, send.language);
+  if (send.variables.length !== template.variableCount) {
+    const expected = `${template.variableCount} value${template.variableCount === 1 ? '' : 's'}`;
+    throw ValidationError.field('variables', `template "${send.templateName}" expects ${expected}, got ${send.variables.length}`);
+  }
+  const provider = providers.get(template.provider);
+  if (!provider) {
+    throw new AppError(503, 'service_unavailable', `This channel's messaging provider "${template.provider}" is not configured.`);
+  }
+  const message = { channelId, to: send.to, templateName: send.templateName, language: template.language, variables: send.variables };
+  const { providerMessageId } = await provider.send(message);
+  await recordOutboundTemplate(ctx.em, message, provider.name, providerMessageId);
+  return { msgid: providerMessageId, status: 'accepted' as const, to: send.to, templateName: send.templateName };
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../helpers/database.js';
+import { expectInvalid } from '../helpers/expect.js';
+import { createTenant, type Tenant } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+describe('workspace contacts/list', () => {
+  let server: TestServer;
+  let acme: Tenant;
+  const list = (params?: Parameters<ReturnType<TestServer['client']>['workspace']['contacts']['list']>[0]) =>
+    server.client(acme.memberKey).workspace.contacts.list(params);
+  const names = async (search: string) => (await list({ search })).data.map((c) => c.name);
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    acme = await createTenant(server, 'Acme');
+    // Seeded contacts share a creation instant; spread them so the order is known: Ada newest, then Grace, Alan.
+    await sql(
+      server.databaseUrl,
+      `update contacts set created_at = now() - (case name when 'Ada Lovelace' then 1 when 'Grace Hopper' then 2 else 3 end) * interval '1 hour'`,
+    );
+  });
+  afterAll(() => server?.close());
+
+  it('returns the channel’s contacts, newest first, with labels and custom fields inline', async () => {
+    const reply = await list();
+    expect(reply).toEqual({
+      success: true,
+      data: [
+        {
+          id: acme.ids.contacts!.ada,
+          name: 'Ada Lovelace',
+          phone: '15550000001',
+          email: 'ada@example.com',
+          labels: [{ id: expect.any(String), name: 'vip', color: '#ff8800' }],
+          status: 'active',
+          customFields: { Age: 36, Plan: 'pro' },
+          createdAt: ISO,
+          updatedAt: ISO,
+        },
+        expect.objectContaining({
+          id: acme.ids.contacts!.grace,
+          email: null,
+          // Labels in their own order: sortOrder 0 ("new") before 1 ("vip").
+          labels: [expect.objectContaining({ name: 'new', color: '#22aa55' }), expect.objectContaining({ name: 'vip' })],
+          customFields: {},
+        }),
+        expect.objectContaining({ id: acme.ids.contacts!.alan, phone: '447700900003', labels: [] }),
+      ],
+      pagination: { page: 1, limit: 50, total: 3, pages: 1 },
+    });
+  });
+
+  it('breaks creation-time ties by id, newest id first, so pages never overlap', async () => {
+    const tenant = await createTenant(server, 'Ties');
+    await sql(server.databaseUrl, `update contacts set created_at = '2026-01-01T00:00:00Z' where channel_id = $1`, [tenant.mainChannelId]);
+    const client = server.client(tenant.memberKey).workspace.contacts;
+    const all = (await client.list()).data.map((c) => c.id);
+    expect(all).toEqual([...all].sort().reverse());
+    const pages = await Promise.all([1, 2, 3].map((page) => client.list({ page, limit: 1 })));
+    expect(pages.map((p) => p.data[0]!.id)).toEqual(all);
+  });
+
+  it('paginates, and a page past the end is empty with correct pagination', async () => {
+    expect(await list({ page: 2, limit: 2 })).toMatchObject({
+      data: [{ name: 'Alan Turing' }],
+      pagination: { page: 2, limit: 2, total: 3, pages: 2 },
+    });
+    expect(await list({ page: 9, limit: 2 })).toEqual({ success: true, data: [], pagination: { page: 9, limit: 2, total: 3, pages: 2 } });
+  });
+
+  it('searches names case-insensitively by substring', async () => {
+    expect(await names('LOVE')).toEqual(['Ada Lovelace']);
+    expect(await names('  hopper ')).toEqual(['Grace Hopper']);
+    expect(await names('a')).toEqual(['Ada Lovelace', 'Grace Hopper', 'Alan Turing']);
+    expect(await names('Al')).toEqual(['Alan Turing']);
+    expect(await names('Linus')).toEqual([]);
+  });
+
+  it('searches phones ignoring +, spaces, dashes and parentheses', async () => {
+    expect(await names('+1 555-000-0002')).toEqual(['Grace Hopper']);
+    expect(await names('(44) 7700 900')).toEqual(['Alan Turing']);
+    expect(await names('55500')).toEqual(['Ada Lovelace', 'Grace Hopper']);
+    expect(await names('03')).toEqual(['Alan Turing']);
+  });
+
+  it('takes %, _ and \\ in a search literally', async () => {
+    const tenant = await createTenant(server, 'Odd');
+    await sql(
+      server.databaseUrl,
+      `insert into contacts (channel_id, name, phone)
+       values ($1, '100% Sure', '15551230001'), ($1, 'Room 1000', '15551230002'), ($1, 'snake_case', '15551230003'),
+              ($1, 'snakeXcase', '15551230004'), ($1, 'back\\slash', '15551230005')`,
+      [tenant.mainChannelId],
+    );
+    const search = async (term: string) => (await server.client(tenant.memberKey).workspace.contacts.list({ search: term })).data.map((c) => c.name);
+    // Terms with a trigram go through the index (ILIKE, escaped); shorter ones through strpos: both literal.
+    expect(await search('100%')).toEqual(['100% Sure']);
+    expect(await search('%')).toEqual(['100% Sure']);
+    expect(await search('0% s')).toEqual(['100% Sure']);
+    expect(await search('ake_c')).toEqual(['snake_case']);
+    expect(await search('_')).toEqual(['snake_case']);
+    expect(await search('ack\\sl')).toEqual(['back\\slash']);
+    expect(await search('k\\s')).toEqual(['back\\slash']);
+    expect(await search('%%%')).toEqual([]);
+  });
+
+  it('counts search matches exactly, also when a page is full', async () => {
+    expect((await list({ search: 'a', limit: 2 })).pagination).toEqual({ page: 1, limit: 2, total: 3, pages: 2 });
+    expect((await list({ search: 'a', page: 3, limit: 2 })).pagination).toEqual({ page: 3, limit: 2, total: 3, pages: 2 });
+    expect((await list({ search: 'zzz' })).pagination).toEqual({ page: 1, limit: 50, total: 0, pages: 0 });
+    // An empty search is no search.
+    expect((await list({ search: '' })).pagination.total).toBe(3);
+  });
+
+  it('caps the count of a very broad search at 10,000 and says so through total, not through a slow count', async () => {
+    const big = await createTenant(server, 'Big');
+    await sql(
+      server.databaseUrl,
+      `insert into contacts (channel_id, name, phone, created_at) select $1, 'Bulk ' || g, (16000000000 + g)::text, now() - g * interval '1 second' from generate_series(1, 10050) g`,
+      [big.mainChannelId],
+    );
+    const contacts = server.client(big.memberKey).workspace.contacts;
+    expect((await contacts.list({ limit: 1 })).pagination.total).toBe(10053);
+    expect((await contacts.list({ search: 'bulk' })).pagination).toEqual({ page: 1, limit: 50, total: 10000, pages: 200 });
+    // Past the cap the total is at least what the requested page proves exists.
+    const deep = await contacts.list({ search: 'bulk', page: 201 });
+    expect(deep.data).toHaveLength(50);
+    expect(deep.pagination).toEqual({ page: 201, limit: 50, total: 10050, pages: 201 });
+    expect((await contacts.list({ search: 'bulk 1004' })).pagination.total).toBe(11);
+  });
+
+  it('400 naming the field for a bad page, limit or search', async () => {
+    await expectInvalid(list({ limit: 0 }), 'limit', 'at least 1');
+    await expectInvalid(list({ limit: 201 }), 'limit', 'at most 200');
+    await expectInvalid(list({ limit: 2.5 }), 'limit', 'integer');
+    await expectInvalid(list({ page: 0 }), 'page', 'at least 1');
+    await expectInvalid(list({ page: 10_000_001 }), 'page', 'at most');
+    await expectInvalid(list({ search: 'x'.repeat(101) }), 'search', 'at most 100');
+    const headers = { 'X-API-Key': acme.memberKey };
+    for (const [query, field] of [['limit=abc', 'limit'], ['page=abc', 'page'], ['limit=', 'limit']] as const) {
+      const reply = await server.http.get(`/api/workspace/v1/contacts/list?${query}`, { headers });
+      expect(reply.status).toBe(400);
+      expect(reply.data).toMatchObject({ success: false, error: 'invalid_request', message: expect.stringMatching(new RegExp(`^${field}: `)) });
+    }
+  });
+});
