@@ -5,7 +5,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApi, buildPostmanCollection, toYaml, type OpenAPIObject, type PostmanCollection } from '@switchboard/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runBuilding } from '../sdk/commands.js';
+import { REPO_ROOT } from '../helpers/processes.js';
+import { run, runBuilding } from '../sdk/commands.js';
 import { contractRoutes } from './routes.js';
 
 type Operation = {
@@ -23,6 +24,7 @@ type Operation = {
 const routes = contractRoutes();
 
 const SERVER_URL = 'https://switchboard.example.com';
+const REDOCLY = path.join(REPO_ROOT, 'tests/node_modules/.bin/redocly');
 
 describe('pnpm export:api', () => {
   let out: string;
@@ -48,7 +50,25 @@ describe('pnpm export:api', () => {
     expect('openapi' in validated && validated.openapi).toMatch(/^3\.0\.\d$/);
     expect(Object.keys(validated.paths ?? {})).toHaveLength(routes.length / 2);
   });
+
+  it('passes `redocly lint` (recommended rules) with zero errors, as JSON and as YAML', async () => {
+    for (const file of ['openapi.json', 'openapi.yaml']) {
+      const env = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+      const result = await run(REDOCLY, ['lint', file, '--format', 'json'], { cwd: out, env });
+      const report = JSON.parse(result.stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string }[] };
+      expect(report.problems.filter((p) => p.severity === 'error'), file).toEqual([]);
+      expect(report.totals.errors).toBe(0);
+      expect(report.problems.filter((p) => !ACCEPTED_REDOCLY_WARNINGS.includes(p.ruleId)), file).toEqual([]);
+      expect(result.code).toBe(0);
+    }
+  });
 });
+
+/**
+ * Warnings of redocly's recommended rules that the definition carries on purpose: no license is chosen, the
+ * servers are localhost/example.com, and examples hold Postman `{{userId}}`-style variables where a UUID goes.
+ */
+const ACCEPTED_REDOCLY_WARNINGS = ['info-license', 'no-server-example.com', 'no-invalid-parameter-examples', 'no-invalid-media-type-examples'];
 
 describe('OpenAPI definition', () => {
   let doc: OpenAPIObject;

@@ -97,6 +97,25 @@ function errorEnvelopeSchema(collected: SchemaObject[]): SchemaObject {
   return { ...first, description: 'Failure envelope: `{success: false, error, message}`' };
 }
 
+/**
+ * zod's `z.null()` in a union comes out as a `{type: 'string', format: 'null', nullable: true}` alternative next
+ * to a `nullable` without `type`, which OpenAPI 3.0 does not allow: make the first real alternative nullable instead.
+ */
+function foldNullAlternatives(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(foldNullAlternatives);
+  if (typeof node !== 'object' || node === null) return node;
+  const schema: SchemaObject = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, foldNullAlternatives(value)]));
+  const isNull = (alternative: SchemaObject) => alternative.format === 'null';
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const alternatives = schema[key] as SchemaObject[] | undefined;
+    if (!alternatives?.some(isNull)) continue;
+    const [first, ...rest] = alternatives.filter((alternative) => !isNull(alternative));
+    const { nullable: _nullable, ...parent } = schema;
+    return { ...parent, [key]: [{ ...first, nullable: true }, ...rest] };
+  }
+  return schema;
+}
+
 function tagsOf(doc: OpenAPIObject): TagObject[] {
   const names = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, OperationObject>).flatMap((op) => op.tags ?? [])));
   return [...names].map((name) => ({
@@ -122,6 +141,7 @@ export function buildOpenApi(options: OpenApiOptions = {}): OpenAPIObject {
   );
   return {
     ...doc,
+    paths: foldNullAlternatives(doc.paths) as OpenAPIObject['paths'],
     tags: tagsOf(doc),
     components: {
       ...doc.components,
