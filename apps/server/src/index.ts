@@ -8,5 +8,5 @@ export { parseSeedFile, seed, SeedError, type SeedResult } from './db/seed/seed.
 export type { SeedFile } from './db/seed/seed.schema.js';
 export { createLogger, type Logger } from './logger.js';
 export { createApiKey, revokeApiKey } from './modules/api-keys/api-key.service.js';
-export { createMessagingProviders, messagingProviders, type MessagingProviders } from './modules/messages/provider/providers.js';
+export { createMessagingProviders, statusSink, type MessagingProviders } from './modules/messages/provider/providers.js';
 export { startServer, type RunningServer } from './server.js';

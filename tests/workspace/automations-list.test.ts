@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../helpers/database.js';
+import { createTenant, type Tenant } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('workspace automations/list', () => {
+  let server: TestServer;
+  let acme: Tenant;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    acme = await createTenant(server, 'Acme');
+  });
+  afterAll(() => server?.close());
+
+  it('lists the channel’s automations with total', async () => {
+    expect(await server.client(acme.memberKey).workspace.automations.list()).toEqual({
+      success: true,
+      data: [{ id: expect.any(String), name: 'Welcome', status: 'active', executionCount: 3, createdAt: expect.stringMatching(/^\d{4}-.*Z$/) }],
+      total: 1,
+    });
+  });
+
+  it('lists newest first, for the channel asked for', async () => {
+    await sql(
+      server.databaseUrl,
+      `insert into automations (channel_id, name, status, execution_count, created_at) values
+        ($1, 'Old draft', 'draft', 0, now() - interval '2 days'), ($1, 'Fresh', 'active', 12, now() + interval '1 minute')`,
+      [acme.secondChannelId],
+    );
+    const reply = await server.client(acme.ownerKey).workspace.automations.list({ channelId: acme.secondChannelId });
+    expect(reply.data.map((a) => [a.name, a.status, a.executionCount])).toEqual([
+      ['Fresh', 'active', 12],
+      ['Nurture', 'paused', 0],
+      ['Old draft', 'draft', 0],
+    ]);
+    expect(reply.total).toBe(3);
+  });
+});

@@ -1,0 +1,59 @@
+import type { SwitchboardClient } from '@switchboard/client';
+import { contract } from '@switchboard/contract';
+import type { Tenant } from '../helpers/fixtures.js';
+
+/** One workspace endpoint as the table-driven suites (channel rules, tenants, GET = POST, rate classes) see it. */
+export interface WorkspaceEndpoint {
+  name: string;
+  path: string;
+  /** The class this suite expects, written out rather than read from the contract it checks. */
+  rateClass: 'api_read' | 'api_write';
+  /** Whether the endpoint takes channelId and follows the channel rules (SPEC rule 4). */
+  channelScoped: boolean;
+  /** Parameters that succeed for `tenant`'s main channel (channelId left out). */
+  params(tenant: Tenant): Record<string, unknown>;
+  call(client: SwitchboardClient, params: Record<string, unknown>): Promise<unknown>;
+}
+
+type Call = (client: SwitchboardClient, params: Record<string, unknown>) => Promise<unknown>;
+
+const endpoint = (
+  name: string,
+  route: { post: { path: string } },
+  rateClass: WorkspaceEndpoint['rateClass'],
+  call: Call,
+  params: WorkspaceEndpoint['params'] = () => ({}),
+  channelScoped = true,
+): WorkspaceEndpoint => ({ name, path: route.post.path, rateClass, channelScoped, params, call });
+
+const ws = contract.workspace;
+
+/** Every workspace endpoint of issue 3 (channels/list has its own foundation suites). */
+export const WORKSPACE_ENDPOINTS: WorkspaceEndpoint[] = [
+  endpoint('contacts/list', ws.contacts.list, 'api_read', (c, p) => c.workspace.contacts.list(p), () => ({ page: 1, limit: 2 })),
+  endpoint('labels/list', ws.labels.list, 'api_read', (c, p) => c.workspace.labels.list(p)),
+  endpoint('labels/manage', ws.labels.manage, 'api_write', (c, p) => c.workspace.labels.manage(p as { name: string }), () => ({
+    name: 'vip',
+    color: '#123456',
+  })),
+  endpoint('custom-fields/list', ws.customFields.list, 'api_read', (c, p) => c.workspace.customFields.list(p)),
+  endpoint('automations/list', ws.automations.list, 'api_read', (c, p) => c.workspace.automations.list(p)),
+  endpoint('chat/templates/list', ws.chat.templates.list, 'api_read', (c, p) => c.workspace.chat.templates.list(p)),
+  endpoint(
+    'chat/templates/send',
+    ws.chat.templates.send,
+    'api_write',
+    (c, p) => c.workspace.chat.templates.send(p as { to: string; templateName: string }),
+    () => ({ to: '+1 555 000 0001', templateName: 'order_update', variables: 'Ada,A-1001' }),
+  ),
+  endpoint(
+    'chat/message/status',
+    ws.chat.message.status,
+    'api_read',
+    (c, p) => c.workspace.chat.message.status(p as { msgid: string }),
+    (tenant) => ({ msgid: tenant.msgid }),
+    false,
+  ),
+];
+
+export const CHANNEL_SCOPED = WORKSPACE_ENDPOINTS.filter((e) => e.channelScoped);

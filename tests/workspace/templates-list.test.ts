@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../helpers/database.js';
+import { createTenant, type Tenant } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('workspace chat/templates/list', () => {
+  let server: TestServer;
+  let acme: Tenant;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    acme = await createTenant(server, 'Acme');
+  });
+  afterAll(() => server?.close());
+
+  it('lists only approved templates, with their variable count', async () => {
+    expect(await server.client(acme.memberKey).workspace.chat.templates.list()).toEqual({
+      success: true,
+      data: [
+        {
+          id: acme.ids.templates!.order,
+          name: 'order_update',
+          category: 'UTILITY',
+          language: 'en_US',
+          status: 'approved',
+          body: 'Hi {{1}}, order {{2}} shipped',
+          variableCount: 2,
+        },
+      ],
+      total: 1,
+    });
+  });
+
+  it('orders by name then language and hides pending and rejected ones', async () => {
+    await sql(
+      server.databaseUrl,
+      `insert into templates (channel_id, name, category, language, status, body, variable_count) values
+        ($1, 'follow_up', 'UTILITY', 'de_DE', 'approved', 'Hallo {{1}}', 1), ($1, 'alert', 'AUTHENTICATION', 'en_US', 'approved', 'Code', 0),
+        ($1, 'zeta', 'MARKETING', 'en_US', 'rejected', 'No', 0), ($1, 'beta', 'MARKETING', 'en_US', 'pending', 'Soon', 0)`,
+      [acme.secondChannelId],
+    );
+    const reply = await server.client(acme.ownerKey).workspace.chat.templates.list({ channelId: acme.secondChannelId });
+    expect(reply.data.map((t) => `${t.name}/${t.language}/${t.status}`)).toEqual(['alert/en_US/approved', 'follow_up/de_DE/approved', 'follow_up/en_US/approved']);
+    expect(reply.total).toBe(3);
+  });
+});
