@@ -10,6 +10,7 @@ import type { RateLimiters } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { registerApiRoutes } from './http/routes.js';
 import type { MessagingProviders } from './modules/messages/provider/providers.js';
+import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -19,6 +20,8 @@ export interface AppDeps {
   messaging: MessagingProviders;
   jobs: JobQueue;
   trustProxy?: boolean;
+  /** Developer Portal settings: session secret, public URL, Redis for the sign-in failure budget. */
+  portal?: PortalOptions;
 }
 
 /** Builds the HTTP app without listening: tests and main.ts both use it. */
@@ -51,6 +54,9 @@ export function createApp(deps: AppDeps): Express {
       res.status(503).json({ success: false, error: 'service_unavailable', message: 'Database unreachable.' });
     }
   });
+
+  // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
+  app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, ...deps.portal }));
 
   app.use(requireJsonBody, jsonBody);
   registerApiRoutes(app, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, messaging: deps.messaging, jobs: deps.jobs });

@@ -41,6 +41,8 @@ const envSchema = z.object({
   /** Public base URL used in printed examples and the OpenAPI servers list. */
   PUBLIC_URL: z.string().url('must be a URL').optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Signs Developer Portal session cookies; every instance needs the same value. Unset: random per process. */
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').positive('must be positive').default(10_000),
 });
 

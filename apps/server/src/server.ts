@@ -33,11 +33,12 @@ export async function startServer(config: Config, database: Database, logger: Lo
   }
   // The email/webhook worker runs in every server process; it must stop before the database pool closes.
   const events = await startEvents(config, database, logger);
+  const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const messaging = createMessagingProviders(database.orm.em, logger, {
     sentAfterMs: config.SANDBOX_SENT_AFTER_MS,
     deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS,
   });
-  const app = createApp({ orm: database.orm, logger, rateLimiters: createRateLimiters(redis), messaging, jobs: events.queue, trustProxy: config.TRUST_PROXY });
+  const app = createApp({ orm: database.orm, logger, rateLimiters: createRateLimiters(redis), messaging, jobs: events.queue, trustProxy: config.TRUST_PROXY, portal });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.PORT, () => resolve(listening));

@@ -1,0 +1,68 @@
+/**
+ * The portal's only script (served from 'self'; the CSP allows no inline script). It adds: copy-to-clipboard,
+ * handing a freshly generated key to the API reference, and starting the reference with that key prefilled.
+ * The key travels only through this tab's sessionStorage (gone when the tab closes), never back to the server.
+ */
+export const PORTAL_JS = `
+(function () {
+  'use strict';
+  var STORAGE_KEY = 'switchboard.tryKey';
+
+  function announce(text) {
+    var live = document.getElementById('live-status');
+    if (live) live.textContent = text;
+  }
+
+  document.addEventListener('click', function (event) {
+    var copy = event.target.closest('[data-copy-target]');
+    if (copy) {
+      var field = document.getElementById(copy.getAttribute('data-copy-target'));
+      var done = function () { copy.textContent = 'Copied'; announce('API key copied to the clipboard.'); };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(field.value).then(done, function () { field.select(); });
+      } else {
+        field.select();
+        if (document.execCommand('copy')) done();
+      }
+      return;
+    }
+    var tryKey = event.target.closest('[data-try-key]');
+    if (tryKey) {
+      sessionStorage.setItem(STORAGE_KEY, document.getElementById(tryKey.getAttribute('data-try-key')).value);
+      window.location.assign(tryKey.getAttribute('data-href'));
+      return;
+    }
+    if (event.target.closest('[data-forget-key]')) {
+      sessionStorage.removeItem(STORAGE_KEY);
+      window.location.reload();
+    }
+  });
+
+  var keyForm = document.getElementById('try-key-form');
+  if (keyForm) {
+    keyForm.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var value = keyForm.elements.namedItem('apiKey').value.trim();
+      if (value) sessionStorage.setItem(STORAGE_KEY, value);
+      window.location.reload();
+    });
+  }
+
+  var mount = document.getElementById('reference-app');
+  var configElement = document.getElementById('reference-config');
+  if (mount && configElement && window.Scalar) {
+    var options = JSON.parse(configElement.textContent);
+    var config = options.scalar;
+    var key = sessionStorage.getItem(STORAGE_KEY);
+    if (key && options.apiKeyScheme) {
+      var schemes = {};
+      schemes[options.apiKeyScheme] = { value: key };
+      config.authentication = { preferredSecurityScheme: options.apiKeyScheme, securitySchemes: schemes };
+      document.getElementById('try-key-prefix').textContent = key.slice(0, 16) + '\u2026';
+      document.getElementById('try-key-status').hidden = false;
+      if (keyForm) keyForm.hidden = true;
+    }
+    window.Scalar.createApiReference(mount, config);
+  }
+})();
+`;

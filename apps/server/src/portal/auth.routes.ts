@@ -1,0 +1,81 @@
+import type { Redis } from 'ioredis';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { PortalContext } from './portal.context.js';
+import { credentialChecker, signInLimiter } from './sign-in.service.js';
+import { csrfToken, PORTAL_PATH, signInSession, signOutSession } from './session.js';
+import { signInPage, type SignInView } from './views/auth.js';
+
+const signInForm = z.object({
+  email: z.string().trim().toLowerCase().min(1).max(320),
+  password: z.string().min(1).max(1024),
+  platform: z.string().trim().max(253).optional(),
+});
+
+/** The same words for an unknown email and a wrong password, so the reply never tells which one it was. */
+export const WRONG_CREDENTIALS = 'The email or password is incorrect.';
+
+function minutes(seconds: number): string {
+  const m = Math.ceil(seconds / 60);
+  return m === 1 ? '1 minute' : `${m} minutes`;
+}
+
+export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router {
+  const router = Router();
+  const checkCredentials = credentialChecker();
+  const limiter = signInLimiter(redis);
+
+  const render = (req: Request, res: Response, status: number, view: Omit<SignInView, 'csrfToken'>) =>
+    res.status(status).send(signInPage(ctx.assets, { ...view, csrfToken: csrfToken(req) }));
+
+  router.get('/', (req, res) => res.redirect(303, `${PORTAL_PATH}/${req.portal ? 'keys' : 'sign-in'}`));
+
+  router.get('/sign-in', (req, res) => {
+    if (req.portal) return res.redirect(303, `${PORTAL_PATH}/keys`);
+    render(req, res, 200, { notice: req.query['signed-out'] === '1' ? 'You have signed out.' : undefined });
+  });
+
+  router.post('/sign-in', async (req, res, next) => {
+    try {
+      const form = signInForm.safeParse(req.body);
+      if (!form.success) {
+        const email = typeof req.body?.email === 'string' ? req.body.email : undefined;
+        return render(req, res, 400, { email, error: 'Enter your email and password.' });
+      }
+      const { email, password, platform } = form.data;
+      // Failures are counted per client IP and email: guessing one account is slowed without locking its owner
+      // out from everywhere else.
+      const limitKey = `${req.ip}|${email}`;
+      const retryAfter = await limiter.retryAfter(limitKey);
+      if (retryAfter > 0) {
+        res.setHeader('Retry-After', String(retryAfter));
+        return render(req, res, 429, { email, error: `Too many failed sign-in attempts. Try again in ${minutes(retryAfter)}.` });
+      }
+      const outcome = await checkCredentials(ctx.em.fork(), { email, password, platformDomain: platform || undefined });
+      if (outcome.status === 'invalid') {
+        await limiter.recordFailure(limitKey);
+        return render(req, res, 401, { email, error: WRONG_CREDENTIALS, askPlatform: Boolean(platform), platformDomain: platform });
+      }
+      if (outcome.status === 'ambiguous') {
+        return render(req, res, 400, { email, askPlatform: true, error: 'Enter the domain of the platform you want to open.' });
+      }
+      await limiter.reset(limitKey);
+      await signInSession(req, outcome.userId);
+      req.log?.info({ userId: outcome.userId }, 'portal sign-in');
+      res.redirect(303, `${PORTAL_PATH}/keys`);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.post('/sign-out', async (req, res, next) => {
+    try {
+      await signOutSession(req, res);
+      res.redirect(303, `${PORTAL_PATH}/sign-in?signed-out=1`);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { hashPassword, verifyPassword } from '../modules/users/password.js';
+
+export const PORTAL_PERMISSION = 'settings:api';
+
+export interface PortalUser {
+  id: string;
+  email: string;
+  name: string;
+  permissions: string[];
+  platformName: string;
+}
+
+/** The signed-in user, re-read on every request so a removed permission or user takes effect at once. */
+export async function loadPortalUser(em: EntityManager, userId: string): Promise<PortalUser | undefined> {
+  const [row] = await em.execute<PortalUser[]>(
+    `select u.id, u.email, u.name, u.permissions, p.name as "platformName"
+       from users u join platforms p on p.id = u.platform_id
+      where u.id = ?`,
+    [userId],
+  );
+  return row;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+  /** Narrows the search when the same email and password exist on several platforms. */
+  platformDomain?: string;
+}
+
+export type SignInOutcome = { status: 'ok'; userId: string } | { status: 'invalid' } | { status: 'ambiguous' };
+
+/**
+ * Checks an email and password. An email may belong to users on several platforms: the user whose password
+ * matches is the one signed in; only when the password matches on more than one is the platform domain asked for.
+ * Unknown emails and users without a password still pay for one scrypt run, so the reply time does not tell
+ * whether an email exists.
+ */
+export function credentialChecker() {
+  const decoy = hashPassword(randomBytes(16).toString('hex'));
+  return async (em: EntityManager, credentials: Credentials): Promise<SignInOutcome> => {
+    const domain = credentials.platformDomain?.trim().toLowerCase();
+    const candidates = await em.execute<{ id: string; password_hash: string | null }[]>(
+      `select u.id, u.password_hash from users u join platforms p on p.id = u.platform_id
+        where u.email = ?${domain ? ' and p.domain = ?' : ''}
+        order by u.created_at`,
+      domain ? [credentials.email, domain] : [credentials.email],
+    );
+    const matched: string[] = [];
+    for (const candidate of candidates) {
+      if (await verifyPassword(credentials.password, candidate.password_hash ?? (await decoy))) {
+        if (candidate.password_hash) matched.push(candidate.id);
+      }
+    }
+    if (candidates.length === 0) await verifyPassword(credentials.password, await decoy);
+    if (matched.length === 1) return { status: 'ok', userId: matched[0]! };
+    return matched.length > 1 ? { status: 'ambiguous' } : { status: 'invalid' };
+  };
+}
+
+/** Failed sign-ins allowed per client IP and email before that pair is refused for the rest of the window. */
+export const SIGN_IN_FAILURES = { points: 5, durationSeconds: 15 * 60 } as const;
+
+export interface SignInLimiter {
+  /** Seconds until this IP and email may try again, or 0 when they may try now. */
+  retryAfter(key: string): Promise<number>;
+  recordFailure(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
+/**
+ * rate-limiter-flexible, as for the API's rate classes: Redis when configured (one budget across instances),
+ * with per-process memory as the fallback when Redis is down.
+ */
+export function signInLimiter(redis?: Redis): SignInLimiter {
+  const options = { points: SIGN_IN_FAILURES.points, duration: SIGN_IN_FAILURES.durationSeconds, keyPrefix: 'sb:rl:portal-sign-in' };
+  const memory = new RateLimiterMemory(options);
+  const limiter: RateLimiterAbstract = redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
+  return {
+    async retryAfter(key) {
+      const state = await limiter.get(key);
+      if (!state || state.consumedPoints < SIGN_IN_FAILURES.points) return 0;
+      return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    },
+    async recordFailure(key) {
+      await limiter.penalty(key, 1);
+    },
+    async reset(key) {
+      await limiter.delete(key);
+    },
+  };
+}

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../helpers/database.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createPortalTenant, OTHER_PASSWORD, PASSWORD, PortalAgent, type PortalTenant } from './portal-helpers.js';
+
+const WRONG = 'The email or password is incorrect.';
+const cookieNamed = (cookies: string[], name: string) => cookies.find((c) => c.startsWith(`${name}=`));
+
+describe('Developer Portal over HTTP', () => {
+  let server: TestServer;
+  let tenant: PortalTenant;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    tenant = await createPortalTenant(server);
+  });
+  afterAll(() => server?.close());
+
+  const agent = () => new PortalAgent(server.baseUrl);
+
+  it('sends anonymous visitors to the sign-in form, for pages and downloads alike', async () => {
+    for (const path of ['/developer/keys', '/developer/reference', '/developer/downloads/openapi.json', '/developer/nowhere']) {
+      const reply = await agent().get(path);
+      expect(reply.status, path).toBe(303);
+      expect(reply.headers.get('location')).toBe('/developer/sign-in');
+    }
+  });
+
+  it('sets an HttpOnly, SameSite=Lax session cookie scoped to /developer, not Secure over plain HTTP', async () => {
+    const visitor = agent();
+    const form = await visitor.get('/developer/sign-in');
+    const anonymous = cookieNamed(form.setCookies, 'sb_portal')!;
+    expect(anonymous).toMatch(/; HttpOnly/);
+    expect(anonymous).toMatch(/; SameSite=Lax/);
+    expect(anonymous).toMatch(/; Path=\/developer/);
+    expect(anonymous).not.toMatch(/; Secure/);
+    // Without TRUST_PROXY a forwarded "https" is not believed.
+    const spoofed = await new PortalAgent(server.baseUrl, { 'x-forwarded-proto': 'https' }).get('/developer/sign-in');
+    expect(cookieNamed(spoofed.setCookies, 'sb_portal')).not.toMatch(/; Secure/);
+
+    const signedIn = await visitor.post('/developer/sign-in', { _csrf: PortalAgent.csrf(form.text), email: tenant.devEmail, password: PASSWORD });
+    expect(signedIn.status).toBe(303);
+    const session = cookieNamed(signedIn.setCookies, 'sb_portal')!;
+    // A new session id at sign-in: a cookie planted before sign-in is worthless afterwards.
+    expect(session.split(';')[0]).not.toBe(anonymous.split(';')[0]);
+    expect(session).toMatch(/; HttpOnly/);
+  });
+
+  it('marks the cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
+    const proxied = await startTestServer({ TRUST_PROXY: 'true' });
+    try {
+      const reply = await new PortalAgent(proxied.baseUrl, { 'x-forwarded-proto': 'https' }).get('/developer/sign-in');
+      expect(cookieNamed(reply.setCookies, 'sb_portal')).toMatch(/; Secure/);
+      const plain = await new PortalAgent(proxied.baseUrl).get('/developer/sign-in');
+      expect(cookieNamed(plain.setCookies, 'sb_portal')).not.toMatch(/; Secure/);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('signs in with email and password, keeps the session in PostgreSQL, and signs out', async () => {
+    const user = agent();
+    const signIn = await user.signIn(tenant.devEmail, PASSWORD);
+    expect(signIn.status).toBe(303);
+    expect(signIn.headers.get('location')).toBe('/developer/keys');
+    const keys = await user.get('/developer/keys');
+    expect(keys.status).toBe(200);
+    expect(keys.text).toContain(tenant.devEmail);
+    expect(keys.text).toContain('Alpha Co');
+    expect(keys.headers.get('cache-control')).toBe('no-store');
+    const stored = await sql(server.databaseUrl, `select sid from portal_sessions where sess->>'userId' = $1`, [tenant.devId]);
+    expect(stored.length).toBeGreaterThanOrEqual(1);
+
+    const before = await sql(server.databaseUrl, 'select count(*)::int as n from portal_sessions');
+    const signOut = await user.post('/developer/sign-out', { _csrf: PortalAgent.csrf(keys.text) });
+    expect(signOut.status).toBe(303);
+    expect(signOut.headers.get('location')).toBe('/developer/sign-in?signed-out=1');
+    expect(cookieNamed(signOut.setCookies, 'sb_portal')).toMatch(/Expires=Thu, 01 Jan 1970/);
+    const after = await sql(server.databaseUrl, 'select count(*)::int as n from portal_sessions');
+    expect(after[0]!.n).toBe(before[0]!.n - 1);
+    expect((await user.get('/developer/keys')).status).toBe(303);
+  });
+
+  it('answers a wrong password and an unknown email with the same message and similar timing', async () => {
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const reply = await agent().signIn(email, 'not the password');
+      return { reply, ms: performance.now() - started };
+    };
+    const median = (values: number[]) => values.sort((a, b) => a - b)[1]!;
+    const wrong = [await timed(tenant.devEmail), await timed(tenant.devEmail), await timed(tenant.devEmail)];
+    const unknown = [await timed('nobody@example.com'), await timed('nobody@example.com'), await timed('nobody@example.com')];
+    for (const { reply } of [...wrong, ...unknown]) {
+      expect(reply.status).toBe(401);
+      expect(reply.text).toContain(WRONG);
+      expect(reply.text).not.toMatch(/no account|not found|unknown|does not exist/i);
+    }
+    // An unknown email still pays for a password hash: without the decoy it answers ~20x faster.
+    expect(median(unknown.map((u) => u.ms))).toBeGreaterThan(median(wrong.map((w) => w.ms)) * 0.3);
+  });
+
+  it('shows users without settings:api a clear 403 page after signing in', async () => {
+    const plain = agent();
+    expect((await plain.signIn(tenant.plainEmail, PASSWORD)).status).toBe(303);
+    for (const path of ['/developer/keys', '/developer/reference', '/developer/downloads/openapi.json']) {
+      const reply = await plain.get(path);
+      expect(reply.status, path).toBe(403);
+      expect(reply.text).toContain('settings:api');
+      expect(reply.text).toContain('Sign out');
+    }
+  });
+
+  it('signs in the user whose password matches when the email exists on several platforms', async () => {
+    const beta = agent();
+    expect((await beta.signIn(tenant.devEmail, OTHER_PASSWORD)).status).toBe(303);
+    expect((await beta.get('/developer/keys')).text).toContain('Beta Co');
+    const alpha = agent();
+    expect((await alpha.signIn(tenant.devEmail, PASSWORD)).status).toBe(303);
+    expect((await alpha.get('/developer/keys')).text).toContain('Alpha Co');
+  });
+
+  it('asks for the platform domain only when the password matches on several platforms', async () => {
+    const user = agent();
+    const asked = await user.signIn(tenant.sharedEmail, PASSWORD);
+    expect(asked.status).toBe(400);
+    expect(asked.text).toContain('name="platform"');
+    const chosen = await user.post('/developer/sign-in', {
+      _csrf: PortalAgent.csrf(asked.text),
+      email: tenant.sharedEmail,
+      password: PASSWORD,
+      platform: tenant.domainB,
+    });
+    expect(chosen.status).toBe(303);
+    expect((await user.get('/developer/keys')).text).toContain('Beta Co');
+  });
+
+  it('refuses form posts without the session’s CSRF token', async () => {
+    const visitor = agent();
+    const form = await visitor.get('/developer/sign-in');
+    const noToken = await visitor.post('/developer/sign-in', { email: tenant.devEmail, password: PASSWORD });
+    expect(noToken.status).toBe(403);
+    expect(noToken.text).toContain('Form expired');
+    // A token from another visitor's session does not fit this session.
+    const foreign = PortalAgent.csrf((await agent().get('/developer/sign-in')).text);
+    expect((await visitor.post('/developer/sign-in', { _csrf: foreign, email: tenant.devEmail, password: PASSWORD })).status).toBe(403);
+    expect((await visitor.get('/developer/keys')).status).toBe(303);
+
+    expect((await visitor.post('/developer/sign-in', { _csrf: PortalAgent.csrf(form.text), email: tenant.devEmail, password: PASSWORD })).status).toBe(303);
+    const keys = await visitor.get('/developer/keys');
+    const token = PortalAgent.csrf(keys.text);
+    expect((await visitor.post('/developer/keys', { name: 'forged' })).status).toBe(403);
+    expect((await visitor.post('/developer/keys', { name: 'forged', _csrf: token.slice(1) + 'x' })).status).toBe(403);
+    expect((await visitor.post('/developer/sign-out', {})).status).toBe(403);
+    const rows = await sql(server.databaseUrl, `select count(*)::int as n from api_keys where user_id = $1 and name = 'forged'`, [tenant.devId]);
+    expect(rows[0]!.n).toBe(0);
+    expect((await visitor.get('/developer/keys')).status).toBe(200);
+  });
+
+  it('limits failed sign-ins per IP and email, even against the right password afterwards', async () => {
+    const own = await createPortalTenant(server);
+    for (let i = 0; i < 5; i += 1) expect((await agent().signIn(own.devEmail, `wrong ${i}`)).status).toBe(401);
+    const locked = await agent().signIn(own.devEmail, PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(locked.text).toContain('Too many failed sign-in attempts');
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    // Another account from the same address is not locked out.
+    expect((await agent().signIn(own.plainEmail, PASSWORD)).status).toBe(303);
+  });
+
+  it('clears the failure count after a successful sign-in', async () => {
+    const own = await createPortalTenant(server);
+    for (let i = 0; i < 4; i += 1) await agent().signIn(own.devEmail, 'wrong');
+    expect((await agent().signIn(own.devEmail, PASSWORD)).status).toBe(303);
+    for (let i = 0; i < 4; i += 1) await agent().signIn(own.devEmail, 'wrong');
+    expect((await agent().signIn(own.devEmail, PASSWORD)).status).toBe(303);
+  });
+
+  it('validates the key name and revokes only the user’s own keys', async () => {
+    const dana = agent();
+    await dana.signIn(tenant.devEmail, PASSWORD);
+    const token = PortalAgent.csrf((await dana.get('/developer/keys')).text);
+    const blank = await dana.post('/developer/keys', { _csrf: token, name: '   ' });
+    expect(blank.status).toBe(400);
+    expect(blank.text).toContain('Enter a name for the key.');
+    expect(blank.text).toContain('aria-invalid="true"');
+
+    const beta = agent();
+    await beta.signIn(tenant.devEmail, OTHER_PASSWORD);
+    const betaToken = PortalAgent.csrf((await beta.get('/developer/keys')).text);
+    const created = await beta.post('/developer/keys', { _csrf: betaToken, name: 'beta key' });
+    const betaKey = /value="(sb_live_[^"]+)"/.exec(created.text)![1]!;
+    const prefix = betaKey.slice(0, 16);
+    expect((await dana.get(`/developer/keys/${prefix}/revoke`)).status).toBe(404);
+    expect((await dana.post(`/developer/keys/${prefix}/revoke`, { _csrf: token })).status).toBe(404);
+    const [row] = await sql(server.databaseUrl, 'select revoked_at from api_keys where prefix = $1', [prefix]);
+    expect(row!.revoked_at).toBeNull();
+  });
+
+  it('generates a key shown once, which the API accepts until it is revoked', async () => {
+    const dana = agent();
+    await dana.signIn(tenant.devEmail, PASSWORD);
+    const token = PortalAgent.csrf((await dana.get('/developer/keys')).text);
+    const created = await dana.post('/developer/keys', { _csrf: token, name: 'http test' });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const apiKey = /value="(sb_live_[^"]+)"/.exec(created.text)![1]!;
+    const prefix = apiKey.slice(0, 16);
+    const listing = await dana.get('/developer/keys');
+    expect(listing.text).toContain(prefix);
+    expect(listing.text).not.toContain(apiKey);
+
+    const call = () => server.http.post('/api/workspace/v1/channels/list', {}, { headers: { 'X-API-Key': apiKey } });
+    expect((await call()).status).toBe(200);
+    const revoked = await dana.post(`/developer/keys/${prefix}/revoke`, { _csrf: token });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get('location')).toBe(`/developer/keys?revoked=${prefix}`);
+    expect((await call()).status).toBe(401);
+  });
+
+  it('serves every page with security headers and a same-origin CSP', async () => {
+    const dana = agent();
+    await dana.signIn(tenant.devEmail, PASSWORD);
+    for (const path of ['/developer/sign-in', '/developer/keys', '/developer/reference', '/developer/downloads']) {
+      const reply = await dana.get(path);
+      expect(reply.status, path).toBe(path === '/developer/sign-in' ? 303 : 200);
+      const csp = reply.headers.get('content-security-policy')!;
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/unsafe-eval|https?:\/\//);
+      expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(reply.headers.get('x-powered-by')).toBeNull();
+    }
+  });
+
+  it('serves the three downloads, generated once per process', async () => {
+    const dana = agent();
+    await dana.signIn(tenant.devEmail, PASSWORD);
+    const json = await dana.get('/developer/downloads/openapi.json');
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-disposition')).toMatch(/attachment; filename="switchboard-openapi.json"/);
+    expect(JSON.parse(json.text).servers[0].url).toBe(server.baseUrl);
+    expect((await dana.get('/developer/downloads/openapi.json')).text).toBe(json.text);
+    expect((await dana.get('/developer/downloads/openapi.yaml')).headers.get('content-type')).toMatch(/yaml/);
+    expect(JSON.parse((await dana.get('/developer/downloads/postman.json')).text).info.schema).toMatch(/v2\.1\.0/);
+  });
+});
