@@ -12,7 +12,8 @@ declare module 'vitest' {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port nobody listens on right now (for an embedded PostgreSQL). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
