@@ -32,8 +32,25 @@ export interface MailCatcher {
   close(): Promise<void>;
 }
 
+/** RFC 2047 encoded-words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`) decoded, as a mail client shows the header. */
+function decodeWords(value: string): string {
+  return value.replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=(?:\s+(?==\?))?/g, (_match, encoding: string, text: string) => {
+    const bytes =
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64')
+        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16))), 'latin1');
+    return bytes.toString('utf8');
+  });
+}
+
+/** A quoted-printable body (soft line breaks, `=XX` bytes) as text. */
+function decodeQuotedPrintable(body: string): string {
+  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
 function header(head: string, name: string): string {
-  return new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1]?.trim() ?? '';
+  return decodeWords(new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1]?.trim() ?? '');
 }
 
 /** A real SMTP server (the `smtp-server` package) that keeps every message it accepts. */
@@ -55,7 +72,7 @@ export async function startMailCatcher(port = 0): Promise<MailCatcher> {
           to: session.envelope.rcptTo.map((r) => r.address),
           subject: header(head, 'Subject'),
           messageId: header(head, 'Message-ID'),
-          text: body.join('\n\n'),
+          text: /quoted-printable/i.test(header(head, 'Content-Transfer-Encoding')) ? decodeQuotedPrintable(body.join('\n\n')) : body.join('\n\n'),
         });
         callback();
       });

@@ -7,7 +7,8 @@ import { nextRetryAt, type RetryPolicy } from './retry.js';
 export interface PendingRow {
   id: string;
   attempts: number;
-  createdAt: Date;
+  /** ISO 8601: when the event was queued; the retry window counts from here. */
+  createdAt: string;
 }
 
 export interface AttemptOutcome {
@@ -54,7 +55,7 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
   // Stopping mid-attempt says nothing about the receiver: let pg-boss run this job again after the restart.
   if (signal.aborted) throw new Error(`${target.queue} ${row.id}: stopped during the attempt`);
 
-  const retryAt = outcome.ok || outcome.final ? null : nextRetryAt(deps.policy, row.attempts + 1, row.createdAt);
+  const retryAt = outcome.ok || outcome.final ? null : nextRetryAt(deps.policy, row.attempts + 1, new Date(row.createdAt));
   const status: DeliveryStatus = outcome.ok ? 'done' : retryAt ? 'pending' : 'failed';
   await deps.em.transactional(async (tx) => {
     const recorded = await target.record(tx, row, outcome, status, retryAt);

@@ -28,7 +28,13 @@ export async function startEvents(config: Config, database: Database, logger: Lo
       { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: concurrency },
       async (jobs) => {
         for (const job of jobs) {
-          await runDelivery(target, job.data, job.signal, { em: database.orm.em.fork(), queue, policy, logger: log });
+          try {
+            await runDelivery(target, job.data, job.signal, { em: database.orm.em.fork(), queue, policy, logger: log });
+          } catch (error) {
+            // pg-boss records the failure on the job and retries it; the log is where people look.
+            log.error({ err: error, queue: target.queue, job: job.data }, 'delivery job failed; pg-boss will retry it');
+            throw error;
+          }
         }
       },
     );

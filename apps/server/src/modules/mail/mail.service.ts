@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
+import { isoTimestamp } from '../../db/sql.js';
 import type { AttemptOutcome, DeliveryTarget, PendingRow } from '../../events/delivery.js';
 import { QUEUES } from '../../events/queue.js';
 import type { Logger } from '../../logger.js';
@@ -55,7 +56,7 @@ export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutco
     queue: QUEUES.email,
     async load(em, job) {
       const [row] = await em.execute<EmailRow[]>(
-        `select id, "to", subject, text, attempts, created_at as "createdAt"
+        `select id, "to", subject, text, attempts, ${isoTimestamp('created_at', 'createdAt')}
            from outbound_emails where id = ? and status = 'pending' and attempts = ?`,
         [job.id, job.attempt],
       );

@@ -1,4 +1,4 @@
-import type { AddonManageParams, Plan } from '@switchboard/contract';
+import { BILLING_CYCLES, type AddonManageParams, type Plan } from '@switchboard/contract';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
 import type { PlanPrices } from './plan.entity.js';
@@ -65,7 +65,7 @@ export async function assignAddon(ctx: RequestContext, params: AddonManageParams
     }
 
     if (addon.amount === null) {
-      const available = Object.keys(addon.prices).join(', ') || 'none';
+      const available = BILLING_CYCLES.filter((cycle) => addon.prices[cycle] !== undefined).join(', ') || 'none';
       throw ValidationError.field('billingCycle', `add-on "${addon.name}" has no ${billingCycle} price; available cycles: ${available}`);
     }
     if (!addon.fitsColumn) throw ValidationError.field('quantity', `makes the amount exceed ${MAX_AMOUNT}`);

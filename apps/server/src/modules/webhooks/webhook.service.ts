@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
+import { isoTimestamp } from '../../db/sql.js';
 import type { AttemptOutcome, DeliveryTarget, PendingRow } from '../../events/delivery.js';
 import { QUEUES } from '../../events/queue.js';
 
@@ -68,7 +69,7 @@ export function webhookTarget(timeoutMs: number): DeliveryTarget<WebhookRow, Web
     queue: QUEUES.webhook,
     async load(em, job) {
       const [row] = await em.execute<WebhookRow[]>(
-        `select d.id, d.webhook_id as "webhookId", d.payload, d.attempts, d.created_at as "createdAt",
+        `select d.id, d.webhook_id as "webhookId", d.payload, d.attempts, ${isoTimestamp('d.created_at', 'createdAt')},
                 e.url, e.secret, e.is_active as "endpointActive"
            from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
           where d.id = ? and d.status = 'pending' and d.attempts = ?`,
