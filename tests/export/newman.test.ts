@@ -6,7 +6,7 @@ import { writeApiFiles } from '@switchboard/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { run } from '../sdk/commands.js';
+import { run, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
 import { contractRoutes } from './routes.js';
 
 const NEWMAN = path.join(REPO_ROOT, 'tests/node_modules/.bin/newman');
@@ -61,5 +61,5 @@ describe('the Postman collection, run by newman against the seeded demo', () => 
     expect(failed, `newman output:\n${result.stdout.slice(-3000)}`).toEqual([]);
     expect(executions.map((execution) => execution.route).sort()).toEqual(contractRoutes().map((route) => `${route.method} ${route.path}`).sort());
     expect(result.code).toBe(0);
-  });
+  }, SLOW_TIMEOUT_MS);
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { runOk } from '../sdk/commands.js';
+import { runOk, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
 
 const BIN = path.join(REPO_ROOT, 'tests/node_modules/.bin');
 
@@ -73,5 +73,5 @@ describe('a client generated from openapi.json by openapi-typescript + openapi-f
       got: ['Grace Hopper'],
       refused: [400, 'invalid_request'],
     });
-  });
+  }, SLOW_TIMEOUT_MS);
 });

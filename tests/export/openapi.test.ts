@@ -6,7 +6,7 @@ import { buildOpenApi, buildPostmanCollection, toYaml, type OpenAPIObject, type 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../helpers/processes.js';
-import { run, runBuilding } from '../sdk/commands.js';
+import { pnpm, run, runBuilding } from '../sdk/commands.js';
 import { contractRoutes } from './routes.js';
 
 type Operation = {
@@ -32,7 +32,7 @@ describe('pnpm export:api', () => {
 
   beforeAll(async () => {
     out = mkdtempSync(path.join(tmpdir(), 'switchboard-api-'));
-    await runBuilding(['pnpm', '--silent', 'export:api', '--out', out, '--server-url', SERVER_URL]);
+    await runBuilding(pnpm('--silent', 'export:api', '--out', out, '--server-url', SERVER_URL));
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 

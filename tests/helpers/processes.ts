@@ -4,7 +4,7 @@ import path from 'node:path';
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** pnpm as the test run was started (npx, corepack or global), so nested calls use the same pnpm. */
-function pnpmCommand(): [string, string[]] {
+export function pnpmCommand(): [string, string[]] {
   const execPath = process.env.npm_execpath;
   return execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['pnpm', []];
 }

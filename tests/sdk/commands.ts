@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { REPO_ROOT, type ProcessResult } from '../helpers/processes.js';
+import { pnpmCommand, REPO_ROOT, type ProcessResult } from '../helpers/processes.js';
+
+/** For tests that run tsc over the SDK's types, npm or newman: seconds each, more on a busy 2-core machine. */
+export const SLOW_TIMEOUT_MS = 120_000;
 
 /** Runs a program to completion and collects its output; never throws on a non-zero exit (callers assert it). */
 export function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<ProcessResult> {
@@ -20,6 +23,12 @@ export async function runOk(command: string, args: string[], options: { cwd: str
   const result = await run(command, args, options);
   if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
+}
+
+/** The argv of a pnpm command, run by the same pnpm as this test run (CI starts it through npx, so it may not be on PATH). */
+export function pnpm(...args: string[]): [string, ...string[]] {
+  const [command, prefix] = pnpmCommand();
+  return [command, ...prefix, ...args];
 }
 
 /** Runs a command that builds dist/ files under the team's build lock when this machine has flock, so a concurrent build never sees half-written files. */

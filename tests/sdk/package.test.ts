@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildPackage, run, runOk } from './commands.js';
+import { buildPackage, pnpm, run, runOk, SLOW_TIMEOUT_MS } from './commands.js';
 
 const TSC = path.join(REPO_ROOT, 'node_modules/.bin/tsc');
 
@@ -60,13 +60,14 @@ describe('the packed SDK, installed outside the workspace', () => {
     const started = startTestServer();
     await buildPackage('@switchboard/client');
     project = mkdtempSync(path.join(tmpdir(), 'switchboard-sdk-consumer-'));
-    const packed = await runOk('pnpm', ['pack', '--pack-destination', project], { cwd: path.join(REPO_ROOT, 'packages/client') });
+    const [command, ...args] = pnpm('pack', '--pack-destination', project);
+    const packed = await runOk(command, args, { cwd: path.join(REPO_ROOT, 'packages/client') });
     tarball = packed.trim().split('\n').pop()!;
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true }));
     await runOk('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball, '@types/node@24'], { cwd: project });
     server = await started;
     acme = await createTenant(server, 'Acme');
-  });
+  }, 2 * SLOW_TIMEOUT_MS); // a cold build plus an npm install
   afterAll(async () => {
     await server?.close();
     if (project) rmSync(project, { recursive: true, force: true });
@@ -106,7 +107,7 @@ describe('the packed SDK, installed outside the workspace', () => {
       });
       expect(output.phones, file).toHaveLength(3);
     }
-  });
+  }, SLOW_TIMEOUT_MS);
 
   it('refuses to compile calls the contract does not allow', async () => {
     writeFileSync(path.join(project, 'wrong.mts'), WRONG);
@@ -118,5 +119,5 @@ describe('the packed SDK, installed outside the workspace', () => {
       expect(errors.some((error) => error.startsWith(`wrong.mts(${line},`) && error.includes(code)), `${call} → ${code}\n${result.stdout}`).toBe(true);
     });
     expect(errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${index + 3},`)))).toEqual([]);
-  });
+  }, SLOW_TIMEOUT_MS);
 });
