@@ -13,7 +13,7 @@ function seedFile(name: string, content: unknown): string {
   return file;
 }
 
-describe('admin CLI', () => {
+describe('admin CLI', { timeout: 120_000 }, () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
