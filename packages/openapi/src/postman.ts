@@ -17,7 +17,6 @@ interface PostmanQueryParam {
 interface PostmanRequest {
   method: string;
   url: { path?: string[]; query?: PostmanQueryParam[] };
-  header?: { key: string }[];
   auth?: unknown;
 }
 interface PostmanItem {
@@ -69,12 +68,12 @@ function requests(items: PostmanItem[]): PostmanRequest[] {
 }
 
 /**
- * Every request inherits the collection's X-API-Key auth, and a GET sends exactly the parameters of the
- * endpoint's example (the converter would also switch on the other optional ones, with made-up values).
+ * Every request inherits the collection's X-API-Key auth (the converter copies it onto each one, so a change
+ * on the collection would not reach them), and a GET sends exactly the parameters of the endpoint's example
+ * (the converter would also switch on the other optional ones, with made-up values).
  */
 function adjustRequest(request: PostmanRequest, byRoute: OperationsByRoute) {
   delete request.auth;
-  request.header = request.header?.filter((header) => !/^(x-api-key|authorization)$/i.test(header.key));
   if (request.method !== 'GET' || !request.url.query) return;
   const operation = byRoute.get(`GET /${(request.url.path ?? []).join('/')}`);
   const examples = new Set((operation?.parameters ?? []).flatMap((parameter) => ('example' in parameter ? [parameter.name as string] : [])));
