@@ -167,6 +167,13 @@ describe('Developer Portal over HTTP', () => {
     expect((await agent().signIn(own.plainEmail, PASSWORD)).status).toBe(303);
   });
 
+  it('counts parallel guesses too: at most five get a password check', async () => {
+    const own = await createPortalTenant(server);
+    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => agent().signIn(own.devEmail, `guess ${i}`).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+  });
+
   it('clears the failure count after a successful sign-in', async () => {
     const own = await createPortalTenant(server);
     for (let i = 0; i < 4; i += 1) await agent().signIn(own.devEmail, 'wrong');

@@ -43,17 +43,16 @@ export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router
         return render(req, res, 400, { email, error: 'Enter your email and password.' });
       }
       const { email, password, platform } = form.data;
-      // Failures are counted per client IP and email: guessing one account is slowed without locking its owner
+      // Attempts are counted per client IP and email: guessing one account is stopped without locking its owner
       // out from everywhere else.
       const limitKey = `${req.ip}|${email}`;
-      const retryAfter = await limiter.retryAfter(limitKey);
+      const retryAfter = await limiter.attempt(limitKey);
       if (retryAfter > 0) {
         res.setHeader('Retry-After', String(retryAfter));
         return render(req, res, 429, { email, error: `Too many failed sign-in attempts. Try again in ${minutes(retryAfter)}.` });
       }
       const outcome = await checkCredentials(ctx.em.fork(), { email, password, platformDomain: platform || undefined });
       if (outcome.status === 'invalid') {
-        await limiter.recordFailure(limitKey);
         return render(req, res, 401, { email, error: WRONG_CREDENTIALS, askPlatform: Boolean(platform), platformDomain: platform });
       }
       if (outcome.status === 'ambiguous') {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { hashPassword, verifyPassword } from '../modules/users/password.js';
 
 export const PORTAL_PERMISSION = 'settings:api';
@@ -62,13 +62,16 @@ export function credentialChecker() {
   };
 }
 
-/** Failed sign-ins allowed per client IP and email before that pair is refused for the rest of the window. */
-export const SIGN_IN_FAILURES = { points: 5, durationSeconds: 15 * 60 } as const;
+/** Sign-in attempts allowed per client IP and email without a success, before that pair must wait out the window. */
+export const SIGN_IN_ATTEMPTS = { points: 5, durationSeconds: 15 * 60 } as const;
 
 export interface SignInLimiter {
-  /** Seconds until this IP and email may try again, or 0 when they may try now. */
-  retryAfter(key: string): Promise<number>;
-  recordFailure(key: string): Promise<void>;
+  /**
+   * Spends one attempt for this IP and email before the password is checked (so parallel guesses cannot slip
+   * past the count). Returns 0 when the attempt may go ahead, else the seconds until the window ends.
+   */
+  attempt(key: string): Promise<number>;
+  /** A successful sign-in gives the pair its full budget back. */
   reset(key: string): Promise<void>;
 }
 
@@ -77,17 +80,18 @@ export interface SignInLimiter {
  * with per-process memory as the fallback when Redis is down.
  */
 export function signInLimiter(redis?: Redis): SignInLimiter {
-  const options = { points: SIGN_IN_FAILURES.points, duration: SIGN_IN_FAILURES.durationSeconds, keyPrefix: 'sb:rl:portal-sign-in' };
+  const options = { points: SIGN_IN_ATTEMPTS.points, duration: SIGN_IN_ATTEMPTS.durationSeconds, keyPrefix: 'sb:rl:portal-sign-in' };
   const memory = new RateLimiterMemory(options);
   const limiter: RateLimiterAbstract = redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
   return {
-    async retryAfter(key) {
-      const state = await limiter.get(key);
-      if (!state || state.consumedPoints < SIGN_IN_FAILURES.points) return 0;
-      return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-    },
-    async recordFailure(key) {
-      await limiter.penalty(key, 1);
+    async attempt(key) {
+      try {
+        await limiter.consume(key);
+        return 0;
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        throw rejection;
+      }
     },
     async reset(key) {
       await limiter.delete(key);
