@@ -156,6 +156,22 @@ describe('Developer Portal over HTTP', () => {
     expect((await visitor.get('/developer/keys')).status).toBe(200);
   });
 
+  it('answers malformed form posts with a 4xx page, never a 500', async () => {
+    const visitor = agent();
+    const token = PortalAgent.csrf((await visitor.get('/developer/sign-in')).text);
+    const manyFields = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, 'x']));
+    expect((await visitor.post('/developer/sign-in', { _csrf: token, ...manyFields })).status).toBe(413);
+    expect((await visitor.post('/developer/sign-in', { _csrf: token, email: 'x'.repeat(20_000), password: 'y' })).status).toBe(413);
+    const json = await visitor.request('/developer/sign-in', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(json.status).toBe(403);
+    const missing = await visitor.post('/developer/sign-in', { _csrf: token, email: tenant.devEmail });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('Enter your email and password.');
+  });
+
   it('limits failed sign-ins per IP and email, even against the right password afterwards', async () => {
     const own = await createPortalTenant(server);
     for (let i = 0; i < 5; i += 1) expect((await agent().signIn(own.devEmail, `wrong ${i}`)).status).toBe(401);

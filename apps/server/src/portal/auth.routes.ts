@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { PortalContext } from './portal.context.js';
+import { asyncRoute, type PortalContext } from './portal.context.js';
 import { credentialChecker, signInLimiter } from './sign-in.service.js';
 import { csrfToken, PORTAL_PATH, signInSession, signOutSession } from './session.js';
 import { signInPage, type SignInView } from './views/auth.js';
@@ -35,8 +35,9 @@ export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router
     render(req, res, 200, { notice: req.query['signed-out'] === '1' ? 'You have signed out.' : undefined });
   });
 
-  router.post('/sign-in', async (req, res, next) => {
-    try {
+  router.post(
+    '/sign-in',
+    asyncRoute(async (req, res) => {
       const form = signInForm.safeParse(req.body);
       if (!form.success) {
         const email = typeof req.body?.email === 'string' ? req.body.email : undefined;
@@ -62,19 +63,16 @@ export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router
       await signInSession(req, outcome.userId);
       req.log?.info({ userId: outcome.userId }, 'portal sign-in');
       res.redirect(303, `${PORTAL_PATH}/keys`);
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
-  router.post('/sign-out', async (req, res, next) => {
-    try {
+  router.post(
+    '/sign-out',
+    asyncRoute(async (req, res) => {
       await signOutSession(req, res);
       res.redirect(303, `${PORTAL_PATH}/sign-in?signed-out=1`);
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
   return router;
 }

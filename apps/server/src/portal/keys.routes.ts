@@ -1,8 +1,8 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '../errors.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/api-key.service.js';
-import { signedIn, type PortalContext } from './portal.context.js';
+import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
 import { PORTAL_PATH } from './session.js';
 import { messagePage } from './views/auth.js';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './views/keys.js';
@@ -14,9 +14,6 @@ const keyName = z
   .max(100, 'Use at most 100 characters.');
 
 const PREFIX_PATTERN = /^sb_live_[A-Za-z0-9_-]{8}$/;
-
-type Handler = (req: Request, res: Response) => Promise<unknown>;
-const route = (handler: Handler) => (req: Request, res: Response, next: NextFunction) => handler(req, res).catch(next);
 
 export function keyRoutes(ctx: PortalContext): Router {
   const router = Router();
@@ -33,7 +30,7 @@ export function keyRoutes(ctx: PortalContext): Router {
 
   router.get(
     '/keys',
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const { user, viewer } = signedIn(req);
       const revoked = typeof req.query.revoked === 'string' && PREFIX_PATTERN.test(req.query.revoked) ? req.query.revoked : undefined;
       const notice = revoked && `Key ${revoked}… was revoked; requests with it are now refused with 401.`;
@@ -43,7 +40,7 @@ export function keyRoutes(ctx: PortalContext): Router {
 
   router.post(
     '/keys',
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const { user, viewer } = signedIn(req);
       const em = ctx.em.fork();
       const name = keyName.safeParse(req.body?.name);
@@ -60,7 +57,7 @@ export function keyRoutes(ctx: PortalContext): Router {
 
   router.get(
     '/keys/:prefix/revoke',
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const { user, viewer } = signedIn(req);
       const key = (await listApiKeys(ctx.em.fork(), user.id)).find((k) => k.prefix === req.params.prefix);
       if (!key) return notFound(req, res);
@@ -71,7 +68,7 @@ export function keyRoutes(ctx: PortalContext): Router {
 
   router.post(
     '/keys/:prefix/revoke',
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const { user } = signedIn(req);
       try {
         // The service limits the lookup to this user's keys: another user's prefix is "not found".

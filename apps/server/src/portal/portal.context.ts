@@ -61,6 +61,11 @@ export function requireAccess(ctx: PortalContext) {
   };
 }
 
+/** Express 4 does not catch rejected promises: route handlers go through this so failures reach the error page. */
+export const asyncRoute =
+  (handler: (req: Request, res: Response) => Promise<unknown>) => (req: Request, res: Response, next: NextFunction) =>
+    handler(req, res).catch(next);
+
 /** The signed-in user of a route behind requireAccess. */
 export function signedIn(req: Request): SignedIn {
   if (!req.portal) throw new Error('route is not behind requireAccess');

@@ -62,8 +62,10 @@ function errorPages(assets: AssetUrls, logger: Logger) {
       const message = 'This form has expired or did not come from this site. Go back, reload the page and try again.';
       return res.status(403).send(messagePage(assets, { title: 'Form expired', message, viewer }));
     }
-    if ((error as { type?: string }).type === 'entity.too.large') {
-      return res.status(413).send(messagePage(assets, { title: 'Form too large', message: 'That form submission is too large.', viewer }));
+    // body-parser's refusals (too large, too many fields, bad charset) carry their 4xx status.
+    const { type, status } = error as { type?: unknown; status?: number };
+    if (typeof type === 'string' && status !== undefined && status >= 400 && status < 500) {
+      return res.status(status).send(messagePage(assets, { title: 'Form not accepted', message: 'That form submission could not be read.', viewer }));
     }
     (req.log ?? logger).error({ err: error, requestId: req.id }, 'portal error');
     const message = `Something went wrong on our side. Quote request id ${String(req.id)} when reporting it.`;
@@ -85,7 +87,7 @@ export function createPortal(deps: PortalDeps): Router {
     logger: deps.logger,
     assets,
     documents: documentCache(),
-    serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, ''),
+    serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, ''),
   };
 
   const router = Router();

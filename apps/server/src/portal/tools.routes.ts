@@ -1,6 +1,6 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router } from 'express';
 import type { ApiDocuments } from './documents.js';
-import { signedIn, type PortalContext } from './portal.context.js';
+import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
 import { downloadsPage, DOWNLOADS, referencePage } from './views/tools.js';
 
 const FILES: { path: string; file: string; type: string; body: (docs: ApiDocuments) => string }[] = [
@@ -13,31 +13,29 @@ const FILES: { path: string; file: string; type: string; body: (docs: ApiDocumen
 export function toolRoutes(ctx: PortalContext): Router {
   const router = Router();
 
-  router.get('/reference', async (req: Request, res: Response, next: NextFunction) => {
-    try {
+  router.get(
+    '/reference',
+    asyncRoute(async (req, res) => {
       const serverUrl = ctx.serverUrl(req);
       const docs = await ctx.documents(serverUrl);
       res.send(referencePage(ctx.assets, signedIn(req).viewer, serverUrl, docs.apiKeyScheme));
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
   router.get('/downloads', (req, res) => {
     res.send(downloadsPage(ctx.assets, signedIn(req).viewer, ctx.serverUrl(req)));
   });
 
   for (const file of FILES) {
-    router.get(file.path, async (req, res, next) => {
-      try {
+    router.get(
+      file.path,
+      asyncRoute(async (req, res) => {
         const docs = await ctx.documents(ctx.serverUrl(req));
         res.setHeader('Content-Type', file.type);
         res.setHeader('Content-Disposition', `attachment; filename="${file.file}"`);
         res.send(file.body(docs));
-      } catch (error) {
-        next(error);
-      }
-    });
+      }),
+    );
   }
 
   return router;
