@@ -38,7 +38,7 @@ describe('the server process', () => {
     const [, port] = await second.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
     const reply = await fetch(`http://127.0.0.1:${port}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'X-API-Key': apiKey! } });
     expect(reply.status).toBe(200);
-    expect((await reply.json()).total).toBe(2);
+    expect(((await reply.json()) as { total: number }).total).toBe(2);
     expect(second.output()).not.toMatch(/shown once/);
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
