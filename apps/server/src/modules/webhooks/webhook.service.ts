@@ -10,7 +10,7 @@ import { QUEUES } from '../../events/queue.js';
  * The timestamp is the attempt's, so a retry hours later still passes the receiver's freshness check;
  * `webhook-id` stays the delivery's, so receivers can drop repeats.
  */
-export function signWebhook(secret: string, webhookId: string, body: string, now = new Date()): Record<string, string> {
+function signWebhook(secret: string, webhookId: string, body: string, now = new Date()): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'Switchboard-Webhooks/1.0',
