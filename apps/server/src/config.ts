@@ -30,7 +30,7 @@ const envSchema = z.object({
    */
   DELIVERY_RETRY_SCHEDULE: z
     .string()
-    .regex(/^\d+(,\d+)*$/, 'must be comma-separated whole seconds, like 5,30,120')
+    .regex(/^[1-9]\d*(,[1-9]\d*)*$/, 'must be comma-separated whole seconds of at least 1, like 5,30,120')
     .default('5,30,120,600,1800,3600,7200,14400,28800')
     .transform((value) => value.split(',').map(Number)),
   /** How long one webhook POST may take; kept well under the delivery job's 60 s expiry. */
