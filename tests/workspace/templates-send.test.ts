@@ -71,6 +71,13 @@ describe('workspace chat/templates/send', () => {
     expect(await sql(server.databaseUrl, 'select count(*)::int as count from messages')).toEqual([{ count: before }]);
   });
 
+  it('503 when the channel’s messaging provider is not configured here, and records nothing', async () => {
+    await sql(server.databaseUrl, `update channels set provider = 'whatsapp_cloud' where id = $1`, [acme.secondChannelId]);
+    const send = server.client(acme.ownerKey).workspace.chat.templates.send({ channelId: acme.secondChannelId, to: '15550000009', templateName: 'follow_up', variables: 'Li' });
+    await expectError(send, 503, 'service_unavailable', 'messaging provider "whatsapp_cloud" is not configured');
+    expect(await sql(server.databaseUrl, 'select count(*)::int as count from messages where channel_id = $1', [acme.secondChannelId])).toEqual([{ count: 0 }]);
+  });
+
   it('400 naming variables and how many are expected when the count is wrong', async () => {
     const key = acme.auditorKey;
     await expectInvalid(send({ to: '15550000001', templateName: 'order_update', variables: 'Ada' }, key), 'variables', 'expects 2 values, got 1');
