@@ -33,7 +33,7 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     const result = await runCli(['seed', seedFile('ok.json', file)], env);
     expect(result.code, result.stderr).toBe(0);
     const out = JSON.parse(result.stdout);
-    expect(Object.keys(out).sort()).toEqual(['channels', 'contacts', 'messages', 'platforms', 'plans', 'templates', 'tickets', 'users']);
+    expect(Object.keys(out).sort()).toEqual(['channels', 'contacts', 'messages', 'plans', 'platforms', 'templates', 'tickets', 'users']);
     expect(out.platforms.p).toMatch(/^[0-9a-f-]{36}$/);
     expect(out.users.owner).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^sb_live_/) });
     expect(out.users.admin).toEqual({ id: expect.any(String), apiKey: null });
