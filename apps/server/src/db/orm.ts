@@ -27,6 +27,8 @@ export function ormConfig(clientUrl: string, poolMax = 20, logger?: Logger) {
     forceUtcTimezone: true,
     ensureDatabase: false,
     discovery: { warnWhenNoEntities: false },
+    // Triggers are written in migrations (e.g. the contact counters); a generated migration must not drop them.
+    schemaGenerator: { ignoreTriggers: true },
   });
 }
 

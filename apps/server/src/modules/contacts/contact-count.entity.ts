@@ -10,7 +10,7 @@ const ContactCountSchema = defineEntity({
   name: 'ContactCount',
   tableName: 'channel_contact_counts',
   properties: {
-    channel: () => p.manyToOne(Channel).primary().deleteRule('cascade'),
+    channel: () => p.manyToOne(Channel).primary().deleteRule('cascade').updateRule('no action'),
     total: p.integer().default(0),
   },
 });
