@@ -13,6 +13,8 @@ import { CsrfError, PORTAL_PATH, portalSession, requireCsrf } from './session.js
 import { toolRoutes } from './tools.routes.js';
 import { messagePage } from './views/auth.js';
 
+export { PORTAL_PATH };
+
 export interface PortalOptions {
   /** PUBLIC_URL: the server URL in the reference and the downloads. Unset: the URL the browser used. */
   publicUrl?: string;
@@ -112,5 +114,3 @@ export function createPortal(deps: PortalDeps): Router {
   router.use(errorPages(assets, deps.logger));
   return router;
 }
-
-export { PORTAL_PATH };

@@ -8,7 +8,7 @@ export const PORTAL_CSS = `
   --bg: #f6f7fb; --surface: #ffffff; --text: #1f2430; --muted: #4a5263; --border: #d9dde7;
   --primary: #3f3bbf; --primary-hover: #302ca0; --primary-text: #ffffff;
   --danger: #b42318; --danger-hover: #912018; --success-bg: #ecfdf3; --success-border: #12805c; --success-text: #05603a;
-  --warning-bg: #fffaeb; --warning-border: #b54708; --error-bg: #fef3f2; --focus: #f79009;
+  --warning-bg: #fffaeb; --warning-border: #b54708; --error-bg: #fef3f2; --focus: #b54708;
   --radius: 10px; --header-h: 64px;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   color: var(--text); background: var(--bg); line-height: 1.5; -webkit-text-size-adjust: 100%;
