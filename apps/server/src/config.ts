@@ -12,8 +12,12 @@ const url = (protocols: string[]) =>
     .url('must be a URL')
     .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`);
 
+const number = () => z.coerce.number({ invalid_type_error: 'must be a number' });
+const integer = (min: number, max: number) =>
+  number().int('must be an integer').min(min, `must be ${min}..${max}`).max(max, `must be ${min}..${max}`);
+
 const envSchema = z.object({
-  PORT: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535').default(3000),
+  PORT: integer(0, 65535).default(3000),
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
   REDIS_URL: url(['redis', 'rediss']).optional(),
   SMTP_URL: url(['smtp', 'smtps']).optional(),
@@ -21,9 +25,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { errorMap: () => ({ message: `must be one of ${LOG_LEVELS.join(', ')}` }) }).default('info'),
   /** Where the embedded PostgreSQL keeps its files when DATABASE_URL is not set. */
   SWITCHBOARD_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
-  EMBEDDED_PG_PORT: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(1024, 'must be 1024..65535').max(65535, 'must be 1024..65535').default(54329),
+  EMBEDDED_PG_PORT: integer(1024, 65535).default(54329),
   /** How long a failing webhook or email keeps being retried. */
-  DELIVERY_RETRY_HOURS: z.coerce.number({ invalid_type_error: 'must be a number' }).positive('must be positive').default(72),
+  DELIVERY_RETRY_HOURS: number().positive('must be positive').default(72),
   /**
    * Seconds before each retry of a failed webhook or email, in order; the last one repeats until
    * DELIVERY_RETRY_HOURS have passed since the event. Tests shorten it (e.g. `1`).
@@ -34,16 +38,16 @@ const envSchema = z.object({
     .default('5,30,120,600,1800,3600,7200,14400,28800')
     .transform((value) => value.split(',').map(Number)),
   /** How long one webhook POST may take; kept well under the delivery job's 60 s expiry. */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(100, 'must be 100..30000').max(30_000, 'must be 100..30000').default(10_000),
+  WEBHOOK_TIMEOUT_MS: integer(100, 30_000).default(10_000),
   /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
-  SANDBOX_SENT_AFTER_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..600000').max(600_000, 'must be 0..600000').default(1000),
-  SANDBOX_DELIVERED_AFTER_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..600000').max(600_000, 'must be 0..600000').default(3000),
+  SANDBOX_SENT_AFTER_MS: integer(0, 600_000).default(1000),
+  SANDBOX_DELIVERED_AFTER_MS: integer(0, 600_000).default(3000),
   /** Public base URL used in printed examples and the OpenAPI servers list. */
   PUBLIC_URL: z.string().url('must be a URL').optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Signs Developer Portal session cookies; every instance needs the same value. Unset: random per process. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').positive('must be positive').default(10_000),
+  SHUTDOWN_TIMEOUT_MS: integer(1, 600_000).default(10_000),
 });
 
 export type Config = z.infer<typeof envSchema>;
