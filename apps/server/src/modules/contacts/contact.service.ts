@@ -9,33 +9,48 @@ export interface ContactQuery {
   search?: string;
 }
 
+/** A page of contacts `c`, cut in index order before anything else is computed for its rows. */
+const pageOf = (where: string) =>
+  `select id, name, phone, email, status, custom_fields, created_at, updated_at
+     from contacts c where ${where}
+    order by c.created_at desc, c.id desc
+    limit ? offset ?`;
+
+/** The contact fields, with each contact's labels as a JSON array from a lateral subquery (one statement, no N+1). */
+const CONTACT_COLUMNS = `c.id, c.name, c.phone, c.email, c.status, c.custom_fields as "customFields",
+  ${isoTimestamp('c.created_at', 'createdAt')}, ${isoTimestamp('c.updated_at', 'updatedAt')},
+  coalesce(l.labels, '[]'::json) as labels`;
+const WITH_LABELS = `left join lateral (
+    select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by l.sort_order, l.name) as labels
+      from contact_labels cl join labels l on l.id = cl.label_id
+     where cl.contact_id = c.id and l.channel_id = ?) l on true`;
+
 /**
- * One page in one statement: the page of contacts is cut first (index order, LIMIT/OFFSET), then each of
- * those rows gets its labels as a JSON array from a lateral subquery, so labels cost nothing for skipped rows.
+ * Without a search: the page and the channel's exact total (the trigger-maintained counter, see the
+ * contact_counts migration) in one statement. A page at or past the end is not even scanned.
  */
-async function contactPage(ctx: RequestContext, channelId: string, search: SqlCondition | undefined, limit: number, offset: number) {
-  return ctx.em.execute<Contact[]>(
-    `select c.id, c.name, c.phone, c.email, c.status, c.custom_fields as "customFields",
-            ${isoTimestamp('c.created_at', 'createdAt')}, ${isoTimestamp('c.updated_at', 'updatedAt')},
-            coalesce(l.labels, '[]'::json) as labels
-       from (select id, name, phone, email, status, custom_fields, created_at, updated_at
-               from contacts c
-              where c.channel_id = ?${search ? ` and ${search.sql}` : ''}
-              order by c.created_at desc, c.id desc
-              limit ? offset ?) c
-       left join lateral (
-             select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by l.sort_order, l.name) as labels
-               from contact_labels cl join labels l on l.id = cl.label_id
-              where cl.contact_id = c.id and l.channel_id = ?) l on true
+async function channelPage(ctx: RequestContext, channelId: string, limit: number, offset: number) {
+  const rows = await ctx.em.execute<(Contact & { channelTotal: number })[]>(
+    `select ${CONTACT_COLUMNS}, n.total as "channelTotal"
+       from (select coalesce(max(total), 0) as total from channel_contact_counts where channel_id = ?) n
+       left join lateral (${pageOf('c.channel_id = ? and ? < n.total')}) c on true
+       ${WITH_LABELS}
       order by c.created_at desc, c.id desc`,
-    [channelId, ...(search?.params ?? []), limit, offset, channelId],
+    [channelId, channelId, offset, limit, offset, channelId],
   );
+  // There is always one row, carrying the total; an empty page leaves its contact columns null.
+  const data = rows[0]!.id === null ? [] : rows.map(({ channelTotal: _total, ...contact }) => contact);
+  return { data, total: rows[0]!.channelTotal };
 }
 
-/** Exact, from the trigger-maintained counter (see the contact_counts migration). */
-async function channelTotal(ctx: RequestContext, channelId: string): Promise<number> {
-  const [row] = await ctx.em.execute<{ total: number }[]>(`select total from channel_contact_counts where channel_id = ?`, [channelId]);
-  return row?.total ?? 0;
+async function searchPage(ctx: RequestContext, channelId: string, search: SqlCondition, limit: number, offset: number) {
+  return ctx.em.execute<Contact[]>(
+    `select ${CONTACT_COLUMNS}
+       from (${pageOf(`c.channel_id = ? and ${search.sql}`)}) c
+       ${WITH_LABELS}
+      order by c.created_at desc, c.id desc`,
+    [channelId, ...search.params, limit, offset, channelId],
+  );
 }
 
 /** Matches of a search, counted exactly up to the cap: a broad term stops costing once the cap is reached. */
@@ -55,12 +70,11 @@ export async function listContacts(ctx: RequestContext, channelId: string, query
   const { page, limit } = query;
   const offset = (page - 1) * limit;
   if (!query.search) {
-    const total = await channelTotal(ctx, channelId);
-    const data = offset < total ? await contactPage(ctx, channelId, undefined, limit, offset) : [];
+    const { data, total } = await channelPage(ctx, channelId, limit, offset);
     return { data, pagination: pagination(page, limit, total) };
   }
   const search = contactSearch(query.search);
-  const data = await contactPage(ctx, channelId, search, limit, offset);
+  const data = await searchPage(ctx, channelId, search, limit, offset);
   // A short page that is not past the end already tells the exact total: most searches need no count at all.
   // Otherwise count; a full page proves at least offset + limit matches, which a capped count may not reach.
   const seen = data.length > 0 ? offset + data.length : 0;
