@@ -42,9 +42,6 @@ const envSchema = z.object({
   /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
   SANDBOX_SENT_AFTER_MS: integer(0, 600_000).default(1000),
   SANDBOX_DELIVERED_AFTER_MS: integer(0, 600_000).default(3000),
-  /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
-  SANDBOX_SENT_AFTER_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..600000').max(600_000, 'must be 0..600000').default(1000),
-  SANDBOX_DELIVERED_AFTER_MS: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..600000').max(600_000, 'must be 0..600000').default(3000),
   /** Public base URL used in printed examples and the OpenAPI servers list. */
   PUBLIC_URL: z.string().url('must be a URL').optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
