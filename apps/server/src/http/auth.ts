@@ -34,6 +34,8 @@ interface KeyRow {
   api_key_id: string;
   key_hash: string;
   revoked_at: Date | null;
+  last_used_stale: boolean;
+  channel_ids: string[];
   user_id: string;
   platform_id: string;
   name: string;
@@ -47,8 +49,13 @@ export async function authenticateKey(em: EntityManager, apiKey: string | undefi
   if (!apiKey) throw new UnauthorizedError('Missing API key. Send it in the X-API-Key header.');
   if (!isWellFormedApiKey(apiKey)) throw new UnauthorizedError('Malformed API key.');
   const [row] = await em.execute<KeyRow[]>(
+    // One round trip resolves the key, its user and the channels that user may act on (every workspace request
+    // needs them), and says whether last-used is due for a refresh.
     `select k.id as api_key_id, k.key_hash, k.revoked_at, u.id as user_id, u.platform_id, u.name, u.email,
-            u.platform_access, u.permissions
+            u.platform_access, u.permissions,
+            (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as last_used_stale,
+            array(select cu.channel_id::text from channel_users cu join channels c on c.id = cu.channel_id
+                   where cu.user_id = u.id and c.platform_id = u.platform_id order by c.created_at, c.id) as channel_ids
        from api_keys k join users u on u.id = k.user_id
       where k.prefix = ?`,
     [displayPrefix(apiKey)],
@@ -57,12 +64,9 @@ export async function authenticateKey(em: EntityManager, apiKey: string | undefi
     throw new UnauthorizedError('Invalid or revoked API key.');
   }
   // Last use is advisory: record it at most once a minute per key, without holding up the request.
-  void em
-    .execute(
-      `update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
-      [row.api_key_id],
-    )
-    .catch(() => undefined);
+  if (row.last_used_stale) {
+    void em.execute('update api_keys set last_used_at = now() where id = ?', [row.api_key_id]).catch(() => undefined);
+  }
   return {
     userId: row.user_id,
     apiKeyId: row.api_key_id,
@@ -71,6 +75,7 @@ export async function authenticateKey(em: EntityManager, apiKey: string | undefi
     email: row.email,
     platformAccess: row.platform_access,
     permissions: row.permissions,
+    channelIds: row.channel_ids,
   };
 }
 

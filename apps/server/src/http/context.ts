@@ -12,6 +12,8 @@ export interface Caller {
   email: string;
   platformAccess: boolean;
   permissions: readonly string[];
+  /** Channels the user is authorized for, oldest first. */
+  channelIds: readonly string[];
 }
 
 /** What a service needs from the request: the caller, a request-scoped EntityManager and a logger. */

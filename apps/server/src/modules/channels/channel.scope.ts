@@ -6,14 +6,9 @@ export interface ScopedChannel {
   platformId: string;
 }
 
-/** Ids of the channels the caller is authorized for, straight from SQL. */
-export async function authorizedChannelIds(ctx: RequestContext): Promise<string[]> {
-  const rows = await ctx.em.execute<{ channel_id: string }[]>(
-    `select cu.channel_id from channel_users cu join channels c on c.id = cu.channel_id
-      where cu.user_id = ? and c.platform_id = ? order by c.created_at, c.id`,
-    [ctx.caller.userId, ctx.caller.platformId],
-  );
-  return rows.map((r) => r.channel_id);
+/** Ids of the channels the caller is authorized for, resolved with the API key (see http/auth.ts). */
+export function authorizedChannelIds(ctx: RequestContext): readonly string[] {
+  return ctx.caller.channelIds;
 }
 
 /**
@@ -21,7 +16,7 @@ export async function authorizedChannelIds(ctx: RequestContext): Promise<string[
  * none gives 404 `No channel found for this user.`; a channel the caller is not authorized for gives 403.
  */
 export async function resolveChannel(ctx: RequestContext, channelId: string | undefined): Promise<ScopedChannel> {
-  const ids = await authorizedChannelIds(ctx);
+  const ids = authorizedChannelIds(ctx);
   if (channelId !== undefined) {
     if (!ids.includes(channelId)) throw new ForbiddenError('You are not authorized for this channel.');
     return { id: channelId, platformId: ctx.caller.platformId };

@@ -18,7 +18,7 @@ const MAY_FOLLOW: Record<DeliveryStatus, DeliveryStatus[]> = {
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
 
 export async function findMessageStatus(ctx: RequestContext, msgid: string): Promise<MessageStatus> {
-  const channelIds = await authorizedChannelIds(ctx);
+  const channelIds = authorizedChannelIds(ctx);
   if (channelIds.length === 0) throw new ForbiddenError(NOT_ACCESSIBLE);
   const [row] = await ctx.em.execute<MessageStatus[]>(
     `select msgid, status, direction, type from messages where msgid = ? and channel_id in (?)`,
