@@ -4,13 +4,14 @@
  * scenario, default 10). Uses a fresh database on DATABASE_URL's server when set (dropped afterwards), else a
  * throwaway embedded PostgreSQL. Not part of the test suite (vitest only collects *.test.ts).
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import {
   createApp,
@@ -89,22 +90,46 @@ function scenarios(count: number): Scenario[] {
 
 const headersFor = (apiKey: string) => ({ 'content-type': 'application/json', 'x-api-key': apiKey });
 
-/** 50 connections posting `body` for `seconds`. */
-const load = (baseUrl: string, apiKey: string, body: Record<string, unknown>, seconds: number) =>
-  autocannon({
-    url: `${baseUrl}${PATH}`,
-    method: 'POST',
-    headers: headersFor(apiKey),
-    body: JSON.stringify(body),
-    connections: CONNECTIONS,
-    duration: seconds,
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+interface LoadResult {
+  latency: { p50: number; p99: number };
+  requests: { average: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+/**
+ * 50 connections posting `body` for `seconds`. autocannon runs as its own process: a load generator sharing the
+ * server's event loop would add its own work to every measured latency.
+ */
+function load(baseUrl: string, apiKey: string, body: Record<string, unknown>, seconds: number): Promise<LoadResult> {
+  const headers = Object.entries(headersFor(apiKey)).flatMap(([name, value]) => ['-H', `${name}=${value}`]);
+  const args = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', 'POST', ...headers, '-b', JSON.stringify(body), `${baseUrl}${PATH}`];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout) as LoadResult),
+    );
   });
+}
+
+/** Peak resident memory of this process (the server) while `work` runs. */
+async function peakRss<T>(work: () => Promise<T>): Promise<[T, number]> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  try {
+    return [await work(), peak];
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 async function run(baseUrl: string, apiKey: string, scenario: Scenario) {
   const probe = await fetch(`${baseUrl}${PATH}`, { method: 'POST', headers: headersFor(apiKey), body: JSON.stringify(scenario.body) });
   const reply = (await probe.json()) as { data: unknown[]; pagination: { total: number } };
   if (probe.status !== 200) throw new Error(`${scenario.name}: HTTP ${probe.status} ${JSON.stringify(reply)}`);
-  const result = await load(baseUrl, apiKey, scenario.body, DURATION_SECONDS);
+  const [result, rss] = await peakRss(() => load(baseUrl, apiKey, scenario.body, DURATION_SECONDS));
   return {
     scenario: scenario.name,
     matches: reply.pagination.total,
@@ -112,6 +137,7 @@ async function run(baseUrl: string, apiKey: string, scenario: Scenario) {
     'p99 ms': result.latency.p99,
     'req/s': Math.round(result.requests.average),
     errors: result.errors + result.timeouts + result.non2xx,
+    'server RSS MB': Math.round(rss / 1024 / 1024),
   };
 }
 
