@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { demoSeed, type SeedResult } from '@switchboard/server';
 import { writeApiFiles } from '@switchboard/openapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { REPO_ROOT } from '../helpers/processes.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test } from '../helpers/test.js';
 import { run, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
 import { contractRoutes } from './routes.js';
 
@@ -32,22 +32,19 @@ interface NewmanExecution {
 }
 
 describe('the Postman collection, run by newman against the seeded demo', () => {
-  let server: TestServer;
   let dir: string;
 
-  beforeAll(async () => {
-    server = await startTestServer();
+  test.beforeAll(async ({ server }) => {
     const ids = await server.seed(demoSeed);
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-newman-'));
     await writeApiFiles(dir, { serverUrl: server.baseUrl });
     writeFileSync(path.join(dir, 'demo.postman_environment.json'), JSON.stringify(demoEnvironment(server.baseUrl, ids)));
   });
-  afterAll(async () => {
-    await server?.close();
+  test.afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('gets a 2xx for every request of the collection', async () => {
+  test('gets a 2xx for every request of the collection', async () => {
     const report = path.join(dir, 'report.json');
     const args = ['run', 'postman_collection.json', '-e', 'demo.postman_environment.json', '--reporters', 'cli,json', '--reporter-json-export', report, '--color', 'off'];
     const result = await run(NEWMAN, args, { cwd: dir });

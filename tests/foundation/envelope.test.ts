@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
+import { describe, expect } from 'vitest';
+import { createTenant } from '../helpers/fixtures.js';
 import { expectEnvelopeError } from '../helpers/expect.js';
 import { sql } from '../helpers/database.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer } from '../helpers/server.js';
+import { test as base } from '../helpers/test.js';
 
 const CHANNELS = '/api/workspace/v1/channels/list';
 
+const test = base.extend('headers', ({ acme }) => ({ 'X-API-Key': acme.ownerKey }));
+
 describe('response envelope and HTTP edge cases', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  let headers: Record<string, string>;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-    headers = { 'X-API-Key': acme.ownerKey };
-  });
-  afterAll(() => server?.close());
-
-  it('wraps success as {success, data, total} with status 200', async () => {
+  test('wraps success as {success, data, total} with status 200', async ({ server, acme, headers }) => {
     const reply = await server.http.post(CHANNELS, undefined, { headers });
     expect(reply.status).toBe(200);
     // Seeded in one flush, the two channels may share a creation millisecond: compare as a set.
@@ -32,13 +24,13 @@ describe('response envelope and HTTP edge cases', () => {
     });
   });
 
-  it('answers GET with the same result as POST', async () => {
+  test('answers GET with the same result as POST', async ({ server, headers }) => {
     const [post, get] = await Promise.all([server.http.post(CHANNELS, {}, { headers }), server.http.get(CHANNELS, { headers })]);
     expect(get.status).toBe(200);
     expect(get.data).toEqual(post.data);
   });
 
-  it('404 for unknown routes, 405 for a known path with another method', async () => {
+  test('404 for unknown routes, 405 for a known path with another method', async ({ server, headers }) => {
     expectEnvelopeError(await server.http.post('/api/workspace/v1/nope', {}, { headers }), 404, 'not_found');
     expectEnvelopeError(await server.http.get('/', { headers }), 404, 'not_found');
     const put = await server.http.put(CHANNELS, {}, { headers });
@@ -46,7 +38,7 @@ describe('response envelope and HTTP edge cases', () => {
     expect(put.headers.allow).toBe('POST, GET');
   });
 
-  it('400 for malformed JSON, 415 for a body that is not JSON, 413 over 1 MB', async () => {
+  test('400 for malformed JSON, 415 for a body that is not JSON, 413 over 1 MB', async ({ server, headers }) => {
     const bad = await server.http.post(CHANNELS, '{"a":', { headers: { ...headers, 'Content-Type': 'application/json' } });
     expectEnvelopeError(bad, 400, 'invalid_json');
     const text = await server.http.post(CHANNELS, 'hello', { headers: { ...headers, 'Content-Type': 'text/plain' } });
@@ -57,25 +49,25 @@ describe('response envelope and HTTP edge cases', () => {
     expectEnvelopeError(huge, 413, 'payload_too_large');
   });
 
-  it('400 naming the body when it is not an object', async () => {
+  test('400 naming the body when it is not an object', async ({ server, headers }) => {
     const reply = await server.http.post(CHANNELS, [1, 2], { headers });
     expectEnvelopeError(reply, 400, 'invalid_request');
     expect(reply.data.message).toMatch(/^body: must be an object/);
   });
 
-  it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {
+  test('echoes a sane X-Request-Id and replaces an unsafe one', async ({ server, headers }) => {
     const echoed = await server.http.post(CHANNELS, {}, { headers: { ...headers, 'X-Request-Id': 'trace-123' } });
     expect(echoed.headers['x-request-id']).toBe('trace-123');
     const replaced = await server.http.post(CHANNELS, {}, { headers: { ...headers, 'X-Request-Id': 'bad id <script>' } });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('health and readiness answer without a key', async () => {
+  test('health and readiness answer without a key', async ({ server }) => {
     expect((await server.http.get('/healthz')).data).toEqual({ success: true, data: { status: 'ok' } });
     expect((await server.http.get('/readyz')).data).toEqual({ success: true, data: { status: 'ready', database: 'up' } });
   });
 
-  it('500 with the request id and no internals when something unexpected breaks', async () => {
+  test('500 with the request id and no internals when something unexpected breaks', async () => {
     const broken = await startTestServer();
     try {
       const tenant = await createTenant(broken, 'Broken');

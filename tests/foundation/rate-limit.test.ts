@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createApiKey } from '@switchboard/server';
 import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { expectEnvelopeError, expectError } from '../helpers/expect.js';
 import { redisAvailable, REDIS_URL } from '../helpers/redis.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test } from '../helpers/test.js';
 
 const CHANNELS = '/api/workspace/v1/channels/list';
 
@@ -20,16 +21,7 @@ async function secondKeyOf(server: TestServer, tenant: Tenant): Promise<string> 
 }
 
 describe('rate limits (in-memory store)', () => {
-  let server: TestServer;
-  let acme: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
-  it('announces the budget on every reply', async () => {
+  test('announces the budget on every reply', async ({ server, acme }) => {
     const reply = await server.http.post(CHANNELS, {}, { headers: { 'X-API-Key': acme.ownerKey } });
     expect(reply.headers['ratelimit-limit']).toBe('120');
     expect(reply.headers['ratelimit-remaining']).toBe('119');
@@ -38,7 +30,7 @@ describe('rate limits (in-memory store)', () => {
     expect(reply.headers['ratelimit-policy']).toBe('120;w=60');
   });
 
-  it('gives 429 with Retry-After past 120 reads a minute, shared by all keys of one user, not by other users', async () => {
+  test('gives 429 with Retry-After past 120 reads a minute, shared by all keys of one user, not by other users', async ({ server, acme }) => {
     const secondKey = await secondKeyOf(server, acme);
     const first = await spend(server, acme.memberKey, 60);
     const second = await spend(server, secondKey, 60);
@@ -55,7 +47,7 @@ describe('rate limits (in-memory store)', () => {
     expect(other.success).toBe(true);
   });
 
-  it('counts failed requests too, but not unauthenticated ones against anybody', async () => {
+  test('counts failed requests too, but not unauthenticated ones against anybody', async ({ server }) => {
     const fresh = await createTenant(server, 'Fresh');
     await spend(server, 'sb_live_' + 'x'.repeat(43), 5);
     const reply = await server.http.post(CHANNELS, {}, { headers: { 'X-API-Key': fresh.ownerKey } });
@@ -80,7 +72,7 @@ describe.skipIf(!withRedis)('rate limits shared across instances through Redis',
     await first?.close();
   });
 
-  it('two server instances spend one budget per user', async () => {
+  test('two server instances spend one budget per user', async () => {
     const a = await spend(first, tenant.ownerKey, 70);
     const b = await spend(second, tenant.ownerKey, 50);
     expect([...a, ...b].filter((s) => s === 200)).toHaveLength(120);

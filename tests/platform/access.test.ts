@@ -1,39 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
+import { describe, expect } from 'vitest';
+import type { Tenant } from '../helpers/fixtures.js';
 import { expectEnvelopeError, expectForbidden, expectForbiddenForOtherTenant } from '../helpers/expect.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test as base } from '../helpers/test.js';
+
+const test = base.extend('calls', ({ server }) => (tenant: Tenant, key: string, platformId = tenant.platformId) => {
+  const sb = server.client(key).platform;
+  return {
+    'id/list': () => sb.id.list(),
+    'subscription/list': () => sb.subscription.list({ platformId }),
+    'addon/manage': () => sb.addon.manage({ platformId, userId: tenant.ownerId, addonId: tenant.ids.plans!.seats! }),
+    'tickets/manage': () => sb.tickets.manage({ platformId, ticketId: tenant.ids.tickets!.t1!.id }),
+  };
+});
 
 /** The platform guard (platform-level access, permissions, the key's own platformId) on every platform endpoint. */
 describe('platform API access', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  let globex: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-    globex = await createTenant(server, 'Globex');
-  });
-  afterAll(() => server?.close());
-
-  const calls = (tenant: Tenant, key: string, platformId = tenant.platformId) => {
-    const sb = server.client(key).platform;
-    return {
-      'id/list': () => sb.id.list(),
-      'subscription/list': () => sb.subscription.list({ platformId }),
-      'addon/manage': () => sb.addon.manage({ platformId, userId: tenant.ownerId, addonId: tenant.ids.plans!.seats! }),
-      'tickets/manage': () => sb.tickets.manage({ platformId, ticketId: tenant.ids.tickets!.t1!.id }),
-    };
-  };
-
-  it('refuses a key without platform-level access on every platform endpoint (403 forbidden)', async () => {
+  test('refuses a key without platform-level access on every platform endpoint (403 forbidden)', async ({ acme, calls }) => {
     for (const [name, call] of Object.entries(calls(acme, acme.memberKey))) {
       const failure = await expectForbidden(call(), /platform-level access/);
       expect(failure.message, name).toBeTruthy();
     }
   });
 
-  it('refuses id/list to a platform key without a platform permission, and allows it the others', async () => {
+  test('refuses id/list to a platform key without a platform permission, and allows it the others', async ({ acme, calls }) => {
     const auditor = calls(acme, acme.auditorKey);
     await expectForbidden(auditor['id/list'](), /platform:view, platform:edit, platform:manage, instance:view/);
     expect((await auditor['subscription/list']()).total).toBe(1);
@@ -41,7 +30,7 @@ describe('platform API access', () => {
     expect((await auditor['addon/manage']()).message).toBe('Addon assigned successfully');
   });
 
-  it('refuses another platform’s platformId with 403, before looking at anything else', async () => {
+  test('refuses another platform’s platformId with 403, before looking at anything else', async ({ server, acme, globex, calls }) => {
     const intruder = calls(globex, globex.ownerKey, acme.platformId);
     for (const name of ['subscription/list', 'addon/manage', 'tickets/manage'] as const) {
       await expectForbiddenForOtherTenant(intruder[name]());
@@ -52,7 +41,7 @@ describe('platform API access', () => {
     expectEnvelopeError(viaGet, 403, 'forbidden');
   });
 
-  it('answers 401 without a key and 400 without platformId', async () => {
+  test('answers 401 without a key and 400 without platformId', async ({ server, acme }) => {
     expectEnvelopeError(await server.http.post('/api/platform/v1/id/list', {}), 401, 'unauthorized');
     const missing = await server.http.post('/api/platform/v1/subscription/list', {}, { headers: { 'X-API-Key': acme.ownerKey } });
     expectEnvelopeError(missing, 400, 'invalid_request');

@@ -1,30 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test as base } from '../helpers/test.js';
 import { operatorKeys } from './operators.js';
 
-describe('POST /api/platform/v1/addon/manage', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  let globex: Tenant;
-  let plans: Record<string, string>;
-  let nextKey: () => string;
-  const manage = (params: Record<string, unknown>) =>
-    // Parameters are built loosely on purpose: several cases send what the contract would refuse to compile.
-    server.client(nextKey()).platform.addon.manage({ platformId: acme.platformId, userId: acme.ownerId, ...params } as never);
-  const rowsOf = (transactionId: string) =>
-    Promise.all([
-      sql(server.databaseUrl, 'select * from transactions where id = $1', [transactionId]),
-      sql(server.databaseUrl, 'select * from user_addons where transaction_id = $1', [transactionId]),
-    ]);
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-    globex = await createTenant(server, 'Globex');
+const test = base
+  .extend('plans', { scope: 'file' }, async ({ server, acme }) => {
     const extra = await server.seed({
       plans: [
         { ref: 'storage', platform: acme.platformId, name: 'Storage', itemType: 'addon', prices: { monthly: 19.99, quarterly: 0.1 }, currency: 'EUR' },
@@ -33,12 +15,20 @@ describe('POST /api/platform/v1/addon/manage', () => {
       ],
       subscriptions: [{ user: acme.memberId, plan: acme.ids.plans!.pro!, status: 'cancelled' }],
     });
-    plans = { ...acme.ids.plans!, ...extra.plans! } as Record<string, string>;
-    nextKey = await operatorKeys(server, acme.platformId);
-  });
-  afterAll(() => server?.close());
+    return { ...acme.ids.plans!, ...extra.plans! } as Record<string, string>;
+  })
+  .extend('nextKey', { scope: 'file' }, ({ server, acme }) => operatorKeys(server, acme.platformId))
+  .extend('manage', ({ server, acme, nextKey }) => (params: Record<string, unknown>) =>
+    // Parameters are built loosely on purpose: several cases send what the contract would refuse to compile.
+    server.client(nextKey()).platform.addon.manage({ platformId: acme.platformId, userId: acme.ownerId, ...params } as never))
+  .extend('rowsOf', ({ server }) => (transactionId: string) =>
+    Promise.all([
+      sql(server.databaseUrl, 'select * from transactions where id = $1', [transactionId]),
+      sql(server.databaseUrl, 'select * from user_addons where transaction_id = $1', [transactionId]),
+    ]));
 
-  it('creates a completed transaction (price × quantity) and an active add-on record', async () => {
+describe('POST /api/platform/v1/addon/manage', () => {
+  test('creates a completed transaction (price × quantity) and an active add-on record', async ({ acme, plans, manage, rowsOf }) => {
     const reply = await manage({ addonId: plans.seats, billingCycle: 'annual', quantity: 3 });
     expect(reply).toEqual({
       success: true,
@@ -59,14 +49,14 @@ describe('POST /api/platform/v1/addon/manage', () => {
     expect(addon).toMatchObject({ id: reply.data.addonId, user_id: acme.ownerId, plan_id: plans.seats, billing_cycle: 'annual', quantity: 3, status: 'active' });
   });
 
-  it('computes amounts as exact decimals in the plan’s currency, and defaults to monthly × 1', async () => {
+  test('computes amounts as exact decimals in the plan’s currency, and defaults to monthly × 1', async ({ plans, manage, rowsOf }) => {
     const tenCents = await manage({ addonId: plans.storage, billingCycle: 'quarterly', quantity: 3 });
     expect((await rowsOf(tenCents.data.transactionId))[0][0]).toMatchObject({ amount: '0.30', currency: 'EUR' });
     const defaults = await manage({ addonId: plans.storage });
     expect((await rowsOf(defaults.data.transactionId))[0][0]).toMatchObject({ amount: '19.99', billing_cycle: 'monthly', quantity: 1 });
   });
 
-  it('accepts planId as an alias of addonId, and over GET', async () => {
+  test('accepts planId as an alias of addonId, and over GET', async ({ server, acme, plans, nextKey, manage, rowsOf }) => {
     const viaAlias = await manage({ planId: plans.seats, billingCycle: 'onetime' });
     expect((await rowsOf(viaAlias.data.transactionId))[0][0]).toMatchObject({ plan_id: plans.seats, amount: '20.00' });
     const query = new URLSearchParams({ platformId: acme.platformId, userId: acme.ownerId, addonId: plans.seats!, quantity: '2' });
@@ -75,43 +65,43 @@ describe('POST /api/platform/v1/addon/manage', () => {
     expect((await rowsOf(viaGet.data.data.transactionId))[0][0]).toMatchObject({ quantity: 2, amount: '10.00' });
   });
 
-  it('needs addonId (or planId), and the two must agree', async () => {
+  test('needs addonId (or planId), and the two must agree', async ({ plans, manage }) => {
     await expectInvalid(manage({}), 'addonId', 'is required \\(planId is accepted as an alias\\)');
     await expectInvalid(manage({ addonId: plans.seats, planId: plans.storage }), 'planId', 'must match');
     await expectInvalid(manage({ addonId: 'seats' }), 'addonId', 'must be a plan id');
     await expectInvalid(manage({ userId: 'nobody' }), 'userId', 'must be a user id');
   });
 
-  it('404 user_not_found for a user outside the platform', async () => {
+  test('404 user_not_found for a user outside the platform', async ({ globex, plans, manage }) => {
     await expectError(manage({ userId: globex.ownerId, addonId: plans.seats }), 404, 'user_not_found');
     await expectError(manage({ userId: randomUUID(), addonId: plans.seats }), 404, 'user_not_found');
   });
 
-  it('404 addon_not_found for a base plan, another platform’s add-on or an unknown id', async () => {
+  test('404 addon_not_found for a base plan, another platform’s add-on or an unknown id', async ({ globex, plans, manage }) => {
     await expectError(manage({ addonId: plans.pro }), 404, 'addon_not_found');
     await expectError(manage({ addonId: globex.ids.plans!.seats }), 404, 'addon_not_found');
     await expectError(manage({ addonId: randomUUID() }), 404, 'addon_not_found');
     await expectInvalid(manage({ addonId: plans.retired }), 'addonId', 'inactive');
   });
 
-  it('400 no_active_subscription when the user has no active base plan (none, or only a cancelled one)', async () => {
+  test('400 no_active_subscription when the user has no active base plan (none, or only a cancelled one)', async ({ acme, plans, manage }) => {
     const admin = acme.ids.users!.admin!.id;
     await expectError(manage({ userId: admin, addonId: plans.seats }), 400, 'no_active_subscription', /no active base subscription/);
     await expectError(manage({ userId: acme.memberId, addonId: plans.seats }), 400, 'no_active_subscription');
   });
 
-  it('400 for a billing cycle the add-on has no price for, listing the available ones', async () => {
+  test('400 for a billing cycle the add-on has no price for, listing the available ones', async ({ plans, manage }) => {
     await expectInvalid(manage({ addonId: plans.seats, billingCycle: 'quarterly' }), 'billingCycle', 'no quarterly price; available cycles: monthly, annual, onetime');
     await expectInvalid(manage({ addonId: plans.seats, billingCycle: 'weekly' }), 'billingCycle', 'must be one of monthly, quarterly, annual, onetime');
   });
 
-  it('400 for a quantity that is not a positive integer or makes the amount overflow', async () => {
+  test('400 for a quantity that is not a positive integer or makes the amount overflow', async ({ plans, manage }) => {
     await expectInvalid(manage({ addonId: plans.seats, quantity: 0 }), 'quantity', 'at least 1');
     await expectInvalid(manage({ addonId: plans.seats, quantity: 1.5 }), 'quantity', 'integer');
     await expectInvalid(manage({ addonId: plans.whale, quantity: 10_000 }), 'quantity', 'exceed 9999999999.99');
   });
 
-  it('is atomic: when the add-on insert fails, no transaction is left behind', async () => {
+  test('is atomic: when the add-on insert fails, no transaction is left behind', async ({ server, plans, manage, rowsOf }) => {
     const count = async () => (await sql<{ n: number }>(server.databaseUrl, 'select (select count(*) from transactions)::int + (select count(*) from user_addons)::int as n'))[0]!.n;
     const before = await count();
     await sql(server.databaseUrl, `create function refuse_addon() returns trigger language plpgsql as $$ begin raise exception 'add-on insert refused by test'; end $$`);

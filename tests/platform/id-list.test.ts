@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/test.js';
 
 describe('POST /api/platform/v1/id/list', () => {
-  let server: TestServer;
-  let acme: Tenant;
+  // Acme and then Globex are seeded before the first test: the counts below must leave the other platform's users out.
+  test.beforeAll(async ({ acme: _acme, globex: _globex }) => {});
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-    await createTenant(server, 'Globex');
-  });
-  afterAll(() => server?.close());
-
-  it('returns the key’s platform with its user count and owner', async () => {
+  test('returns the key’s platform with its user count and owner', async ({ server, acme }) => {
     const reply = await server.client(acme.ownerKey).platform.id.list();
     expect(reply.success).toBe(true);
     expect(reply.data).toEqual({
@@ -27,20 +19,20 @@ describe('POST /api/platform/v1/id/list', () => {
     });
   });
 
-  it('answers GET with the same data', async () => {
+  test('answers GET with the same data', async ({ server, acme }) => {
     const viaGet = await server.http.get('/api/platform/v1/id/list', { headers: { 'X-API-Key': acme.ownerKey } });
     expect(viaGet.status).toBe(200);
     expect(viaGet.data.data.id).toBe(acme.platformId);
   });
 
-  it('counts users as they are added (a ticket for a new email creates one)', async () => {
+  test('counts users as they are added (a ticket for a new email creates one)', async ({ server, acme }) => {
     const sb = server.client(acme.ownerKey).platform;
     const before = (await sb.id.list()).data.totalUsers;
     await sb.tickets.manage({ platformId: acme.platformId, email: 'newcomer@example.com', title: 'Hi', description: 'First contact' });
     expect((await sb.id.list()).data.totalUsers).toBe(before + 1);
   });
 
-  it('gives owner null for a platform without an owner, and honours instance:view', async () => {
+  test('gives owner null for a platform without an owner, and honours instance:view', async ({ server }) => {
     const ids = await server.seed({
       platforms: [{ ref: 'p', name: 'Ownerless', domain: 'ownerless.example.com', isActive: false }],
       users: [{ ref: 'ops', platform: 'p', email: 'ops@ownerless.example.com', name: 'Ops', role: 'admin', platformAccess: true, permissions: ['instance:view'], apiKey: true }],

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, tenantSeed, type Tenant } from '../helpers/fixtures.js';
+import { describe, expect } from 'vitest';
+import { tenantSeed } from '../helpers/fixtures.js';
 import { expectInvalid } from '../helpers/expect.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test } from '../helpers/test.js';
 
 describe('POST /api/platform/v1/subscription/list', () => {
-  let server: TestServer;
-  let acme: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
+  test.beforeAll(async ({ server, acme }) => {
     await server.seed({
       plans: [
         { platform: acme.platformId, name: 'Legacy', itemType: 'plan', prices: { quarterly: 120.5 }, currency: 'EUR', isActive: false },
@@ -18,9 +13,8 @@ describe('POST /api/platform/v1/subscription/list', () => {
     });
     await server.seed(tenantSeed('Globex'));
   });
-  afterAll(() => server?.close());
 
-  it('lists the platform’s base plans only, with prices per cycle, currency, isActive and total', async () => {
+  test('lists the platform’s base plans only, with prices per cycle, currency, isActive and total', async ({ server, acme }) => {
     const reply = await server.client(acme.ownerKey).platform.subscription.list({ platformId: acme.platformId });
     expect(reply.total).toBe(2);
     expect(reply.data).toEqual([
@@ -29,13 +23,13 @@ describe('POST /api/platform/v1/subscription/list', () => {
     ]);
   });
 
-  it('answers GET with the platformId in the query string', async () => {
+  test('answers GET with the platformId in the query string', async ({ server, acme }) => {
     const viaGet = await server.http.get(`/api/platform/v1/subscription/list?platformId=${acme.platformId}`, { headers: { 'X-API-Key': acme.ownerKey } });
     expect(viaGet.status).toBe(200);
     expect(viaGet.data.total).toBe(2);
   });
 
-  it('requires platformId', async () => {
+  test('requires platformId', async ({ server, acme }) => {
     // @ts-expect-error platformId is required by the contract; sent anyway to check the server's answer
     await expectInvalid(server.client(acme.ownerKey).platform.subscription.list({}), 'platformId', 'is required');
     await expectInvalid(server.client(acme.ownerKey).platform.subscription.list({ platformId: '' }), 'platformId', 'must not be empty');

@@ -1,37 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test as base } from '../helpers/test.js';
 import { operatorKeys } from './operators.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe('POST /api/platform/v1/tickets/manage', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  let globex: Tenant;
-  let nextKey: () => string;
-  let keyUserId: (key: string) => Promise<string>;
-  const manage = (params: Record<string, unknown>, key = nextKey()) =>
+const test = base
+  .extend('nextKey', { scope: 'file' }, ({ server, acme }) => operatorKeys(server, acme.platformId))
+  .extend('keyUserId', ({ server }) => async (key: string) =>
+    (await sql<{ user_id: string }>(server.databaseUrl, 'select user_id from api_keys where prefix = $1', [key.slice(0, 16)]))[0]!.user_id)
+  .extend('manage', ({ server, acme, nextKey }) => (params: Record<string, unknown>, key = nextKey()) =>
     // Loosely typed on purpose: several cases send what the contract would refuse to compile.
-    server.client(key).platform.tickets.manage({ platformId: acme.platformId, ...params } as never);
-  const create = (extra: Record<string, unknown> = {}, key = nextKey()) =>
-    manage({ email: 'pat@customer.example', title: 'Printer on fire', description: 'It is on fire.', ...extra }, key);
+    server.client(key).platform.tickets.manage({ platformId: acme.platformId, ...params } as never))
+  .extend('create', ({ manage, nextKey }) => (extra: Record<string, unknown> = {}, key = nextKey()) =>
+    manage({ email: 'pat@customer.example', title: 'Printer on fire', description: 'It is on fire.', ...extra }, key));
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-    globex = await createTenant(server, 'Globex');
-    nextKey = await operatorKeys(server, acme.platformId);
-    keyUserId = async (key) =>
-      (await sql<{ user_id: string }>(server.databaseUrl, 'select user_id from api_keys where prefix = $1', [key.slice(0, 16)]))[0]!.user_id;
-  });
-  afterAll(() => server?.close());
-
+describe('POST /api/platform/v1/tickets/manage', () => {
   describe('create (no ticketId)', () => {
-    it('creates an open ticket owned by the platform user with that email', async () => {
+    test('creates an open ticket owned by the platform user with that email', async ({ server, acme, manage }) => {
       const ownerEmail = (await sql<{ email: string }>(server.databaseUrl, 'select email from users where id = $1', [acme.ownerId]))[0]!.email;
       const reply = await manage({ email: ownerEmail.toUpperCase(), title: 'Cannot export', description: 'CSV export fails' });
       expect(reply.message).toBe('Ticket created successfully');
@@ -52,7 +40,7 @@ describe('POST /api/platform/v1/tickets/manage', () => {
       });
     });
 
-    it('creates the owner as an admin user of the platform when the email is new', async () => {
+    test('creates the owner as an admin user of the platform when the email is new', async ({ server, acme, create }) => {
       const reply = await create({ email: 'New.Person@Customer.Example', priority: 'urgent' });
       expect(reply.data).toMatchObject({ priority: 'urgent', owner: { email: 'new.person@customer.example', name: 'new.person' } });
       const [user] = await sql(server.databaseUrl, 'select platform_id, role, platform_access from users where id = $1', [reply.data.owner.id]);
@@ -61,21 +49,21 @@ describe('POST /api/platform/v1/tickets/manage', () => {
       expect(again.data.owner.id).toBe(reply.data.owner.id);
     });
 
-    it('names every missing required field in one 400', async () => {
+    test('names every missing required field in one 400', async ({ manage }) => {
       const failure = await expectError(manage({}), 400, 'invalid_request');
       expect(failure.message).toMatch(/email: is required.*title: is required.*description: is required/);
       const onlyTitle = await expectInvalid(manage({ email: 'a@b.example', description: 'x' }), 'title', 'is required');
       expect(onlyTitle.message).not.toMatch(/email|description/);
     });
 
-    it('refuses bad values: an invalid email, empty text, a closed new ticket, unknown enums', async () => {
+    test('refuses bad values: an invalid email, empty text, a closed new ticket, unknown enums', async ({ create }) => {
       await expectInvalid(create({ email: 'not-an-email' }), 'email', 'must be an email address');
       await expectInvalid(create({ title: '   ' }), 'title', 'must not be empty');
       await expectInvalid(create({ status: 'closed' }), 'status', 'starts open');
       await expectInvalid(create({ priority: 'critical' }), 'priority', 'must be one of low, medium, high, urgent');
     });
 
-    it('can assign and start the thread at creation', async () => {
+    test('can assign and start the thread at creation', async ({ acme, nextKey, keyUserId, create }) => {
       const adminId = acme.ids.users!.admin!.id;
       const key = nextKey();
       const reply = await create({ assignedToId: adminId, message: 'We are on it.' }, key);
@@ -87,7 +75,7 @@ describe('POST /api/platform/v1/tickets/manage', () => {
   });
 
   describe('update (ticketId)', () => {
-    it('updates status and priority by UUID, and returns the whole ticket', async () => {
+    test('updates status and priority by UUID, and returns the whole ticket', async ({ manage, create }) => {
       const { data: created } = await create();
       const reply = await manage({ ticketId: created.id, status: 'in_progress', priority: 'high', title: 'Printer still on fire' });
       expect(reply.message).toBe('Ticket updated successfully');
@@ -95,7 +83,7 @@ describe('POST /api/platform/v1/tickets/manage', () => {
       expect(reply.data.updatedAt >= created.updatedAt).toBe(true);
     });
 
-    it('finds a ticket by shortId, in any letter case, and over GET', async () => {
+    test('finds a ticket by shortId, in any letter case, and over GET', async ({ server, acme, nextKey, manage, create }) => {
       const { data: created } = await create();
       expect((await manage({ ticketId: created.shortId, priority: 'low' })).data).toMatchObject({ id: created.id, priority: 'low' });
       expect((await manage({ ticketId: created.shortId.toLowerCase(), status: 'resolved' })).data.status).toBe('resolved');
@@ -105,7 +93,7 @@ describe('POST /api/platform/v1/tickets/manage', () => {
       expect(viaGet.data.data.priority).toBe('urgent');
     });
 
-    it('sets closedAt when closing, keeps it while closed, clears it when reopening', async () => {
+    test('sets closedAt when closing, keeps it while closed, clears it when reopening', async ({ manage, create }) => {
       const { data: created } = await create();
       const closed = (await manage({ ticketId: created.id, status: 'closed' })).data;
       expect(closed.closedAt).toMatch(ISO);
@@ -115,13 +103,13 @@ describe('POST /api/platform/v1/tickets/manage', () => {
       expect(reopened).toMatchObject({ status: 'open', closedAt: null });
     });
 
-    it('refuses status and priority values outside the spec’s sets', async () => {
+    test('refuses status and priority values outside the spec’s sets', async ({ manage, create }) => {
       const { data: created } = await create();
       await expectInvalid(manage({ ticketId: created.id, status: 'done' }), 'status', 'must be one of open, in_progress, resolved, closed');
       await expectInvalid(manage({ ticketId: created.id, priority: 'p1' }), 'priority', 'must be one of');
     });
 
-    it('assigns admins (and the owner) of the platform only; null unassigns', async () => {
+    test('assigns admins (and the owner) of the platform only; null unassigns', async ({ acme, globex, manage, create }) => {
       const { data: created } = await create();
       const adminId = acme.ids.users!.admin!.id;
       expect((await manage({ ticketId: created.id, assignedToId: adminId })).data).toMatchObject({ assignedToId: adminId, assignedToName: 'Acme Admin' });
@@ -133,13 +121,13 @@ describe('POST /api/platform/v1/tickets/manage', () => {
       expect((await manage({ ticketId: created.id, assignedToId: null })).data).toMatchObject({ assignedToId: null, assignedToName: null });
     });
 
-    it('keeps the owner: an email other than the owner’s is refused', async () => {
+    test('keeps the owner: an email other than the owner’s is refused', async ({ manage, create }) => {
       const { data: created } = await create();
       expect((await manage({ ticketId: created.id, email: 'PAT@customer.example', priority: 'high' })).data.priority).toBe('high');
       await expectInvalid(manage({ ticketId: created.id, email: 'someone.else@customer.example' }), 'email', 'owner');
     });
 
-    it('404 ticket_not_found for unknown tickets and for another platform’s, by UUID or shortId', async () => {
+    test('404 ticket_not_found for unknown tickets and for another platform’s, by UUID or shortId', async ({ server, globex, manage }) => {
       const globexTicket = globex.ids.tickets!.t1!;
       for (const ticketId of [randomUUID(), 'TK-00000000', 'nonsense', globexTicket.id, globexTicket.shortId]) {
         await expectError(manage({ ticketId, status: 'closed' }), 404, 'ticket_not_found', /not found in this platform/);
@@ -150,7 +138,7 @@ describe('POST /api/platform/v1/tickets/manage', () => {
   });
 
   describe('the thread (message)', () => {
-    it('adds messages in order: admin replies by the caller (default), notes, and creator replies by the owner', async () => {
+    test('adds messages in order: admin replies by the caller (default), notes, and creator replies by the owner', async ({ nextKey, keyUserId, manage, create }) => {
       const { data: created } = await create();
       const key = nextKey();
       await manage({ ticketId: created.id, message: 'Have you tried turning it off?' }, key);
@@ -165,7 +153,7 @@ describe('POST /api/platform/v1/tickets/manage', () => {
       expect(reply.data.updatedAt > created.updatedAt).toBe(true);
     });
 
-    it('refuses an internal creator message, and message options without a message', async () => {
+    test('refuses an internal creator message, and message options without a message', async ({ manage, create }) => {
       const { data: created } = await create();
       await expectInvalid(manage({ ticketId: created.id, message: 'psst', senderRole: 'creator', isInternal: true }), 'isInternal', 'cannot be used with senderRole creator');
       await expectInvalid(manage({ ticketId: created.id, senderRole: 'creator' }), 'senderRole', 'only applies together with message');

@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createPortalTenant, OTHER_PASSWORD, PASSWORD, PortalAgent, type PortalTenant } from './portal-helpers.js';
+import { startTestServer } from '../helpers/server.js';
+import { test as base } from '../helpers/test.js';
+import { createPortalTenant, OTHER_PASSWORD, PASSWORD, PortalAgent } from './portal-helpers.js';
 
 const WRONG = 'The email or password is incorrect.';
 const cookieNamed = (cookies: string[], name: string) => cookies.find((c) => c.startsWith(`${name}=`));
 
+const test = base
+  .extend('tenant', { scope: 'file' }, ({ server }) => createPortalTenant(server))
+  .extend('agent', ({ server }) => () => new PortalAgent(server.baseUrl));
+
 describe('Developer Portal over HTTP', () => {
-  let server: TestServer;
-  let tenant: PortalTenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createPortalTenant(server);
-  });
-  afterAll(() => server?.close());
-
-  const agent = () => new PortalAgent(server.baseUrl);
-
-  it('sends anonymous visitors to the sign-in form, for pages and downloads alike', async () => {
+  test('sends anonymous visitors to the sign-in form, for pages and downloads alike', async ({ agent }) => {
     for (const path of ['/developer/keys', '/developer/reference', '/developer/downloads/openapi.json', '/developer/nowhere']) {
       const reply = await agent().get(path);
       expect(reply.status, path).toBe(303);
@@ -26,7 +20,7 @@ describe('Developer Portal over HTTP', () => {
     }
   });
 
-  it('sets an HttpOnly, SameSite=Lax session cookie scoped to /developer, not Secure over plain HTTP', async () => {
+  test('sets an HttpOnly, SameSite=Lax session cookie scoped to /developer, not Secure over plain HTTP', async ({ server, tenant, agent }) => {
     const visitor = agent();
     const form = await visitor.get('/developer/sign-in');
     const anonymous = cookieNamed(form.setCookies, 'sb_portal')!;
@@ -46,7 +40,7 @@ describe('Developer Portal over HTTP', () => {
     expect(session).toMatch(/; HttpOnly/);
   });
 
-  it('marks the cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
+  test('marks the cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
     const proxied = await startTestServer({ TRUST_PROXY: 'true' });
     try {
       const reply = await new PortalAgent(proxied.baseUrl, { 'x-forwarded-proto': 'https' }).get('/developer/sign-in');
@@ -58,7 +52,7 @@ describe('Developer Portal over HTTP', () => {
     }
   });
 
-  it('signs in with email and password, keeps the session in PostgreSQL, and signs out', async () => {
+  test('signs in with email and password, keeps the session in PostgreSQL, and signs out', async ({ server, tenant, agent }) => {
     const user = agent();
     const signIn = await user.signIn(tenant.devEmail, PASSWORD);
     expect(signIn.status).toBe(303);
@@ -81,7 +75,7 @@ describe('Developer Portal over HTTP', () => {
     expect((await user.get('/developer/keys')).status).toBe(303);
   });
 
-  it('answers a wrong password and an unknown email with the same message and similar timing', async () => {
+  test('answers a wrong password and an unknown email with the same message and similar timing', async ({ tenant, agent }) => {
     const timed = async (email: string) => {
       const started = performance.now();
       const reply = await agent().signIn(email, 'not the password');
@@ -99,7 +93,7 @@ describe('Developer Portal over HTTP', () => {
     expect(median(unknown.map((u) => u.ms))).toBeGreaterThan(median(wrong.map((w) => w.ms)) * 0.3);
   });
 
-  it('shows users without settings:api a clear 403 page after signing in', async () => {
+  test('shows users without settings:api a clear 403 page after signing in', async ({ tenant, agent }) => {
     const plain = agent();
     expect((await plain.signIn(tenant.plainEmail, PASSWORD)).status).toBe(303);
     for (const path of ['/developer/keys', '/developer/reference', '/developer/downloads/openapi.json']) {
@@ -110,7 +104,7 @@ describe('Developer Portal over HTTP', () => {
     }
   });
 
-  it('signs in the user whose password matches when the email exists on several platforms', async () => {
+  test('signs in the user whose password matches when the email exists on several platforms', async ({ tenant, agent }) => {
     const beta = agent();
     expect((await beta.signIn(tenant.devEmail, OTHER_PASSWORD)).status).toBe(303);
     expect((await beta.get('/developer/keys')).text).toContain('Beta Co');
@@ -119,7 +113,7 @@ describe('Developer Portal over HTTP', () => {
     expect((await alpha.get('/developer/keys')).text).toContain('Alpha Co');
   });
 
-  it('asks for the platform domain only when the password matches on several platforms', async () => {
+  test('asks for the platform domain only when the password matches on several platforms', async ({ tenant, agent }) => {
     const user = agent();
     const asked = await user.signIn(tenant.sharedEmail, PASSWORD);
     expect(asked.status).toBe(400);
@@ -134,7 +128,7 @@ describe('Developer Portal over HTTP', () => {
     expect((await user.get('/developer/keys')).text).toContain('Beta Co');
   });
 
-  it('refuses form posts without the session’s CSRF token', async () => {
+  test('refuses form posts without the session’s CSRF token', async ({ server, tenant, agent }) => {
     const visitor = agent();
     const form = await visitor.get('/developer/sign-in');
     const noToken = await visitor.post('/developer/sign-in', { email: tenant.devEmail, password: PASSWORD });
@@ -156,7 +150,7 @@ describe('Developer Portal over HTTP', () => {
     expect((await visitor.get('/developer/keys')).status).toBe(200);
   });
 
-  it('answers malformed form posts with a 4xx page, never a 500', async () => {
+  test('answers malformed form posts with a 4xx page, never a 500', async ({ tenant, agent }) => {
     const visitor = agent();
     const token = PortalAgent.csrf((await visitor.get('/developer/sign-in')).text);
     const manyFields = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, 'x']));
@@ -172,7 +166,7 @@ describe('Developer Portal over HTTP', () => {
     expect(missing.text).toContain('Enter your email and password.');
   });
 
-  it('limits failed sign-ins per IP and email, even against the right password afterwards', async () => {
+  test('limits failed sign-ins per IP and email, even against the right password afterwards', async ({ server, agent }) => {
     const own = await createPortalTenant(server);
     for (let i = 0; i < 5; i += 1) expect((await agent().signIn(own.devEmail, `wrong ${i}`)).status).toBe(401);
     const locked = await agent().signIn(own.devEmail, PASSWORD);
@@ -183,14 +177,14 @@ describe('Developer Portal over HTTP', () => {
     expect((await agent().signIn(own.plainEmail, PASSWORD)).status).toBe(303);
   });
 
-  it('counts parallel guesses too: at most five get a password check', async () => {
+  test('counts parallel guesses too: at most five get a password check', async ({ server, agent }) => {
     const own = await createPortalTenant(server);
     const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => agent().signIn(own.devEmail, `guess ${i}`).then((r) => r.status)));
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
   });
 
-  it('clears the failure count after a successful sign-in', async () => {
+  test('clears the failure count after a successful sign-in', async ({ server, agent }) => {
     const own = await createPortalTenant(server);
     for (let i = 0; i < 4; i += 1) await agent().signIn(own.devEmail, 'wrong');
     expect((await agent().signIn(own.devEmail, PASSWORD)).status).toBe(303);
@@ -198,7 +192,7 @@ describe('Developer Portal over HTTP', () => {
     expect((await agent().signIn(own.devEmail, PASSWORD)).status).toBe(303);
   });
 
-  it('validates the key name and revokes only the user’s own keys', async () => {
+  test('validates the key name and revokes only the user’s own keys', async ({ server, tenant, agent }) => {
     const dana = agent();
     await dana.signIn(tenant.devEmail, PASSWORD);
     const token = PortalAgent.csrf((await dana.get('/developer/keys')).text);
@@ -219,7 +213,7 @@ describe('Developer Portal over HTTP', () => {
     expect(row!.revoked_at).toBeNull();
   });
 
-  it('generates a key shown once, which the API accepts until it is revoked', async () => {
+  test('generates a key shown once, which the API accepts until it is revoked', async ({ server, tenant, agent }) => {
     const dana = agent();
     await dana.signIn(tenant.devEmail, PASSWORD);
     const token = PortalAgent.csrf((await dana.get('/developer/keys')).text);
@@ -240,7 +234,7 @@ describe('Developer Portal over HTTP', () => {
     expect((await call()).status).toBe(401);
   });
 
-  it('serves every page with security headers and a same-origin CSP', async () => {
+  test('serves every page with security headers and a same-origin CSP', async ({ tenant, agent }) => {
     const dana = agent();
     await dana.signIn(tenant.devEmail, PASSWORD);
     for (const path of ['/developer/sign-in', '/developer/keys', '/developer/reference', '/developer/downloads']) {
@@ -256,7 +250,7 @@ describe('Developer Portal over HTTP', () => {
     }
   });
 
-  it('serves the three downloads, generated once per process', async () => {
+  test('serves the three downloads, generated once per process', async ({ server, tenant, agent }) => {
     const dana = agent();
     await dana.signIn(tenant.devEmail, PASSWORD);
     const json = await dana.get('/developer/downloads/openapi.json');

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test } from '../helpers/test.js';
 
 describe('workspace automations/list', () => {
-  let server: TestServer;
-  let acme: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
-  it('lists the channel’s automations with total', async () => {
+  test('lists the channel’s automations with total', async ({ server, acme }) => {
     expect(await server.client(acme.memberKey).workspace.automations.list()).toEqual({
       success: true,
       data: [{ id: expect.any(String), name: 'Welcome', status: 'active', executionCount: 3, createdAt: expect.stringMatching(/^\d{4}-.*Z$/) }],
@@ -21,7 +11,7 @@ describe('workspace automations/list', () => {
     });
   });
 
-  it('lists newest first, for the channel asked for', async () => {
+  test('lists newest first, for the channel asked for', async ({ server, acme }) => {
     await sql(
       server.databaseUrl,
       `insert into automations (channel_id, name, status, execution_count, created_at) values

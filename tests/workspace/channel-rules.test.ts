@@ -1,52 +1,43 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError, expectForbidden, expectInvalid } from '../helpers/expect.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { CHANNEL_SCOPED } from './endpoints.js';
+import { test as base } from '../helpers/test.js';
+import { CHANNEL_SCOPED, type WorkspaceEndpoint } from './endpoints.js';
+
+/** Calls `endpoint` with `apiKey` and parameters that suit Acme's main channel, plus `extra`. */
+const test = base.extend('call', ({ server, acme }) => (endpoint: WorkspaceEndpoint, apiKey: string, extra: Record<string, unknown> = {}) =>
+  endpoint.call(server.client(apiKey), { ...endpoint.params(acme), ...extra }));
 
 /** SPEC rule 4 on every channel-scoped workspace endpoint. */
 describe('channel rules', () => {
-  let server: TestServer;
-  let acme: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
   describe.each(CHANNEL_SCOPED)('$name', (endpoint) => {
-    const call = (apiKey: string, extra: Record<string, unknown> = {}) =>
-      endpoint.call(server.client(apiKey), { ...endpoint.params(acme), ...extra });
-
-    it('picks the only channel when channelId is omitted', async () => {
-      const auto = (await call(acme.memberKey)) as { success: boolean; data: unknown };
-      const explicit = (await call(acme.memberKey, { channelId: acme.mainChannelId })) as { data: unknown };
+    test('picks the only channel when channelId is omitted', async ({ acme, call }) => {
+      const auto = (await call(endpoint, acme.memberKey)) as { success: boolean; data: unknown };
+      const explicit = (await call(endpoint, acme.memberKey, { channelId: acme.mainChannelId })) as { data: unknown };
       expect(auto.success).toBe(true);
       if (endpoint.rateClass === 'api_read') expect(auto.data).toEqual(explicit.data);
       if (endpoint.name === 'labels/manage') expect(auto.data).toMatchObject({ channelId: acme.mainChannelId });
     });
 
-    it('needs channelId when the key has several channels: 400 naming channelId', async () => {
-      await expectInvalid(call(acme.ownerKey), 'channelId', 'is required: this key is authorized for 2 channels');
+    test('needs channelId when the key has several channels: 400 naming channelId', async ({ acme, call }) => {
+      await expectInvalid(call(endpoint, acme.ownerKey), 'channelId', 'is required: this key is authorized for 2 channels');
     });
 
-    it('uses the given channel when the key has several', async () => {
-      const reply = (await call(acme.ownerKey, { channelId: acme.mainChannelId })) as { success: boolean };
+    test('uses the given channel when the key has several', async ({ acme, call }) => {
+      const reply = (await call(endpoint, acme.ownerKey, { channelId: acme.mainChannelId })) as { success: boolean };
       expect(reply.success).toBe(true);
     });
 
-    it('404 no_channel when the key has no channel', async () => {
-      await expectError(call(acme.lonelyKey), 404, 'no_channel', /^No channel found for this user\.$/);
+    test('404 no_channel when the key has no channel', async ({ acme, call }) => {
+      await expectError(call(endpoint, acme.lonelyKey), 404, 'no_channel', /^No channel found for this user\.$/);
     });
 
-    it('403 for a channel of the same platform the key is not authorized for', async () => {
-      await expectForbidden(call(acme.memberKey, { channelId: acme.secondChannelId }), 'You are not authorized for this channel.');
-      await expectForbidden(call(acme.lonelyKey, { channelId: acme.mainChannelId }));
+    test('403 for a channel of the same platform the key is not authorized for', async ({ acme, call }) => {
+      await expectForbidden(call(endpoint, acme.memberKey, { channelId: acme.secondChannelId }), 'You are not authorized for this channel.');
+      await expectForbidden(call(endpoint, acme.lonelyKey, { channelId: acme.mainChannelId }));
     });
 
-    it('400 for an empty channelId', async () => {
-      await expectInvalid(call(acme.memberKey, { channelId: '' }), 'channelId', 'must not be empty');
+    test('400 for an empty channelId', async ({ acme, call }) => {
+      await expectInvalid(call(endpoint, acme.memberKey, { channelId: '' }), 'channelId', 'must not be empty');
     });
   });
 });

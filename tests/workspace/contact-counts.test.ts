@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createTenant } from '../helpers/fixtures.js';
+import { test as base } from '../helpers/test.js';
+
+const test = base
+  .extend('total', ({ server, acme }) => async (channelId = acme.mainChannelId) =>
+    (await server.client(acme.ownerKey).workspace.contacts.list({ channelId, limit: 1 })).pagination.total)
+  .extend('insert', ({ acme }) => (count: number, from: number, channelId = acme.mainChannelId) =>
+    `insert into contacts (channel_id, name, phone) select '${channelId}', 'Bulk ' || g, (17000000000 + g)::text from generate_series(${from}, ${from + count - 1}) g`);
 
 /** contacts/list's unfiltered `total` comes from a trigger-maintained counter: it must stay exact on every write path. */
 describe('contacts/list total stays exact', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  const total = async (channelId = acme.mainChannelId) =>
-    (await server.client(acme.ownerKey).workspace.contacts.list({ channelId, limit: 1 })).pagination.total;
-  const insert = (count: number, from: number, channelId = acme.mainChannelId) =>
-    `insert into contacts (channel_id, name, phone) select '${channelId}', 'Bulk ' || g, (17000000000 + g)::text from generate_series(${from}, ${from + count - 1}) g`;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
-  it('counts contacts written by the seed loader and by bulk SQL', async () => {
+  test('counts contacts written by the seed loader and by bulk SQL', async ({ server, acme, total, insert }) => {
     expect(await total()).toBe(3);
     expect(await total(acme.secondChannelId)).toBe(1);
     await sql(server.databaseUrl, insert(250, 1));
@@ -26,14 +19,14 @@ describe('contacts/list total stays exact', () => {
     expect(await total(acme.secondChannelId)).toBe(1);
   });
 
-  it('follows deletes, and ignores writes that roll back', async () => {
+  test('follows deletes, and ignores writes that roll back', async ({ server, acme, total, insert }) => {
     await sql(server.databaseUrl, `delete from contacts where channel_id = $1 and name like 'Bulk 1%'`, [acme.mainChannelId]);
     expect(await total()).toBe(253 - 111);
     await expect(sql(server.databaseUrl, `begin; ${insert(10, 1000)}; select 1/0; commit;`)).rejects.toThrow(/division by zero/);
     expect(await total()).toBe(142);
   });
 
-  it('refuses to move a contact to another channel, which would make both counts wrong', async () => {
+  test('refuses to move a contact to another channel, which would make both counts wrong', async ({ server, acme, total }) => {
     await expect(
       sql(server.databaseUrl, `update contacts set channel_id = $1 where channel_id = $2`, [acme.secondChannelId, acme.mainChannelId]),
     ).rejects.toThrow(/cannot move to another channel/);
@@ -41,7 +34,7 @@ describe('contacts/list total stays exact', () => {
     expect([await total(), await total(acme.secondChannelId)]).toEqual([142, 1]);
   });
 
-  it('drops the counter with its channel, and resets on truncate', async () => {
+  test('drops the counter with its channel, and resets on truncate', async ({ server, acme, total, insert }) => {
     const doomed = await createTenant(server, 'Doomed');
     await sql(server.databaseUrl, 'delete from channels where id = $1', [doomed.mainChannelId]);
     expect(await sql(server.databaseUrl, 'select * from channel_contact_counts where channel_id = $1', [doomed.mainChannelId])).toEqual([]);

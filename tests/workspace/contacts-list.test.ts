@@ -1,30 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectInvalid } from '../helpers/expect.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createTenant } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { test as base } from '../helpers/test.js';
 
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-describe('workspace contacts/list', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  const list = (params?: Parameters<ReturnType<TestServer['client']>['workspace']['contacts']['list']>[0]) =>
-    server.client(acme.memberKey).workspace.contacts.list(params);
-  const names = async (search: string) => (await list({ search })).data.map((c) => c.name);
+type ListParams = Parameters<ReturnType<TestServer['client']>['workspace']['contacts']['list']>[0];
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-    // Seeded contacts share a creation instant; spread them so the order is known: Ada newest, then Grace, Alan.
+const test = base
+  .extend('list', ({ server, acme }) => (params?: ListParams) => server.client(acme.memberKey).workspace.contacts.list(params))
+  .extend('names', ({ list }) => async (search: string) => (await list({ search })).data.map((c) => c.name));
+
+describe('workspace contacts/list', () => {
+  // Seeded contacts share a creation instant; spread them so the order is known: Ada newest, then Grace, Alan.
+  // (Asking for acme seeds Acme before the update.)
+  test.beforeAll(async ({ server, acme: _seeded }) => {
     await sql(
       server.databaseUrl,
       `update contacts set created_at = now() - (case name when 'Ada Lovelace' then 1 when 'Grace Hopper' then 2 else 3 end) * interval '1 hour'`,
     );
   });
-  afterAll(() => server?.close());
 
-  it('returns the channel’s contacts, newest first, with labels and custom fields inline', async () => {
+  test('returns the channel’s contacts, newest first, with labels and custom fields inline', async ({ acme, list }) => {
     const reply = await list();
     expect(reply).toEqual({
       success: true,
@@ -53,7 +52,7 @@ describe('workspace contacts/list', () => {
     });
   });
 
-  it('breaks creation-time ties by id, newest id first, so pages never overlap', async () => {
+  test('breaks creation-time ties by id, newest id first, so pages never overlap', async ({ server }) => {
     const tenant = await createTenant(server, 'Ties');
     await sql(server.databaseUrl, `update contacts set created_at = '2026-01-01T00:00:00Z' where channel_id = $1`, [tenant.mainChannelId]);
     const client = server.client(tenant.memberKey).workspace.contacts;
@@ -63,7 +62,7 @@ describe('workspace contacts/list', () => {
     expect(pages.map((p) => p.data[0]!.id)).toEqual(all);
   });
 
-  it('paginates, and a page past the end is empty with correct pagination', async () => {
+  test('paginates, and a page past the end is empty with correct pagination', async ({ list }) => {
     expect(await list({ page: 2, limit: 2 })).toMatchObject({
       data: [{ name: 'Alan Turing' }],
       pagination: { page: 2, limit: 2, total: 3, pages: 2 },
@@ -71,7 +70,7 @@ describe('workspace contacts/list', () => {
     expect(await list({ page: 9, limit: 2 })).toEqual({ success: true, data: [], pagination: { page: 9, limit: 2, total: 3, pages: 2 } });
   });
 
-  it('searches names case-insensitively by substring', async () => {
+  test('searches names case-insensitively by substring', async ({ names }) => {
     expect(await names('LOVE')).toEqual(['Ada Lovelace']);
     expect(await names('  hopper ')).toEqual(['Grace Hopper']);
     expect(await names('a')).toEqual(['Ada Lovelace', 'Grace Hopper', 'Alan Turing']);
@@ -79,14 +78,14 @@ describe('workspace contacts/list', () => {
     expect(await names('Linus')).toEqual([]);
   });
 
-  it('searches phones ignoring +, spaces, dashes and parentheses', async () => {
+  test('searches phones ignoring +, spaces, dashes and parentheses', async ({ names }) => {
     expect(await names('+1 555-000-0002')).toEqual(['Grace Hopper']);
     expect(await names('(44) 7700 900')).toEqual(['Alan Turing']);
     expect(await names('55500')).toEqual(['Ada Lovelace', 'Grace Hopper']);
     expect(await names('03')).toEqual(['Alan Turing']);
   });
 
-  it('takes %, _ and \\ in a search literally', async () => {
+  test('takes %, _ and \\ in a search literally', async ({ server }) => {
     const tenant = await createTenant(server, 'Odd');
     await sql(
       server.databaseUrl,
@@ -107,7 +106,7 @@ describe('workspace contacts/list', () => {
     expect(await search('%%%')).toEqual([]);
   });
 
-  it('counts search matches exactly, also when a page is full', async () => {
+  test('counts search matches exactly, also when a page is full', async ({ list }) => {
     expect((await list({ search: 'a', limit: 2 })).pagination).toEqual({ page: 1, limit: 2, total: 3, pages: 2 });
     expect((await list({ search: 'a', page: 3, limit: 2 })).pagination).toEqual({ page: 3, limit: 2, total: 3, pages: 2 });
     expect((await list({ search: 'zzz' })).pagination).toEqual({ page: 1, limit: 50, total: 0, pages: 0 });
@@ -115,7 +114,7 @@ describe('workspace contacts/list', () => {
     expect((await list({ search: '' })).pagination.total).toBe(3);
   });
 
-  it('caps the count of a very broad search at 10,000 and says so through total, not through a slow count', async () => {
+  test('caps the count of a very broad search at 10,000 and says so through total, not through a slow count', async ({ server }) => {
     const big = await createTenant(server, 'Big');
     await sql(
       server.databaseUrl,
@@ -132,7 +131,7 @@ describe('workspace contacts/list', () => {
     expect((await contacts.list({ search: 'bulk 1004' })).pagination.total).toBe(11);
   });
 
-  it('400 naming the field for a bad page, limit or search', async () => {
+  test('400 naming the field for a bad page, limit or search', async ({ server, acme, list }) => {
     await expectInvalid(list({ limit: 0 }), 'limit', 'at least 1');
     await expectInvalid(list({ limit: 201 }), 'limit', 'at most 200');
     await expectInvalid(list({ limit: 2.5 }), 'limit', 'integer');

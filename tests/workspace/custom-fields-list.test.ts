@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test } from '../helpers/test.js';
 
 describe('workspace custom-fields/list', () => {
-  let server: TestServer;
-  let acme: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
-  it('lists definitions by displayOrder with options only for select fields', async () => {
+  test('lists definitions by displayOrder with options only for select fields', async ({ server, acme }) => {
     expect(await server.client(acme.memberKey).workspace.customFields.list()).toEqual({
       success: true,
       data: [
@@ -24,7 +14,7 @@ describe('workspace custom-fields/list', () => {
     });
   });
 
-  it('returns every type; options stay null outside select and are a list for every select', async () => {
+  test('returns every type; options stay null outside select and are a list for every select', async ({ server, acme }) => {
     await sql(
       server.databaseUrl,
       `insert into custom_fields (channel_id, name, type, is_required, options, display_order) values

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect } from 'vitest';
+import { test as base } from '../helpers/test.js';
 import { WORKSPACE_ENDPOINTS } from './endpoints.js';
+
+const test = base.extend('headers', ({ acme }) => ({ 'X-API-Key': acme.memberKey }));
 
 /** SPEC rule 2: every endpoint answers GET with its parameters in the query string exactly as POST with a JSON body. */
 describe('GET = POST on every workspace endpoint', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  const headers = () => ({ 'X-API-Key': acme.memberKey });
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
-  it.each(WORKSPACE_ENDPOINTS)('$name', async (endpoint) => {
+  test.for(WORKSPACE_ENDPOINTS)('$name', async (endpoint, { server, acme, headers }) => {
     const params = endpoint.params(acme);
     const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    const post = await server.http.post(endpoint.path, params, { headers: headers() });
-    const get = await server.http.get(`${endpoint.path}${query ? `?${query}` : ''}`, { headers: headers() });
+    const post = await server.http.post(endpoint.path, params, { headers });
+    const get = await server.http.get(`${endpoint.path}${query ? `?${query}` : ''}`, { headers });
     expect(post.status).toBe(200);
     expect(get.status).toBe(200);
     if (endpoint.name === 'chat/templates/send') {
@@ -34,18 +25,18 @@ describe('GET = POST on every workspace endpoint', () => {
     }
   });
 
-  it('coerces query-string numbers: contacts/list ?page=2&limit=1', async () => {
+  test('coerces query-string numbers: contacts/list ?page=2&limit=1', async ({ server, headers }) => {
     const path = WORKSPACE_ENDPOINTS.find((e) => e.name === 'contacts/list')!.path;
-    const get = await server.http.get(`${path}?page=2&limit=1`, { headers: headers() });
-    const post = await server.http.post(path, { page: 2, limit: 1 }, { headers: headers() });
+    const get = await server.http.get(`${path}?page=2&limit=1`, { headers });
+    const post = await server.http.post(path, { page: 2, limit: 1 }, { headers });
     expect(get.data).toEqual(post.data);
     expect(get.data.pagination).toEqual({ page: 2, limit: 1, total: 3, pages: 3 });
     expect(get.data.data).toHaveLength(1);
   });
 
-  it('accepts repeated query keys as the array form of variables', async () => {
+  test('accepts repeated query keys as the array form of variables', async ({ server, headers }) => {
     const path = WORKSPACE_ENDPOINTS.find((e) => e.name === 'chat/templates/send')!.path;
-    const get = await server.http.get(`${path}?to=15550000001&templateName=order_update&variables=Ada%2C%20Jr.&variables=A-1001`, { headers: headers() });
+    const get = await server.http.get(`${path}?to=15550000001&templateName=order_update&variables=Ada%2C%20Jr.&variables=A-1001`, { headers });
     expect(get.status).toBe(200);
     expect(get.data.data).toMatchObject({ to: '15550000001', templateName: 'order_update', status: 'accepted' });
   });

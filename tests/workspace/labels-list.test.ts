@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createTenant } from '../helpers/fixtures.js';
+import { test } from '../helpers/test.js';
 
 describe('workspace labels/list', () => {
-  let server: TestServer;
-  let acme: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
-  it('lists the channel’s labels with every field, by sortOrder', async () => {
+  test('lists the channel’s labels with every field, by sortOrder', async ({ server, acme }) => {
     expect(await server.client(acme.memberKey).workspace.labels.list()).toEqual({
       success: true,
       data: [
@@ -24,7 +15,7 @@ describe('workspace labels/list', () => {
     });
   });
 
-  it('orders equal sortOrders by name', async () => {
+  test('orders equal sortOrders by name', async ({ server, acme }) => {
     await sql(server.databaseUrl, `insert into labels (channel_id, name, sort_order) values ($1, 'beta', 1), ($1, 'alpha', 1), ($1, 'first', -5)`, [
       acme.secondChannelId,
     ]);
@@ -33,7 +24,7 @@ describe('workspace labels/list', () => {
     expect(reply.total).toBe(4);
   });
 
-  it('is empty for a channel without labels', async () => {
+  test('is empty for a channel without labels', async ({ server }) => {
     const bare = await createTenant(server, 'Bare');
     await sql(server.databaseUrl, 'delete from labels where channel_id = $1', [bare.mainChannelId]);
     expect(await server.client(bare.memberKey).workspace.labels.list()).toEqual({ success: true, data: [], total: 0 });

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectInvalid } from '../helpers/expect.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { test as base } from '../helpers/test.js';
+
+type ManageParams = Parameters<ReturnType<TestServer['client']>['workspace']['labels']['manage']>[0];
+
+const test = base
+  .extend('manage', ({ server, acme }) => (params: ManageParams, apiKey = acme.memberKey) => server.client(apiKey).workspace.labels.manage(params))
+  .extend('labelRows', ({ server, acme }) => (name: string) => sql(server.databaseUrl, 'select * from labels where channel_id = $1 and name = $2', [acme.mainChannelId, name]));
 
 describe('workspace labels/manage', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  const manage = (params: Parameters<ReturnType<TestServer['client']>['workspace']['labels']['manage']>[0], apiKey = acme.memberKey) =>
-    server.client(apiKey).workspace.labels.manage(params);
-  const labelRows = (name: string) => sql(server.databaseUrl, 'select * from labels where channel_id = $1 and name = $2', [acme.mainChannelId, name]);
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
-  it('creates a label with defaults when the name is new', async () => {
+  test('creates a label with defaults when the name is new', async ({ acme, manage }) => {
     expect(await manage({ name: 'prospect' })).toEqual({
       success: true,
       message: 'Label created successfully',
@@ -27,7 +21,7 @@ describe('workspace labels/manage', () => {
     expect(created.data).toMatchObject({ name: 'partner', description: 'Resellers', color: '#00AAFF', sortOrder: 7 });
   });
 
-  it('updates by exact name: given fields change, omitted ones keep their value, null clears', async () => {
+  test('updates by exact name: given fields change, omitted ones keep their value, null clears', async ({ acme, manage, labelRows }) => {
     const [vip] = await labelRows('vip');
     const renamed = await manage({ name: 'vip', color: '#000000' });
     expect(renamed).toEqual({
@@ -40,7 +34,7 @@ describe('workspace labels/manage', () => {
     expect((await labelRows('vip'))[0]!.updated_at.getTime()).toBeGreaterThan(vip!.updated_at.getTime());
   });
 
-  it('matches names exactly (case counts) after trimming surrounding spaces', async () => {
+  test('matches names exactly (case counts) after trimming surrounding spaces', async ({ server, acme, manage }) => {
     expect((await manage({ name: '  new ' })).message).toBe('Label updated successfully');
     const upper = await manage({ name: 'NEW' });
     expect(upper.message).toBe('Label created successfully');
@@ -50,7 +44,7 @@ describe('workspace labels/manage', () => {
     ]);
   });
 
-  it('lets concurrent upserts of one new name create exactly one label', async () => {
+  test('lets concurrent upserts of one new name create exactly one label', async ({ acme, manage, labelRows }) => {
     const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => manage({ name: 'race', sortOrder: i }, acme.auditorKey)));
     expect(replies.filter((r) => r.message === 'Label created successfully')).toHaveLength(1);
     expect(replies.filter((r) => r.message === 'Label updated successfully')).toHaveLength(7);
@@ -58,13 +52,13 @@ describe('workspace labels/manage', () => {
     expect(await labelRows('race')).toHaveLength(1);
   });
 
-  it('writes to the channel given, not to others', async () => {
+  test('writes to the channel given, not to others', async ({ acme, manage, labelRows }) => {
     const reply = await manage({ channelId: acme.secondChannelId, name: 'vip', color: '#abcdef' }, acme.ownerKey);
     expect(reply).toMatchObject({ message: 'Label created successfully', data: { channelId: acme.secondChannelId, color: '#abcdef' } });
     expect((await labelRows('vip'))[0]!.color).toBe('#000000');
   });
 
-  it('400 naming the field for a missing, empty or long name, a bad color or sortOrder, a long description', async () => {
+  test('400 naming the field for a missing, empty or long name, a bad color or sortOrder, a long description', async ({ server, acme, manage, labelRows }) => {
     const key = acme.ownerKey;
     const channelId = acme.mainChannelId;
     await expectInvalid(manage({ channelId } as never, key), 'name', 'is required');

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { test } from '../helpers/test.js';
 
 describe('workspace chat/templates/list', () => {
-  let server: TestServer;
-  let acme: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
-  });
-  afterAll(() => server?.close());
-
-  it('lists only approved templates, with their variable count', async () => {
+  test('lists only approved templates, with their variable count', async ({ server, acme }) => {
     expect(await server.client(acme.memberKey).workspace.chat.templates.list()).toEqual({
       success: true,
       data: [
@@ -31,7 +21,7 @@ describe('workspace chat/templates/list', () => {
     });
   });
 
-  it('orders by name then language and hides pending and rejected ones', async () => {
+  test('orders by name then language and hides pending and rejected ones', async ({ server, acme }) => {
     await sql(
       server.databaseUrl,
       `insert into templates (channel_id, name, category, language, status, body, variable_count) values

@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
-import { createTenant, type Tenant } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { test as base } from '../helpers/test.js';
 
 type SendParams = Parameters<ReturnType<TestServer['client']>['workspace']['chat']['templates']['send']>[0];
 
-describe('workspace chat/templates/send', () => {
-  let server: TestServer;
-  let acme: Tenant;
-  const send = (params: SendParams, apiKey = acme.memberKey) => server.client(apiKey).workspace.chat.templates.send(params);
-  const recorded = async (msgid: string) =>
-    (await sql(server.databaseUrl, `select channel_id, direction, type, status, "to", template_name, language, variables, provider from messages where msgid = $1`, [msgid]))[0];
+const test = base
+  .extend('send', ({ server, acme }) => (params: SendParams, apiKey = acme.memberKey) => server.client(apiKey).workspace.chat.templates.send(params))
+  .extend('recorded', ({ server }) => async (msgid: string) =>
+    (await sql(server.databaseUrl, `select channel_id, direction, type, status, "to", template_name, language, variables, provider from messages where msgid = $1`, [msgid]))[0]);
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    acme = await createTenant(server, 'Acme');
+describe('workspace chat/templates/send', () => {
+  test.beforeAll(async ({ server, acme }) => {
     await sql(
       server.databaseUrl,
       `insert into templates (channel_id, name, category, language, status, body, variable_count) values
@@ -24,9 +21,8 @@ describe('workspace chat/templates/send', () => {
       [acme.mainChannelId],
     );
   });
-  afterAll(() => server?.close());
 
-  it('queues the message, records it and replies with the provider’s msgid', async () => {
+  test('queues the message, records it and replies with the provider’s msgid', async ({ acme, send, recorded }) => {
     const reply = await send({ to: '+1 (555) 000-0001', templateName: 'order_update', variables: 'Ada, A-1001' });
     expect(reply).toEqual({
       success: true,
@@ -46,7 +42,7 @@ describe('workspace chat/templates/send', () => {
     });
   });
 
-  it('takes variables as an array too, commas and all, and none for a template without placeholders', async () => {
+  test('takes variables as an array too, commas and all, and none for a template without placeholders', async ({ send, recorded }) => {
     const reply = await send({ to: '15550000002', templateName: 'order_update', variables: ['Hopper, Grace', 'A-2'] });
     expect((await recorded(reply.data.msgid))!.variables).toEqual(['Hopper, Grace', 'A-2']);
     const ping = await send({ to: '15550000002', templateName: 'ping' });
@@ -54,7 +50,7 @@ describe('workspace chat/templates/send', () => {
     expect((await send({ to: '15550000002', templateName: 'ping', variables: '' })).success).toBe(true);
   });
 
-  it('picks the language asked for, and asks for one when the name exists in several', async () => {
+  test('picks the language asked for, and asks for one when the name exists in several', async ({ send, recorded }) => {
     const spanish = await send({ to: '15550000003', templateName: 'greeting', language: 'es_ES', variables: 'Ana' });
     expect((await recorded(spanish.data.msgid))!.language).toBe('es_ES');
     await expectInvalid(send({ to: '15550000003', templateName: 'greeting', variables: 'Ana' }), 'language', 'is required: template "greeting" exists in en_US, es_ES');
@@ -63,7 +59,7 @@ describe('workspace chat/templates/send', () => {
     expect((await send({ to: '15550000003', templateName: 'order_update', language: 'en_US', variables: 'a,b' })).success).toBe(true);
   });
 
-  it('404 template_not_found for unknown, pending or other-channel templates, and records nothing', async () => {
+  test('404 template_not_found for unknown, pending or other-channel templates, and records nothing', async ({ server, acme, send }) => {
     const [{ count: before }] = (await sql(server.databaseUrl, 'select count(*)::int as count from messages')) as [{ count: number }];
     for (const templateName of ['nope', 'promo', 'follow_up', 'ORDER_UPDATE']) {
       await expectError(send({ to: '15550000001', templateName, variables: 'x' }, acme.auditorKey), 404, 'template_not_found', `"${templateName}"`);
@@ -71,14 +67,14 @@ describe('workspace chat/templates/send', () => {
     expect(await sql(server.databaseUrl, 'select count(*)::int as count from messages')).toEqual([{ count: before }]);
   });
 
-  it('503 when the channel’s messaging provider is not configured here, and records nothing', async () => {
+  test('503 when the channel’s messaging provider is not configured here, and records nothing', async ({ server, acme }) => {
     await sql(server.databaseUrl, `update channels set provider = 'whatsapp_cloud' where id = $1`, [acme.secondChannelId]);
     const send = server.client(acme.ownerKey).workspace.chat.templates.send({ channelId: acme.secondChannelId, to: '15550000009', templateName: 'follow_up', variables: 'Li' });
     await expectError(send, 503, 'service_unavailable', 'messaging provider "whatsapp_cloud" is not configured');
     expect(await sql(server.databaseUrl, 'select count(*)::int as count from messages where channel_id = $1', [acme.secondChannelId])).toEqual([{ count: 0 }]);
   });
 
-  it('400 naming variables and how many are expected when the count is wrong', async () => {
+  test('400 naming variables and how many are expected when the count is wrong', async ({ acme, send }) => {
     const key = acme.auditorKey;
     await expectInvalid(send({ to: '15550000001', templateName: 'order_update', variables: 'Ada' }, key), 'variables', 'expects 2 values, got 1');
     await expectInvalid(send({ to: '15550000001', templateName: 'order_update' }, key), 'variables', 'expects 2 values, got 0');
@@ -87,7 +83,7 @@ describe('workspace chat/templates/send', () => {
     await expectInvalid(send({ to: '15550000001', templateName: 'order_update', variables: 5 as never }, key), 'variables', 'comma-separated string or an array');
   });
 
-  it('400 for a missing or malformed recipient and a missing template name', async () => {
+  test('400 for a missing or malformed recipient and a missing template name', async ({ acme, send }) => {
     const key = acme.ownerKey;
     const channelId = acme.mainChannelId;
     for (const to of ['abc', '1234567', '+1 555', '1234567890123456', '15550000001x']) {
