@@ -24,7 +24,7 @@ import {
   startEmbeddedPostgres,
   type AppDeps,
 } from '@switchboard/server';
-import { freePort } from '../helpers/global-setup.js';
+import { freePort } from '../helpers/ports.js';
 import { benchContact, bulkLoadContacts } from './bulk-contacts.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);

@@ -1,27 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createLogger, startEmbeddedPostgres } from '@switchboard/server';
+import { freePort } from './ports.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A PostgreSQL server where each suite creates its own fresh database. */
     adminDatabaseUrl: string;
   }
-}
-
-/** A TCP port nobody listens on right now (for an embedded PostgreSQL). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** One throwaway embedded PostgreSQL per run, or the server named by DATABASE_URL. */

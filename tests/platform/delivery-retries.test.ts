@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { freePort, newWebhookSecret, startMailCatcher, startWebhookReceiver, type MailCatcher, type WebhookReceiver } from './receivers.js';
+import { newWebhookSecret, startMailCatcher, startWebhookReceiver, type MailCatcher, type WebhookReceiver } from './receivers.js';
+import { freePort } from '../helpers/ports.js';
 import { seedTenantWithWebhooks, type WebhookTenant } from './webhook-tenant.js';
 
 /** Failure handling: timeouts, refused connections, an SMTP server that is down, giving up after the retry window. */

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase, sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { REPO_ROOT, spawnServer, type ServerProcess } from '../helpers/processes.js';
-import { freePort, newWebhookSecret, startMailCatcher, startWebhookReceiver, type MailCatcher, type WebhookReceiver } from './receivers.js';
+import { newWebhookSecret, startMailCatcher, startWebhookReceiver, type MailCatcher, type WebhookReceiver } from './receivers.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * Durability across a crash, with the built server (`node apps/server/dist/main.js`, built by `pnpm test` or

@@ -1,7 +1,9 @@
 import { ApiKey } from '../modules/api-keys/api-key.entity.js';
 import { Automation } from '../modules/automations/automation.entity.js';
+import { ChannelUser } from '../modules/channels/channel-user.entity.js';
 import { Channel } from '../modules/channels/channel.entity.js';
 import { ContactCount } from '../modules/contacts/contact-count.entity.js';
+import { ContactLabel } from '../modules/contacts/contact-label.entity.js';
 import { Contact } from '../modules/contacts/contact.entity.js';
 import { CustomField } from '../modules/custom-fields/custom-field.entity.js';
 import { Label } from '../modules/labels/label.entity.js';
@@ -27,9 +29,11 @@ export const entities = [
   User,
   ApiKey,
   Channel,
+  ChannelUser,
   Label,
   CustomField,
   Contact,
+  ContactLabel,
   ContactCount,
   Template,
   Message,

@@ -17,6 +17,7 @@ const ApiKeySchema = defineEntity({
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
   },
+  indexes: [{ name: 'api_keys_user_id_index', properties: ['user'] }],
 });
 export class ApiKey extends ApiKeySchema.class {}
 ApiKeySchema.setClass(ApiKey);

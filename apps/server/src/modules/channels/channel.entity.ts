@@ -3,6 +3,7 @@ import { CHANNEL_STATUSES } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { User } from '../users/user.entity.js';
+import { ChannelUser } from './channel-user.entity.js';
 
 const ChannelSchema = defineEntity({
   name: 'Channel',
@@ -15,9 +16,10 @@ const ChannelSchema = defineEntity({
     status: p.enum(CHANNEL_STATUSES).default('active'),
     /** Which messaging provider carries this channel's messages (`sandbox` until a real one is configured). */
     provider: p.string().length(40).default('sandbox'),
-    users: () => p.manyToMany(User).pivotTable('channel_users').owner(),
+    users: () => p.manyToMany(User).pivotEntity(() => ChannelUser).owner(),
     createdAt: createdAtColumn(),
   },
+  indexes: [{ name: 'channels_platform_id_index', properties: ['platform'] }],
 });
 export class Channel extends ChannelSchema.class {}
 ChannelSchema.setClass(Channel);

@@ -17,6 +17,7 @@ const CustomFieldSchema = defineEntity({
     createdAt: createdAtColumn(),
   },
   uniques: [{ properties: ['channel', 'name'] }],
+  indexes: [{ name: 'custom_fields_channel_order_index', properties: ['channel', 'displayOrder'] }],
 });
 export class CustomField extends CustomFieldSchema.class {}
 CustomFieldSchema.setClass(CustomField);

@@ -22,6 +22,7 @@ const MessageSchema = defineEntity({
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },
+  indexes: [{ name: 'messages_channel_created_index', columns: [{ name: 'channel_id' }, { name: 'created_at', sort: 'DESC' }] }],
 });
 export class Message extends MessageSchema.class {}
 MessageSchema.setClass(Message);

@@ -19,6 +19,7 @@ const TemplateSchema = defineEntity({
     createdAt: createdAtColumn(),
   },
   uniques: [{ properties: ['channel', 'name', 'language'] }],
+  indexes: [{ name: 'templates_channel_status_index', properties: ['channel', 'status', 'name'] }],
 });
 export class Template extends TemplateSchema.class {}
 TemplateSchema.setClass(Template);

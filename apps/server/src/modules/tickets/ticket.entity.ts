@@ -24,6 +24,7 @@ const TicketSchema = defineEntity({
     closedAt: p.datetime().nullable(),
   },
   uniques: [{ properties: ['platform', 'shortId'] }],
+  indexes: [{ name: 'tickets_owner_id_index', properties: ['owner'] }],
 });
 export class Ticket extends TicketSchema.class {}
 TicketSchema.setClass(Ticket);

@@ -23,6 +23,7 @@ const WebhookDeliverySchema = defineEntity({
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },
+  indexes: [{ name: 'webhook_deliveries_endpoint_id_index', properties: ['endpoint'] }],
 });
 export class WebhookDelivery extends WebhookDeliverySchema.class {}
 WebhookDeliverySchema.setClass(WebhookDelivery);

@@ -15,6 +15,7 @@ const WebhookEndpointSchema = defineEntity({
     isActive: p.boolean().default(true),
     createdAt: createdAtColumn(),
   },
+  indexes: [{ name: 'webhook_endpoints_platform_id_index', properties: ['platform'] }],
 });
 export class WebhookEndpoint extends WebhookEndpointSchema.class {}
 WebhookEndpointSchema.setClass(WebhookEndpoint);
