@@ -3,6 +3,7 @@ import { createApiKey } from '@switchboard/server';
 import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { expectEnvelopeError, expectError } from '../helpers/expect.js';
 import { redisAvailable, REDIS_URL } from '../helpers/redis.js';
+import { skipWithout } from '../helpers/optional-services.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { test } from '../helpers/test.js';
 
@@ -55,9 +56,9 @@ describe('rate limits (in-memory store)', () => {
   });
 });
 
-const withRedis = await redisAvailable();
+const withoutRedis = skipWithout('redis', await redisAvailable(), `Redis not reachable at ${REDIS_URL}`);
 
-describe.skipIf(!withRedis)('rate limits shared across instances through Redis', () => {
+describe.skipIf(withoutRedis)('rate limits shared across instances through Redis', () => {
   let first: TestServer;
   let second: TestServer;
   let tenant: Tenant;

@@ -4,20 +4,18 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { skipWithout } from '../helpers/optional-services.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createPortalTenant, PASSWORD, type PortalTenant } from './portal-helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts/portal');
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(`\n  ⚠⚠⚠ Chromium not found at ${CHROMIUM}: the Developer Portal BROWSER suite is SKIPPED (apt-get install chromium).\n`);
-}
+const withoutChromium = skipWithout('chromium', existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-describe.skipIf(!hasChromium)('Developer Portal in a real browser', () => {
+describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
   let server: TestServer;
   let tenant: PortalTenant;
   let browser: Browser;
