@@ -1,8 +1,16 @@
-# Production image. Build: docker build -t switchboard .   Run: docker run -e DATABASE_URL=postgres://… -p 3000:3000 switchboard
+# Production image: the server as a pruned `pnpm deploy --prod` bundle (production dependencies only, no dev tools,
+# no second Node binary) on the base image's Node, run as the unprivileged `node` user.
+#   docker build -t switchboard .
+#   docker run -e DATABASE_URL=postgres://… -e MIGRATE_ON_START=true -p 3000:3000 switchboard
+# compose.yaml runs the full stack (PostgreSQL, Redis, a one-shot migrate service, two API replicas).
+# tests/ops/bundle.test.ts builds the same bundle outside Docker and boots it against a real database.
+
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-RUN corepack enable
+ENV CI=true
+RUN npm install --global --silent pnpm@10.34.9
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc turbo.json tsconfig.base.json ./
+COPY patches patches
 COPY packages/contract/package.json packages/contract/
 COPY packages/client/package.json packages/client/
 COPY packages/openapi/package.json packages/openapi/
@@ -11,15 +19,16 @@ COPY tests/package.json tests/
 RUN pnpm install --frozen-lockfile
 COPY packages packages
 COPY apps apps
-RUN pnpm exec turbo run build --filter=@switchboard/server...
+RUN pnpm exec turbo run build --filter=@switchboard/server... \
+ && pnpm --filter @switchboard/server deploy --legacy --prod /bundle
 
 FROM node:24-bookworm-slim
-ENV NODE_ENV=production PORT=3000 SWITCHBOARD_DATA_DIR=/data
+ENV NODE_ENV=production PORT=3000
 WORKDIR /app
-COPY --from=build /app /app
-RUN mkdir -p /data && chown node:node /data
+COPY --from=build --chown=node:node /bundle /app
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# main.ts handles SIGTERM: drain requests, stop workers, close the pool.
-CMD ["node", "apps/server/dist/main.js"]
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
+  CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Node is PID 1 and handles SIGTERM itself: drain requests, stop the delivery worker, close the pool, exit 0.
+CMD ["node", "dist/main.js"]

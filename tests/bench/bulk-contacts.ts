@@ -1,77 +1,79 @@
 import pg from 'pg';
+import { generateApiKey } from '../../apps/server/src/modules/api-keys/api-key.crypto.js';
+import { nameLists, PHONE_PREFIXES, ZIPF_RANK_SQL } from './names.js';
 
-const FIRST_NAMES = [
-  'Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Katherine', 'Edsger', 'Barbara', 'Donald', 'Frances',
-  'John', 'Radia', 'Ken', 'Dennis', 'Sophie', 'Tim', 'Hedy', 'Claude', 'Shafi', 'Leslie',
-  'Niklaus', 'Jean', 'Guido', 'Bjarne', 'Anita', 'Karen', 'Vint', 'Adele', 'Whitfield', 'Evelyn',
-  'Carol', 'Mary', 'Joan', 'Ivan', 'Robin', 'Dana', 'Cynthia', 'Yukihiro', 'James', 'Lynn',
-];
-/** Surnames are three syllables: 10 × 10 × 10 = 1,000 distinct ones, so one surname matches ~0.1% of contacts. */
-const SYLLABLES = [
-  ['kor', 'van', 'mel', 'tis', 'bra', 'lun', 'dor', 'fen', 'gal', 'hul'],
-  ['a', 'e', 'i', 'o', 'u', 'ar', 'en', 'is', 'ol', 'um'],
-  ['nd', 'th', 'ck', 'rs', 'lt', 'mp', 'ss', 'ng', 'x', 'z'],
-];
 const LABELS = ['vip', 'new', 'lead', 'customer', 'churned', 'partner', 'press', 'support'];
+const CHUNK = 100_000;
 
-const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
-
-/** The contact with sequence number `n`: what the bench searches for. */
-export function benchContact(n: number) {
-  const pick = (list: string[], i: number) => list[i % list.length]!;
-  const surname = SYLLABLES.map((list, i) => pick(list, Math.floor(n / (40 * 10 ** i)))).join('');
-  return {
-    name: `${pick(FIRST_NAMES, n)} ${surname[0]!.toUpperCase()}${surname.slice(1)}`,
-    phone: String(14_150_000_000 + n * 37),
-  };
+/** Secondary indexes of the given tables (not those behind constraints), to drop for a bulk load and rebuild after. */
+async function secondaryIndexes(client: pg.Client, tables: string[]) {
+  const { rows } = await client.query<{ name: string; definition: string }>(
+    `select i.indexname as name, i.indexdef as definition from pg_indexes i
+      where i.schemaname = 'public' and i.tablename = any($1)
+        and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
+    [tables],
+  );
+  return rows;
 }
 
 /**
- * Loads `count` contacts (a fifth of them labelled) into one channel with set-based SQL. Secondary indexes are
- * dropped for the load and rebuilt afterwards from their own definitions (building a GIN index once is far
- * faster than updating it a million times), then the tables are vacuumed and analyzed as autovacuum would.
+ * Loads `count` contacts into one channel with set-based SQL, in chunks so progress can be shown. Names are
+ * `first surname` drawn Zipf-like from faker's lists (see names.ts), phones are unique (a bijection of the
+ * contact's number behind a country code), a fifth of the contacts carry a label and a twentieth a second one.
+ * Secondary indexes are dropped for the load and rebuilt afterwards from their own definitions (building a GIN
+ * index once is far faster than updating it a million times), then everything is vacuumed and analyzed.
  */
-export async function bulkLoadContacts(databaseUrl: string, channelId: string, count: number): Promise<void> {
+export async function bulkLoadContacts(
+  databaseUrl: string,
+  channelId: string,
+  count: number,
+  progress: (line: string) => void = () => undefined,
+): Promise<void> {
+  const { firstNames, surnames } = nameLists();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query(`set maintenance_work_mem = '256MB'`);
-    const { rows: indexes } = await client.query<{ name: string; definition: string }>(
-      `select i.indexname as name, i.indexdef as definition from pg_indexes i
-        where i.tablename in ('contacts', 'contact_labels')
-          and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
-    );
+    const indexes = await secondaryIndexes(client, ['contacts', 'contact_labels']);
     for (const index of indexes) await client.query(`drop index "${index.name}"`);
 
     await client.query(
       `insert into labels (channel_id, name, color, sort_order)
        select $1, name, '#' || lpad(to_hex((ord * 2654435) % 16777216), 6, '0'), ord
-         from unnest(${sqlArray(LABELS)}::text[]) with ordinality as t(name, ord)`,
-      [channelId],
+         from unnest($2::text[]) with ordinality as t(name, ord)
+       on conflict (channel_id, name) do nothing`,
+      [channelId, LABELS],
     );
-    await client.query(
-      `insert into contacts (channel_id, name, phone, email, status, custom_fields, created_at, updated_at)
-       select $1,
-              (${sqlArray(FIRST_NAMES)})[1 + g % 40] || ' ' || initcap(
-                (${sqlArray(SYLLABLES[0]!)})[1 + (g / 40) % 10] ||
-                (${sqlArray(SYLLABLES[1]!)})[1 + (g / 400) % 10] ||
-                (${sqlArray(SYLLABLES[2]!)})[1 + (g / 4000) % 10]),
-              (14150000000 + g::bigint * 37)::text,
-              case when g % 3 = 0 then null else 'contact' || g || '@example.com' end,
-              (array['active','active','active','active','blocked','unsubscribed'])[1 + g % 6],
-              jsonb_build_object('Age', 18 + g % 60),
-              now() - make_interval(secs => g), now() - make_interval(secs => g)
-         from generate_series(1, $2::int) g`,
-      [channelId, count],
-    );
+    for (let start = 1; start <= count; start += CHUNK) {
+      const end = Math.min(count, start + CHUNK - 1);
+      await client.query('select setseed($1)', [start / (count + 1)]);
+      await client.query(
+        `insert into contacts (channel_id, name, phone, email, status, custom_fields, created_at, updated_at)
+         select $1, p.first || ' ' || p.surname,
+                ($4::text[])[1 + g % ${PHONE_PREFIXES.length}] || lpad(((g::bigint * 7919) % 1000000000)::text, 9, '0'),
+                case when g % 3 = 0 then null else lower(p.first) || '.' || g || '@example.com' end,
+                (array['active','active','active','active','blocked','unsubscribed'])[1 + g % 6],
+                jsonb_build_object('Age', 18 + g % 60),
+                now() - make_interval(secs => g), now() - make_interval(secs => g)
+           from generate_series($2::int, $3::int) g,
+                lateral (select ($5::text[])[${ZIPF_RANK_SQL('cardinality($5::text[])')} + 0 * g] as first,
+                                ($6::text[])[${ZIPF_RANK_SQL('cardinality($6::text[])')} + 0 * g] as surname) p`,
+        [channelId, start, end, PHONE_PREFIXES, firstNames, surnames],
+      );
+      progress(`  contacts ${end.toLocaleString('en-US')} / ${count.toLocaleString('en-US')}`);
+    }
+    // Zipf-like over the labels too: label k is about twice as common as label k + 1.
     await client.query(
       `insert into contact_labels (contact_id, label_id)
        select c.id, l.id from contacts c
-         join labels l on l.channel_id = c.channel_id and l.sort_order = 1 + abs(hashtext(c.phone)) % ${LABELS.length}
-        where c.channel_id = $1 and abs(hashtext(c.phone)) % 5 = 0`,
+         join labels l on l.channel_id = c.channel_id
+          and (l.sort_order = ${LABELS.length} - floor(log(2, 1 + abs(hashtext(c.phone)) % 255))::int
+               or (abs(hashtext(c.phone)) % 20 = 0 and l.sort_order = ${LABELS.length}))
+        where c.channel_id = $1 and abs(hashtext(c.phone) / 7) % 5 = 0
+       on conflict do nothing`,
       [channelId],
     );
-
+    progress('  rebuilding indexes');
     for (const index of indexes) await client.query(index.definition);
     await client.query('vacuum analyze contacts');
     await client.query('vacuum analyze contact_labels');
@@ -79,4 +81,92 @@ export async function bulkLoadContacts(databaseUrl: string, channelId: string, c
   } finally {
     await client.end();
   }
+}
+
+export interface BenchTenant {
+  channelId: string;
+  apiKeys: string[];
+  msgids: string[];
+}
+
+/**
+ * One platform and channel, `users` API users with one key each (all on that channel, so traffic can rotate
+ * across their rate-limit budgets), and `messages` outbound messages for chat/message/status. The keys are kept
+ * in a `bench_keys` table of the benchmark database: a key is only shown at creation, and a kept database is
+ * reused between runs.
+ */
+export async function seedTenant(databaseUrl: string, users: number, messages: number): Promise<BenchTenant> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('begin');
+    const {
+      rows: [platform],
+    } = await client.query<{ id: string }>(`insert into platforms (name, domain) values ('Bench', 'bench.example.com') returning id`);
+    const {
+      rows: [channel],
+    } = await client.query<{ id: string }>(`insert into channels (platform_id, name, phone) values ($1, 'Bench', '14150000000') returning id`, [
+      platform!.id,
+    ]);
+    const keys = Array.from({ length: users }, () => generateApiKey());
+    await client.query(
+      `with created as (
+         insert into users (platform_id, email, name)
+         select $1, 'bench' || n || '@bench.example.com', 'Bench user ' || n from generate_series(1, $2::int) n
+         returning id, email),
+       numbered as (select id, row_number() over (order by email) as n from created),
+       keyed as (
+         insert into api_keys (user_id, name, prefix, key_hash)
+         select u.id, 'bench', k.prefix, k.key_hash from numbered u
+           join unnest($3::text[], $4::text[]) with ordinality as k(prefix, key_hash, n) on k.n = u.n)
+       insert into channel_users (channel_id, user_id) select $5, id from created`,
+      [platform!.id, users, keys.map((k) => k.prefix), keys.map((k) => k.keyHash), channel!.id],
+    );
+    await client.query(`create table bench_keys (api_key text primary key)`);
+    await client.query(`insert into bench_keys select unnest($1::text[])`, [keys.map((k) => k.apiKey)]);
+    await client.query(
+      `insert into messages (channel_id, msgid, direction, type, status, "to", created_at, updated_at)
+       select $1, 'wamid.bench' || g, 'outbound', 'template', (array['accepted','sent','delivered','read'])[1 + g % 4],
+              '4915100' || lpad(g::text, 6, '0'), now() - make_interval(secs => g), now() - make_interval(secs => g)
+         from generate_series(1, $2::int) g`,
+      [channel!.id, messages],
+    );
+    await client.query('commit');
+    return { channelId: channel!.id, apiKeys: keys.map((k) => k.apiKey), msgids: msgidsOf(messages) };
+  } finally {
+    await client.end();
+  }
+}
+
+const msgidsOf = (messages: number) => Array.from({ length: Math.min(messages, 10_000) }, (_, i) => `wamid.bench${1 + ((i * 7919) % messages)}`);
+
+/** The tenant of a database seeded earlier, or undefined when it was never completely seeded. */
+export async function existingTenant(databaseUrl: string): Promise<BenchTenant | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ready: boolean }>(`select to_regclass('bench_ready') is not null as ready`);
+    if (!rows[0]!.ready) return undefined;
+    const { rows: channels } = await client.query<{ id: string }>(`select id from channels where name = 'Bench'`);
+    const { rows: keys } = await client.query<{ api_key: string }>(`select api_key from bench_keys order by api_key`);
+    const { rows: counted } = await client.query<{ n: number }>(`select count(*)::int as n from messages`);
+    return { channelId: channels[0]!.id, apiKeys: keys.map((k) => k.api_key), msgids: msgidsOf(counted[0]!.n) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Marks a database as completely seeded: a run interrupted while seeding is not mistaken for a usable one. */
+export async function markReady(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('create table bench_ready ()').finally(() => client.end());
+}
+
+/** Contacts to build search terms from: a fixed, spread-out sample (ids are random), so runs search alike. */
+export async function sampleContacts(databaseUrl: string, count: number): Promise<{ name: string; phone: string }[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query<{ name: string; phone: string }>('select name, phone from contacts order by id limit $1', [count]).finally(() => client.end());
+  return rows;
 }

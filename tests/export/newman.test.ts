@@ -1,62 +1,74 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { demoSeed, type SeedResult } from '@switchboard/server';
-import { writeApiFiles } from '@switchboard/openapi';
+import { API_FILES, writeApiFiles, type PostmanEnvironment } from '@switchboard/openapi';
 import { describe, expect } from 'vitest';
 import { REPO_ROOT } from '../helpers/processes.js';
+import { freePort } from '../helpers/ports.js';
 import { test } from '../helpers/test.js';
 import { run, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
 import { contractRoutes } from './routes.js';
+import { demoVariables, singleChannelDemo } from './demo-ids.js';
 
 const NEWMAN = path.join(REPO_ROOT, 'tests/node_modules/.bin/newman');
 
-/** A Postman environment with the values the collection's variables need, taken from what the demo seed created. */
-function demoEnvironment(baseUrl: string, ids: SeedResult) {
-  const values = {
-    baseUrl,
-    apiKey: ids.users!.owner!.apiKey!,
-    platformId: ids.platforms!.demo!,
-    channelId: ids.channels!.support!,
-    userId: ids.users!.owner!.id,
-    addonId: ids.plans!.seats!,
-  };
-  return { name: 'Switchboard demo', values: Object.entries(values).map(([key, value]) => ({ key, value, type: 'default', enabled: true })) };
+interface NewmanRun {
+  stats: { requests: { total: number }; assertions: { total: number; failed: number } };
+  executions: { item: { name: string }; request: { method: string; url: { path: string[] } }; assertions?: { assertion: string; error?: { message: string } }[] }[];
 }
 
-interface NewmanExecution {
-  item: { name: string };
-  request: { method: string; url: { path: string[] } };
-  response?: { code: number; stream?: { data: number[] } };
-  requestError?: { message: string };
+/** The exported environment file with `values` filled in, as a user fills it in Postman. */
+function filledEnvironment(dir: string, values: Record<string, string>): string {
+  const environment = JSON.parse(readFileSync(path.join(dir, API_FILES.postmanEnvironment), 'utf8')) as PostmanEnvironment;
+  const filled = { ...environment, values: environment.values.map((entry) => ({ ...entry, value: values[entry.key] ?? entry.value })) };
+  const file = path.join(dir, `filled-${Object.keys(values).length}.postman_environment.json`);
+  writeFileSync(file, JSON.stringify(filled));
+  return file;
 }
 
-describe('the Postman collection, run by newman against the seeded demo', () => {
+async function newman(dir: string, environment: string): Promise<{ code: number | null; output: string; run: NewmanRun }> {
+  const report = path.join(dir, 'report.json');
+  const args = ['run', API_FILES.postman, '-e', environment, '--reporters', 'cli,json', '--reporter-json-export', report, '--color', 'off'];
+  const result = await run(NEWMAN, args, { cwd: dir });
+  return { code: result.code, output: result.stdout.slice(-3000), run: JSON.parse(readFileSync(report, 'utf8')).run as NewmanRun };
+}
+
+const failures = (run: NewmanRun) =>
+  run.executions.flatMap((execution) => (execution.assertions ?? []).filter((a) => a.error).map((a) => `${execution.item.name}: ${a.assertion}: ${a.error!.message.slice(0, 200)}`));
+
+describe('the Postman collection and its environment file, run by newman against the seeded demo', () => {
   let dir: string;
+  let variables: ReturnType<typeof demoVariables>;
 
   test.beforeAll(async ({ server }) => {
-    const ids = await server.seed(demoSeed);
+    variables = demoVariables(server.baseUrl, await server.seed(singleChannelDemo));
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-newman-'));
     await writeApiFiles(dir, { serverUrl: server.baseUrl });
-    writeFileSync(path.join(dir, 'demo.postman_environment.json'), JSON.stringify(demoEnvironment(server.baseUrl, ids)));
   });
   test.afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('gets a 2xx for every request of the collection', async () => {
-    const report = path.join(dir, 'report.json');
-    const args = ['run', 'postman_collection.json', '-e', 'demo.postman_environment.json', '--reporters', 'cli,json', '--reporter-json-export', report, '--color', 'off'];
-    const result = await run(NEWMAN, args, { cwd: dir });
-    expect(existsSync(report), `newman did not run:\n${result.stdout}\n${result.stderr}`).toBe(true);
-    const executions = (JSON.parse(readFileSync(report, 'utf8')).run.executions as NewmanExecution[]).map((execution) => ({
-      route: `${execution.request.method} /${execution.request.url.path.join('/')}`,
-      status: execution.response?.code ?? execution.requestError?.message,
-      reply: execution.response?.stream ? Buffer.from(execution.response.stream.data).toString().slice(0, 300) : undefined,
-    }));
-    const failed = executions.filter((execution) => typeof execution.status !== 'number' || execution.status < 200 || execution.status > 299);
-    expect(failed, `newman output:\n${result.stdout.slice(-3000)}`).toEqual([]);
-    expect(executions.map((execution) => execution.route).sort()).toEqual(contractRoutes().map((route) => `${route.method} ${route.path}`).sort());
-    expect(result.code).toBe(0);
+  test('every request passes its tests (status 200, success, reply schema) with the environment filled in', async () => {
+    const { code, output, run } = await newman(dir, filledEnvironment(dir, variables));
+    expect(failures(run), output).toEqual([]);
+    const routes = run.executions.map((execution) => `${execution.request.method} /${execution.request.url.path.join('/')}`);
+    expect(routes.sort()).toEqual(contractRoutes().map((route) => `${route.method} ${route.path}`).sort());
+    expect(run.stats.assertions.total).toBe(routes.length * 3);
+    expect(code).toBe(0);
+  }, SLOW_TIMEOUT_MS);
+
+  test('channels/list and id/list fill channelId and platformId when the environment leaves them empty', async () => {
+    const { baseUrl, apiKey, userId, addonId } = variables;
+    const { code, run } = await newman(dir, filledEnvironment(dir, { baseUrl, apiKey, userId, addonId }));
+    expect(failures(run)).toEqual([]);
+    expect(code).toBe(0);
+  }, SLOW_TIMEOUT_MS);
+
+  test('fails (non-zero exit, failed assertions) when the server is down', async () => {
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const { code, run } = await newman(dir, filledEnvironment(dir, { ...variables, baseUrl: down }));
+    expect(code).not.toBe(0);
+    expect(run.stats.assertions.failed).toBeGreaterThan(0);
   }, SLOW_TIMEOUT_MS);
 });

@@ -15,7 +15,7 @@ const BIN = path.join(REPO_ROOT, 'tests/node_modules/.bin');
  * HTTP client: nothing here comes from the contract or the SDK.
  */
 const CLIENT = `import createClient from 'openapi-fetch';
-import type { paths } from './schema.js';
+import type { components, paths } from './schema.js';
 
 const [baseUrl, apiKey, channelId] = process.argv.slice(2) as [string, string, string];
 const api = createClient<paths>({ baseUrl, headers: { 'X-API-Key': apiKey } });
@@ -26,14 +26,23 @@ const names: string[] = posted.data.data.map((contact) => contact.name);
 const pagination: { page: number; pages: number; total: number } = posted.data.pagination;
 
 const got = await api.GET('/api/workspace/v1/contacts/list', { params: { query: { channelId, search: 'grace' } } });
+const written = await api.POST('/api/workspace/v1/labels/manage', { body: { channelId, name: 'generated', color: '#123456' } });
+const label: components['schemas']['Label'] | undefined = written.data?.data;
 const refused = await api.POST('/api/workspace/v1/contacts/list', { body: { channelId, limit: 500 } });
+// The failure's \`error\` is a union of the codes the document lists for contacts/list: switch on it.
+let refusal = 'other';
+if (refused.error?.error === 'invalid_request') refusal = \`invalid_request: \${refused.error.message}\`;
 
-console.log(JSON.stringify({ names, pagination, got: got.data?.data.map((contact) => contact.name), refused: [refused.response.status, refused.error?.error] }));
+console.log(JSON.stringify({ names, pagination, got: got.data?.data.map((contact) => contact.name), label: label?.name, refused: [refused.response.status, refusal] }));
 
-/** Never called: proves the generated types are precise enough to reject a wrong call. */
-export function wrongCall() {
+/** Never called: proves the generated types are precise enough to reject a wrong call and an unknown code. */
+export function wrongCalls(reply: typeof refused) {
+  // @ts-expect-error: "no_such_code" is not an error code of contacts/list
+  const unknown = reply.error?.error === 'no_such_code';
+  // @ts-expect-error: a ticket is created with an email, a title and a description, or updated by ticketId
+  const incomplete = api.POST('/api/platform/v1/tickets/manage', { body: { platformId: 'p', title: 'No email' } });
   // @ts-expect-error: contacts/list takes search as a string
-  return api.POST('/api/workspace/v1/contacts/list', { body: { search: 42 } });
+  return [unknown, incomplete, api.POST('/api/workspace/v1/contacts/list', { body: { search: 42 } })];
 }
 `;
 
@@ -64,14 +73,15 @@ describe('a client generated from openapi.json by openapi-typescript + openapi-f
     expect(schema).toMatch(/workspaceContactsList: \{/);
   });
 
-  it('compiles under strict tsc and lists contacts from the live server', async () => {
+  it('compiles under strict tsc, reads, writes and narrows a 400 on its error code against the live server', async () => {
     await runOk(path.join(BIN, 'tsc'), ['--strict', '--module', 'nodenext', '--target', 'es2022', '--types', 'node', 'client.mts'], { cwd: dir });
     const output = JSON.parse(await runOk(process.execPath, ['client.mjs', server.baseUrl, acme.ownerKey, acme.mainChannelId], { cwd: dir }));
     expect(output).toEqual({
       names: ['Ada Lovelace'],
       pagination: { page: 1, limit: 10, total: 1, pages: 1 },
       got: ['Grace Hopper'],
-      refused: [400, 'invalid_request'],
+      label: 'generated',
+      refused: [400, 'invalid_request: limit: must be at most 200'],
     });
   }, SLOW_TIMEOUT_MS);
 });

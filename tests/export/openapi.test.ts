@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { ERROR_CODE_STATUS, EXAMPLE_IDS, type ErrorCode } from '@switchboard/contract';
 import { buildOpenApi, buildPostmanCollection, toYaml, type OpenAPIObject, type PostmanCollection } from '@switchboard/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -9,6 +10,7 @@ import { REPO_ROOT } from '../helpers/processes.js';
 import { pnpm, run, runBuilding } from '../sdk/commands.js';
 import { contractRoutes } from './routes.js';
 
+type Schema = { required?: string[]; anyOf?: unknown[]; properties?: Record<string, unknown> };
 type Operation = {
   operationId: string;
   summary: string;
@@ -23,8 +25,10 @@ type Operation = {
 
 const routes = contractRoutes();
 
-const SERVER_URL = 'https://switchboard.example.com';
+// Not example.com or localhost: linters rightly warn about those as a deployment's address.
+const SERVER_URL = 'https://switchboard.acme.test';
 const REDOCLY = path.join(REPO_ROOT, 'tests/node_modules/.bin/redocly');
+const SPECTRAL = path.join(REPO_ROOT, 'tests/node_modules/.bin/spectral');
 
 describe('pnpm export:api', () => {
   let out: string;
@@ -32,12 +36,12 @@ describe('pnpm export:api', () => {
 
   beforeAll(async () => {
     out = mkdtempSync(path.join(tmpdir(), 'switchboard-api-'));
-    await runBuilding(pnpm('--silent', 'export:api', '--out', out, '--server-url', SERVER_URL));
+    await runBuilding(pnpm('--silent', 'export:api', '--out', out, '--server', SERVER_URL));
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('writes openapi.json, openapi.yaml and postman_collection.json, all from the contract', () => {
-    expect(readdirSync(out).sort()).toEqual(['openapi.json', 'openapi.yaml', 'postman_collection.json']);
+  it('writes openapi.json, openapi.yaml, the Postman collection and its environment, all from the contract', () => {
+    expect(readdirSync(out).sort()).toEqual(['openapi.json', 'openapi.yaml', 'postman_collection.json', 'switchboard.postman_environment.json']);
     const json = JSON.parse(read('openapi.json'));
     expect(json).toEqual(JSON.parse(JSON.stringify(buildOpenApi({ serverUrl: SERVER_URL }))));
     expect(parse(read('openapi.yaml'))).toEqual(json);
@@ -51,35 +55,45 @@ describe('pnpm export:api', () => {
     expect(Object.keys(validated.paths ?? {})).toHaveLength(routes.length / 2);
   });
 
-  it('passes `redocly lint` (recommended rules) with zero errors, as JSON and as YAML', async () => {
+  it('passes `redocly lint` (recommended rules) with zero errors and zero warnings, as JSON and as YAML', async () => {
     for (const file of ['openapi.json', 'openapi.yaml']) {
       const env = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
       const result = await run(REDOCLY, ['lint', file, '--format', 'json'], { cwd: out, env });
-      const report = JSON.parse(result.stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string }[] };
-      expect(report.problems.filter((p) => p.severity === 'error'), file).toEqual([]);
-      expect(report.totals.errors).toBe(0);
-      expect(report.problems.filter((p) => !ACCEPTED_REDOCLY_WARNINGS.includes(p.ruleId)), file).toEqual([]);
+      const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+      expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`), file).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
       expect(result.code).toBe(0);
     }
   });
-});
 
-/**
- * Warnings of redocly's recommended rules that the definition carries on purpose: no license is chosen, the
- * servers are localhost/example.com, and examples hold Postman `{{userId}}`-style variables where a UUID goes.
- */
-const ACCEPTED_REDOCLY_WARNINGS = ['info-license', 'no-server-example.com', 'no-invalid-parameter-examples', 'no-invalid-media-type-examples'];
+  it('passes `spectral lint` (spectral:oas ruleset) with zero errors and zero warnings', async () => {
+    writeFileSync(path.join(out, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
+    const result = await run(SPECTRAL, ['lint', 'openapi.json', '--format', 'json', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn'], { cwd: out });
+    // The JSON report is followed by a summary line on stdout.
+    const problems = JSON.parse(result.stdout.slice(result.stdout.indexOf('['), result.stdout.lastIndexOf(']') + 1)) as { code: string; message: string; path: string[] }[];
+    expect(problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`)).toEqual([]);
+    expect(result.code).toBe(0);
+  });
+});
 
 describe('OpenAPI definition', () => {
   let doc: OpenAPIObject;
   const operation = (path: string, method: string) => doc.paths[path][method.toLowerCase()] as Operation;
+  const componentOf = (ref: { $ref?: string }) => doc.components!.schemas![ref.$ref!.split('/').pop()!] as Schema;
+  const component = (response: { content: { 'application/json': { schema: { $ref?: string } } } }) => componentOf(response.content['application/json'].schema);
 
   beforeAll(() => {
     doc = buildOpenApi({ serverUrl: SERVER_URL });
   });
 
-  it('carries version 1.0.0, the server root and both security schemes, required everywhere', () => {
-    expect(doc.info).toMatchObject({ title: 'Switchboard API', version: '1.0.0' });
+  it('carries version 1.0.0, contact, license, the server root and both security schemes, required everywhere', () => {
+    expect(doc.info).toMatchObject({
+      title: 'Switchboard API',
+      version: '1.0.0',
+      contact: { url: `${SERVER_URL}/developer` },
+      license: { name: expect.any(String), url: `${SERVER_URL}/developer` },
+    });
+    expect(buildOpenApi().servers?.[0]?.url).toBe('http://localhost:3000');
     expect(doc.servers).toEqual([{ url: SERVER_URL, description: expect.any(String) }]);
     expect(doc.components?.securitySchemes).toEqual({
       ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: expect.any(String) },
@@ -109,24 +123,72 @@ describe('OpenAPI definition', () => {
     expect(operation('/api/workspace/v1/labels/manage', 'POST')['x-rate-limit-class']).toBe('api_write');
   });
 
-  it('lists every response status the endpoint can give, success and failure in the envelope', () => {
-    const envelope = doc.components?.schemas?.ErrorEnvelope as { properties: Record<string, unknown>; required: string[] };
-    expect(envelope.required).toEqual(['success', 'error', 'message']);
+  it('lists every response status the endpoint can give, each failure narrowed to the error codes of that status', () => {
     for (const route of routes) {
       const { responses } = operation(route.path, route.method);
       expect(Object.keys(responses).sort(), route.path).toEqual(Object.keys(route.responses).sort());
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429', '500']));
-      expect(Object.keys(responses['200']!.content['application/json'].schema.properties!)).toEqual(expect.arrayContaining(['success', 'data']));
+      expect(component(responses['200']!).required).toEqual(expect.arrayContaining(['success', 'data']));
       for (const [status, response] of Object.entries(responses).filter(([status]) => status !== '200')) {
-        expect(response.content['application/json'].schema, `${route.path} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+        const envelope = component(response);
+        expect(envelope.required, `${route.path} ${status}`).toEqual(['success', 'error', 'message']);
+        const codes = (envelope.properties!.error as { enum: ErrorCode[] }).enum;
+        expect(codes.map((code) => ERROR_CODE_STATUS[code]), `${route.path} ${status}`).toEqual(codes.map(() => Number(status)));
         expect(response.description).not.toBe(status);
       }
     }
-    expect(Object.keys(operation('/api/platform/v1/tickets/manage', 'POST').responses)).toContain('404');
-    expect(operation('/api/workspace/v1/contacts/list', 'POST').responses['429']).toMatchObject({ headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } });
+    const tickets = operation('/api/platform/v1/tickets/manage', 'POST').responses;
+    expect(tickets['404']!.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TicketNotFoundError' });
+    expect(component(tickets['404']!).properties!.error).toMatchObject({ enum: ['ticket_not_found'] });
+    expect(component(tickets['400']!).properties!.error).toMatchObject({ enum: ['invalid_request', 'invalid_json'] });
+    const addon = operation('/api/platform/v1/addon/manage', 'POST').responses;
+    expect(component(addon['400']!).properties!.error).toMatchObject({ enum: ['invalid_request', 'invalid_json', 'no_active_subscription'] });
+    expect(component(addon['404']!).properties!.error).toMatchObject({ enum: ['user_not_found', 'addon_not_found'] });
   });
 
-  it('gives request examples: the POST body and the GET query values', () => {
+  it('declares the headers that are always sent as required: X-Request-Id, RateLimit-* (with Policy), Retry-After on 429', () => {
+    const headers = doc.components!.headers as Record<string, { required?: boolean }>;
+    for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']) {
+      expect(headers[name]?.required, name).toBe(true);
+    }
+    for (const route of routes) {
+      const { responses } = operation(route.path, route.method) as unknown as { responses: Record<string, { headers: Record<string, { $ref: string }> }> };
+      for (const response of Object.values(responses)) expect(response.headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+      expect(Object.keys(responses['200']!.headers)).toEqual(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
+      expect(responses['429']!.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    }
+  });
+
+  it('names a component schema for every resource and envelope', () => {
+    const names = Object.keys(doc.components!.schemas!);
+    expect(names).toEqual(expect.arrayContaining(['Contact', 'ContactPage', 'Channel', 'ChannelList', 'Label', 'Ticket', 'TicketResponse', 'Plan', 'Platform', 'Pagination']));
+    for (const route of routes) {
+      const { responses } = operation(route.path, route.method);
+      for (const response of Object.values(responses)) expect(response.content['application/json'].schema, route.path).toEqual({ $ref: expect.stringMatching(/^#\/components\/schemas\/\w+$/) });
+    }
+  });
+
+  it('marks a POST body required when its schema requires a field, and gives the required sets of tickets and add-ons', () => {
+    for (const route of routes.filter((r) => r.method === 'POST')) {
+      const op = operation(route.path, route.method) as Operation & { requestBody: { required?: boolean } };
+      const schema = op.requestBody.content['application/json'].schema as Schema;
+      expect(op.requestBody.required ?? false, route.path).toBe(Boolean(schema.required?.length || schema.anyOf));
+    }
+    const body = (path: string) => operation(path, 'POST').requestBody!.content['application/json'].schema as Schema;
+    const tickets = body('/api/platform/v1/tickets/manage');
+    const required = (schema: Schema) => (schema.anyOf as Schema[]).map((shape) => shape.required);
+    expect(required(tickets)).toEqual([['platformId', 'email', 'title', 'description'], ['platformId', 'ticketId']]);
+    const addon = body('/api/platform/v1/addon/manage');
+    expect(required(addon)).toEqual([['platformId', 'userId', 'addonId'], ['platformId', 'userId', 'planId']]);
+    expect((addon.anyOf as Schema[])[1]!.properties!.planId).toMatchObject({ deprecated: true });
+    const addonGet = operation('/api/platform/v1/addon/manage', 'GET').parameters as { name: string; required?: boolean }[];
+    expect(addonGet.find((p) => p.name === 'addonId')?.required).toBe(true);
+    const contacts = operation('/api/workspace/v1/contacts/list', 'POST').responses['400']!.content['application/json'] as { example?: { message: string } };
+    expect(contacts.example?.message).toMatch(/^channelId: is required/);
+  });
+
+  it('gives request examples with real values (UUIDs, no {{variables}}): the POST body and the GET query values', () => {
+    expect(JSON.stringify(doc)).not.toMatch(/\{\{[A-Za-z]/);
     for (const route of routes) {
       const op = operation(route.path, route.method);
       const example = route.metadata.example;
@@ -188,15 +250,27 @@ describe('Postman collection', () => {
     }
   });
 
-  it('sends the contract examples: POST bodies and exactly the example query values on GET', () => {
+  it('sends the contract examples with ids as {{variables}}: POST bodies and exactly the example query values on GET', () => {
     for (const route of routes) {
       const request = requests().find((r) => r.method === route.method && `/${r.url.path.join('/')}` === route.path)!;
       expect(request, `${route.method} ${route.path}`).toBeDefined();
-      if (route.method === 'POST') expect(JSON.parse(request.body!.raw)).toEqual(route.metadata.example);
+      const example = Object.fromEntries(Object.entries(route.metadata.example).map(([k, v]) => [k, k in EXAMPLE_IDS ? `{{${k}}}` : v]));
+      if (route.method === 'POST') expect(JSON.parse(request.body!.raw)).toEqual(example);
       else {
         const sent = Object.fromEntries((request.url.query ?? []).filter((q) => !q.disabled).map((q) => [q.key, q.value]));
-        expect(sent, route.path).toEqual(Object.fromEntries(Object.entries(route.metadata.example).map(([k, v]) => [k, String(v)])));
+        expect(sent, route.path).toEqual(Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)])));
       }
+    }
+  });
+
+  it('tests every request: status 200, success true, the reply against its schema', () => {
+    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { name: string; event?: { listen: string; script: { exec: string[] } }[] }[];
+    expect(items).toHaveLength(routes.length);
+    for (const item of items) {
+      const script = item.event?.find((event) => event.listen === 'test')?.script.exec.join('\n') ?? '';
+      expect(script, item.name).toContain('pm.response.to.have.status(200)');
+      expect(script, item.name).toContain('pm.expect(reply.success).to.eql(true)');
+      expect(script, item.name).toMatch(/pm\.response\.to\.have\.jsonSchema\(\{"type":"object"/);
     }
   });
 });

@@ -32,7 +32,7 @@ describe('response envelope and HTTP edge cases', () => {
 
   test('404 for unknown routes, 405 for a known path with another method', async ({ server, headers }) => {
     expectEnvelopeError(await server.http.post('/api/workspace/v1/nope', {}, { headers }), 404, 'not_found');
-    expectEnvelopeError(await server.http.get('/', { headers }), 404, 'not_found');
+    expectEnvelopeError(await server.http.get('/nope', { headers }), 404, 'not_found');
     const put = await server.http.put(CHANNELS, {}, { headers });
     expectEnvelopeError(put, 405, 'method_not_allowed');
     expect(put.headers.allow).toBe('POST, GET');

@@ -13,8 +13,8 @@ describe('the server process', () => {
     databaseUrl = await createFreshDatabase();
   });
 
-  it('on an empty database seeds the demo once, prints a working curl, and stops cleanly on SIGTERM', async () => {
-    const first = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0' });
+  it('asked to (DEMO=true), seeds the demo into an empty database once, prints a working curl, and stops cleanly on SIGTERM', async () => {
+    const first = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DEMO: 'true', MIGRATE_ON_START: 'true' });
     const [, apiKey] = await first.waitFor(/This API key is shown once; keep it:\s+(sb_live_\S+)/);
     const [curlLine] = await first.waitFor(/curl -s -X POST \S+\/api\/workspace\/v1\/contacts\/list .*/);
 
@@ -34,7 +34,7 @@ describe('the server process', () => {
     expect(await first.exited).toBe(0);
     expect(first.output()).toMatch(/"msg":"stopped"/);
 
-    const second = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0' });
+    const second = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DEMO: 'true' });
     const [, port] = await second.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
     const reply = await fetch(`http://127.0.0.1:${port}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'X-API-Key': apiKey! } });
     expect(reply.status).toBe(200);

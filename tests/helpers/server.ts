@@ -1,6 +1,7 @@
 import { createClient, type SwitchboardClient } from '@switchboard/client';
 import { createLogger, loadConfig, openDatabase, seed, startServer, type Database, type SeedFile, type SeedResult } from '@switchboard/server';
-import axios, { type AxiosInstance } from 'axios';
+import type { AxiosInstance } from 'axios';
+import { contractCheckedHttp } from './contract-check.js';
 import { createFreshDatabase } from './database.js';
 
 export interface TestServer {
@@ -9,10 +10,13 @@ export interface TestServer {
   database: Database;
   /** Loads a seed file through the same loader as `pnpm cli seed`. */
   seed(file: SeedFile): Promise<SeedResult>;
-  /** The typed SDK, as an integrator uses it. */
+  /** The typed SDK, as an integrator uses it; every reply is checked against the contract (contract-check.ts). */
   client(apiKey: string): SwitchboardClient;
-  /** Plain HTTP for what the SDK will not send (bad keys, bad JSON, odd methods). Never throws on status. */
+  /** Plain HTTP for what the SDK will not send (bad keys, bad JSON, odd methods). Never throws on status; replies
+   * from contract routes are checked against the contract. */
   http: AxiosInstance;
+  /** http://127.0.0.1:<port>/metrics when METRICS_PORT is set. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -22,7 +26,7 @@ export interface TestServer {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const databaseUrl = env.DATABASE_URL ?? (await createFreshDatabase());
-  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env, PORT: '0', DATABASE_URL: databaseUrl });
+  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MIGRATE_ON_START: 'true', ...env, PORT: '0', DATABASE_URL: databaseUrl });
   const logger = createLogger(config.LOG_LEVEL, 2);
   const database = await openDatabase(config, logger, 10);
   const running = await startServer(config, database, logger);
@@ -32,8 +36,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     databaseUrl,
     database,
     seed: (file) => seed(database.orm.em.fork(), file),
-    client: (apiKey) => createClient({ baseUrl, apiKey }),
-    http: axios.create({ baseURL: baseUrl, validateStatus: () => true }),
+    client: (apiKey) => createClient({ baseUrl, apiKey, axios: contractCheckedHttp({ timeout: 30_000 }) }),
+    http: contractCheckedHttp({ baseURL: baseUrl, validateStatus: () => true }),
+    metricsUrl: running.metricsPort === undefined ? undefined : `http://127.0.0.1:${running.metricsPort}/metrics`,
     async close() {
       await running.close();
       await database.close();

@@ -25,6 +25,7 @@ describe('delivery retries and giving up', () => {
       // A 7.2-second retry window: long enough for a retry or two, short enough to watch a delivery give up.
       DELIVERY_RETRY_HOURS: '0.002',
       WEBHOOK_TIMEOUT_MS: '300',
+      ALLOW_HTTP_WEBHOOKS: 'true',
     });
     tenant = await seedTenantWithWebhooks(server, 'Acme', [
       { url: slow.url, secret, events: ['ticket.closed'] },

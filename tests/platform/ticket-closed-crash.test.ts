@@ -50,7 +50,7 @@ describe('ticket.closed survives a server crash', () => {
     if (!existsSync(path.join(REPO_ROOT, 'apps/server/dist/main.js'))) throw new Error('Build the server first: pnpm --filter @switchboard/server build');
     [hookPort, smtpPort] = [await freePort(), await freePort()];
     databaseUrl = await createFreshDatabase();
-    env = { DATABASE_URL: databaseUrl, PORT: '0', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, DELIVERY_RETRY_SCHEDULE: '1', LOG_LEVEL: 'info' };
+    env = { DATABASE_URL: databaseUrl, PORT: '0', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, DELIVERY_RETRY_SCHEDULE: '1', LOG_LEVEL: 'info', ALLOW_HTTP_WEBHOOKS: 'true' };
 
     // Our tenant (two extra tickets, a webhook endpoint on a port nobody listens on yet) goes in before the first start.
     const file = tenantSeed('Acme');

@@ -31,7 +31,7 @@ describe('ticket.closed: email and signed webhook', () => {
 
   beforeAll(async () => {
     smtp = await startMailCatcher();
-    server = await startTestServer({ SMTP_URL: smtp.url, MAIL_FROM: 'Acme Support <support@acme.example>', DELIVERY_RETRY_SCHEDULE: '1' });
+    server = await startTestServer({ SMTP_URL: smtp.url, MAIL_FROM: 'Acme Support <support@acme.example>', DELIVERY_RETRY_SCHEDULE: '1', ALLOW_HTTP_WEBHOOKS: 'true' });
     hooks = await receiver();
     otherEvent = await receiver();
     otherPlatform = await receiver();
@@ -69,10 +69,15 @@ describe('ticket.closed: email and signed webhook', () => {
     expect(mail!.subject).toBe(`[${ticket.shortId}] Your ticket "Printer on fire" has been closed`);
     expect(mail!.text).toMatch(/has been closed/);
 
-    const [delivery] = await sql(server.databaseUrl, 'select * from webhook_deliveries where webhook_id = $1', [hit!.headers['webhook-id']]);
+    // The worker records an attempt after the receiver has answered: wait for the record, not only the receipt.
+    const recorded = async (query: string, params: unknown[]) => {
+      await expect.poll(async () => (await sql(server.databaseUrl, query, params))[0]?.attempts, { timeout: 5000, interval: 20 }).toBe(1);
+      return (await sql(server.databaseUrl, query, params))[0];
+    };
+    const delivery = await recorded('select * from webhook_deliveries where webhook_id = $1', [hit!.headers['webhook-id']]);
     expect(delivery).toMatchObject({ event_type: 'ticket.closed', status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: null });
     expect(delivery!.delivered_at).toBeInstanceOf(Date);
-    const [email] = await sql(server.databaseUrl, 'select * from outbound_emails where "to" = $1 and subject like $2', ['pat@customer.example', `%${ticket.shortId}%`]);
+    const email = await recorded('select * from outbound_emails where "to" = $1 and subject like $2', ['pat@customer.example', `%${ticket.shortId}%`]);
     expect(email).toMatchObject({ status: 'sent', transport: 'smtp', attempts: 1, last_error: null });
     expect(mail!.messageId).toBe(email!.provider_message_id);
 

@@ -18,6 +18,9 @@ export interface PortalTenant {
   /** devEmail on platform B: same email, OTHER_PASSWORD, also settings:api. */
   devBId: string;
   channelId: string;
+  platformAId: string;
+  /** An add-on plan of platform A. */
+  addonId: string;
 }
 
 /** Two platforms whose users exercise every sign-in rule: the permission, a shared email, the same email twice. */
@@ -42,6 +45,7 @@ export async function createPortalTenant(server: TestServer): Promise<PortalTena
       { ref: 'sharedB', platform: 'b', email: sharedEmail, name: 'Sam B', permissions: api, password: PASSWORD },
     ],
     channels: [{ ref: 'main', platform: 'a', name: 'Alpha Main', phone: '15550001111', users: ['dev'] }],
+    plans: [{ ref: 'seats', platform: 'a', name: 'Extra seats', itemType: 'addon', prices: { monthly: 5 } }],
   };
   const ids = await server.seed(file);
   return {
@@ -53,6 +57,8 @@ export async function createPortalTenant(server: TestServer): Promise<PortalTena
     devId: ids.users!.dev!.id,
     devBId: ids.users!.devB!.id,
     channelId: ids.channels!.main!,
+    platformAId: ids.platforms!.a!,
+    addonId: ids.plans!.seats!,
   };
 }
 

@@ -1,3 +1,4 @@
+import { EXAMPLE_IDS } from '@switchboard/contract';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { startTestServer } from '../helpers/server.js';
@@ -13,7 +14,7 @@ const test = base
 
 describe('Developer Portal over HTTP', () => {
   test('sends anonymous visitors to the sign-in form, for pages and downloads alike', async ({ agent }) => {
-    for (const path of ['/developer/keys', '/developer/reference', '/developer/downloads/openapi.json', '/developer/nowhere']) {
+    for (const path of ['/developer/keys', '/developer/reference', '/developer/reference/openapi.json', '/developer/downloads/openapi.json', '/developer/nowhere']) {
       const reply = await agent().get(path);
       expect(reply.status, path).toBe(303);
       expect(reply.headers.get('location')).toBe('/developer/sign-in');
@@ -98,6 +99,21 @@ describe('Developer Portal over HTTP', () => {
     // An unknown email still pays for one scrypt run; without the decoy it costs about a twentieth.
     const median = (samples: { cpuMs: number }[]) => samples.map((sample) => sample.cpuMs).sort((a, b) => a - b)[1]!;
     expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+  });
+
+  test('feeds the reference a definition whose examples carry the signed-in user’s own ids', async ({ tenant, agent }) => {
+    const dev = agent();
+    expect((await dev.signIn(tenant.devEmail, PASSWORD)).status).toBe(303);
+    const reply = await dev.get('/developer/reference/openapi.json');
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('cache-control')).toContain('no-store');
+    const doc = JSON.parse(reply.text) as { paths: Record<string, { post: { requestBody: { content: { 'application/json': { example: Record<string, unknown> } } } } }> };
+    const example = (path: string) => doc.paths[path]!.post.requestBody.content['application/json'].example;
+    expect(example('/api/workspace/v1/contacts/list').channelId).toBe(tenant.channelId);
+    expect(example('/api/platform/v1/addon/manage')).toMatchObject({ platformId: tenant.platformAId, userId: tenant.devId, addonId: tenant.addonId });
+    for (const sample of [EXAMPLE_IDS.channelId, EXAMPLE_IDS.platformId, EXAMPLE_IDS.userId, EXAMPLE_IDS.addonId]) expect(reply.text).not.toContain(sample);
+    // The downloads stay generic: the same files for everyone.
+    expect((await dev.get('/developer/downloads/openapi.json')).text).toContain(EXAMPLE_IDS.channelId);
   });
 
   test('shows users without settings:api a clear 403 page after signing in', async ({ tenant, agent }) => {

@@ -1,5 +1,18 @@
-import { contract, createClient, SwitchboardError, type EndpointMetadata } from '@switchboard/client';
+import {
+  ApiConnectionError,
+  AuthenticationError,
+  createClient,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  SwitchboardError,
+} from '@switchboard/client';
+import { contract, type EndpointMetadata } from '@switchboard/contract';
 import axios from 'axios';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../helpers/processes.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failure, ok, startStandIn, type StandIn } from './stand-in.js';
 
@@ -56,7 +69,7 @@ describe('SDK requests and errors', () => {
     const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SwitchboardError);
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: 'SwitchboardError', status: 429, code: 'rate_limited', message: 'rate_limited (scripted)', requestId: 'req-1', retryAfter: 17 });
+    expect(error).toMatchObject({ name: 'RateLimitError', status: 429, code: 'rate_limited', message: 'rate_limited (scripted)', requestId: 'req-1', retryAfter: 17 });
     expect((error as SwitchboardError).headers['retry-after']).toBe('17');
   });
 
@@ -72,7 +85,8 @@ describe('SDK requests and errors', () => {
     await stand.close();
     stand = undefined;
     const error = await createClient({ baseUrl: url, apiKey: 'k' }).workspace.channels.list().catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'SwitchboardError', status: 0, code: 'ECONNREFUSED', requestId: undefined });
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ECONNREFUSED', requestId: undefined });
   });
 
   it('sends through a caller-supplied axios instance (its interceptors run)', async () => {
@@ -85,5 +99,50 @@ describe('SDK requests and errors', () => {
     await createClient({ baseUrl: stand.url, apiKey: 'k', axios: http }).workspace.channels.list();
     expect(stand.requests[0]!.headers['x-trace']).toBe('abc');
     expect(stand.requests[0]!.headers['x-api-key']).toBe('k');
+  });
+
+  it('throws a subclass per error family, each still a SwitchboardError; InvalidRequestError names the parameter', async () => {
+    const cases = [
+      [400, 'invalid_request', InvalidRequestError],
+      [401, 'unauthorized', AuthenticationError],
+      [403, 'forbidden', PermissionError],
+      [404, 'ticket_not_found', NotFoundError],
+      [429, 'rate_limited', RateLimitError],
+      [500, 'internal_error', SwitchboardError],
+    ] as const;
+    for (const [status, code, ErrorClass] of cases) {
+      stand = await startStandIn(() =>
+        status === 400
+          ? { status, body: { success: false, error: code, message: 'channelId: is required: this key is authorized for 2 channels' } }
+          : failure(status, code, { 'retry-after': '3' }),
+      );
+      const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
+      expect(error, code).toBeInstanceOf(ErrorClass);
+      expect(error, code).toBeInstanceOf(SwitchboardError);
+      expect(error, code).toMatchObject({ name: ErrorClass.name, status, code });
+      if (status === 400) expect((error as InvalidRequestError).param).toBe('channelId');
+      if (status === 429) expect((error as RateLimitError).retryAfter).toBe(3);
+      await stand.close();
+      stand = undefined;
+    }
+  });
+
+  it('reports a per-call timeout and an aborted signal as ApiConnectionError', async () => {
+    stand = await startStandIn(() => 'never');
+    const sb = createClient({ baseUrl: stand.url, apiKey: 'k' });
+    const timedOut = await sb.workspace.channels.list({}, { timeout: 50 }).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(ApiConnectionError);
+    expect(timedOut).toMatchObject({ status: 0, code: 'ECONNABORTED' });
+    const controller = new AbortController();
+    const pending = sb.workspace.channels.list({}, { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(await pending).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ERR_CANCELED' });
+  });
+
+  it('sends User-Agent switchboard-node/<package version>', async () => {
+    stand = await startStandIn(() => ok([], { total: 0 }));
+    await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.channels.list();
+    const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/client/package.json'), 'utf8')) as { version: string };
+    expect(stand.requests[0]!.headers['user-agent']).toBe(`switchboard-node/${version}`);
   });
 });

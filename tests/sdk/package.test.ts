@@ -35,15 +35,18 @@ main().catch((error: unknown) => {
 });
 `;
 
-/** Each line is a call the contract forbids; every one must be a type error. */
+/** Each line is a call the contract forbids; every one must be a type error, worded in the API's own type names. */
 const WRONG_CALLS = [
-  ['sb.workspace.contacts.list({ serach: "ada" });', 'TS2561'], // misspelt parameter
-  ['sb.workspace.contacts.list({ limit: "50" });', 'TS2322'], // wrong type
-  ['sb.platform.tickets.manage({ platformId: "p", status: "done" });', 'TS2322'], // not a ticket status
-  ['sb.workspace.chat.templates.send({ templateName: "order_update" });', 'TS2345'], // required `to` missing
-  ['sb.platform.subscription.list();', 'TS2554'], // required platformId missing
-  ['sb.workspace.contacts.lst();', 'TS2551'], // no such endpoint
+  ['sb.workspace.contacts.list({ serach: "ada" });', 'TS2561', "'serach' does not exist in type 'ContactsListParams'"], // misspelt parameter
+  ['sb.workspace.contacts.list({ limit: "50" });', 'TS2322', "Type 'string' is not assignable to type 'number'"], // wrong type
+  ['sb.platform.tickets.manage({ platformId: "p", status: "done" });', 'TS2322', `Type '"done"' is not assignable`], // not a ticket status
+  ['sb.workspace.chat.templates.send({ templateName: "order_update" });', 'TS2345', "parameter of type 'TemplatesSendParams'"], // required `to` missing
+  ['sb.platform.subscription.list();', 'TS2554', 'Expected 1-2 arguments, but got 0'], // required platformId missing
+  ['sb.workspace.contacts.lst();', 'TS2551', "'lst' does not exist on type 'WorkspaceContactsApi'. Did you mean 'list'?"], // no such endpoint
 ] as const;
+
+/** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (once 1.08 MB). */
+const MAX_DECLARATION_BYTES = 60 * 1024;
 
 const WRONG = `import { createClient } from '@switchboard/client';
 const sb = createClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });
@@ -86,6 +89,16 @@ describe('the packed SDK, installed outside the workspace', () => {
     expect(manifest.exports['.'].require.types).toBe('./dist/index.d.cts');
   });
 
+  it('declares its types in plain named interfaces, small enough to read', () => {
+    for (const file of ['index.d.ts', 'index.d.cts']) {
+      const declarations = readFileSync(path.join(project, 'node_modules/@switchboard/client/dist', file), 'utf8');
+      expect(Buffer.byteLength(declarations), file).toBeLessThanOrEqual(MAX_DECLARATION_BYTES);
+      expect(declarations, file).not.toMatch(/from ['"](zod|@ts-rest\/core)['"]/);
+      expect(declarations, file).toMatch(/interface ContactsListParams \{/);
+      expect(declarations, file).toMatch(/interface SwitchboardClient extends SwitchboardApi \{/);
+    }
+  });
+
   it('type-checks strict code against the import and require types, and runs it as ESM and as CJS', async () => {
     writeFileSync(path.join(project, 'usage.mts'), USAGE);
     writeFileSync(path.join(project, 'usage.cts'), USAGE);
@@ -114,10 +127,12 @@ describe('the packed SDK, installed outside the workspace', () => {
     const result = await run(TSC, ['--noEmit', '--strict', '--module', 'nodenext', '--types', 'node', 'wrong.mts'], { cwd: project });
     expect(result.code).not.toBe(0);
     const errors = result.stdout.split('\n').filter((line) => line.startsWith('wrong.mts('));
-    WRONG_CALLS.forEach(([call, code], index) => {
+    WRONG_CALLS.forEach(([call, code, message], index) => {
       const line = index + 3;
-      expect(errors.some((error) => error.startsWith(`wrong.mts(${line},`) && error.includes(code)), `${call} → ${code}\n${result.stdout}`).toBe(true);
+      const error = errors.find((error) => error.startsWith(`wrong.mts(${line},`) && error.includes(code));
+      expect(error, `${call} → ${code}\n${result.stdout}`).toContain(message);
     });
+    expect(result.stdout).not.toMatch(/Zod|ts-rest|AppRoute|ClientTree/);
     expect(errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${index + 3},`)))).toEqual([]);
   }, SLOW_TIMEOUT_MS);
 });

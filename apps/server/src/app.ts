@@ -1,27 +1,39 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
-import type { JobQueue } from './events/queue.js';
-import type { Logger } from './logger.js';
 import { jsonBody, requireJsonBody } from './http/body.js';
+import { corsFor } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
+import { healthRoutes } from './http/health.js';
 import { notFound } from './http/not-found.js';
+import { createOutageMonitor } from './http/outage.js';
 import type { RateLimiters } from './http/rate-limit.js';
+import { registerApiRoutes } from './http/register.js';
 import { requestId } from './http/request-id.js';
-import { registerApiRoutes } from './http/routes.js';
-import type { MessagingProviders } from './modules/messages/provider/providers.js';
+import type { JobQueue } from './kit/jobs.js';
+import type { Services } from './kit/services.js';
+import { Readiness } from './lifecycle/readiness.js';
+import type { Logger } from './logger.js';
+import { apiKeyLookup } from './modules/index.js';
+import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
+import { root } from './portal/root.js';
+import { routeSlices } from './wiring.js';
 
 export interface AppDeps {
   orm: MikroORM;
   logger: Logger;
   rateLimiters: RateLimiters;
-  /** Messaging providers by name (server.ts wires the sandbox); their timers stop with the server. */
-  messaging: MessagingProviders;
+  /** The services modules provide (e.g. the messaging providers), started and stopped by server.ts. */
+  services: Services;
   jobs: JobQueue;
   trustProxy?: boolean;
   /** Developer Portal settings: session secret, public URL, Redis for the sign-in failure budget. */
   portal?: PortalOptions;
+  /** Start-up steps /readyz waits for; request metrics; origins allowed by CORS (none: CORS off). */
+  readiness?: Readiness;
+  metrics?: Metrics;
+  corsOrigins?: string[];
 }
 
 /** Builds the HTTP app without listening: tests and main.ts both use it. */
@@ -33,35 +45,36 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(requestId);
+  if (deps.metrics) app.use(deps.metrics.recordRequests);
   app.use(
     pinoHttp({
       logger: deps.logger,
       genReqId: (req) => (req as express.Request).id,
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      // Every line logged through req.log (and the request's own line) carries the id at the top level.
+      customProps: (req) => ({ requestId: (req as express.Request).id }),
+      // 503 is an outage already logged once by the outage monitor, not a fault of this request.
+      customLogLevel: (_req, res, error) =>
+        error || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
       serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }) },
+      // pino-http invents an error with a stack for every 5xx; a 503 is an outage the outage monitor logs once.
+      customErrorObject: (_req, res, error, value: Record<string, unknown>) => (res.statusCode === 503 ? { res: value.res, responseTime: value.responseTime } : value),
     }),
   );
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ success: true, data: { status: 'ok' } });
-  });
-  app.get('/readyz', async (req, res) => {
-    try {
-      await deps.orm.em.fork().execute('select 1');
-      res.json({ success: true, data: { status: 'ready', database: 'up' } });
-    } catch (error) {
-      req.log.warn({ err: error }, 'readiness check failed');
-      res.status(503).json({ success: false, error: 'service_unavailable', message: 'Database unreachable.' });
-    }
-  });
+  app.get('/', root);
+  app.use(healthRoutes(deps.orm, deps.readiness ?? new Readiness()));
+  if (deps.corsOrigins?.length) app.use('/api', corsFor(deps.corsOrigins));
 
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
   app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, ...deps.portal }));
 
+  const outages = createOutageMonitor(deps.logger);
+  app.use('/api', outages.recovery);
   app.use(requireJsonBody, jsonBody);
-  registerApiRoutes(app, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, messaging: deps.messaging, jobs: deps.jobs });
+  const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
+  registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup });
 
-  app.use(notFound);
-  app.use(errorHandler(deps.logger));
+  app.use(notFound(routeSlices.map((slice) => slice.router)));
+  app.use(errorHandler(deps.logger, outages));
   return app;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, migratesOnStart, seedsDemo } from './config.js';
 
 describe('loadConfig', () => {
   it('applies defaults', () => {
@@ -19,8 +19,25 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'Invalid configuration: DATABASE_URL must start with postgres:// or postgresql://'],
     [{ REDIS_URL: 'nope' }, 'Invalid configuration: REDIS_URL must be a URL'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ NODE_ENV: 'production' }, 'Invalid configuration: DATABASE_URL is required when NODE_ENV=production'],
+    [{ MIGRATE_ON_START: 'yes' }, 'Invalid configuration: MIGRATE_ON_START must be true or false'],
+    [{ CORS_ORIGINS: 'https://a.example.com,nope' }, 'Invalid configuration: CORS_ORIGINS.1 must be comma-separated origins'],
   ])('stops on %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('migrates and seeds the demo only on the embedded default unless told', () => {
+    const embedded = loadConfig({});
+    const configured = loadConfig({ DATABASE_URL: 'postgres://db/app' });
+    expect([migratesOnStart(embedded), seedsDemo(embedded)]).toEqual([true, true]);
+    expect([migratesOnStart(configured), seedsDemo(configured)]).toEqual([false, false]);
+    const asked = loadConfig({ DATABASE_URL: 'postgres://db/app', MIGRATE_ON_START: 'true', DEMO: 'true' });
+    expect([migratesOnStart(asked), seedsDemo(asked)]).toEqual([true, true]);
+    expect(seedsDemo(loadConfig({ DEMO: 'false' }))).toBe(false);
+  });
+
+  it('splits CORS_ORIGINS', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com, http://localhost:5173' }).CORS_ORIGINS).toEqual(['https://a.example.com', 'http://localhost:5173']);
   });
 });

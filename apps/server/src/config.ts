@@ -16,6 +16,12 @@ const number = () => z.coerce.number({ invalid_type_error: 'must be a number' })
 const integer = (min: number, max: number) =>
   number().int('must be an integer').min(min, `must be ${min}..${max}`).max(max, `must be ${min}..${max}`);
 
+const optionalBoolean = () =>
+  z
+    .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
+    .transform((value) => value === 'true')
+    .optional();
+
 const envSchema = z.object({
   PORT: integer(0, 65535).default(3000),
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
@@ -39,6 +45,11 @@ const envSchema = z.object({
     .transform((value) => value.split(',').map(Number)),
   /** How long one webhook POST may take; kept well under the delivery job's 60 s expiry. */
   WEBHOOK_TIMEOUT_MS: integer(100, 30_000).default(10_000),
+  /**
+   * Local development and tests only: webhooks may use http:// to localhost/127.0.0.1 and reach private, loopback
+   * and link-local addresses. Off, webhook URLs must be https:// to public addresses (server-side request forgery).
+   */
+  ALLOW_HTTP_WEBHOOKS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
   SANDBOX_SENT_AFTER_MS: integer(0, 600_000).default(1000),
   SANDBOX_DELIVERED_AFTER_MS: integer(0, 600_000).default(3000),
@@ -48,6 +59,25 @@ const envSchema = z.object({
   /** Signs Developer Portal session cookies; every instance needs the same value. Unset: random per process. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SHUTDOWN_TIMEOUT_MS: integer(1, 600_000).default(10_000),
+
+  // Operations. Unset booleans follow the database: the embedded default migrates and seeds the demo, a configured
+  // DATABASE_URL does neither unless asked (a one-shot `pnpm cli migrate` / `seed:demo` is the usual way).
+  NODE_ENV: z.string().optional(),
+  MIGRATE_ON_START: optionalBoolean(),
+  DEMO: optionalBoolean(),
+  /** Prometheus metrics on a separate listener (keep it off the public network); unset: no metrics listener. */
+  METRICS_PORT: integer(0, 65535).optional(),
+  /** Comma-separated origins allowed to call the API from a browser (CORS); unset: CORS off. */
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.string().url('must be comma-separated origins like https://app.example.com')))
+    .optional(),
+
+  /** Longest a single SQL statement may run before PostgreSQL cancels it (the request gets 503). */
+  DB_STATEMENT_TIMEOUT_MS: integer(100, 3_600_000).default(5000),
+  /** Longest a request waits for a database connection (pool full or database unreachable) before 503. */
+  DB_ACQUIRE_TIMEOUT_MS: integer(100, 600_000).default(5000),
 });
 
 export type Config = z.infer<typeof envSchema>;
@@ -62,5 +92,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
+  if (parsed.data.NODE_ENV === 'production' && !parsed.data.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for development)');
+  }
   return parsed.data;
 }
+
+/** Whether this process applies pending migrations before listening (see MIGRATE_ON_START). */
+export const migratesOnStart = (config: Config) => config.MIGRATE_ON_START ?? !config.DATABASE_URL;
+/** Whether this process loads the demo data into an empty database (see DEMO). */
+export const seedsDemo = (config: Config) => config.DEMO ?? !config.DATABASE_URL;

@@ -2,11 +2,13 @@
 export { createApp, type AppDeps } from './app.js';
 export { ConfigError, loadConfig, type Config } from './config.js';
 export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
-export { migrate, openDatabase, ormConfig, type Database, type Orm } from './db/orm.js';
-export { demoSeed, DEMO_PASSWORD } from './db/seed/demo.js';
-export { parseSeedFile, seed, SeedError, type SeedResult } from './db/seed/seed.loader.js';
-export type { SeedFile } from './db/seed/seed.schema.js';
+export { migrate, type Database, type Orm } from './db/orm.js';
+export { demoSeed, DEMO_PASSWORD } from './demo.js';
+export { sweepIdempotencyKeys } from './http/idempotency.js';
+export { SeedError } from './kit/seed.js';
+export { startServices, type Services } from './kit/services.js';
 export { createLogger, type Logger } from './logger.js';
 export { createApiKey, revokeApiKey } from './modules/api-keys/api-key.service.js';
-export { createMessagingProviders, statusSink, type MessagingProviders } from './modules/messages/provider/providers.js';
+export { statusSink } from './modules/messages/provider/providers.js';
 export { startServer, type RunningServer } from './server.js';
+export { openDatabase, ormConfig, parseSeedFile, seed, serviceProviders, type SeedFile, type SeedResult } from './wiring.js';

@@ -1,19 +1,23 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase } from './db/orm.js';
-import { seedDemoIfEmpty } from './db/seed/demo.js';
-import type { SeedResult } from './db/seed/seed.loader.js';
+import { watchLauncher } from './lifecycle/launcher.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
+import { openDatabase, type SeedResult } from './wiring.js';
+
+/** A configuration problem ends start-up with its one line, never a stack trace. */
+function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
 
 function readConfig(): Config {
   try {
     return loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
+    exitOnConfigError(error);
   }
 }
 
@@ -38,7 +42,13 @@ function printDemoBanner(baseUrl: string, demo: SeedResult) {
 
 const config = readConfig();
 const logger = createLogger(config.LOG_LEVEL);
-const database = await openDatabase(config, logger);
+// Listening from the first moment: a stop requested during start-up waits for it, then closes cleanly, so the
+// embedded PostgreSQL (a process of its own) is never left behind.
+const stopRequested = new Promise<string>((resolve) => {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => resolve(signal));
+  watchLauncher((pid) => resolve(`launcher process ${pid} exited`));
+});
+const database = await openDatabase(config, logger).catch(exitOnConfigError);
 
 let running: RunningServer;
 try {
@@ -50,20 +60,18 @@ try {
   process.exit(1);
 }
 
-const demo = await seedDemoIfEmpty(database.orm.em.fork());
 const baseUrl = config.PUBLIC_URL ?? `http://localhost:${running.port}`;
 logger.info(`Switchboard ready on ${baseUrl}`);
-if (demo) printDemoBanner(baseUrl, demo);
+if (running.demo) printDemoBanner(baseUrl, running.demo);
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down: draining requests');
+const reason = await stopRequested;
+logger.info({ reason }, 'shutting down: draining requests');
+try {
   await running.close();
   await database.close();
-  logger.info('stopped');
-  process.exit(0);
+} catch (error) {
+  logger.error({ err: error }, 'shutdown was not clean');
+  process.exit(1);
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+logger.info('stopped');
+process.exit(0);

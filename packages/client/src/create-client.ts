@@ -1,34 +1,30 @@
-import { contract, type Contract, type EndpointMetadata } from '@switchboard/contract';
-import { initClient, isAppRoute, type ApiFetcherArgs, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { contract, type EndpointMetadata } from '@switchboard/contract';
+import { initClient, isAppRoute, type ApiFetcherArgs, type AppRouter } from '@ts-rest/core';
 import axios, { type AxiosError, type AxiosInstance } from 'axios';
-import type { z } from 'zod';
-import { SwitchboardError, toSwitchboardError } from './errors.js';
+import type { SwitchboardApi } from './generated/api.js';
+import { ApiConnectionError, toSwitchboardError, type ConnectionErrorCode } from './errors.js';
+import { idempotencyHeaders, type WriteOptions } from './idempotency.js';
 import { paginate } from './paginate.js';
 import { isIdempotent, resolveRetry, withRetry, type ResolvedRetry, type RetryOptions } from './retry.js';
+import { SDK_VERSION } from './version.js';
 
-interface EndpointRoutes {
-  post: AppRoute & { body: z.ZodTypeAny };
-  get: AppRoute;
+/** Per-call options, beside the endpoint's parameters (`idempotencyKey` applies to writes). */
+export interface RequestOptions extends WriteOptions {
+  /** Milliseconds before this call gives up (ApiConnectionError, code `ECONNABORTED`); default: the client's `timeoutMs`. */
+  timeout?: number;
+  /** Aborts the call (ApiConnectionError, code `ERR_CANCELED`); also stops retries. */
+  signal?: AbortSignal;
 }
 
-type SuccessOf<E extends EndpointRoutes> = E['post']['responses'][200] extends z.ZodTypeAny
-  ? z.output<E['post']['responses'][200]>
-  : never;
-type ParamsOf<E extends EndpointRoutes> = z.input<E['post']['body']>;
-
-/** One method per endpoint: takes the endpoint's parameters, resolves to the success envelope, throws SwitchboardError. */
-export type EndpointMethod<E extends EndpointRoutes> = {} extends ParamsOf<E>
-  ? (params?: ParamsOf<E>) => Promise<SuccessOf<E>>
-  : (params: ParamsOf<E>) => Promise<SuccessOf<E>>;
-
-export type ClientTree<T> = {
-  [K in keyof T]: T[K] extends EndpointRoutes ? EndpointMethod<T[K]> : ClientTree<T[K]>;
-};
-
-export type SwitchboardClient = ClientTree<Contract> & {
+/**
+ * One method per endpoint (plain types generated from the contract, see src/generated/api.ts): takes the endpoint's
+ * parameters and per-call options (timeout, signal and, for writes, an `idempotencyKey`), resolves to the success
+ * envelope, throws SwitchboardError.
+ */
+export interface SwitchboardClient extends SwitchboardApi {
   /** Async-iterates every item of a paginated list: `for await (const c of sb.paginate(sb.workspace.contacts.list, { search }))`. */
   paginate: typeof paginate;
-};
+}
 
 export interface ClientOptions {
   /** Server root, e.g. `https://api.example.com` (no `/api/...`). */
@@ -36,44 +32,54 @@ export interface ClientOptions {
   apiKey: string;
   /** Your own axios instance (interceptors, proxies); one is created when omitted. */
   axios?: AxiosInstance;
-  /** Per-request timeout; default 30 s. A timed-out request fails with status 0 (code `ECONNABORTED`). */
+  /** Timeout of each request; default 30 s (a call's `timeout` option overrides it). A timed-out request fails with ApiConnectionError (status 0, code `ECONNABORTED`). */
   timeoutMs?: number;
   /**
    * Opt-in automatic retry (off by default): `true` for the defaults, or bounds. A 429 is retried for every
-   * endpoint after its `Retry-After`; a network failure or 503 only for reads (rate class `api_read`).
+   * endpoint after its `Retry-After`; a network failure or 503 for reads, and for writes under their Idempotency-Key.
    */
   retry?: boolean | RetryOptions;
 }
 
 type Reply = { status: number; body: unknown; headers: Headers };
+/** What each call hands ts-rest, which passes it on to the fetcher. */
+type CallArgs = { body: unknown; extraHeaders: Record<string, string>; fetchOptions: { signal?: AbortSignal }; timeout?: number };
+type Send = (args: CallArgs) => Promise<Reply>;
+
+const USER_AGENT = `switchboard-node/${SDK_VERSION}`;
 
 /** ts-rest's fetcher contract, fulfilled with axios. */
 function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined) {
-  return async (args: ApiFetcherArgs): Promise<Reply> => {
+  return async (args: ApiFetcherArgs & { timeout?: number }): Promise<Reply> => {
     try {
       const response = await http.request({
         method: args.method,
         url: args.path,
-        headers: args.headers,
+        headers: { 'user-agent': USER_AGENT, ...args.headers },
         data: args.body,
-        timeout: timeoutMs,
+        timeout: args.timeout ?? timeoutMs,
+        signal: args.fetchOptions?.signal ?? undefined,
         validateStatus: () => true,
       });
       return { status: response.status, body: response.data, headers: new Headers(response.headers as Record<string, string>) };
     } catch (error) {
       const cause = error as AxiosError;
-      throw new SwitchboardError(0, cause.code ?? 'network_error', cause.message, undefined, undefined);
+      throw new ApiConnectionError(0, (cause.code as ConnectionErrorCode | undefined) ?? 'ERR_NETWORK', cause.message, undefined, undefined);
     }
   };
 }
 
-function endpointMethod(send: (args: { body: unknown }) => Promise<Reply>, metadata: EndpointMetadata, retry: ResolvedRetry | undefined) {
-  const once = async (params: unknown) => {
-    const reply = await send({ body: params });
+function endpointMethod(send: Send, metadata: EndpointMetadata, retry: ResolvedRetry | undefined) {
+  const once = async (params: unknown, options: RequestOptions, extraHeaders: Record<string, string>) => {
+    const reply = await send({ body: params, extraHeaders, fetchOptions: { signal: options.signal }, timeout: options.timeout });
     if (reply.status >= 200 && reply.status < 300) return reply.body;
     throw toSwitchboardError(reply.status, reply.body, Object.fromEntries(reply.headers.entries()));
   };
-  return (params: unknown = {}) => withRetry(() => once(params), isIdempotent(metadata), retry);
+  return (params: unknown = {}, options: RequestOptions = {}) => {
+    // One key per call, sent again on each of its retries: the server replays a write that already ran.
+    const headers = idempotencyHeaders(metadata, options);
+    return withRetry(() => once(params, options, headers), isIdempotent(metadata, headers), retry);
+  };
 }
 
 function buildTree(router: AppRouter, calls: Record<string, unknown>, retry: ResolvedRetry | undefined): Record<string, unknown> {
@@ -82,7 +88,7 @@ function buildTree(router: AppRouter, calls: Record<string, unknown>, retry: Res
       if (isAppRoute(node)) throw new Error(`Unexpected bare route ${name}`);
       const branch = calls[name] as Record<string, unknown>;
       if ('post' in node && isAppRoute(node.post)) {
-        const send = branch.post as (args: { body: unknown }) => Promise<Reply>;
+        const send = branch.post as Send;
         return [name, endpointMethod(send, node.post.metadata as EndpointMetadata, retry)];
       }
       return [name, buildTree(node as AppRouter, branch, retry)];
@@ -104,5 +110,5 @@ export function createClient(options: ClientOptions): SwitchboardClient {
     throwOnUnknownStatus: false,
   });
   const tree = buildTree(contract, calls as unknown as Record<string, unknown>, resolveRetry(options.retry));
-  return { ...tree, paginate } as SwitchboardClient;
+  return { ...tree, paginate } as unknown as SwitchboardClient;
 }

@@ -1,12 +1,22 @@
-/** Thrown for every non-2xx reply (and for network failures, with status 0). */
+import type { ErrorCode } from './generated/api.js';
+
+/** Codes of failures where no reply arrived: the network's (`ECONNREFUSED`, `ECONNABORTED` on timeout) or `ERR_CANCELED` on abort. */
+export type ConnectionErrorCode = `E${string}` | `ERR_${string}`;
+/** Every `code` a SwitchboardError can carry: the API's codes, `http_<status>` for a reply that is not the envelope, or a connection code. */
+export type SwitchboardErrorCode = ErrorCode | `http_${number}` | ConnectionErrorCode;
+
+/**
+ * Thrown for every non-2xx reply (and for network failures, with status 0). Subclasses name the family, so callers
+ * can `catch (e) { if (e instanceof RateLimitError) ... }`; `code` is the envelope's `error` for switching on detail.
+ */
 export class SwitchboardError extends Error {
-  override readonly name = 'SwitchboardError';
+  override readonly name: string = 'SwitchboardError';
 
   constructor(
     /** HTTP status; 0 when no reply arrived. */
     readonly status: number,
-    /** Stable snake_case code from the envelope's `error`, e.g. `invalid_request`, `rate_limited`. */
-    readonly code: string,
+    /** The envelope's `error` (e.g. `invalid_request`, `rate_limited`); `http_<status>` for a reply that is not the envelope. */
+    readonly code: SwitchboardErrorCode,
     message: string,
     /** The X-Request-Id of the failed request: quote it when reporting a problem. */
     readonly requestId: string | undefined,
@@ -19,13 +29,55 @@ export class SwitchboardError extends Error {
   }
 }
 
+/** 401 `unauthorized`: the API key is missing, malformed, unknown or revoked. */
+export class AuthenticationError extends SwitchboardError {
+  override readonly name = 'AuthenticationError';
+}
+
+/** 403 `forbidden`: the key may not do this (permission, platform access, another tenant's resource). */
+export class PermissionError extends SwitchboardError {
+  override readonly name = 'PermissionError';
+}
+
+/** 404: `not_found`, `no_channel`, `ticket_not_found`, `user_not_found`, `addon_not_found`, `template_not_found`. */
+export class NotFoundError extends SwitchboardError {
+  override readonly name = 'NotFoundError';
+}
+
+/** 400: invalid parameters (`invalid_request`), malformed JSON (`invalid_json`), or `no_active_subscription`. */
+export class InvalidRequestError extends SwitchboardError {
+  override readonly name = 'InvalidRequestError';
+  /** The first parameter the message names (`channelId` in `channelId: is required …`), when it names one. */
+  readonly param = /^([A-Za-z][\w.[\]]*): /.exec(this.message)?.[1];
+}
+
+/** 429 `rate_limited`: wait `retryAfter` seconds (or use the client's `retry` option). */
+export class RateLimitError extends SwitchboardError {
+  override readonly name = 'RateLimitError';
+}
+
+/** No reply arrived (status 0): the server is unreachable, the request timed out or was aborted. */
+export class ApiConnectionError extends SwitchboardError {
+  override readonly name = 'ApiConnectionError';
+}
+
+const BY_STATUS: Record<number, typeof SwitchboardError> = {
+  0: ApiConnectionError,
+  400: InvalidRequestError,
+  401: AuthenticationError,
+  403: PermissionError,
+  404: NotFoundError,
+  429: RateLimitError,
+};
+
 /** A failed reply in the `{success: false, error, message}` envelope (or anything else a proxy sent) as an error. */
 export function toSwitchboardError(status: number, body: unknown, headers: Record<string, string>): SwitchboardError {
   const envelope = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; message?: unknown };
   const retryAfter = headers['retry-after'] !== undefined ? Number(headers['retry-after']) : undefined;
-  return new SwitchboardError(
+  const ErrorClass = BY_STATUS[status] ?? SwitchboardError;
+  return new ErrorClass(
     status,
-    typeof envelope.error === 'string' ? envelope.error : `http_${status}`,
+    typeof envelope.error === 'string' ? (envelope.error as ErrorCode) : `http_${status}`,
     typeof envelope.message === 'string' ? envelope.message : `Request failed with status ${status}`,
     headers['x-request-id'],
     Number.isFinite(retryAfter) ? retryAfter : undefined,

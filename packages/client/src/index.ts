@@ -1,5 +1,16 @@
-export { createClient, type ClientOptions, type ClientTree, type EndpointMethod, type SwitchboardClient } from './create-client.js';
-export { SwitchboardError } from './errors.js';
-export { paginate, type PagedItem, type PagedMethod, type PagedParams } from './paginate.js';
-export { DEFAULT_RETRY, IDEMPOTENT_RATE_CLASSES, isIdempotent, type RetryOptions } from './retry.js';
-export * from '@switchboard/contract';
+// The SDK's public API, and nothing else: the client, its errors, paginate, and the named types of the API.
+export { createClient, type ClientOptions, type RequestOptions, type SwitchboardClient } from './create-client.js';
+export {
+  ApiConnectionError,
+  AuthenticationError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  SwitchboardError,
+  type ConnectionErrorCode,
+  type SwitchboardErrorCode,
+} from './errors.js';
+export { paginate } from './paginate.js';
+export type { RetryOptions } from './retry.js';
+export type * from './generated/api.js';

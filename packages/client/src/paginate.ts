@@ -1,4 +1,4 @@
-import type { Pagination } from '@switchboard/contract';
+import type { Pagination } from './generated/api.js';
 
 /** Any SDK method whose reply is a page: `{ data: [...], pagination: { page, pages, ... } }`. */
 export type PagedMethod = (params?: never) => Promise<{ data: readonly unknown[]; pagination: Pagination }>;

@@ -1,5 +1,6 @@
 import type { EndpointMetadata, RateClass } from '@switchboard/contract';
 import { SwitchboardError } from './errors.js';
+import { IDEMPOTENCY_HEADER } from './idempotency.js';
 
 export interface RetryOptions {
   /** Total tries including the first. Default 3. */
@@ -16,12 +17,14 @@ export const DEFAULT_RETRY: ResolvedRetry = { attempts: 3, maxDelayMs: 30_000, b
 
 /**
  * Reads are idempotent: the rate class in the contract says which endpoints only read (`api_read`), so a
- * read whose reply was lost can be sent again. Writes (`api_write`, `api_admin_write`) may have taken
- * effect before a connection broke, so they are never repeated after a network error or 503.
+ * read whose reply was lost can be sent again. A write may have taken effect before a connection broke, so it
+ * is repeated only under an Idempotency-Key (the SDK sends one on every write): the server then replays the
+ * first reply instead of writing again.
  */
 export const IDEMPOTENT_RATE_CLASSES: readonly RateClass[] = ['api_read'];
 
-export const isIdempotent = (metadata: Pick<EndpointMetadata, 'rateClass'>) => IDEMPOTENT_RATE_CLASSES.includes(metadata.rateClass);
+export const isIdempotent = (metadata: Pick<EndpointMetadata, 'rateClass'>, headers: Record<string, string> = {}) =>
+  IDEMPOTENT_RATE_CLASSES.includes(metadata.rateClass) || IDEMPOTENCY_HEADER in headers;
 
 export function resolveRetry(option: boolean | RetryOptions | undefined): ResolvedRetry | undefined {
   if (!option) return undefined;
@@ -41,12 +44,13 @@ function backoff(retry: ResolvedRetry, attempt: number): number {
 
 /**
  * How long to wait before trying again after `error` on try number `attempt` (from 1), or undefined to give up.
- * A 429 is always safe to repeat (the limiter refused the request before it ran); a network failure (status 0)
- * or a 503 only for idempotent endpoints.
+ * A 429 is always safe to repeat (the limiter refused the request before it ran); a network failure (status 0),
+ * a 503 or a 409 for a key still in progress only for idempotent calls.
  */
 export function retryDelay(error: SwitchboardError, attempt: number, idempotent: boolean, retry: ResolvedRetry): number | undefined {
   if (attempt >= retry.attempts) return undefined;
-  const transient = error.status === 429 || (idempotent && (error.status === 0 || error.status === 503));
+  // 409 idempotency_key_in_progress: the first try of this write is still running on the server; its reply will be replayed.
+  const transient = error.status === 429 || (idempotent && (error.status === 0 || error.status === 503 || error.code === 'idempotency_key_in_progress'));
   if (!transient || error.code === 'ERR_CANCELED') return undefined;
   if (error.retryAfter === undefined) return backoff(retry, attempt);
   const asked = error.retryAfter * 1000;

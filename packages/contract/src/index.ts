@@ -43,6 +43,8 @@ export const API_INFO = {
   version: '1.0.0',
   description: 'Workspace and Platform API of a Switchboard deployment.',
 } as const;
+/** The terms the API is offered under: those of the deployment, stated in its Developer Portal. */
+export const API_LICENSE = 'Proprietary: see the deployment’s Developer Portal';
 
 export * from './common/index.js';
 export * from './platform/index.js';

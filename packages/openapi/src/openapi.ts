@@ -1,7 +1,8 @@
-import { API_INFO, contract, RATE_CLASSES, type EndpointMetadata } from '@switchboard/contract';
+import { API_INFO, API_LICENSE, CHANNEL_REQUIRED_EXAMPLE, contract, RATE_CLASSES, type EndpointMetadata } from '@switchboard/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject, SecurityRequirementObject, TagObject } from 'openapi3-ts';
+import type { AnyZodObject } from 'zod';
+import type { InfoObject, OpenAPIObject, OperationObject, RequestBodyObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject, SecurityRequirementObject, TagObject } from 'openapi3-ts';
 
 export type { OpenAPIObject } from 'openapi3-ts';
 
@@ -21,21 +22,32 @@ const SECURITY: SecurityRequirementObject[] = [{ ApiKeyAuth: [] }, { BearerAuth:
 
 const ref = (kind: 'schemas' | 'headers', name: string): ReferenceObject => ({ $ref: `#/components/${kind}/${name}` });
 
+/** Response headers. `required` ones are sent on every response of the statuses they are listed for (headersFor). */
 const HEADERS = {
-  'X-Request-Id': { description: 'Identifies this request in the server logs; quote it when reporting a problem.', schema: { type: 'string' } },
-  'RateLimit-Limit': { description: 'Requests allowed per window for this operation’s rate class.', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
-  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+  'X-Request-Id': { description: 'Identifies this request in the server logs; quote it when reporting a problem.', required: true, schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Requests allowed per window for this operation’s rate class.', required: true, schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', required: true, schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', required: true, schema: { type: 'integer' } },
+  'RateLimit-Policy': { description: 'The window as `<limit>;w=<seconds>` (IETF RateLimit header fields draft).', required: true, schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer' } },
+  'Retry-After-Optional': { description: 'Seconds to wait before trying again, when the server can tell.', schema: { type: 'integer' } },
 } as const;
 type HeaderName = keyof typeof HEADERS;
 
-const headersFor = (status: string): Record<string, ReferenceObject> => {
-  const names: HeaderName[] = ['X-Request-Id'];
-  if (status === '200' || status === '429') names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
-  if (status === '429') names.push('Retry-After');
-  return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
-};
+const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+/**
+ * Statuses only given once the rate limiter has counted the request, so they always carry its headers. (400, 403
+ * and 500 can also come before it: malformed JSON, a missing permission.)
+ */
+const AFTER_RATE_LIMITER = new Set(['200', '404', '429', '503']);
+
+function headersFor(status: string): Record<string, ReferenceObject> {
+  const headers: Record<string, ReferenceObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  if (AFTER_RATE_LIMITER.has(status)) for (const name of RATE_LIMIT_HEADERS) headers[name] = ref('headers', name);
+  if (status === '429') headers['Retry-After'] = ref('headers', 'Retry-After');
+  if (status === '503') headers['Retry-After'] = ref('headers', 'Retry-After-Optional');
+  return headers;
+}
 
 /** `workspace.chat.templates.send` → `workspaceChatTemplatesSend`. */
 const camel = (dotted: string) => dotted.replace(/[.-](\w)/g, (_, letter: string) => letter.toUpperCase());
@@ -45,24 +57,25 @@ const tagOf = (operation: string) => operation.split('.').slice(0, -1).join('.')
 
 /**
  * Fills in what ts-rest cannot know from the zod schemas alone, all read from the route's contract metadata:
- * operationId, tag, security, rate class, request examples, response headers, and the shared failure schema.
+ * operationId, tag, security, rate class, request examples and response headers.
  */
-function describeOperation(operation: OperationObject, route: AppRoute, errorSchemas: SchemaObject[]): OperationObject {
+function describeOperation(operation: OperationObject, route: AppRoute): OperationObject {
   const metadata = route.metadata as EndpointMetadata;
   const example = metadata.example;
+  const params = (route.method === 'GET' ? route.query : 'body' in route ? route.body : undefined) as AnyZodObject | undefined;
+  const channelScoped = Boolean(params && 'channelId' in params.shape);
   const responses = Object.fromEntries(
     Object.entries(operation.responses as Record<string, ResponseObject>).map(([status, response]) => {
       const media = response.content?.['application/json'];
       const success = status.startsWith('2');
-      // Every failure has the one envelope: collect its schema once and point at it.
-      if (!success && media?.schema) errorSchemas.push(media.schema as SchemaObject);
+      const documentedFailure = status === '400' && channelScoped ? { example: CHANNEL_REQUIRED_EXAMPLE } : {};
       return [
         status,
         {
           ...response,
           description: success ? 'Success envelope' : response.description,
           headers: headersFor(status),
-          content: { 'application/json': success ? media : { schema: ref('schemas', 'ErrorEnvelope') } },
+          content: { 'application/json': { ...media, ...documentedFailure } },
         },
       ];
     }),
@@ -78,9 +91,12 @@ function describeOperation(operation: OperationObject, route: AppRoute, errorSch
     responses,
   };
   if (route.method === 'GET') {
-    described.parameters = (operation.parameters as ParameterObject[]).map((parameter) =>
-      parameter.name in example ? { ...parameter, example: example[parameter.name] } : parameter,
-    );
+    const required = new Set(firstRequiredSet(params));
+    described.parameters = (operation.parameters as ParameterObject[]).map((parameter) => ({
+      ...parameter,
+      ...(parameter.name in example && { example: example[parameter.name] }),
+      ...(required.has(parameter.name) && { required: true }),
+    }));
   } else if (operation.requestBody && 'content' in operation.requestBody) {
     const media = operation.requestBody.content['application/json']!;
     described.requestBody = { description: 'Parameters as JSON', content: { 'application/json': { ...media, example } } };
@@ -88,13 +104,42 @@ function describeOperation(operation: OperationObject, route: AppRoute, errorSch
   return described;
 }
 
-/** The failure envelope's schema, the same for every status apart from the description the response carries. */
-function errorEnvelopeSchema(collected: SchemaObject[]): SchemaObject {
-  const [first, ...rest] = collected.map(({ description: _description, ...schema }) => schema);
-  if (!first || rest.some((schema) => JSON.stringify(schema) !== JSON.stringify(first))) {
-    throw new Error('The contract’s failure responses no longer share one schema');
+/**
+ * Query parameters cannot say "one of these sets is required" (the POST body's `anyOf`): on GET, the first set
+ * (the endpoint's main form, e.g. addonId rather than its deprecated alias) is documented as required.
+ */
+function firstRequiredSet(params: AnyZodObject | undefined): string[] {
+  const anyOf = (params as { metaOpenApi?: { anyOf?: { required: string[] }[] } } | undefined)?.metaOpenApi?.anyOf;
+  return anyOf?.[0]?.required ?? [];
+}
+
+/** Whether a POST body schema demands anything: then `requestBody.required`, so tools never send an empty body. */
+function demandsFields(schema: SchemaObject): boolean {
+  return Boolean(schema.required?.length || schema.anyOf || schema.oneOf);
+}
+
+/**
+ * The contract states "one of these field sets is required" as `anyOf` of bare `required` lists; generators (e.g.
+ * openapi-typescript) read bare lists as `unknown`, so each alternative becomes the whole shape with its set required:
+ * tickets/manage is a union of a create shape and an update shape.
+ */
+function expandRequiredSets(schema: SchemaObject): SchemaObject {
+  const sets = schema.anyOf as { required: string[] }[] | undefined;
+  if (!sets) return schema;
+  const { anyOf: _anyOf, description, ...shape } = schema;
+  const alternatives = sets.map(({ required }) => ({ ...shape, required: [...(shape.required ?? []), ...required] }));
+  return { ...(description && { description }), anyOf: alternatives };
+}
+
+/** POST bodies: required sets as whole shapes, and `requestBody.required` wherever the schema requires a field. */
+function finishBodies(paths: OpenAPIObject['paths']) {
+  for (const item of Object.values(paths) as Record<string, OperationObject>[]) {
+    const body = item.post?.requestBody as RequestBodyObject | undefined; // ts-rest writes bodies inline, never as $ref
+    const media = body?.content['application/json'];
+    if (!body || !media?.schema) continue;
+    media.schema = expandRequiredSets(media.schema as SchemaObject);
+    if (demandsFields(media.schema as SchemaObject)) body.required = true;
   }
-  return { ...first, description: 'Failure envelope: `{success: false, error, message}`' };
 }
 
 /**
@@ -124,30 +169,39 @@ function tagsOf(doc: OpenAPIObject): TagObject[] {
   }));
 }
 
+/** Who publishes the API and under what terms: the deployment's Developer Portal. */
+function infoFor(serverUrl: string): InfoObject {
+  const portal = `${serverUrl.replace(/\/+$/, '')}/developer`;
+  return {
+    ...API_INFO,
+    contact: { name: 'Switchboard Developer Portal', url: portal },
+    license: { name: API_LICENSE, url: portal },
+  };
+}
+
 /**
  * The OpenAPI 3.0 definition of the whole API, generated from the contract: every endpoint as POST (JSON body)
- * and GET (query string), both security schemes on every operation, every failure status with the envelope.
+ * and GET (query string), both security schemes on every operation, every failure status with its error codes,
+ * and a named component schema for every resource, parameter set and envelope.
  */
 export function buildOpenApi(options: OpenApiOptions = {}): OpenAPIObject {
-  const errorSchemas: SchemaObject[] = [];
+  const serverUrl = options.serverUrl ?? DEFAULT_SERVER_URL;
   const doc = generateOpenApi(
     contract,
     {
-      info: { ...API_INFO },
-      servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'Switchboard deployment (server root)' }],
+      info: infoFor(serverUrl),
+      servers: [{ url: serverUrl, description: 'Switchboard deployment (server root)' }],
       security: SECURITY,
     },
-    { operationMapper: (operation, route) => describeOperation(operation, route, errorSchemas) },
+    { operationMapper: describeOperation },
   );
+  const schemas = foldNullAlternatives(doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const paths = foldNullAlternatives(doc.paths) as OpenAPIObject['paths'];
+  finishBodies(paths);
   return {
     ...doc,
-    paths: foldNullAlternatives(doc.paths) as OpenAPIObject['paths'],
+    paths,
     tags: tagsOf(doc),
-    components: {
-      ...doc.components,
-      schemas: { ...doc.components?.schemas, ErrorEnvelope: errorEnvelopeSchema(errorSchemas) },
-      headers: HEADERS,
-      securitySchemes: SECURITY_SCHEMES,
-    },
+    components: { schemas, headers: HEADERS, securitySchemes: SECURITY_SCHEMES },
   };
 }

@@ -1,6 +1,8 @@
+import { EXAMPLE_IDS } from '@switchboard/contract';
 import { convertV2 } from 'openapi-to-postmanv2';
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts';
 import { DEFAULT_SERVER_URL } from './openapi.js';
+import { replyTests } from './postman-tests.js';
 
 /** The slice of a Postman v2.1 collection this module edits (https://schema.postman.com/collection/json/v2.1.0). */
 interface PostmanVariable {
@@ -19,10 +21,15 @@ interface PostmanRequest {
   url: { path?: string[]; query?: PostmanQueryParam[] };
   auth?: unknown;
 }
+export interface PostmanEvent {
+  listen: 'test' | 'prerequest';
+  script: { type: 'text/javascript'; exec: string[] };
+}
 interface PostmanItem {
   name: string;
   item?: PostmanItem[];
   request?: PostmanRequest;
+  event?: PostmanEvent[];
 }
 export interface PostmanCollection {
   info: { name: string; schema: string; [key: string]: unknown };
@@ -36,8 +43,8 @@ export interface PostmanCollection {
 const VARIABLE_HELP: Record<string, string> = {
   baseUrl: 'Server root, e.g. http://localhost:3000 (no /api/...)',
   apiKey: 'Your API key (Developer Portal → Generate API Key); sent as the X-API-Key header',
-  platformId: 'Your platform id: the `id` in the reply of Platform → id/list',
-  channelId: 'A channel id from Workspace → channels/list',
+  platformId: 'Your platform id: the `id` in the reply of Platform → id/list (filled in by that request when empty)',
+  channelId: 'A channel id from Workspace → channels/list (filled in with the first channel by that request when empty)',
   userId: 'A user of your platform with an active base subscription (for addon/manage)',
   addonId: 'An add-on plan id (itemType `addon`) of your platform (for addon/manage)',
 };
@@ -63,8 +70,18 @@ function exampleVariables(byRoute: OperationsByRoute): string[] {
   return [...new Set([...JSON.stringify(examples).matchAll(VARIABLE_REF)].map((match) => match[1]!))];
 }
 
-function requests(items: PostmanItem[]): PostmanRequest[] {
-  return items.flatMap((item) => [...(item.request ? [item.request] : []), ...requests(item.item ?? [])]);
+function requestItems(items: PostmanItem[]): PostmanItem[] {
+  return items.flatMap((item) => [...(item.request ? [item] : []), ...requestItems(item.item ?? [])]);
+}
+
+/**
+ * The definition as the collection should send it: the examples' sample ids (EXAMPLE_IDS, found nowhere else in
+ * the definition) become `{{variables}}` that each user sets to ids of their own tenant.
+ */
+function withIdVariables(doc: OpenAPIObject): OpenAPIObject {
+  let text = JSON.stringify(doc);
+  for (const [name, id] of Object.entries(EXAMPLE_IDS)) text = text.replaceAll(id, `{{${name}}}`);
+  return JSON.parse(text) as OpenAPIObject;
 }
 
 /**
@@ -93,13 +110,20 @@ function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
 
 /**
  * A Postman v2.1 collection of the whole API, converted from the OpenAPI definition by Postman's own converter,
- * then made ready to run: collection variables (baseUrl, apiKey and every id the examples refer to) and the
- * X-API-Key auth on the collection.
+ * then made ready to run: collection variables (baseUrl, apiKey and every id the examples refer to), the
+ * X-API-Key auth on the collection, and tests on every request (status 200, `success: true`, reply schema).
  */
-export async function buildPostmanCollection(doc: OpenAPIObject): Promise<PostmanCollection> {
-  const collection = await convert(doc);
+export async function buildPostmanCollection(definition: OpenAPIObject): Promise<PostmanCollection> {
+  const doc = withIdVariables(definition);
+  // The converter rewrites the definition it is given (it keeps only the first alternative of a oneOf): a copy.
+  const collection = await convert(structuredClone(doc));
   const byRoute = operationsByRoute(doc);
-  for (const request of requests(collection.item)) adjustRequest(request, byRoute);
+  for (const item of requestItems(collection.item)) {
+    const request = item.request!;
+    adjustRequest(request, byRoute);
+    const operation = byRoute.get(`${request.method} /${(request.url.path ?? []).join('/')}`);
+    if (operation) item.event = [replyTests(operation, doc)];
+  }
   const variable = (key: string, value = ''): PostmanVariable => ({ key, value, type: 'string', ...(VARIABLE_HELP[key] && { description: VARIABLE_HELP[key] }) });
   collection.variable = [
     variable('baseUrl', doc.servers?.[0]?.url ?? DEFAULT_SERVER_URL),
@@ -115,4 +139,19 @@ export async function buildPostmanCollection(doc: OpenAPIObject): Promise<Postma
     ],
   };
   return collection;
+}
+
+export interface PostmanEnvironment {
+  name: string;
+  values: { key: string; value: string; type: 'default' | 'secret'; enabled: boolean }[];
+  _postman_variable_scope: 'environment';
+}
+
+/** An environment with every variable of the collection (apiKey as a secret), to fill in and select in Postman or newman. */
+export function buildPostmanEnvironment(collection: PostmanCollection): PostmanEnvironment {
+  return {
+    name: `${collection.info.name} environment`,
+    values: (collection.variable ?? []).map(({ key, value }) => ({ key, value, type: key === 'apiKey' ? 'secret' : 'default', enabled: true })),
+    _postman_variable_scope: 'environment',
+  };
 }

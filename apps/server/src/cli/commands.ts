@@ -2,13 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Command, Option } from 'commander';
-import { seed } from '../db/seed/seed.loader.js';
-import { WEBHOOK_SECRET_PATTERN } from '../db/seed/seed.schema.js';
+import { isUuid } from '@switchboard/contract';
+import { seedDemoIfEmpty } from '../demo.js';
 import { createApiKey, revokeApiKey } from '../modules/api-keys/api-key.service.js';
 import { Platform } from '../modules/platforms/platform.entity.js';
 import { hashPassword } from '../modules/users/password.js';
 import { User } from '../modules/users/user.entity.js';
 import { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity.js';
+import { WEBHOOK_SECRET_PATTERN } from '../modules/webhooks/webhook.seed.js';
+import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
 
 async function findUser(em: EntityManager, email: string, platform?: string): Promise<User> {
@@ -20,8 +22,7 @@ async function findUser(em: EntityManager, email: string, platform?: string): Pr
 }
 
 async function findPlatform(em: EntityManager, idOrDomain: string): Promise<Platform> {
-  const isUuid = /^[0-9a-f-]{36}$/i.test(idOrDomain);
-  const platform = await em.findOne(Platform, isUuid ? { id: idOrDomain } : { domain: idOrDomain });
+  const platform = await em.findOne(Platform, isUuid(idOrDomain) ? { id: idOrDomain } : { domain: idOrDomain });
   if (!platform) throw new CliError(`No platform ${idOrDomain}.`);
   return platform;
 }
@@ -52,6 +53,17 @@ export function buildCli(): Command {
           throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
         }
         return seed(em, input);
+      }),
+    );
+
+  program
+    .command('seed:demo')
+    .description('Load the demo platform (owner password switchboard-demo, an API key) into an empty database')
+    .action(() =>
+      runCommand(async (em) => {
+        const demo = await seedDemoIfEmpty(em);
+        if (!demo) throw new CliError('The database already has a platform; the demo data only goes into an empty database.');
+        return demo;
       }),
     );
 

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
-import { migrate, openDatabase } from '../db/orm.js';
+import { migrate } from '../db/orm.js';
 import { createLogger, type Logger } from '../logger.js';
+import { openDatabase } from '../wiring.js';
 
 export class CliError extends Error {}
 

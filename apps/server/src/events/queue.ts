@@ -1,28 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { fromKysely, PgBoss, type Queue } from 'pg-boss';
+import type { JobQueue } from '../kit/jobs.js';
 import type { Logger } from '../logger.js';
-
-/**
- * Why pg-boss and not a hand-written outbox poller: it is a maintained PostgreSQL job queue (SKIP LOCKED
- * claims, so several server instances share it), it can insert jobs through *our* open transaction (the
- * `db` option; MikroORM 7 runs on Kysely, so pg-boss's own Kysely adapter fits), it wakes workers with
- * LISTEN/NOTIFY the moment that transaction commits, and its supervisor re-queues jobs whose worker died.
- * The rows in outbound_emails / webhook_deliveries are the durable record and delivery log; a job only says
- * "attempt this row now".
- */
-export const QUEUES = { email: 'email.send', webhook: 'webhook.deliver' } as const;
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
-
-/** Attempt delivery of one outbound_emails / webhook_deliveries row that had `attempt` attempts when queued. */
-export interface DeliveryJob {
-  id: string;
-  attempt: number;
-}
-
-export interface JobQueue {
-  /** Inserts the job through the caller's open transaction: it exists if, and only if, that transaction commits. */
-  enqueue(tx: EntityManager, queue: QueueName, job: DeliveryJob, startAfterSeconds?: number): Promise<void>;
-}
+import { isDependencyOutage, outageLog } from '../outages.js';
 
 /**
  * Queue settings. Our own retry schedule (events/retry.ts) re-queues failed deliveries as new jobs; pg-boss's
@@ -41,13 +20,43 @@ const QUEUE_OPTIONS: Omit<Queue, 'name'> = {
 };
 const SUPERVISE_SECONDS = 10;
 
+/** pg-boss's workers keep polling while the database is away; they resume by themselves once it is back. */
+const QUIET_BEFORE_RECOVERED_MS = 5000;
+
+/**
+ * Each worker reports each failed poll (every second) while the database is away: log the outage once, and
+ * its end once the errors have stopped for a few polls. Anything else is a real error, logged in full.
+ */
+function queueErrorLog(logger: Logger) {
+  const log = outageLog(logger, {
+    down: 'job queue cannot reach the database: deliveries wait and resume when it is back',
+    up: 'job queue reaches the database again',
+  });
+  let quiet: NodeJS.Timeout | undefined;
+  return (error: Error) => {
+    if (!isDependencyOutage(error)) return logger.error({ err: error }, 'job queue error');
+    log.down({ code: (error as { code?: string }).code, reason: error.message });
+    clearTimeout(quiet);
+    quiet = setTimeout(() => log.up(), QUIET_BEFORE_RECOVERED_MS).unref();
+  };
+}
+
 export interface QueueRuntime {
   boss: PgBoss;
   queue: JobQueue;
 }
 
-/** Starts pg-boss on its own small pool (it installs and migrates its `pgboss` schema itself). */
-export async function startQueue(databaseUrl: string, logger: Logger): Promise<QueueRuntime> {
+/**
+ * Why pg-boss and not a hand-written outbox poller: it is a maintained PostgreSQL job queue (SKIP LOCKED
+ * claims, so several server instances share it), it can insert jobs through *our* open transaction (the
+ * `db` option; MikroORM 7 runs on Kysely, so pg-boss's own Kysely adapter fits), it wakes workers with
+ * LISTEN/NOTIFY the moment that transaction commits, and its supervisor re-queues jobs whose worker died.
+ * The modules' rows (outbound_emails, webhook_deliveries) are the durable record and delivery log; a job only
+ * says "attempt this row now". Job names come from the module list; this file knows none of them.
+ *
+ * Starts pg-boss on its own small pool (it installs and migrates its `pgboss` schema itself) with these queues.
+ */
+export async function startQueue(databaseUrl: string, logger: Logger, queueNames: readonly string[]): Promise<QueueRuntime> {
   const boss = new PgBoss({
     connectionString: databaseUrl,
     max: 4,
@@ -57,10 +66,10 @@ export async function startQueue(databaseUrl: string, logger: Logger): Promise<Q
     superviseIntervalSeconds: SUPERVISE_SECONDS,
     monitorIntervalSeconds: SUPERVISE_SECONDS,
   });
-  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  boss.on('error', queueErrorLog(logger));
   boss.on('warning', (warning) => logger.warn({ warning }, 'job queue warning'));
   await boss.start();
-  for (const name of Object.values(QUEUES)) {
+  for (const name of queueNames) {
     await boss.createQueue(name, QUEUE_OPTIONS);
     // createQueue keeps an existing queue as it was; this applies changed settings on upgrade.
     await boss.updateQueue(name, QUEUE_OPTIONS);

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { AppError } from '../errors.js';
+import { AppError } from '../kit/errors.js';
 
 export const BODY_LIMIT = '1mb';
 
@@ -21,11 +21,16 @@ export const jsonBody: RequestHandler = express.json({ limit: BODY_LIMIT, type: 
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+  code?: string;
 }
 
-/** body-parser's failures as API errors: malformed JSON 400, too large 413, bad encoding 415. */
+/** body-parser's failures as API errors: malformed JSON or compression 400, too large 413, bad encoding 415. */
 export function bodyParserError(error: unknown): AppError | undefined {
-  const type = (error as BodyParserError | undefined)?.type;
+  const { type, code } = (error ?? {}) as BodyParserError;
+  // zlib's Z_DATA_ERROR and kin: the body is not what its Content-Encoding says.
+  if (type === undefined && code?.startsWith('Z_')) {
+    return new AppError(400, 'invalid_request', 'The request body could not be decompressed; it does not match its Content-Encoding.');
+  }
   switch (type) {
     case 'entity.parse.failed':
       return new AppError(400, 'invalid_json', 'The request body is not valid JSON.');

@@ -1,9 +1,10 @@
 import type { ErrorEnvelope } from '@switchboard/contract';
 import { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, ValidationError } from '../errors.js';
+import { AppError, ValidationError } from '../kit/errors.js';
 import type { Logger } from '../logger.js';
 import { bodyParserError } from './body.js';
+import type { OutageMonitor } from './outage.js';
 import { zodIssues } from './validation.js';
 
 export function validationError(error: RequestValidationError): ValidationError {
@@ -11,19 +12,23 @@ export function validationError(error: RequestValidationError): ValidationError 
   return new ValidationError(zodError ? zodIssues(zodError, error.body ? 'body' : 'query') : []);
 }
 
-function toAppError(error: unknown): AppError | undefined {
+function toAppError(error: unknown, outages: OutageMonitor): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof RequestValidationError) return validationError(error);
-  return bodyParserError(error);
+  return bodyParserError(error) ?? outages.unavailable(error);
 }
 
-/** The one place failures become the envelope. Anything unexpected is a 500 that names the request id, never a stack. */
-export function errorHandler(logger: Logger) {
+/**
+ * The one place failures become the envelope. An unreachable dependency is a 503 with Retry-After; anything
+ * else unexpected is a 500 that names the request id, never a stack.
+ */
+export function errorHandler(logger: Logger, outages: OutageMonitor) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const known = toAppError(error);
+    const known = toAppError(error, outages);
     const failure: AppError =
       known ?? new AppError(500, 'internal_error', `Internal server error. Quote request id ${req.id} when reporting it.`);
-    if (!known) (req.log ?? logger).error({ err: error, requestId: req.id }, 'unhandled error');
+    // req.log already carries the request id as a top-level field; only the app logger needs it added.
+    if (!known) (req.log ?? logger.child({ requestId: req.id })).error({ err: error }, 'unhandled error');
     if (res.headersSent) return res.end();
     const body: ErrorEnvelope = { success: false, error: failure.code, message: failure.message };
     res.status(failure.status).set(failure.headers).json(body);

@@ -1,7 +1,7 @@
 import type { AccessRule } from '@switchboard/contract';
 import type { NextFunction, Request, Response } from 'express';
-import { ForbiddenError } from '../errors.js';
-import type { Caller } from './context.js';
+import { ForbiddenError } from '../kit/errors.js';
+import type { Caller } from '../kit/context.js';
 import { routeMetadata } from './context.js';
 
 /** The one place route access rules from the contract are enforced. */
@@ -13,11 +13,6 @@ export function assertAccess(caller: Caller, access: AccessRule): void {
   if (access.anyPermission && !access.anyPermission.some((p) => caller.permissions.includes(p))) {
     throw new ForbiddenError(`This endpoint needs one of the permissions: ${access.anyPermission.join(', ')}.`);
   }
-}
-
-/** A platform endpoint's `platformId` must be the key's own platform. */
-export function assertOwnPlatform(caller: Caller, platformId: string): void {
-  if (platformId !== caller.platformId) throw new ForbiddenError('This platformId is not the platform of your API key.');
 }
 
 export function authorize(req: Request, _res: Response, next: NextFunction) {

@@ -2,7 +2,7 @@ import { RATE_CLASSES, type RateClass } from '@switchboard/contract';
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimitedError } from '../errors.js';
+import { RateLimitedError } from '../kit/errors.js';
 import type { Logger } from '../logger.js';
 import { routeMetadata } from './context.js';
 

@@ -1,38 +1,48 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
-import type { Express } from 'express';
-import type { JobQueue } from '../events/queue.js';
+import type { Express, RequestHandler } from 'express';
+import type { ApiKeyLookup } from '../kit/auth.js';
+import type { RouteDeps, RouteSlice, RouterImplementation } from '../kit/implement.js';
 import type { Logger } from '../logger.js';
-import type { MessagingProviders } from '../modules/messages/provider/providers.js';
 import { authenticate } from './auth.js';
 import { validationError } from './error-handler.js';
+import { rejectNestedQuery } from './flat-query.js';
 import { authorize } from './guards.js';
+import { idempotency } from './idempotency.js';
 import { rateLimit, type RateLimiters } from './rate-limit.js';
 
-export interface RouteDeps {
+/** What the request chain in front of every module's routes needs. */
+export interface HttpDeps {
   em: EntityManager;
   logger: Logger;
   rateLimiters: RateLimiters;
-  /** Messaging providers by name; templates/send hands messages to the channel's one. */
-  messaging: MessagingProviders;
-  /** Queues email/webhook jobs inside a request's transaction (events/). */
-  jobs: JobQueue;
+  /** How API keys are recognised and resolved (the api-keys module). */
+  apiKeys: ApiKeyLookup;
 }
 
 /**
- * Mounts one slice of the contract. Every API route runs: authenticate (header key only) → authorize (the
- * route's access rule from the contract) → rate limit (the route's class) → ts-rest validation → handler.
+ * Mounts every module's contract slices. Every API route runs: authenticate (header key only) → flat query →
+ * authorize (the route's access rule from the contract) → rate limit (the route's class) → Idempotency-Key
+ * (writes) → ts-rest validation → handler.
  */
-export function registerEndpoints<T extends AppRouter>(
-  app: Express,
-  router: T,
-  implementation: Parameters<typeof createExpressEndpoints<T>>[1],
-  deps: RouteDeps,
-) {
-  createExpressEndpoints(router, implementation, app, {
-    logInitialization: false,
-    globalMiddleware: [authenticate(deps.em), authorize, rateLimit(deps.rateLimiters, deps.logger)],
-    requestValidationErrorHandler: (error, _req, _res, next) => next(validationError(error)),
-  });
+type MountOptions = NonNullable<Parameters<typeof createExpressEndpoints<AppRouter>>[3]>;
+
+export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], routeDeps: RouteDeps, deps: HttpDeps) {
+  const globalMiddleware: RequestHandler[] = [
+    authenticate(deps.em, deps.apiKeys),
+    rejectNestedQuery,
+    authorize,
+    rateLimit(deps.rateLimiters, deps.logger),
+    idempotency(deps.em, deps.logger),
+  ];
+  for (const slice of slices) {
+    // Each slice's implementation was checked against its router where both types are known (kit `routes()`).
+    createExpressEndpoints<AppRouter>(slice.router, slice.implement(routeDeps) as RouterImplementation<AppRouter>, app, {
+      logInitialization: false,
+      // Plain Express middleware reading only the route metadata: it fits every slice's typed request.
+      globalMiddleware: globalMiddleware as unknown as MountOptions['globalMiddleware'],
+      requestValidationErrorHandler: (error, _req, _res, next) => next(validationError(error)),
+    });
+  }
 }

@@ -36,3 +36,13 @@ describe('zodIssues', () => {
     expect(zodIssues(result.error!, 'body')).toEqual([{ field: 'body', problem: 'must be an object (got array)' }]);
   });
 });
+
+describe('zodIssues on strict objects', () => {
+  it('names each unknown parameter', () => {
+    const result = z.object({ search: z.string() }).strict().safeParse({ search: 'a', serach: 'b', pgae: 2 });
+    expect(zodIssues(result.error!)).toEqual([
+      { field: 'serach', problem: 'unknown parameter' },
+      { field: 'pgae', problem: 'unknown parameter' },
+    ]);
+  });
+});

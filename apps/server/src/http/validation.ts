@@ -1,5 +1,5 @@
 import type { ZodError, ZodIssue } from 'zod';
-import type { FieldIssue } from '../errors.js';
+import type { FieldIssue } from '../kit/errors.js';
 
 const DEFAULT_MESSAGE_PREFIXES = ['Expected', 'Required', 'Invalid', 'String must', 'Number must', 'Array must'];
 
@@ -20,8 +20,6 @@ function describe(issue: ZodIssue): string {
       return `must be one of ${issue.options.join(', ')}`;
     case 'invalid_literal':
       return `must be ${JSON.stringify(issue.expected)}`;
-    case 'unrecognized_keys':
-      return `unknown field ${issue.keys.join(', ')}`;
     default:
       return issue.message.toLowerCase();
   }
@@ -32,6 +30,11 @@ export function zodIssues(error: ZodError, location?: string): FieldIssue[] {
   const seen = new Set<string>();
   const issues: FieldIssue[] = [];
   for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      // One `name: unknown parameter` per key, so a typo reads like any other bad field.
+      for (const key of issue.keys) issues.push({ field: [...issue.path, key].join('.'), problem: 'unknown parameter' });
+      continue;
+    }
     const field = issue.path.length ? issue.path.join('.') : (location ?? '');
     if (seen.has(field)) continue;
     seen.add(field);

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../kit/errors.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/api-key.service.js';
 import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
 import { PORTAL_PATH } from './session.js';

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { hashPassword, verifyPassword } from '../modules/users/password.js';
+import { User } from '../modules/users/user.entity.js';
 
 export const PORTAL_PERMISSION = 'settings:api';
 
@@ -16,13 +17,9 @@ export interface PortalUser {
 
 /** The signed-in user, re-read on every request so a removed permission or user takes effect at once. */
 export async function loadPortalUser(em: EntityManager, userId: string): Promise<PortalUser | undefined> {
-  const [row] = await em.execute<PortalUser[]>(
-    `select u.id, u.email, u.name, u.permissions, p.name as "platformName"
-       from users u join platforms p on p.id = u.platform_id
-      where u.id = ?`,
-    [userId],
-  );
-  return row;
+  const user = await em.findOne(User, userId, { fields: ['email', 'name', 'permissions', 'platform.name'] });
+  if (!user) return undefined;
+  return { id: user.id, email: user.email, name: user.name, permissions: user.permissions, platformName: user.platform.name };
 }
 
 export interface Credentials {
@@ -44,16 +41,15 @@ export function credentialChecker() {
   const decoy = hashPassword(randomBytes(16).toString('hex'));
   return async (em: EntityManager, credentials: Credentials): Promise<SignInOutcome> => {
     const domain = credentials.platformDomain?.trim().toLowerCase();
-    const candidates = await em.execute<{ id: string; password_hash: string | null }[]>(
-      `select u.id, u.password_hash from users u join platforms p on p.id = u.platform_id
-        where u.email = ?${domain ? ' and p.domain = ?' : ''}
-        order by u.created_at`,
-      domain ? [credentials.email, domain] : [credentials.email],
+    const candidates = await em.find(
+      User,
+      { email: credentials.email, ...(domain ? { platform: { domain } } : {}) },
+      { fields: ['passwordHash'], orderBy: { createdAt: 'asc' } },
     );
     const matched: string[] = [];
     for (const candidate of candidates) {
-      if (await verifyPassword(credentials.password, candidate.password_hash ?? (await decoy))) {
-        if (candidate.password_hash) matched.push(candidate.id);
+      if (await verifyPassword(credentials.password, candidate.passwordHash ?? (await decoy))) {
+        if (candidate.passwordHash) matched.push(candidate.id);
       }
     }
     if (candidates.length === 0) await verifyPassword(credentials.password, await decoy);

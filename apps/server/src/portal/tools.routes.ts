@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { ApiDocuments } from './documents.js';
 import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
-import { downloadsPage, DOWNLOADS, referencePage } from './views/tools.js';
+import { withUserIds } from './try-ids.js';
+import { downloadsPage, DOWNLOADS, REFERENCE_DEFINITION_PATH, referencePage } from './views/tools.js';
 
 const FILES: { path: string; file: string; type: string; body: (docs: ApiDocuments) => string }[] = [
   { ...DOWNLOADS.json, type: 'application/json; charset=utf-8', body: (docs) => docs.openApiJson },
@@ -9,7 +10,7 @@ const FILES: { path: string; file: string; type: string; body: (docs: ApiDocumen
   { ...DOWNLOADS.postman, type: 'application/json; charset=utf-8', body: (docs) => docs.postmanJson },
 ];
 
-/** The interactive reference, the downloads page and the three files (all behind sign-in and `settings:api`). */
+/** The interactive reference and its definition, the downloads page and the three files (all behind sign-in and `settings:api`). */
 export function toolRoutes(ctx: PortalContext): Router {
   const router = Router();
 
@@ -19,6 +20,17 @@ export function toolRoutes(ctx: PortalContext): Router {
       const serverUrl = ctx.serverUrl(req);
       const docs = await ctx.documents(serverUrl);
       res.send(referencePage(ctx.assets, signedIn(req).viewer, serverUrl, docs.apiKeyScheme));
+    }),
+  );
+
+  // What the reference loads: the definition with the signed-in user's ids in its examples.
+  router.get(
+    REFERENCE_DEFINITION_PATH,
+    asyncRoute(async (req, res) => {
+      const docs = await ctx.documents(ctx.serverUrl(req));
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.send(await withUserIds(docs.openApiJson, ctx.em.fork(), signedIn(req).user.id));
     }),
   );
 

@@ -1,13 +1,28 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { RATE_CLASSES, type AccessRule, type EndpointMetadata, type RateClass } from './access.js';
-import { ERROR_STATUS_DESCRIPTIONS, errorEnvelope, type ErrorStatus } from './errors.js';
+import { ERROR_CODE_STATUS, ERROR_STATUS_DESCRIPTIONS, errorEnvelope, type ErrorCode, type ErrorStatus } from './errors.js';
 import { toQuerySchema } from './query.js';
+import { strictParams } from './strictness.js';
 
 const c = initContract();
 
 /** Failures every authenticated endpoint can give, whatever it does. */
-const ALWAYS: readonly ErrorStatus[] = [400, 401, 403, 413, 415, 429, 500];
+const ALWAYS: readonly ErrorCode[] = [
+  'invalid_request',
+  'invalid_json',
+  'unauthorized',
+  'forbidden',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'request_headers_too_large',
+  'internal_error',
+  'service_unavailable',
+];
+/** Writes also honour an `Idempotency-Key` header, whose misuse has codes of its own. */
+const WRITES: readonly ErrorCode[] = ['idempotency_key_in_progress', 'idempotency_key_reused'];
+const isWrite = (rateClass: RateClass) => rateClass !== 'api_read';
 
 export interface EndpointDefinition<P extends z.AnyZodObject, R extends z.ZodTypeAny> {
   /** Dotted name, e.g. `workspace.contacts.list`; the SDK method and operationId derive from it. */
@@ -19,17 +34,26 @@ export interface EndpointDefinition<P extends z.AnyZodObject, R extends z.ZodTyp
   response: R;
   rateClass: RateClass;
   access: AccessRule;
-  /** Statuses beyond the ones every endpoint has (e.g. 404). */
-  errors?: readonly ErrorStatus[];
-  /** A request body that works against the demo data; feeds OpenAPI examples and the Postman collection. */
+  /** Failure codes beyond the ones every endpoint has (e.g. `ticket_not_found`); each brings its status. */
+  errors?: readonly ErrorCode[];
+  /**
+   * A request body that works against the demo data, with the ids of EXAMPLE_IDS; feeds the OpenAPI examples
+   * and the Postman collection (where the ids become `{{variables}}`).
+   */
   example: z.input<P>;
 }
 
-function errorResponses(extra: readonly ErrorStatus[]) {
-  const statuses = [...new Set([...ALWAYS, ...extra])].sort();
+/** One failure response per status, its `error` narrowed to the codes this endpoint can give with that status. */
+function errorResponses(extra: readonly ErrorCode[]) {
+  const byStatus = new Map<ErrorStatus, ErrorCode[]>();
+  for (const code of new Set([...ALWAYS, ...extra])) {
+    const status = ERROR_CODE_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const statuses = [...byStatus.keys()].sort();
   return Object.fromEntries(
-    statuses.map((status) => [status, errorEnvelope.describe(ERROR_STATUS_DESCRIPTIONS[status])]),
-  ) as Record<ErrorStatus, typeof errorEnvelope>;
+    statuses.map((status) => [status, errorEnvelope(byStatus.get(status) as [ErrorCode, ...ErrorCode[]], ERROR_STATUS_DESCRIPTIONS[status])]),
+  ) as Record<ErrorStatus, ReturnType<typeof errorEnvelope>>;
 }
 
 /** Who may call, in words, for the OpenAPI description. */
@@ -50,7 +74,8 @@ export function endpoint<P extends z.AnyZodObject, R extends z.ZodTypeAny>(def: 
     access: def.access,
     example: def.example as Record<string, unknown>,
   };
-  const responses = { 200: def.response, ...errorResponses(def.errors ?? []) };
+  const responses = { 200: def.response, ...errorResponses([...(isWrite(def.rateClass) ? WRITES : []), ...(def.errors ?? [])]) };
+  const params = strictParams(def.params);
   const { points, durationSeconds } = RATE_CLASSES[def.rateClass];
   const description = [
     def.description ?? def.summary,
@@ -62,7 +87,7 @@ export function endpoint<P extends z.AnyZodObject, R extends z.ZodTypeAny>(def: 
     post: {
       method: 'POST',
       path: def.path,
-      body: def.params,
+      body: params,
       responses,
       summary: def.summary,
       description,
@@ -72,7 +97,7 @@ export function endpoint<P extends z.AnyZodObject, R extends z.ZodTypeAny>(def: 
     get: {
       method: 'GET',
       path: def.path,
-      query: toQuerySchema(def.params),
+      query: toQuerySchema(params),
       responses,
       summary: `${def.summary} (GET)`,
       description,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withOpenApi } from './openapi-meta.js';
 
 type FieldKind = 'number' | 'boolean' | 'other';
 
@@ -35,6 +36,10 @@ export function toQuerySchema<P extends z.AnyZodObject>(params: P): P {
       return [key, kind === 'other' ? field : z.preprocess((v) => coerceQueryValue(kind, v), field)];
     }),
   );
-  // Same keys, same output types; only the accepted input widens to strings.
-  return z.object(shape).describe(params.description ?? '') as unknown as P;
+  // Same keys, same output types and strictness; only the accepted input widens to strings. The OpenAPI metadata
+  // (required sets) carries over for the exporter.
+  const object = params._def.unknownKeys === 'strict' ? z.object(shape).strict() : z.object(shape);
+  const query = object.describe(params.description ?? '') as unknown as P;
+  const meta = (params as { metaOpenApi?: Record<string, unknown> }).metaOpenApi;
+  return meta ? withOpenApi(query, meta) : query;
 }

@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { endpoint, idSchema, okEnvelope } from '../common/index.js';
+import { endpoint, EXAMPLE_IDS, idSchema, named, okEnvelope, requireOneOf, withOpenApi } from '../common/index.js';
 import { platformIdParam } from './platform.js';
 import { BILLING_CYCLES } from './subscriptions.js';
 
-export const addonManageParams = z.object({
+const addonManageFields = z.object({
   platformId: platformIdParam,
   userId: z.string({ required_error: 'is required' }).uuid('must be a user id (UUID)').describe('User of the platform receiving the add-on'),
-  addonId: z.string().uuid('must be a plan id (UUID)').optional().describe('Add-on plan id (itemType `addon`); required unless planId is given'),
-  planId: z.string().uuid('must be a plan id (UUID)').optional().describe('Alias of addonId'),
+  addonId: z.string().uuid('must be a plan id (UUID)').optional().describe('Add-on plan id (itemType `addon`); required (or its deprecated alias planId)'),
+  planId: withOpenApi(z.string().uuid('must be a plan id (UUID)').optional().describe('Deprecated alias of addonId; must match it when both are given'), {
+    deprecated: true,
+  }),
   billingCycle: z.enum(BILLING_CYCLES).default('monthly').describe('Must be a cycle the add-on has a price for'),
   quantity: z
     .number()
@@ -17,7 +19,17 @@ export const addonManageParams = z.object({
     .default(1),
 });
 
-export type AddonManageParams = z.output<typeof addonManageParams>;
+type AddonManageInput = z.input<typeof addonManageFields>;
+/** What callers send: `addonId`, or the deprecated alias `planId` (both only if equal). */
+export type AddonManageParams = (AddonManageInput & { addonId: string }) | (AddonManageInput & { planId: string });
+
+export const addonManageParams = requireOneOf<AddonManageParams>()(addonManageFields, [['addonId'], ['planId']]);
+export type AddonManageValues = z.output<typeof addonManageParams>;
+
+export const addonAssignmentSchema = named(
+  'AddonAssignment',
+  z.object({ addonId: idSchema.describe('Id of the created add-on record'), transactionId: idSchema }),
+);
 
 export const addonsContract = {
   manage: endpoint({
@@ -27,10 +39,10 @@ export const addonsContract = {
     description:
       'The user must belong to the platform (else 404 `user_not_found`) and have an active base subscription (else 400 `no_active_subscription`); the plan must be an active add-on of the platform (else 404 `addon_not_found`) with a price for `billingCycle` (else 400 listing the available cycles). Creates a completed transaction (price × quantity, exact decimal) and an active add-on record in one database transaction. Message: `Addon assigned successfully`.',
     params: addonManageParams,
-    response: okEnvelope(z.object({ addonId: idSchema.describe('Id of the created add-on record'), transactionId: idSchema })),
+    response: okEnvelope(addonAssignmentSchema),
     rateClass: 'api_admin_write',
     access: { scope: 'platform' },
-    errors: [404],
-    example: { platformId: '{{platformId}}', userId: '{{userId}}', addonId: '{{addonId}}', billingCycle: 'monthly', quantity: 1 },
+    errors: ['user_not_found', 'addon_not_found', 'no_active_subscription'],
+    example: { platformId: EXAMPLE_IDS.platformId, userId: EXAMPLE_IDS.userId, addonId: EXAMPLE_IDS.addonId, billingCycle: 'monthly', quantity: 1 },
   }),
 };

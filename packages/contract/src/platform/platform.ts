@@ -1,21 +1,18 @@
 import { z } from 'zod';
-import { endpoint, idSchema, okEnvelope } from '../common/index.js';
+import { endpoint, idSchema, named, okEnvelope, uuidParam } from '../common/index.js';
 
-export const platformSchema = z.object({
+export const platformSchema = named('Platform', z.object({
   id: idSchema,
   name: z.string(),
   domain: z.string(),
   isActive: z.boolean(),
   totalUsers: z.number().int(),
   owner: z.object({ id: idSchema, name: z.string(), email: z.string() }).nullable(),
-});
+}));
 export type Platform = z.infer<typeof platformSchema>;
 
 /** `platformId` names the key's own platform; any other value gets 403. */
-export const platformIdParam = z
-  .string({ required_error: 'is required' })
-  .min(1, 'must not be empty')
-  .describe('The platform id (from id/list)');
+export const platformIdParam = uuidParam().describe('The platform id (from id/list)');
 
 export const platformContract = {
   list: endpoint({

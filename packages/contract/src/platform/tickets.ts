@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, idSchema, okEnvelope, timestampSchema } from '../common/index.js';
+import { endpoint, EXAMPLE_IDS, idSchema, named, okEnvelope, requireOneOf, timestampSchema } from '../common/index.js';
 import { platformIdParam } from './platform.js';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
@@ -7,16 +7,16 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 export const SENDER_ROLES = ['admin', 'creator'] as const;
 
-export const ticketMessageSchema = z.object({
+export const ticketMessageSchema = named('TicketMessage', z.object({
   id: idSchema,
   message: z.string(),
   senderRole: z.enum(SENDER_ROLES),
   isInternal: z.boolean(),
   authorId: idSchema.nullable(),
   createdAt: timestampSchema,
-});
+}));
 
-export const ticketSchema = z.object({
+export const ticketSchema = named('Ticket', z.object({
   id: idSchema.describe('Full UUID'),
   shortId: z.string().describe('Short reference, also accepted as ticketId'),
   title: z.string(),
@@ -30,10 +30,10 @@ export const ticketSchema = z.object({
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   closedAt: timestampSchema.nullable(),
-});
+}));
 export type Ticket = z.infer<typeof ticketSchema>;
 
-export const ticketManageParams = z.object({
+const ticketManageFields = z.object({
   platformId: platformIdParam,
   ticketId: z.string().min(1, 'must not be empty').optional().describe('Full UUID or shortId; omit to create a ticket'),
   email: z.string().email('must be an email address').optional().describe('Creation: the ticket owner’s email'),
@@ -48,7 +48,15 @@ export const ticketManageParams = z.object({
   assignedToName: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
 });
 
-export type TicketManageParams = z.output<typeof ticketManageParams>;
+type TicketManageInput = z.input<typeof ticketManageFields>;
+/** Creation: no ticketId; the owner's email, a title and a description. */
+export type TicketCreateParams = Omit<TicketManageInput, 'ticketId'> & { ticketId?: undefined; email: string; title: string; description: string };
+/** Update: the ticket's UUID or shortId, and what changes. */
+export type TicketUpdateParams = TicketManageInput & { ticketId: string };
+export type TicketManageParams = TicketCreateParams | TicketUpdateParams;
+
+export const ticketManageParams = requireOneOf<TicketManageParams>()(ticketManageFields, [['email', 'title', 'description'], ['ticketId']]);
+export type TicketManageValues = z.output<typeof ticketManageParams>;
 
 export const ticketsContract = {
   manage: endpoint({
@@ -61,9 +69,9 @@ export const ticketsContract = {
     response: okEnvelope(ticketSchema),
     rateClass: 'api_admin_write',
     access: { scope: 'platform' },
-    errors: [404],
+    errors: ['ticket_not_found'],
     example: {
-      platformId: '{{platformId}}',
+      platformId: EXAMPLE_IDS.platformId,
       email: 'customer@example.com',
       title: 'Cannot log in',
       description: 'The login page says my password is wrong.',

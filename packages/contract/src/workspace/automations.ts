@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, idSchema, listEnvelope, timestampSchema } from '../common/index.js';
+import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, timestampSchema } from '../common/index.js';
 
 export const AUTOMATION_STATUSES = ['active', 'paused', 'draft'] as const;
 
-export const automationSchema = z.object({
+export const automationSchema = named('Automation', z.object({
   id: idSchema,
   name: z.string(),
   status: z.enum(AUTOMATION_STATUSES),
   executionCount: z.number().int(),
   createdAt: timestampSchema,
-});
+}));
 export type Automation = z.infer<typeof automationSchema>;
 
 export const automationsContract = {
@@ -22,7 +22,7 @@ export const automationsContract = {
     response: listEnvelope(automationSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },
-    errors: [404],
-    example: { channelId: '{{channelId}}' },
+    errors: ['no_channel'],
+    example: { channelId: EXAMPLE_IDS.channelId },
   }),
 };

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { endpoint, idSchema, listEnvelope, timestampSchema } from '../common/index.js';
+import { endpoint, idSchema, listEnvelope, named, timestampSchema } from '../common/index.js';
 
 export const CHANNEL_STATUSES = ['active', 'disconnected'] as const;
 
-export const channelSchema = z.object({
+export const channelSchema = named('Channel', z.object({
   id: idSchema,
   name: z.string(),
   phone: z.string().describe('Sender number, digits with country code'),
   status: z.enum(CHANNEL_STATUSES),
   createdAt: timestampSchema,
-});
+}));
 export type Channel = z.infer<typeof channelSchema>;
 
 export const channelsContract = {

@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, idSchema, pageEnvelope, timestampSchema } from '../common/index.js';
+import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, named, pageEnvelope, timestampSchema } from '../common/index.js';
 
 export const CONTACT_STATUSES = ['active', 'blocked', 'unsubscribed'] as const;
 export const CONTACTS_MAX_LIMIT = 200;
 export const CONTACTS_MAX_PAGE = 10_000_000;
 /** A search counts its matches exactly up to this many; past it `total` is a lower bound (see the description). */
-export const CONTACTS_SEARCH_COUNT_CAP = 10_000;
+export const CONTACTS_SEARCH_COUNT_CAP = 1_000;
 
-export const contactLabelSchema = z.object({ id: idSchema, name: z.string(), color: z.string().nullable() });
+export const contactLabelSchema = named('ContactLabel', z.object({ id: idSchema, name: z.string(), color: z.string().nullable() }));
 
 export const customFieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-export const contactSchema = z.object({
+export const contactSchema = named('Contact', z.object({
   id: idSchema,
   name: z.string(),
   phone: z.string().describe('Digits only, with country code, no plus sign'),
@@ -21,7 +21,7 @@ export const contactSchema = z.object({
   customFields: z.record(customFieldValueSchema).describe('Values keyed by custom field name'),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-});
+}));
 export type Contact = z.infer<typeof contactSchema>;
 
 export const contactsListParams = z.object({
@@ -59,14 +59,15 @@ export const contactsContract = {
         `${CONTACTS_SEARCH_COUNT_CAP.toLocaleString('en-US')}; when more match, \`total\` reports that cap (or the ` +
         'number of contacts up to the requested page, if higher) and `pages` follows it: narrow the search rather than ' +
         'paging through it.',
-      'A search term with at least three consecutive letters or digits uses the trigram index; shorter terms scan ' +
-        'the channel, which is slower on very large channels.',
+      'A search term from which a trigram can be taken (three letters or digits in a row, or a shorter piece next ' +
+        'to a space or punctuation, like `27-72`) uses the trigram indexes; other terms scan the channel, which is ' +
+        'slower on very large channels.',
     ].join('\n\n'),
     params: contactsListParams,
     response: pageEnvelope(contactSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },
-    errors: [404],
-    example: { channelId: '{{channelId}}', page: 1, limit: 50, search: 'ada' },
+    errors: ['no_channel'],
+    example: { channelId: EXAMPLE_IDS.channelId, page: 1, limit: 50, search: 'ada' },
   }),
 };

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, idSchema, listEnvelope } from '../common/index.js';
+import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named } from '../common/index.js';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'boolean', 'select'] as const;
 
-export const customFieldSchema = z.object({
+export const customFieldSchema = named('CustomField', z.object({
   id: idSchema,
   name: z.string(),
   type: z.enum(CUSTOM_FIELD_TYPES),
   isRequired: z.boolean(),
   options: z.array(z.string()).nullable().describe('Choices of a `select` field; null otherwise'),
   displayOrder: z.number().int(),
-});
+}));
 export type CustomField = z.infer<typeof customFieldSchema>;
 
 export const customFieldsContract = {
@@ -23,7 +23,7 @@ export const customFieldsContract = {
     response: listEnvelope(customFieldSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },
-    errors: [404],
-    example: { channelId: '{{channelId}}' },
+    errors: ['no_channel'],
+    example: { channelId: EXAMPLE_IDS.channelId },
   }),
 };

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, idSchema, listEnvelope, okEnvelope } from '../common/index.js';
+import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope } from '../common/index.js';
 
-export const labelSchema = z.object({
+export const labelSchema = named('Label', z.object({
   id: idSchema,
   channelId: idSchema,
   name: z.string(),
   description: z.string().nullable(),
   color: z.string().nullable().describe('#rrggbb'),
   sortOrder: z.number().int(),
-});
+}));
 export type Label = z.infer<typeof labelSchema>;
 
 export const labelManageParams = z.object({
@@ -45,8 +45,8 @@ export const labelsContract = {
     response: listEnvelope(labelSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },
-    errors: [404],
-    example: { channelId: '{{channelId}}' },
+    errors: ['no_channel'],
+    example: { channelId: EXAMPLE_IDS.channelId },
   }),
   manage: endpoint({
     operation: 'workspace.labels.manage',
@@ -58,7 +58,7 @@ export const labelsContract = {
     response: okEnvelope(labelSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
-    errors: [404],
-    example: { channelId: '{{channelId}}', name: 'vip', description: 'Top customers', color: '#ff8800', sortOrder: 1 },
+    errors: ['no_channel'],
+    example: { channelId: EXAMPLE_IDS.channelId, name: 'vip', description: 'Top customers', color: '#ff8800', sortOrder: 1 },
   }),
 };

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { endpoint, okEnvelope } from '../common/index.js';
+import { endpoint, named, okEnvelope } from '../common/index.js';
 
 export const MESSAGE_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 export const MESSAGE_DIRECTIONS = ['outbound', 'inbound'] as const;
 export const MESSAGE_TYPES = ['text', 'template', 'image', 'document', 'audio', 'video', 'location', 'interactive'] as const;
 
-export const messageStatusSchema = z.object({
+export const messageStatusSchema = named('MessageStatus', z.object({
   msgid: z.string(),
   status: z.enum(MESSAGE_STATUSES),
   direction: z.enum(MESSAGE_DIRECTIONS),
   type: z.enum(MESSAGE_TYPES),
-});
+}));
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
 
 export const messagesContract = {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, idSchema, listEnvelope, okEnvelope } from '../common/index.js';
+import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope } from '../common/index.js';
 import { MESSAGE_STATUSES } from './messages.js';
 
 export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 
-export const templateSchema = z.object({
+export const templateSchema = named('Template', z.object({
   id: idSchema,
   name: z.string(),
   category: z.enum(TEMPLATE_CATEGORIES),
@@ -13,7 +13,7 @@ export const templateSchema = z.object({
   status: z.enum(TEMPLATE_STATUSES),
   body: z.string().describe('Text with {{1}}, {{2}}, … placeholders'),
   variableCount: z.number().int().describe('How many values `variables` must carry when sending'),
-});
+}));
 export type Template = z.infer<typeof templateSchema>;
 
 /** Phone numbers are stored and compared as digits only: callers may type `+`, spaces or dashes. */
@@ -51,12 +51,12 @@ export const templateSendParams = z.object({
     .describe('Template language; required only when the template exists in several languages'),
 });
 
-export const templateSendResult = z.object({
+export const templateSendResult = named('TemplateSendResult', z.object({
   msgid: z.string().describe('Message identifier; use it with chat/message/status'),
   status: z.enum(MESSAGE_STATUSES),
   to: z.string(),
   templateName: z.string(),
-});
+}));
 
 export const templatesContract = {
   list: endpoint({
@@ -68,8 +68,8 @@ export const templatesContract = {
     response: listEnvelope(templateSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },
-    errors: [404],
-    example: { channelId: '{{channelId}}' },
+    errors: ['no_channel'],
+    example: { channelId: EXAMPLE_IDS.channelId },
   }),
   send: endpoint({
     operation: 'workspace.chat.templates.send',
@@ -81,7 +81,7 @@ export const templatesContract = {
     response: okEnvelope(templateSendResult),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
-    errors: [404],
-    example: { channelId: '{{channelId}}', to: '15550000001', templateName: 'order_update', variables: 'Ada,A-1001' },
+    errors: ['no_channel', 'template_not_found', 'service_unavailable'],
+    example: { channelId: EXAMPLE_IDS.channelId, to: '15550000001', templateName: 'order_update', variables: 'Ada,A-1001' },
   }),
 };

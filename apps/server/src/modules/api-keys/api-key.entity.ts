@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { User } from '../users/user.entity.js';
 
 const ApiKeySchema = defineEntity({

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../kit/errors.js';
 import { User } from '../users/user.entity.js';
 import { generateApiKey } from './api-key.crypto.js';
 import { ApiKey } from './api-key.entity.js';

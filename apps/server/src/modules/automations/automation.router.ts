@@ -1,6 +1,5 @@
 import { contract } from '@switchboard/contract';
-import { implement } from '../../http/handler.js';
-import type { RouteDeps } from '../../http/register.js';
+import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/channel.scope.js';
 import { listAutomations } from './automation.service.js';
 

@@ -1,12 +1,13 @@
 import type { Automation } from '@switchboard/contract';
-import { isoTimestamp } from '../../db/sql.js';
-import type { RequestContext } from '../../http/context.js';
+import type { ServiceContext } from '../../kit/context.js';
+import { Automation as AutomationEntity } from './automation.entity.js';
 
 /** Newest first. */
-export async function listAutomations(ctx: RequestContext, channelId: string): Promise<Automation[]> {
-  return ctx.em.execute<Automation[]>(
-    `select id, name, status, execution_count as "executionCount", ${isoTimestamp('created_at', 'createdAt')}
-       from automations where channel_id = ? order by created_at desc, id desc`,
-    [channelId],
+export async function listAutomations(ctx: ServiceContext, channelId: string): Promise<Automation[]> {
+  const automations = await ctx.em.find(
+    AutomationEntity,
+    { channel: channelId },
+    { fields: ['name', 'status', 'executionCount', 'createdAt'], orderBy: { createdAt: 'desc', id: 'desc' } },
   );
+  return automations.map((a) => ({ id: a.id, name: a.name, status: a.status, executionCount: a.executionCount, createdAt: a.createdAt.toISOString() }));
 }

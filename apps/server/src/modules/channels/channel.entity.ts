@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CHANNEL_STATUSES } from '@switchboard/contract';
-import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { User } from '../users/user.entity.js';
 import { ChannelUser } from './channel-user.entity.js';

@@ -1,5 +1,5 @@
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import type { RequestContext } from '../../http/context.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 export interface ScopedChannel {
   id: string;
@@ -7,7 +7,7 @@ export interface ScopedChannel {
 }
 
 /** Ids of the channels the caller is authorized for, resolved with the API key (see http/auth.ts). */
-export function authorizedChannelIds(ctx: RequestContext): readonly string[] {
+export function authorizedChannelIds(ctx: ServiceContext): readonly string[] {
   return ctx.caller.channelIds;
 }
 
@@ -15,7 +15,7 @@ export function authorizedChannelIds(ctx: RequestContext): readonly string[] {
  * SPEC rule 4, in one place: an omitted channelId picks the only channel; several need a channelId (400);
  * none gives 404 `No channel found for this user.`; a channel the caller is not authorized for gives 403.
  */
-export async function resolveChannel(ctx: RequestContext, channelId: string | undefined): Promise<ScopedChannel> {
+export async function resolveChannel(ctx: ServiceContext, channelId: string | undefined): Promise<ScopedChannel> {
   const ids = authorizedChannelIds(ctx);
   if (channelId !== undefined) {
     if (!ids.includes(channelId)) throw new ForbiddenError('You are not authorized for this channel.');

@@ -1,14 +1,13 @@
 import type { Channel } from '@switchboard/contract';
-import { isoTimestamp } from '../../db/sql.js';
-import type { RequestContext } from '../../http/context.js';
+import type { ServiceContext } from '../../kit/context.js';
+import { Channel as ChannelEntity } from './channel.entity.js';
 
-/** The caller's authorized channels, oldest first. */
-export async function listChannels(ctx: RequestContext): Promise<Channel[]> {
-  return ctx.em.execute<Channel[]>(
-    `select c.id, c.name, c.phone, c.status, ${isoTimestamp('c.created_at', 'createdAt')}
-       from channels c join channel_users cu on cu.channel_id = c.id
-      where cu.user_id = ? and c.platform_id = ?
-      order by c.created_at, c.id`,
-    [ctx.caller.userId, ctx.caller.platformId],
+/** The caller's authorized channels (resolved with the API key, in the caller's platform), oldest first. */
+export async function listChannels(ctx: ServiceContext): Promise<Channel[]> {
+  const channels = await ctx.em.find(
+    ChannelEntity,
+    { id: { $in: [...ctx.caller.channelIds] }, platform: ctx.caller.platformId },
+    { fields: ['name', 'phone', 'status', 'createdAt'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
+  return channels.map((c) => ({ id: c.id, name: c.name, phone: c.phone, status: c.status, createdAt: c.createdAt.toISOString() }));
 }

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CONTACT_STATUSES } from '@switchboard/contract';
-import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/channel.entity.js';
 import { Label } from '../labels/label.entity.js';
 import { ContactLabel } from './contact-label.entity.js';

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/channel.entity.js';
 
 const LabelSchema = defineEntity({

@@ -1,13 +1,15 @@
 import type { Label } from '@switchboard/contract';
-import type { RequestContext } from '../../http/context.js';
+import { raw } from '@mikro-orm/postgresql';
+import type { ServiceContext } from '../../kit/context.js';
+import { Label as LabelEntity } from './label.entity.js';
 
-const LABEL_COLUMNS = `id, channel_id as "channelId", name, description, color, sort_order as "sortOrder"`;
-
-export async function listLabels(ctx: RequestContext, channelId: string): Promise<Label[]> {
-  return ctx.em.execute<Label[]>(
-    `select ${LABEL_COLUMNS} from labels where channel_id = ? order by sort_order, name, id`,
-    [channelId],
+export async function listLabels(ctx: ServiceContext, channelId: string): Promise<Label[]> {
+  const labels = await ctx.em.find(
+    LabelEntity,
+    { channel: channelId },
+    { fields: ['channel', 'name', 'description', 'color', 'sortOrder'], orderBy: { sortOrder: 'asc', name: 'asc', id: 'asc' } },
   );
+  return labels.map((l) => ({ id: l.id, channelId: l.channel.id, name: l.name, description: l.description ?? null, color: l.color ?? null, sortOrder: l.sortOrder }));
 }
 
 export interface LabelChanges {
@@ -17,23 +19,34 @@ export interface LabelChanges {
   sortOrder?: number;
 }
 
-/** Columns a caller may set, by parameter name; only those present in a request are touched on update. */
-const SETTABLE = { description: 'description', color: 'color', sortOrder: 'sort_order' } as const;
+/** What a caller may set; only those present in a request are touched on update. */
+const SETTABLE = ['description', 'color', 'sortOrder'] as const;
+
+interface UpsertedRow {
+  id: string;
+  channel: string;
+  name: string;
+  description: string | null;
+  color: string | null;
+  sortOrder: number;
+  created: boolean;
+}
 
 /**
- * Upsert by exact name in one statement: the unique (channel_id, name) index plus ON CONFLICT make two
+ * Upsert by exact name in one statement: the unique (channel, name) index plus ON CONFLICT make two
  * concurrent upserts of one name meet on one row, never two. `xmax = 0` holds only for a row this statement
  * inserted, which tells created from updated without a second query.
  */
-export async function upsertLabel(ctx: RequestContext, channelId: string, changes: LabelChanges): Promise<{ label: Label; created: boolean }> {
-  const present = (Object.keys(SETTABLE) as (keyof typeof SETTABLE)[]).filter((key) => changes[key] !== undefined);
-  const updates = [...present.map((key) => `${SETTABLE[key]} = excluded.${SETTABLE[key]}`), 'updated_at = now()'].join(', ');
-  const [row] = await ctx.em.execute<(Label & { created: boolean })[]>(
-    `insert into labels (channel_id, name, description, color, sort_order) values (?, ?, ?, ?, ?)
-     on conflict (channel_id, name) do update set ${updates}
-     returning ${LABEL_COLUMNS}, (xmax = 0) as created`,
-    [channelId, changes.name, changes.description ?? null, changes.color ?? null, changes.sortOrder ?? 0],
-  );
-  const { created, ...label } = row!;
-  return { label, created };
+export async function upsertLabel(ctx: ServiceContext, channelId: string, changes: LabelChanges): Promise<{ label: Label; created: boolean }> {
+  const merged = Object.fromEntries(SETTABLE.filter((key) => changes[key] !== undefined).map((key) => [key, changes[key]]));
+  const row = await ctx.em
+    .createQueryBuilder(LabelEntity)
+    .insert({ channel: channelId, name: changes.name, description: changes.description ?? null, color: changes.color ?? null, sortOrder: changes.sortOrder ?? 0 })
+    .onConflict(['channel', 'name'])
+    .merge({ ...merged, updatedAt: raw('now()') })
+    // `returning` is typed for entity fields only; a raw fragment is what MikroORM passes through as written.
+    .returning(['id', 'channel', 'name', 'description', 'color', 'sortOrder', raw('(xmax = 0) as created') as unknown as 'id'])
+    .execute<UpsertedRow>('get');
+  const { channel, created, ...label } = row;
+  return { label: { ...label, channelId: channel }, created };
 }

@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
-import { isoTimestamp } from '../../db/sql.js';
-import type { AttemptOutcome, DeliveryTarget, PendingRow } from '../../events/delivery.js';
-import { QUEUES } from '../../events/queue.js';
+import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
+import { OutboundEmail } from './outbound-email.entity.js';
+
+/** The job that sends one outbound_emails row. */
+export const EMAIL_QUEUE = 'email.send';
 
 export interface Mailer {
   /** `smtp`, or `log` when SMTP_URL is unset: the mail goes to the log and counts as sent. */
@@ -53,14 +56,16 @@ const isPermanent = (error: unknown) => Number((error as { responseCode?: unknow
 
 export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutcome> {
   return {
-    queue: QUEUES.email,
+    queue: EMAIL_QUEUE,
+    concurrency: 2,
     async load(em, job) {
-      const [row] = await em.execute<EmailRow[]>(
-        `select id, "to", subject, text, attempts, ${isoTimestamp('created_at', 'createdAt')}
-           from outbound_emails where id = ? and status = 'pending' and attempts = ?`,
-        [job.id, job.attempt],
+      const email = await em.findOne(
+        OutboundEmail,
+        { id: job.id, status: 'pending', attempts: job.attempt },
+        { fields: ['to', 'subject', 'text', 'attempts', 'createdAt'] },
       );
-      return row ?? null;
+      if (!email) return null;
+      return { id: email.id, to: email.to, subject: email.subject, text: email.text, attempts: email.attempts, createdAt: email.createdAt.toISOString() };
     },
     async attempt(row) {
       try {
@@ -71,14 +76,36 @@ export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutco
       }
     },
     async record(tx: EntityManager, row, outcome, status) {
-      const updated = await tx.execute(
-        `update outbound_emails
-            set attempts = attempts + 1, status = ?, transport = ?, provider_message_id = ?, last_error = ?,
-                sent_at = case when ?::boolean then now() end, updated_at = now()
-          where id = ? and attempts = ? returning id`,
-        [status === 'done' ? 'sent' : status, mailer.transport, outcome.messageId ?? null, outcome.error ?? null, outcome.ok, row.id, row.attempts],
+      const now = new Date();
+      const updated = await tx.nativeUpdate(
+        OutboundEmail,
+        { id: row.id, attempts: row.attempts },
+        {
+          attempts: row.attempts + 1,
+          status: status === 'done' ? 'sent' : status,
+          transport: mailer.transport,
+          providerMessageId: outcome.messageId ?? null,
+          lastError: outcome.error ?? null,
+          sentAt: outcome.ok ? now : null,
+          updatedAt: now,
+        },
       );
-      return updated.length === 1;
+      return updated === 1;
     },
   };
+}
+
+export interface EmailToSend {
+  /** What caused the email (e.g. `ticket.closed:<ticketId>:<closedAt>`): queuing the same cause twice sends one. */
+  dedupeKey: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Records an email and queues its sending inside the caller's transaction, so both exist exactly when it commits. */
+export async function queueEmail(tx: EntityManager, jobs: JobQueue, email: EmailToSend): Promise<void> {
+  const id = randomUUID();
+  const { affectedRows } = await tx.createQueryBuilder(OutboundEmail).insert({ id, ...email }).onConflict('dedupeKey').ignore().execute('run');
+  if (affectedRows === 1) await jobs.enqueue(tx, EMAIL_QUEUE, { id, attempt: 0 });
 }

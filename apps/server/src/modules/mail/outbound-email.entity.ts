@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 
 export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 

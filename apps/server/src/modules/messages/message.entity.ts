@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '@switchboard/contract';
-import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/channel.entity.js';
 
 const MessageSchema = defineEntity({

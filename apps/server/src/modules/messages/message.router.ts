@@ -1,6 +1,5 @@
 import { contract } from '@switchboard/contract';
-import { implement } from '../../http/handler.js';
-import type { RouteDeps } from '../../http/register.js';
+import { implement, type RouteDeps } from '../../kit/implement.js';
 import { findMessageStatus } from './message.service.js';
 
 export function messagesRouter({ em, logger }: RouteDeps) {

@@ -1,6 +1,5 @@
 import type { contract } from '@switchboard/contract';
-import { implement } from '../../http/handler.js';
-import type { RouteDeps } from '../../http/register.js';
+import { implement, type RouteDeps } from '../../kit/implement.js';
 import { assignAddon, listPlans } from './plan.service.js';
 
 export function subscriptionRouter({ em, logger }: RouteDeps) {

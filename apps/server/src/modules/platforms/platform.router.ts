@@ -1,6 +1,5 @@
 import type { contract } from '@switchboard/contract';
-import { implement } from '../../http/handler.js';
-import type { RouteDeps } from '../../http/register.js';
+import { implement, type RouteDeps } from '../../kit/implement.js';
 import { getPlatform } from './platform.service.js';
 
 export function platformRouter({ em, logger }: RouteDeps) {

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@switchboard/contract';
-import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/channel.entity.js';
 
 const TemplateSchema = defineEntity({

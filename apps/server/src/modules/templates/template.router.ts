@@ -1,10 +1,11 @@
 import { contract } from '@switchboard/contract';
-import { implement } from '../../http/handler.js';
-import type { RouteDeps } from '../../http/register.js';
+import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/channel.scope.js';
+import { MESSAGING } from '../messages/messaging.js';
 import { listApprovedTemplates, sendTemplate } from './template.service.js';
 
-export function templatesRouter({ em, logger, messaging }: RouteDeps) {
+export function templatesRouter({ em, logger, services }: RouteDeps) {
+  const messaging = services.get(MESSAGING);
   return {
     list: implement<typeof contract.workspace.chat.templates.list>(em, logger, async ({ channelId }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);

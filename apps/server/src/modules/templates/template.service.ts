@@ -1,17 +1,18 @@
 import type { Template } from '@switchboard/contract';
-import { AppError, NotFoundError, ValidationError } from '../../errors.js';
-import type { RequestContext } from '../../http/context.js';
+import { AppError, NotFoundError, ValidationError } from '../../kit/errors.js';
+import type { ServiceContext } from '../../kit/context.js';
 import { recordOutboundTemplate } from '../messages/message.service.js';
 import type { MessagingProviders } from '../messages/provider/providers.js';
+import { Template as TemplateEntity } from './template.entity.js';
 
 /** The channel's approved templates, by name then language. */
-export async function listApprovedTemplates(ctx: RequestContext, channelId: string): Promise<Template[]> {
-  return ctx.em.execute<Template[]>(
-    `select id, name, category, language, status, body, variable_count as "variableCount"
-       from templates where channel_id = ? and status = 'approved'
-      order by name, language`,
-    [channelId],
+export async function listApprovedTemplates(ctx: ServiceContext, channelId: string): Promise<Template[]> {
+  const templates = await ctx.em.find(
+    TemplateEntity,
+    { channel: channelId, status: 'approved' },
+    { fields: ['name', 'category', 'language', 'status', 'body', 'variableCount'], orderBy: { name: 'asc', language: 'asc' } },
   );
+  return templates.map((t) => ({ id: t.id, name: t.name, category: t.category, language: t.language, status: t.status, body: t.body, variableCount: t.variableCount }));
 }
 
 export interface TemplateSend {
@@ -28,14 +29,13 @@ interface SendableTemplate {
 }
 
 /** The approved template to send: by name, in `language` when given; a name in several languages needs one. */
-async function sendableTemplate(ctx: RequestContext, channelId: string, name: string, language?: string): Promise<SendableTemplate> {
-  const rows = await ctx.em.execute<SendableTemplate[]>(
-    `select t.language, t.variable_count as "variableCount", c.provider
-       from templates t join channels c on c.id = t.channel_id
-      where t.channel_id = ? and t.name = ? and t.status = 'approved'${language === undefined ? '' : ' and t.language = ?'}
-      order by t.language`,
-    language === undefined ? [channelId, name] : [channelId, name, language],
+async function sendableTemplate(ctx: ServiceContext, channelId: string, name: string, language?: string): Promise<SendableTemplate> {
+  const templates = await ctx.em.find(
+    TemplateEntity,
+    { channel: channelId, name, status: 'approved', ...(language === undefined ? {} : { language }) },
+    { fields: ['language', 'variableCount', 'channel.provider'], populate: ['channel'], orderBy: { language: 'asc' } },
   );
+  const rows: SendableTemplate[] = templates.map((t) => ({ language: t.language, variableCount: t.variableCount, provider: t.channel.provider }));
   if (rows.length === 0) {
     const where = language === undefined ? '' : ` in language "${language}"`;
     throw new NotFoundError('template_not_found', `No approved template "${name}"${where} in this channel (see chat/templates/list).`);
@@ -50,7 +50,7 @@ async function sendableTemplate(ctx: RequestContext, channelId: string, name: st
  * Checks the send against the template, hands it to the channel's provider and records it under the provider's
  * message id. The provider goes first because its id is the msgid; a send it refuses leaves no record behind.
  */
-export async function sendTemplate(ctx: RequestContext, providers: MessagingProviders, channelId: string, send: TemplateSend) {
+export async function sendTemplate(ctx: ServiceContext, providers: MessagingProviders, channelId: string, send: TemplateSend) {
   const template = await sendableTemplate(ctx, channelId, send.templateName, send.language);
   if (send.variables.length !== template.variableCount) {
     const expected = `${template.variableCount} value${template.variableCount === 1 ? '' : 's'}`;

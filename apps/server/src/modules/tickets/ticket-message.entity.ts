@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { SENDER_ROLES } from '@switchboard/contract';
-import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { User } from '../users/user.entity.js';
 import { Ticket } from './ticket.entity.js';
 

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '@switchboard/contract';
-import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { User } from '../users/user.entity.js';
 

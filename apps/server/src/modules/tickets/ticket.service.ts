@@ -1,13 +1,15 @@
-import type { Ticket, TicketManageParams } from '@switchboard/contract';
+import type { Ticket, TicketManageValues } from '@switchboard/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ValidationError, type FieldIssue } from '../../errors.js';
-import type { JobQueue } from '../../events/queue.js';
-import { enqueueTicketClosed } from '../../events/ticket-closed.js';
-import type { RequestContext } from '../../http/context.js';
+import { ValidationError, type FieldIssue } from '../../kit/errors.js';
+import type { JobQueue } from '../../kit/jobs.js';
+import { enqueueTicketClosed } from './ticket-closed.js';
+import type { ServiceContext } from '../../kit/context.js';
+import { User } from '../users/user.entity.js';
+import { TicketMessage } from './ticket-message.entity.js';
 import { findAdmin, insertTicket, lockTicket, readTicket, resolveOwner } from './ticket.queries.js';
 
 /** Rules the schema cannot express alone: which fields creation needs, and what `message` options go together. */
-function checkParams(params: TicketManageParams): void {
+function checkParams(params: TicketManageValues): void {
   const issues: FieldIssue[] = [];
   if (params.ticketId === undefined) {
     for (const field of ['email', 'title', 'description'] as const) {
@@ -32,7 +34,7 @@ interface Assignment {
 }
 
 /** assignedToId must name an admin of the platform; its name is the default assignedToName. null unassigns. */
-async function resolveAssignment(tx: EntityManager, platformId: string, params: TicketManageParams): Promise<Assignment> {
+async function resolveAssignment(tx: EntityManager, platformId: string, params: TicketManageValues): Promise<Assignment> {
   if (params.assignedToId === undefined) return params.assignedToName === undefined ? {} : { assignedToName: params.assignedToName };
   if (params.assignedToId === null) return { assignedToId: null, assignedToName: params.assignedToName ?? null };
   const admin = await findAdmin(tx, platformId, params.assignedToId);
@@ -47,8 +49,8 @@ interface Written {
   closedNow: boolean;
 }
 
-async function createTicket(tx: EntityManager, platformId: string, params: TicketManageParams): Promise<Written> {
-  const ownerId = await resolveOwner(tx, platformId, params.email!.toLowerCase());
+async function createTicket(tx: EntityManager, platformId: string, params: TicketManageValues): Promise<Written> {
+  const { id: ownerId } = await resolveOwner(tx, platformId, params.email!.toLowerCase());
   const assignment = await resolveAssignment(tx, platformId, params);
   const id = await insertTicket(tx, {
     platformId,
@@ -62,42 +64,31 @@ async function createTicket(tx: EntityManager, platformId: string, params: Ticke
   return { id, ownerId, closedNow: false };
 }
 
-async function updateTicket(tx: EntityManager, platformId: string, ticketId: string, params: TicketManageParams): Promise<Written> {
+async function updateTicket(tx: EntityManager, platformId: string, ticketId: string, params: TicketManageValues): Promise<Written> {
   const ticket = await lockTicket(tx, platformId, ticketId);
-  if (params.email !== undefined && params.email.toLowerCase() !== ticket.ownerEmail) {
+  // Loaded whole: the reply (readTicket) shows the owner from the same identity map.
+  const owner = await tx.findOneOrFail(User, ticket.owner.id);
+  if (params.email !== undefined && params.email.toLowerCase() !== owner.email) {
     throw ValidationError.field('email', 'must be the ticket owner’s email: the owner is set when the ticket is created');
   }
-  const changes: Record<string, unknown> = {
-    status: params.status,
-    priority: params.priority,
-    title: params.title,
-    description: params.description,
-    ...(await resolveAssignment(tx, platformId, params)),
-  };
-  const columns = { status: 'status', priority: 'priority', title: 'title', description: 'description', assignedToId: 'assigned_to_id', assignedToName: 'assigned_to_name' };
-  const sets: string[] = [];
-  const values: unknown[] = [];
-  for (const [field, column] of Object.entries(columns)) {
-    if (changes[field] === undefined) continue;
-    sets.push(`${column} = ?`);
-    values.push(changes[field]);
-  }
+  const wasClosed = ticket.status === 'closed';
+  const { assignedToId, assignedToName } = await resolveAssignment(tx, platformId, params);
+  const changes = { status: params.status, priority: params.priority, title: params.title, description: params.description, assignedToName };
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  tx.assign(ticket, given);
+  if (assignedToId !== undefined) ticket.assignedTo = assignedToId === null ? null : tx.getReference(User, assignedToId);
   // closedAt: set on the way into `closed`, kept while it stays closed, cleared when reopened.
-  if (params.status !== undefined) {
-    sets.push(`closed_at = case when ? = 'closed' then coalesce(closed_at, now()) end`);
-    values.push(params.status);
-  }
-  if (sets.length || params.message !== undefined) {
-    await tx.execute(`update tickets set ${[...sets, 'updated_at = now()'].join(', ')} where id = ?`, [...values, ticket.id]);
-  }
-  return { id: ticket.id, ownerId: ticket.ownerId, closedNow: ticket.status !== 'closed' && params.status === 'closed' };
+  if (params.status !== undefined) ticket.closedAt = params.status === 'closed' ? (ticket.closedAt ?? new Date()) : null;
+  // Any change, or a new thread message, is an update of the ticket, even when the values stay the same.
+  if (Object.keys(given).length || assignedToId !== undefined || params.message !== undefined) ticket.updatedAt = new Date();
+  return { id: ticket.id, ownerId: owner.id, closedNow: !wasClosed && params.status === 'closed' };
 }
 
 /**
  * tickets/manage: creates or updates a ticket, adds the thread message, and, when the ticket has just been
  * closed, queues the owner's email and the `ticket.closed` webhooks — all in one transaction.
  */
-export async function manageTicket(ctx: RequestContext, params: TicketManageParams, jobs: JobQueue): Promise<Ticket> {
+export async function manageTicket(ctx: ServiceContext, params: TicketManageValues, jobs: JobQueue): Promise<Ticket> {
   checkParams(params);
   const { platformId, userId } = ctx.caller;
   return ctx.em.transactional(async (tx) => {
@@ -105,11 +96,15 @@ export async function manageTicket(ctx: RequestContext, params: TicketManagePara
       params.ticketId === undefined ? await createTicket(tx, platformId, params) : await updateTicket(tx, platformId, params.ticketId, params);
     if (params.message !== undefined) {
       const senderRole = params.senderRole ?? 'admin';
-      await tx.execute(
-        `insert into ticket_messages (ticket_id, author_id, message, sender_role, is_internal) values (?, ?, ?, ?, ?)`,
-        [written.id, senderRole === 'creator' ? written.ownerId : userId, params.message, senderRole, params.isInternal ?? false],
-      );
+      tx.create(TicketMessage, {
+        ticket: written.id,
+        author: senderRole === 'creator' ? written.ownerId : userId,
+        message: params.message,
+        senderRole,
+        isInternal: params.isInternal ?? false,
+      });
     }
+    await tx.flush();
     const ticket = await readTicket(tx, written.id);
     if (written.closedNow) await enqueueTicketClosed(tx, jobs, platformId, ticket);
     return ticket;

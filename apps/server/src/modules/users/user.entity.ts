@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Platform } from '../platforms/platform.entity.js';
 
 export const USER_ROLES = ['owner', 'admin', 'member'] as const;

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 
 /** One POST of a delivery: what the receiver answered (or why nothing came back) and how long it took. */

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../db/columns.js';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

@@ -1,8 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
-import { isoTimestamp } from '../../db/sql.js';
-import type { AttemptOutcome, DeliveryTarget, PendingRow } from '../../events/delivery.js';
-import { QUEUES } from '../../events/queue.js';
+import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
+import { DestinationRefusedError, fetchDestination, type DestinationPolicy } from './destination.js';
+import { WebhookAttempt } from './webhook-attempt.entity.js';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+
+/** The job that POSTs one webhook_deliveries row. */
+export const WEBHOOK_QUEUE = 'webhook.deliver';
 
 /**
  * Standard Webhooks headers for one POST. The `standardwebhooks` package is the reference implementation
@@ -38,12 +44,15 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   return cause ? [cause.code, cause.message].filter(Boolean).join(': ') : (error as Error).message;
 }
 
-/** One POST. 2xx is delivered; any other status, a timeout or a network error is a failed attempt. */
-async function post(row: WebhookRow, timeoutMs: number, stop: AbortSignal): Promise<WebhookOutcome> {
+/**
+ * One POST. 2xx is delivered; any other status, a timeout or a network error is a failed attempt; a destination
+ * the SSRF guard refuses (checked at every attempt: DNS may have changed since) is a final one.
+ */
+async function post(row: WebhookRow, timeoutMs: number, policy: DestinationPolicy, stop: AbortSignal): Promise<WebhookOutcome> {
   const body = JSON.stringify(row.payload);
   const started = Date.now();
   try {
-    const response = await fetch(row.url, {
+    const { status, text } = await fetchDestination(row.url, policy, {
       method: 'POST',
       headers: signWebhook(row.secret, row.webhookId, body),
       body,
@@ -51,50 +60,85 @@ async function post(row: WebhookRow, timeoutMs: number, stop: AbortSignal): Prom
       redirect: 'manual',
       signal: AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]),
     });
-    const text = await response.text().catch(() => '');
-    const ok = response.status >= 200 && response.status < 300;
+    const ok = status >= 200 && status < 300;
     return {
       ok,
-      statusCode: response.status,
-      error: ok ? null : `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`,
+      statusCode: status,
+      error: ok ? null : `HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ''}`,
       durationMs: Date.now() - started,
     };
   } catch (error) {
+    if (error instanceof DestinationRefusedError) return { ok: false, statusCode: null, error: error.message, final: true, durationMs: 0 };
     return { ok: false, statusCode: null, error: describeFailure(error, timeoutMs), durationMs: Date.now() - started };
   }
 }
 
-export function webhookTarget(timeoutMs: number): DeliveryTarget<WebhookRow, WebhookOutcome> {
+export function webhookTarget(timeoutMs: number, policy: DestinationPolicy): DeliveryTarget<WebhookRow, WebhookOutcome> {
   return {
-    queue: QUEUES.webhook,
+    queue: WEBHOOK_QUEUE,
+    concurrency: 4,
     async load(em, job) {
-      const [row] = await em.execute<WebhookRow[]>(
-        `select d.id, d.webhook_id as "webhookId", d.payload, d.attempts, ${isoTimestamp('d.created_at', 'createdAt')},
-                e.url, e.secret, e.is_active as "endpointActive"
-           from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-          where d.id = ? and d.status = 'pending' and d.attempts = ?`,
-        [job.id, job.attempt],
-      );
-      return row ?? null;
+      const delivery = await em.findOne(WebhookDelivery, { id: job.id, status: 'pending', attempts: job.attempt }, { populate: ['endpoint'] });
+      if (!delivery) return null;
+      const { endpoint } = delivery;
+      return {
+        id: delivery.id,
+        webhookId: delivery.webhookId,
+        payload: delivery.payload,
+        attempts: delivery.attempts,
+        createdAt: delivery.createdAt.toISOString(),
+        url: endpoint.url,
+        secret: endpoint.secret,
+        endpointActive: endpoint.isActive,
+      };
     },
     async attempt(row, signal) {
       if (!row.endpointActive) return { ok: false, error: 'endpoint disabled', final: true, durationMs: 0 };
-      return post(row, timeoutMs, signal);
+      return post(row, timeoutMs, policy, signal);
     },
     async record(tx: EntityManager, row, outcome, status, nextAttemptAt) {
-      const updated = await tx.execute(
-        `update webhook_deliveries
-            set attempts = attempts + 1, status = ?, last_status_code = ?, last_error = ?, next_attempt_at = ?,
-                delivered_at = case when ?::boolean then now() end, updated_at = now()
-          where id = ? and attempts = ? returning id`,
-        [status === 'done' ? 'delivered' : status, outcome.statusCode ?? null, outcome.error ?? null, nextAttemptAt, outcome.ok, row.id, row.attempts],
+      const now = new Date();
+      const updated = await tx.nativeUpdate(
+        WebhookDelivery,
+        { id: row.id, attempts: row.attempts },
+        {
+          attempts: row.attempts + 1,
+          status: status === 'done' ? 'delivered' : status,
+          lastStatusCode: outcome.statusCode ?? null,
+          lastError: outcome.error ?? null,
+          nextAttemptAt,
+          deliveredAt: outcome.ok ? now : null,
+          updatedAt: now,
+        },
       );
-      if (updated.length !== 1) return false;
-      await tx.execute(
-        `insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) values (?, ?, ?, ?, ?)`,
-        [row.id, row.attempts + 1, outcome.statusCode ?? null, outcome.error ?? null, outcome.durationMs],
-      );
+      if (updated !== 1) return false;
+      await tx.insert(WebhookAttempt, {
+        id: randomUUID(),
+        delivery: row.id,
+        attempt: row.attempts + 1,
+        statusCode: outcome.statusCode ?? null,
+        error: outcome.error ?? null,
+        durationMs: outcome.durationMs,
+        createdAt: now,
+      });
       return true;
     },
   };
+}
+
+/**
+ * Records one delivery of an event per subscribed, active endpoint of the platform and queues each, inside the
+ * caller's transaction. Its webhook-id (`msg_…`) is fixed here and reused by every retry.
+ */
+export async function queueWebhookEvent(tx: EntityManager, jobs: JobQueue, platformId: string, type: string, payload: Record<string, unknown>): Promise<void> {
+  const endpoints = await tx.find(
+    WebhookEndpoint,
+    { platform: platformId, isActive: true, events: { $contains: [type] } },
+    { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  for (const endpoint of endpoints) {
+    const id = randomUUID();
+    await tx.insert(WebhookDelivery, { id, endpoint: endpoint.id, webhookId: `msg_${randomUUID().replaceAll('-', '')}`, eventType: type, payload });
+    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0 });
+  }
 }

@@ -10,6 +10,8 @@ export const DOWNLOADS = {
   postman: { path: '/downloads/postman.json', file: 'switchboard.postman_collection.json' },
 } as const;
 const href = (download: { path: string }) => `${PORTAL_PATH}${download.path}`;
+/** The definition the reference loads: example ids are the signed-in user's own. */
+export const REFERENCE_DEFINITION_PATH = '/reference/openapi.json';
 
 /**
  * Scalar's options: everything it would fetch from outside (fonts, telemetry, request proxy, AI agent, MCP) is off,
@@ -17,7 +19,7 @@ const href = (download: { path: string }) => `${PORTAL_PATH}${download.path}`;
  */
 function scalarOptions() {
   return {
-    url: href(DOWNLOADS.json),
+    url: href({ path: REFERENCE_DEFINITION_PATH }),
     withDefaultFonts: false,
     telemetry: false,
     agent: { disabled: true },

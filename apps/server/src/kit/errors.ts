@@ -1,0 +1,62 @@
+import type { ErrorCode } from '@switchboard/contract';
+
+export interface FieldIssue {
+  field: string;
+  problem: string;
+}
+
+/** Every failure the API reports on purpose. The error handler turns it into the failure envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(readonly issues: FieldIssue[]) {
+    super(400, 'invalid_request', issues.map((i) => (i.field ? `${i.field}: ${i.problem}` : i.problem)).join('; '));
+  }
+
+  static field(field: string, problem: string) {
+    return new ValidationError([{ field, problem }]);
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(code: ErrorCode, message: string) {
+    super(400, code, message);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message: string) {
+    // RFC 9110: a 401 names the scheme it accepts.
+    super(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer' });
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'You do not have access to this resource.') {
+    super(403, 'forbidden', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(code: ErrorCode, message: string) {
+    super(404, code, message);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(retryAfterSeconds: number, rateClass: string) {
+    super(429, 'rate_limited', `Rate limit exceeded for ${rateClass}. Retry after ${retryAfterSeconds} s.`, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+}

@@ -1,0 +1,29 @@
+import type { EntityClass } from '@mikro-orm/core';
+import type { RouteSlice } from './implement.js';
+import type { JobDeps, ModuleJobs } from './jobs.js';
+import type { SeedSection } from './seed.js';
+import type { ServiceProvider } from './services.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a section's entry type is its own
+export type AnySeedSection = SeedSection<string, any, unknown>;
+
+/**
+ * Everything the core needs to know about one resource. `modules/index.ts` lists the manifests; the app, the
+ * ORM, the seed loader, the worker and the 404/405 table are built from that list.
+ */
+export interface ModuleManifest<Seed extends readonly AnySeedSection[] = readonly AnySeedSection[]> {
+  name: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- entity classes differ in their shape
+  entities: readonly EntityClass<any>[];
+  /** The contract slices this module implements. */
+  routes?: readonly RouteSlice[];
+  /** Its top-level lists in the seed file, in load order. */
+  seed?: Seed;
+  /** Long-lived objects it provides to routers (started with the server, stopped with it). */
+  services?: readonly ServiceProvider[];
+  /** The delivery jobs it runs in the worker. */
+  jobs?(deps: JobDeps): ModuleJobs;
+}
+
+/** Declares a manifest, keeping its seed sections' types (the seed file and result types derive from them). */
+export const defineModule = <const Seed extends readonly AnySeedSection[] = []>(manifest: ModuleManifest<Seed>) => manifest;

@@ -1,0 +1,51 @@
+import type { EntityClass } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+
+/** A problem in the seed file, located by its JSON path (e.g. `users[0].platform`). */
+export class SeedError extends Error {
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
+    super(path ? `${path}: ${problem}` : problem);
+  }
+}
+
+/** What a seed section loads its entries with; the loader (db/seed) provides it. */
+export interface SeedContext {
+  em: EntityManager;
+  /** An entry of an earlier section by its ref, or an existing row by its UUID; else a SeedError at `path`. */
+  ref<T extends object>(section: string, entity: EntityClass<T>, ref: string, path: string): Promise<T>;
+  /**
+   * Entities of one kind this file has created so far (not yet flushed), under a key of the sections' choosing,
+   * e.g. users by `platformId:email`: how a later section finds them, and how a section spots duplicates.
+   */
+  created<T extends object>(entity: EntityClass<T>): Map<string, T>;
+}
+
+/** What one entry became: the entity (for refs in later sections) and what the seed result shows for its ref. */
+export interface SeededEntry<R> {
+  entity: object;
+  result: R;
+}
+
+/**
+ * One top-level list of the seed file (e.g. `labels`): the schema of an entry and how to create it. Sections
+ * load in the order of the module list, so an entry can refer to entries of earlier sections.
+ */
+export interface SeedSection<K extends string = string, Item extends z.ZodTypeAny = z.ZodTypeAny, R = unknown> {
+  key: K;
+  item: Item;
+  load(ctx: SeedContext, item: z.output<Item>, path: string): Promise<SeededEntry<R>>;
+}
+
+export const seedSection = <K extends string, Item extends z.ZodTypeAny, R>(section: SeedSection<K, Item, R>) => section;
+
+/** The id of an entry, what most sections report for a ref. */
+export const seededId = <E extends { id: string }>(entity: E): SeededEntry<string> => ({ entity, result: entity.id });
+
+/** A ref: how entries of the file point at each other (`"platform": "acme"`). */
+export const seedRef = z.string().min(1);
+/** A phone as stored: digits with the country code. */
+export const seedPhone = z.string().regex(/^\d{8,15}$/, 'must be 8 to 15 digits with country code, no +');

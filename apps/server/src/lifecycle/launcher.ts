@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  group: number;
+  zombie: boolean;
+  startTime: string;
+}
+
+function readProcess(pid: number): ProcessInfo | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses; the fields after its closing ')' are positional.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pid, ppid: Number(fields[1]), group: Number(fields[2]), zombie: fields[0] === 'Z', startTime: fields[19]! };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The processes that launched this one: its ancestors in the same process group (`npx` → `pnpm` → `sh` → the
+ * `node_modules/.bin/node` wrapper). A shell with job control puts a command line in a group of its own, so the
+ * interactive shell, a supervisor or a container's init are never part of it.
+ */
+function launcherChain(): ProcessInfo[] {
+  const self = readProcess(process.pid);
+  const chain: ProcessInfo[] = [];
+  for (let info = self && readProcess(self.ppid); info && info.pid > 1 && info.group === self!.group; info = readProcess(info.ppid)) {
+    chain.push(info);
+  }
+  return chain;
+}
+
+function isGone(launcher: ProcessInfo): boolean {
+  const now = readProcess(launcher.pid);
+  return !now || now.zombie || now.startTime !== launcher.startTime;
+}
+
+/**
+ * Calls `onGone` once when any process of the launcher chain exits. Why: SIGTERM to the top of
+ * `npx pnpm start` ends `npx`, but the shell wrappers in between neither forward the signal nor exit, so without
+ * this the server (and its embedded PostgreSQL) would live on as orphans holding their ports. Linux only (/proc);
+ * elsewhere, and when started directly (container, systemd), there is nothing to watch. Returns a stop function.
+ */
+export function watchLauncher(onGone: (pid: number) => void, intervalMs = 250): () => void {
+  const chain = launcherChain();
+  if (!chain.length) return () => undefined;
+  const timer = setInterval(() => {
+    const gone = chain.find(isGone);
+    if (!gone) return;
+    clearInterval(timer);
+    onGone(gone.pid);
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,10 @@
+import { defineModule } from '../../kit/module.js';
+import { ApiKey } from './api-key.entity.js';
+
+export { apiKeyLookup } from './api-key.lookup.js';
+
+/** Keys are created by the seed (users), the CLI and the portal; the HTTP layer resolves them via apiKeyLookup. */
+export const apiKeysModule = defineModule({
+  name: 'api-keys',
+  entities: [ApiKey],
+});

@@ -1,0 +1,46 @@
+import { CONTACT_STATUSES } from '@switchboard/contract';
+import { z } from 'zod';
+import { SeedError, seededId, seedPhone, seedRef, seedSection } from '../../kit/seed.js';
+import { Channel } from '../channels/channel.entity.js';
+import { Label } from '../labels/label.entity.js';
+import { labelKey } from '../labels/label.seed.js';
+import { Contact } from './contact.entity.js';
+
+export const contactsSeed = seedSection({
+  key: 'contacts',
+  item: z
+    .object({
+      ref: seedRef.optional(),
+      channel: seedRef,
+      name: z.string().min(1).max(200),
+      phone: seedPhone,
+      email: z.string().email().nullable().optional(),
+      labels: z.array(z.string().min(1)).default([]),
+      status: z.enum(CONTACT_STATUSES).default('active'),
+      customFields: z.record(z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}),
+    })
+    .strict(),
+  async load(ctx, item, path) {
+    const { em } = ctx;
+    const channel = await ctx.ref('channels', Channel, item.channel, `${path}.channel`);
+    const created = ctx.created(Contact);
+    const key = `${channel.id}:${item.phone}`;
+    if (created.has(key)) throw new SeedError(`${path}.phone`, 'duplicate phone in this channel');
+    const contact = em.create(Contact, {
+      channel,
+      name: item.name,
+      phone: item.phone,
+      email: item.email ?? null,
+      status: item.status,
+      customFields: item.customFields,
+    });
+    created.set(key, contact);
+    const labels = ctx.created(Label);
+    for (const [j, labelName] of item.labels.entries()) {
+      const label = labels.get(labelKey(channel.id, labelName)) ?? (await em.findOne(Label, { channel, name: labelName }));
+      if (!label) throw new SeedError(`${path}.labels[${j}]`, `no label "${labelName}" in this channel`);
+      contact.labels.add(label);
+    }
+    return seededId(contact);
+  },
+});

@@ -1,0 +1,13 @@
+import { contract } from '@switchboard/contract';
+import { routes } from '../../kit/implement.js';
+import { defineModule } from '../../kit/module.js';
+import { CustomField } from './custom-field.entity.js';
+import { customFieldsRouter } from './custom-field.router.js';
+import { customFieldsSeed } from './custom-field.seed.js';
+
+export const customFieldsModule = defineModule({
+  name: 'custom-fields',
+  entities: [CustomField],
+  routes: [routes(contract.workspace.customFields, customFieldsRouter)],
+  seed: [customFieldsSeed],
+});

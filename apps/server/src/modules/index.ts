@@ -1,0 +1,40 @@
+import { apiKeysModule } from './api-keys/index.js';
+import { automationsModule } from './automations/index.js';
+import { channelsModule } from './channels/index.js';
+import { contactsModule } from './contacts/index.js';
+import { customFieldsModule } from './custom-fields/index.js';
+import { idempotencyModule } from './idempotency/index.js';
+import { labelsModule } from './labels/index.js';
+import { mailModule } from './mail/index.js';
+import { messagesModule } from './messages/index.js';
+import { plansModule } from './plans/index.js';
+import { platformsModule } from './platforms/index.js';
+import { templatesModule } from './templates/index.js';
+import { ticketsModule } from './tickets/index.js';
+import { usersModule } from './users/index.js';
+import { webhooksModule } from './webhooks/index.js';
+
+export { apiKeyLookup } from './api-keys/index.js';
+
+/**
+ * The one list of modules. The app mounts their routes, the ORM knows their entities, the worker runs their
+ * jobs and the seed file has their sections, in this order: a seed section may refer to entries of the
+ * sections before it (users name their platform, contacts their channel and labels).
+ */
+export const modules = [
+  platformsModule,
+  usersModule,
+  apiKeysModule,
+  channelsModule,
+  labelsModule,
+  customFieldsModule,
+  contactsModule,
+  templatesModule,
+  automationsModule,
+  messagesModule,
+  plansModule,
+  ticketsModule,
+  webhooksModule,
+  mailModule,
+  idempotencyModule,
+] as const;

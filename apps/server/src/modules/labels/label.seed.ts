@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
+import { Channel } from '../channels/channel.entity.js';
+import { Label } from './label.entity.js';
+
+/** How labels created by this seed file are found by later sections (contacts): `channelId:name`. */
+export const labelKey = (channelId: string, name: string) => `${channelId}:${name}`;
+
+export const labelsSeed = seedSection({
+  key: 'labels',
+  item: z
+    .object({
+      ref: seedRef.optional(),
+      channel: seedRef,
+      name: z.string().min(1).max(100),
+      description: z.string().max(500).nullable().optional(),
+      color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #ff8800').nullable().optional(),
+      sortOrder: z.number().int().default(0),
+    })
+    .strict(),
+  async load(ctx, item, path) {
+    const channel = await ctx.ref('channels', Channel, item.channel, `${path}.channel`);
+    const created = ctx.created(Label);
+    const key = labelKey(channel.id, item.name);
+    if (created.has(key)) throw new SeedError(`${path}.name`, `duplicate label "${item.name}" in this channel`);
+    const label = ctx.em.create(Label, {
+      channel,
+      name: item.name,
+      description: item.description ?? null,
+      color: item.color ?? null,
+      sortOrder: item.sortOrder,
+    });
+    created.set(key, label);
+    return seededId(label);
+  },
+});

@@ -1,0 +1,15 @@
+import { contract } from '@switchboard/contract';
+import { routes } from '../../kit/implement.js';
+import { defineModule } from '../../kit/module.js';
+import { Message } from './message.entity.js';
+import { messagesRouter } from './message.router.js';
+import { messagesSeed } from './message.seed.js';
+import { messagingService } from './messaging.js';
+
+export const messagesModule = defineModule({
+  name: 'messages',
+  entities: [Message],
+  routes: [routes(contract.workspace.chat.message, messagesRouter)],
+  seed: [messagesSeed],
+  services: [messagingService],
+});

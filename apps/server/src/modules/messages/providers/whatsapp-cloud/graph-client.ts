@@ -1,0 +1,224 @@
+import { Agent, request } from 'undici';
+import { z } from 'zod';
+import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
+import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
+
+/**
+ * The WhatsApp Cloud API calls Switchboard makes, over Meta's Graph API (shapes in WHATSAPP-CLOUD.md).
+ *
+ * HTTP goes through undici, the Node.js team's own client (the engine under Node's global fetch): its Agent keeps
+ * a pool of keep-alive connections per origin, so sends to graph.facebook.com skip the TCP + TLS handshake, and
+ * `request()` is its lean API (no WHATWG Response objects to build). One GraphClient serves every channel; each call
+ * carries the channel's own access token. Every failure is a typed ProviderError (see graph-errors.ts); no message
+ * ever contains the token.
+ */
+
+export interface GraphClientOptions {
+  /** e.g. `https://graph.facebook.com` (WHATSAPP_GRAPH_URL). */
+  graphUrl: string;
+  /** e.g. `v23.0` (WHATSAPP_GRAPH_VERSION). */
+  version: string;
+  /** Whole-call budget (connect, reply, body), per Graph request. */
+  timeoutMs?: number;
+  /** How long an idle connection stays open for the next call. */
+  keepAliveMs?: number;
+  /** Most connections held open to the Graph host at once. */
+  maxConnections?: number;
+}
+
+export interface PhoneNumberCredentials {
+  phoneNumberId: string;
+  accessToken: string;
+}
+
+export interface BusinessAccountCredentials {
+  wabaId: string;
+  accessToken: string;
+}
+
+export interface VerifiedPhoneNumber {
+  displayPhoneNumber: string;
+  verifiedName: string;
+}
+
+export interface TemplateMessage {
+  /** Recipient, digits with country code. */
+  to: string;
+  templateName: string;
+  language: string;
+  /** Values for {{1}}, {{2}}, … in the template body, in order. */
+  variables: string[];
+}
+
+export interface TemplateListing {
+  templates: MetaTemplate[];
+  /** Entries that did not have a template's shape (skipped, worth a log line). */
+  unreadable: number;
+  /** How many pages Graph served. */
+  pages: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_KEEP_ALIVE_MS = 30_000;
+const DEFAULT_MAX_CONNECTIONS = 32;
+const TEMPLATE_PAGE_SIZE = 100;
+/** 100 pages of 100 is well past Meta's per-account template limit; more means paging that does not end. */
+const MAX_TEMPLATE_PAGES = 100;
+const TEMPLATE_FIELDS = 'name,status,category,language,components';
+
+const phoneNumberReply = z.object({ display_phone_number: z.string(), verified_name: z.string() });
+const sendReply = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
+const templatePageReply = z.object({
+  data: z.array(z.unknown()),
+  paging: z.object({ next: z.string().url().optional() }).optional(),
+});
+
+interface GraphCall<T> {
+  operation: string;
+  accessToken: string;
+  url: string;
+  reply: z.ZodType<T, z.ZodTypeDef, unknown>;
+  json?: unknown;
+}
+
+export class GraphClient {
+  private readonly baseUrl: string;
+  private readonly graphUrl: string;
+  private readonly timeoutMs: number;
+  private readonly agent: Agent;
+
+  constructor(options: GraphClientOptions) {
+    this.graphUrl = options.graphUrl.replace(/\/+$/, '');
+    this.baseUrl = `${this.graphUrl}/${encodeURIComponent(options.version)}`;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.agent = new Agent({
+      keepAliveTimeout: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+      connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    });
+  }
+
+  /** The credential check: the phone number's public name, or a refusal (bad token, wrong id). */
+  async verifyPhoneNumber(credentials: PhoneNumberCredentials): Promise<VerifiedPhoneNumber> {
+    const reply = await this.call({
+      operation: 'checking the phone number',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}?fields=display_phone_number,verified_name`,
+      reply: phoneNumberReply,
+    });
+    return { displayPhoneNumber: reply.display_phone_number, verifiedName: reply.verified_name };
+  }
+
+  /** Sends one template message; the `wamid.` Meta gives it becomes our msgid. */
+  async sendTemplate(
+    credentials: PhoneNumberCredentials,
+    message: TemplateMessage,
+  ): Promise<{ providerMessageId: string }> {
+    const reply = await this.call({
+      operation: 'sending the template message',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
+      reply: sendReply,
+      json: templateMessageBody(message),
+    });
+    return { providerMessageId: reply.messages[0]!.id };
+  }
+
+  /** Every template of the business account, following Graph's cursor paging to the last page. */
+  async listTemplates(credentials: BusinessAccountCredentials): Promise<TemplateListing> {
+    const listing: TemplateListing = { templates: [], unreadable: 0, pages: 0 };
+    const seen = new Set<string>();
+    let url: string | undefined =
+      `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates?fields=${TEMPLATE_FIELDS}&limit=${TEMPLATE_PAGE_SIZE}`;
+    while (url !== undefined) {
+      if (listing.pages === MAX_TEMPLATE_PAGES || seen.has(url)) {
+        throw graphUnexpectedReplyError('listing the templates (the paging did not come to an end)');
+      }
+      seen.add(url);
+      const page: z.infer<typeof templatePageReply> = await this.call({
+        operation: 'listing the templates',
+        accessToken: credentials.accessToken,
+        url,
+        reply: templatePageReply,
+      });
+      listing.pages += 1;
+      for (const entry of page.data) {
+        const template = metaTemplateSchema.safeParse(entry);
+        if (template.success) listing.templates.push(template.data);
+        else listing.unreadable += 1;
+      }
+      url = page.paging?.next;
+      // The access token goes with the next request, so only ever to the Graph host we were configured with.
+      if (url !== undefined && !url.startsWith(`${this.graphUrl}/`)) {
+        throw graphUnexpectedReplyError('listing the templates (a paging link pointed to another host)');
+      }
+    }
+    return listing;
+  }
+
+  /** Closes the idle keep-alive connections; calls after this fail. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async call<T>({ operation, accessToken, url, reply, json }: GraphCall<T>): Promise<T> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let statusCode: number;
+    let retryAfter: string | string[] | undefined;
+    let text: string;
+    try {
+      const response = await request(url, {
+        method: json === undefined ? 'GET' : 'POST',
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          accept: 'application/json',
+          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: json === undefined ? undefined : JSON.stringify(json),
+        signal,
+        dispatcher: this.agent,
+      });
+      statusCode = response.statusCode;
+      retryAfter = response.headers['retry-after'];
+      text = await response.body.text();
+    } catch (error) {
+      // Only the error's code travels on (e.g. ECONNREFUSED): nothing of the request can leak through it.
+      throw graphUnreachableError(operation, signal.aborted, systemErrorCode(error));
+    }
+    const body = parseJson(text);
+    if (statusCode < 200 || statusCode >= 300) {
+      throw graphFailureError({ operation, httpStatus: statusCode, body, retryAfter, accessToken });
+    }
+    const parsed = reply.safeParse(body);
+    if (!parsed.success) throw graphUnexpectedReplyError(operation);
+    return parsed.data;
+  }
+}
+
+/** Graph's template message; a template without variables carries no `components` at all. */
+function templateMessageBody(message: TemplateMessage) {
+  const parameters = message.variables.map((text) => ({ type: 'text', text }));
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to: message.to,
+    type: 'template',
+    template: {
+      name: message.templateName,
+      language: { code: message.language },
+      ...(parameters.length > 0 ? { components: [{ type: 'body', parameters }] } : {}),
+    },
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function systemErrorCode(error: unknown): string | undefined {
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : undefined;
+}

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { parseInboundNotification } from './inbound.js';
+
+const WABA = '102290129340398';
+const PHONE = '106540352242922';
+
+const messagesChange = (value: Record<string, unknown>) => ({
+  field: 'messages',
+  value: {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: '15550100000', phone_number_id: PHONE },
+    ...value,
+  },
+});
+const notification = (...changes: unknown[]) => ({
+  object: 'whatsapp_business_account',
+  entry: [{ id: WABA, changes }],
+});
+
+describe('parseInboundNotification', () => {
+  it('reads the documented example: statuses, an inbound text with its contact name', () => {
+    const result = parseInboundNotification(
+      notification(
+        messagesChange({
+          statuses: [
+            { id: 'wamid.A', status: 'delivered', timestamp: '1763890000', recipient_id: '15550001234' },
+            {
+              id: 'wamid.B',
+              status: 'failed',
+              timestamp: '1763890005',
+              recipient_id: '15550009999',
+              errors: [{ code: 131026, title: 'Message undeliverable' }],
+            },
+          ],
+          contacts: [{ profile: { name: 'Ada Lovelace' }, wa_id: '15550001234' }],
+          messages: [
+            {
+              from: '15550001234',
+              id: 'wamid.IN',
+              timestamp: '1763890010',
+              type: 'text',
+              text: { body: 'Where is my order?' },
+            },
+          ],
+        }),
+      ),
+    );
+    expect(result.ignored).toEqual([]);
+    expect(result.events).toEqual([
+      {
+        kind: 'status',
+        wabaId: WABA,
+        phoneNumberId: PHONE,
+        providerMessageId: 'wamid.A',
+        status: 'delivered',
+        timestamp: '2025-11-23T09:26:40.000Z',
+        recipientId: '15550001234',
+      },
+      {
+        kind: 'status',
+        wabaId: WABA,
+        phoneNumberId: PHONE,
+        providerMessageId: 'wamid.B',
+        status: 'failed',
+        timestamp: '2025-11-23T09:26:45.000Z',
+        recipientId: '15550009999',
+        error: { code: 131026, title: 'Message undeliverable' },
+      },
+      {
+        kind: 'message',
+        wabaId: WABA,
+        phoneNumberId: PHONE,
+        providerMessageId: 'wamid.IN',
+        from: '15550001234',
+        contactName: 'Ada Lovelace',
+        type: 'text',
+        text: 'Where is my order?',
+        timestamp: '2025-11-23T09:26:50.000Z',
+      },
+    ]);
+  });
+
+  it('reads template review results', () => {
+    const result = parseInboundNotification(
+      notification({
+        field: 'message_template_status_update',
+        value: {
+          event: 'REJECTED',
+          message_template_id: 594425479261596,
+          message_template_name: 'order_update',
+          message_template_language: 'en_US',
+          reason: 'INCORRECT_CATEGORY',
+        },
+      }),
+    );
+    expect(result).toEqual({
+      events: [
+        {
+          kind: 'template_status',
+          wabaId: WABA,
+          event: 'REJECTED',
+          templateId: '594425479261596',
+          templateName: 'order_update',
+          language: 'en_US',
+          reason: 'INCORRECT_CATEGORY',
+        },
+      ],
+      ignored: [],
+    });
+  });
+
+  it('reads every entry and change of a batch, and non-text messages without a body', () => {
+    const batch = {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: WABA,
+          changes: [messagesChange({ statuses: [{ id: 'wamid.1', status: 'sent', timestamp: 1763890000 }] })],
+        },
+        {
+          id: 'other-waba',
+          changes: [
+            messagesChange({ statuses: [{ id: 'wamid.2', status: 'read', timestamp: '1763890001' }] }),
+            messagesChange({
+              messages: [
+                {
+                  from: '15550001234',
+                  id: 'wamid.3',
+                  timestamp: '1763890002',
+                  type: 'image',
+                  image: { id: 'media-1' },
+                },
+              ],
+            }),
+          ],
+        },
+      ],
+    };
+    const { events, ignored } = parseInboundNotification(batch);
+    expect(ignored).toEqual([]);
+    expect(
+      events.map((event) => [event.kind, event.wabaId, 'providerMessageId' in event ? event.providerMessageId : '']),
+    ).toEqual([
+      ['status', WABA, 'wamid.1'],
+      ['status', 'other-waba', 'wamid.2'],
+      ['message', 'other-waba', 'wamid.3'],
+    ]);
+    expect(events[2]).not.toHaveProperty('text');
+    expect(events[2]).not.toHaveProperty('contactName');
+  });
+
+  it('skips and reports what it does not understand, keeping the rest', () => {
+    const { events, ignored } = parseInboundNotification({
+      object: 'whatsapp_business_account',
+      entry: [
+        'nonsense',
+        {
+          id: WABA,
+          changes: [
+            { field: 'account_update', value: { event: 'VERIFIED_ACCOUNT' } },
+            { field: 'messages', value: { statuses: [] } },
+            { field: 'message_template_status_update', value: { event: 'APPROVED' } },
+            messagesChange({
+              errors: [{ code: 131000 }],
+              statuses: [
+                { id: 'wamid.ok', status: 'read', timestamp: '1763890000', unknown_field: { nested: true } },
+                { id: 'wamid.del', status: 'deleted', timestamp: '1763890000' },
+                { id: 'wamid.bad', status: 'sent', timestamp: 'yesterday' },
+              ],
+              messages: [{ id: 'wamid.nofrom', timestamp: '1763890000', type: 'text' }],
+            }),
+          ],
+        },
+      ],
+    });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ kind: 'status', providerMessageId: 'wamid.ok', status: 'read' });
+    expect(events[0]).not.toHaveProperty('unknown_field');
+    expect(ignored).toEqual([
+      'entry[0]: unreadable',
+      'entry[1].changes[0]: field "account_update" is not handled',
+      'entry[1].changes[1]: messages change without metadata.phone_number_id',
+      'entry[1].changes[2]: unreadable template status update',
+      'entry[1].changes[3]: "errors" is not handled',
+      'entry[1].changes[3].statuses[1]: status "deleted" is not handled',
+      'entry[1].changes[3].statuses[2]: unreadable',
+      'entry[1].changes[3].messages[0]: unreadable',
+    ]);
+  });
+
+  it('never throws on payloads that are not notifications', () => {
+    for (const payload of [undefined, null, 42, 'text', [], {}, { entry: 'x' }]) {
+      expect(parseInboundNotification(payload)).toEqual({
+        events: [],
+        ignored: ['payload: not a webhook notification with entry[]'],
+      });
+    }
+    expect(parseInboundNotification({ object: 'page', entry: [] }).ignored).toEqual([
+      'payload: object "page" is not whatsapp_business_account',
+    ]);
+  });
+});

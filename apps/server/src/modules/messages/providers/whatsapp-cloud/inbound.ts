@@ -1,0 +1,236 @@
+import { z } from 'zod';
+
+/**
+ * Reads Meta's webhook notifications (WHATSAPP-CLOUD.md "Webhooks") into a flat list of events. Tolerant on
+ * purpose: Meta adds fields and event kinds without notice and retries any delivery we do not take, so nothing here
+ * throws. What is not understood is skipped and described in `ignored` for a log line; unknown fields inside known
+ * objects are dropped silently.
+ */
+
+const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type InboundDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+const isDeliveryStatus = (value: string): value is InboundDeliveryStatus =>
+  (DELIVERY_STATUSES as readonly string[]).includes(value);
+
+export interface InboundStatusEvent {
+  kind: 'status';
+  wabaId: string;
+  phoneNumberId: string;
+  /** The `wamid.` our send got back, i.e. the message's msgid. */
+  providerMessageId: string;
+  status: InboundDeliveryStatus;
+  /** ISO 8601, from Meta's seconds since the epoch. */
+  timestamp: string;
+  recipientId?: string;
+  /** The first of Meta's `errors[]`, for a failed message. */
+  error?: { code: number; title: string };
+}
+
+export interface InboundMessageEvent {
+  kind: 'message';
+  wabaId: string;
+  phoneNumberId: string;
+  providerMessageId: string;
+  /** The customer's WhatsApp id (digits of their phone number). */
+  from: string;
+  /** The profile name from `contacts[]`, when Meta sent one for this sender. */
+  contactName?: string;
+  /** Meta's message type as sent: text, image, document, audio, video, location, interactive, button, sticker, … */
+  type: string;
+  /** The body of a text message. */
+  text?: string;
+  timestamp: string;
+}
+
+export interface InboundTemplateStatusEvent {
+  kind: 'template_status';
+  wabaId: string;
+  /** Meta's review outcome: APPROVED, REJECTED, PENDING, PAUSED, DISABLED, … */
+  event: string;
+  templateId?: string;
+  templateName: string;
+  language: string;
+  reason?: string;
+}
+
+export type InboundEvent = InboundStatusEvent | InboundMessageEvent | InboundTemplateStatusEvent;
+
+export interface InboundParseResult {
+  events: InboundEvent[];
+  /** One line per part that was skipped, naming where it was and why. */
+  ignored: string[];
+}
+
+/** Arrays of a `messages` change this parser knows about (statuses and messages are events; contacts feed names). */
+const KNOWN_VALUE_KEYS = new Set(['messaging_product', 'metadata', 'statuses', 'messages', 'contacts']);
+
+const epochSeconds = z
+  .union([z.string(), z.number()])
+  .transform(Number)
+  .refine((seconds) => Number.isFinite(seconds) && seconds > 0, 'is not a timestamp')
+  .transform((seconds) => new Date(seconds * 1000).toISOString());
+
+const notification = z.object({ object: z.string().optional(), entry: z.array(z.unknown()) });
+const entrySchema = z.object({ id: z.string().min(1), changes: z.array(z.unknown()) });
+const changeSchema = z.object({ field: z.string(), value: z.record(z.unknown()) });
+const messagesValue = z.object({
+  metadata: z.object({ phone_number_id: z.string().min(1) }),
+  statuses: z.array(z.unknown()).optional(),
+  messages: z.array(z.unknown()).optional(),
+  contacts: z.array(z.unknown()).optional(),
+});
+const statusSchema = z.object({
+  id: z.string().min(1),
+  status: z.string(),
+  timestamp: epochSeconds,
+  recipient_id: z.string().optional(),
+  errors: z
+    .array(z.object({ code: z.number().int(), title: z.string().optional(), message: z.string().optional() }))
+    .optional(),
+});
+const messageSchema = z.object({
+  id: z.string().min(1),
+  from: z.string().min(1),
+  timestamp: epochSeconds,
+  type: z.string().min(1),
+  text: z.object({ body: z.string() }).optional(),
+});
+const contactSchema = z.object({ wa_id: z.string(), profile: z.object({ name: z.string() }).optional() });
+const templateStatusValue = z.object({
+  event: z.string().min(1),
+  message_template_id: z.union([z.string(), z.number()]).transform(String).optional(),
+  message_template_name: z.string().min(1),
+  message_template_language: z.string().min(1),
+  reason: z.string().nullish(),
+});
+
+/** Parses one webhook POST body (already JSON-decoded). Never throws. */
+export function parseInboundNotification(payload: unknown): InboundParseResult {
+  const result: InboundParseResult = { events: [], ignored: [] };
+  const parsed = notification.safeParse(payload);
+  if (!parsed.success) {
+    result.ignored.push('payload: not a webhook notification with entry[]');
+    return result;
+  }
+  if (parsed.data.object !== undefined && parsed.data.object !== 'whatsapp_business_account') {
+    result.ignored.push(`payload: object "${parsed.data.object}" is not whatsapp_business_account`);
+    return result;
+  }
+  parsed.data.entry.forEach((rawEntry, entryIndex) => {
+    const entry = entrySchema.safeParse(rawEntry);
+    if (!entry.success) {
+      result.ignored.push(`entry[${entryIndex}]: unreadable`);
+      return;
+    }
+    entry.data.changes.forEach((rawChange, changeIndex) => {
+      readChange(entry.data.id, rawChange, `entry[${entryIndex}].changes[${changeIndex}]`, result);
+    });
+  });
+  return result;
+}
+
+function readChange(wabaId: string, rawChange: unknown, where: string, result: InboundParseResult): void {
+  const change = changeSchema.safeParse(rawChange);
+  if (!change.success) {
+    result.ignored.push(`${where}: unreadable`);
+    return;
+  }
+  const { field, value } = change.data;
+  if (field === 'messages') {
+    readMessagesChange(wabaId, value, where, result);
+  } else if (field === 'message_template_status_update') {
+    const update = templateStatusValue.safeParse(value);
+    if (!update.success) {
+      result.ignored.push(`${where}: unreadable template status update`);
+      return;
+    }
+    const {
+      event,
+      message_template_id: templateId,
+      message_template_name,
+      message_template_language,
+      reason,
+    } = update.data;
+    result.events.push({
+      kind: 'template_status',
+      wabaId,
+      event,
+      templateName: message_template_name,
+      language: message_template_language,
+      ...(templateId === undefined ? {} : { templateId }),
+      ...(reason ? { reason } : {}),
+    });
+  } else {
+    result.ignored.push(`${where}: field "${field}" is not handled`);
+  }
+}
+
+function readMessagesChange(
+  wabaId: string,
+  rawValue: Record<string, unknown>,
+  where: string,
+  result: InboundParseResult,
+): void {
+  const value = messagesValue.safeParse(rawValue);
+  if (!value.success) {
+    result.ignored.push(`${where}: messages change without metadata.phone_number_id`);
+    return;
+  }
+  const phoneNumberId = value.data.metadata.phone_number_id;
+  const { statuses = [], messages = [], contacts = [] } = value.data;
+  for (const key of Object.keys(rawValue)) {
+    if (!KNOWN_VALUE_KEYS.has(key)) result.ignored.push(`${where}: "${key}" is not handled`);
+  }
+
+  statuses.forEach((rawStatus, index) => {
+    const status = statusSchema.safeParse(rawStatus);
+    if (!status.success) {
+      result.ignored.push(`${where}.statuses[${index}]: unreadable`);
+      return;
+    }
+    const { id, status: reported, timestamp, recipient_id: recipientId, errors } = status.data;
+    if (!isDeliveryStatus(reported)) {
+      result.ignored.push(`${where}.statuses[${index}]: status "${reported}" is not handled`);
+      return;
+    }
+    const firstError = errors?.[0];
+    result.events.push({
+      kind: 'status',
+      wabaId,
+      phoneNumberId,
+      providerMessageId: id,
+      status: reported,
+      timestamp,
+      ...(recipientId === undefined ? {} : { recipientId }),
+      ...(firstError === undefined
+        ? {}
+        : { error: { code: firstError.code, title: firstError.title ?? firstError.message ?? '' } }),
+    });
+  });
+
+  const names = new Map<string, string>();
+  for (const rawContact of contacts) {
+    const contact = contactSchema.safeParse(rawContact);
+    if (contact.success && contact.data.profile) names.set(contact.data.wa_id, contact.data.profile.name);
+  }
+  messages.forEach((rawMessage, index) => {
+    const message = messageSchema.safeParse(rawMessage);
+    if (!message.success) {
+      result.ignored.push(`${where}.messages[${index}]: unreadable`);
+      return;
+    }
+    const { id, from, timestamp, type, text } = message.data;
+    const contactName = names.get(from);
+    result.events.push({
+      kind: 'message',
+      wabaId,
+      phoneNumberId,
+      providerMessageId: id,
+      from,
+      type,
+      timestamp,
+      ...(contactName === undefined ? {} : { contactName }),
+      ...(type === 'text' && text ? { text: text.body } : {}),
+    });
+  });
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { DeliveryStatus } from './provider/messaging-provider.js';
+import { nextStatus, statusesReplacedBy } from './status-order.js';
+
+const ALL: DeliveryStatus[] = ['accepted', 'sent', 'delivered', 'read', 'failed'];
+
+describe('nextStatus', () => {
+  // Rows: current; columns: incoming accepted, sent, delivered, read, failed.
+  const expected: Record<DeliveryStatus, DeliveryStatus[]> = {
+    accepted: ['accepted', 'sent', 'delivered', 'read', 'failed'],
+    sent: ['sent', 'sent', 'delivered', 'read', 'failed'],
+    delivered: ['delivered', 'delivered', 'delivered', 'read', 'delivered'],
+    read: ['read', 'read', 'read', 'read', 'read'],
+    failed: ['failed', 'failed', 'delivered', 'read', 'failed'],
+  };
+
+  it.each(ALL)('from %s follows the table', (current) => {
+    expect(ALL.map((incoming) => nextStatus(current, incoming))).toEqual(expected[current]);
+  });
+
+  it('ends at the same status whatever order the reports arrive in', () => {
+    const orders = [
+      ['sent', 'delivered', 'read'],
+      ['read', 'sent', 'delivered'],
+      ['delivered', 'read', 'sent'],
+      ['read', 'delivered', 'sent'],
+    ] as DeliveryStatus[][];
+    for (const order of orders) expect(order.reduce(nextStatus, 'accepted')).toBe('read');
+    expect((['failed', 'sent'] as DeliveryStatus[]).reduce(nextStatus, 'accepted')).toBe('failed');
+    expect((['sent', 'failed', 'delivered'] as DeliveryStatus[]).reduce(nextStatus, 'accepted')).toBe('delivered');
+  });
+});
+
+describe('statusesReplacedBy', () => {
+  it('lists exactly the statuses nextStatus moves away from', () => {
+    expect(statusesReplacedBy('accepted')).toEqual([]);
+    expect(statusesReplacedBy('sent')).toEqual(['accepted']);
+    expect(statusesReplacedBy('delivered')).toEqual(['accepted', 'sent', 'failed']);
+    expect(statusesReplacedBy('read')).toEqual(['accepted', 'sent', 'delivered', 'failed']);
+    expect(statusesReplacedBy('failed')).toEqual(['accepted', 'sent']);
+  });
+});

@@ -1,0 +1,29 @@
+import type { DeliveryStatus } from './provider/messaging-provider.js';
+
+/**
+ * The one rule for a message's delivery status, whatever order the provider's reports arrive in (Meta retries and
+ * reorders webhooks): never backwards along accepted < sent < delivered < read; `failed` ends a message that was
+ * not yet delivered, and stays unless a later `delivered`/`read` proves the message did arrive after all.
+ *
+ * How it differs from today's status sink (MAY_FOLLOW in message.service.ts): there `failed` is final for good, so
+ * a `delivered` or `read` that arrives after a `failed` is dropped. Here it wins, because proof of delivery beats a
+ * failure report (Meta can report a failed attempt and then deliver on retry). Every other pair agrees. To switch,
+ * the conditional UPDATE takes `status in (statusesReplacedBy(incoming))` instead of `MAY_FOLLOW[incoming]`.
+ */
+
+const PROGRESS: Record<Exclude<DeliveryStatus, 'failed'>, number> = { accepted: 0, sent: 1, delivered: 2, read: 3 };
+const DELIVERED = PROGRESS.delivered;
+
+/** The status to keep after `incoming` is reported for a message now at `current` (`current` when nothing changes). */
+export function nextStatus(current: DeliveryStatus, incoming: DeliveryStatus): DeliveryStatus {
+  if (incoming === 'failed') return current === 'failed' || PROGRESS[current] >= DELIVERED ? current : 'failed';
+  if (current === 'failed') return PROGRESS[incoming] >= DELIVERED ? incoming : current;
+  return PROGRESS[incoming] > PROGRESS[current] ? incoming : current;
+}
+
+const ALL_STATUSES: DeliveryStatus[] = ['accepted', 'sent', 'delivered', 'read', 'failed'];
+
+/** The current statuses an `incoming` report replaces: what a conditional `UPDATE … WHERE status IN (…)` needs. */
+export function statusesReplacedBy(incoming: DeliveryStatus): DeliveryStatus[] {
+  return ALL_STATUSES.filter((current) => current !== incoming && nextStatus(current, incoming) === incoming);
+}

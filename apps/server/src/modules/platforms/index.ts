@@ -1,0 +1,13 @@
+import { contract } from '@switchboard/contract';
+import { routes } from '../../kit/implement.js';
+import { defineModule } from '../../kit/module.js';
+import { Platform } from './platform.entity.js';
+import { platformRouter } from './platform.router.js';
+import { platformsSeed } from './platform.seed.js';
+
+export const platformsModule = defineModule({
+  name: 'platforms',
+  entities: [Platform],
+  routes: [routes(contract.platform.id, platformRouter)],
+  seed: [platformsSeed],
+});

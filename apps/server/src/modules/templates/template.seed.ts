@@ -1,0 +1,34 @@
+import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@switchboard/contract';
+import { z } from 'zod';
+import { seededId, seedRef, seedSection } from '../../kit/seed.js';
+import { Channel } from '../channels/channel.entity.js';
+import { Template } from './template.entity.js';
+import { countPlaceholders } from './template.placeholders.js';
+
+export const templatesSeed = seedSection({
+  key: 'templates',
+  item: z
+    .object({
+      ref: seedRef.optional(),
+      channel: seedRef,
+      name: z.string().min(1).max(200),
+      category: z.enum(TEMPLATE_CATEGORIES),
+      language: z.string().min(2).max(20),
+      status: z.enum(TEMPLATE_STATUSES),
+      body: z.string().min(1),
+    })
+    .strict(),
+  async load(ctx, item, path) {
+    const channel = await ctx.ref('channels', Channel, item.channel, `${path}.channel`);
+    const template = ctx.em.create(Template, {
+      channel,
+      name: item.name,
+      category: item.category,
+      language: item.language,
+      status: item.status,
+      body: item.body,
+      variableCount: countPlaceholders(item.body),
+    });
+    return seededId(template);
+  },
+});

@@ -1,0 +1,124 @@
+import { get, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { checkDestination, fetchDestination, forbiddenAddressReason, pinnedLookup, urlProblem, type ResolveAll } from './destination.js';
+
+const STRICT = { allowLocal: false };
+const LOCAL = { allowLocal: true };
+const resolvesTo =
+  (...addresses: string[]): ResolveAll =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+
+describe('forbiddenAddressReason', () => {
+  it.each([
+    ['10.1.2.3', 'private'],
+    ['172.16.0.1', 'private'],
+    ['192.168.1.1', 'private'],
+    ['127.0.0.1', 'loopback'],
+    ['127.8.9.10', 'loopback'],
+    ['169.254.169.254', 'linkLocal'],
+    ['100.64.0.1', 'carrierGradeNat'],
+    ['0.0.0.0', 'unspecified'],
+    ['224.0.0.1', 'multicast'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fc00::1', 'uniqueLocal'],
+    ['fd12:3456::1', 'uniqueLocal'],
+    ['fe80::1', 'linkLocal'],
+    ['ff02::1', 'multicast'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+  ])('refuses %s (%s)', (address, range) => {
+    expect(forbiddenAddressReason(address)).toContain(`is a ${range} address`);
+  });
+
+  it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows the public address %s', (address) => {
+    expect(forbiddenAddressReason(address)).toBeUndefined();
+  });
+});
+
+describe('urlProblem', () => {
+  it('wants https unless ALLOW_HTTP_WEBHOOKS, and then http only to localhost or 127.0.0.1', () => {
+    expect(urlProblem(new URL('https://hooks.example.com/x'), STRICT)).toBeUndefined();
+    expect(urlProblem(new URL('http://hooks.example.com/x'), STRICT)).toBe('http:// is not allowed; use https://');
+    expect(urlProblem(new URL('http://127.0.0.1:9/x'), STRICT)).toBe('http:// is not allowed; use https://');
+    expect(urlProblem(new URL('http://localhost:9/x'), LOCAL)).toBeUndefined();
+    expect(urlProblem(new URL('http://127.0.0.1:9/x'), LOCAL)).toBeUndefined();
+    expect(urlProblem(new URL('http://10.0.0.1/x'), LOCAL)).toBe('http:// is only allowed to localhost or 127.0.0.1');
+    expect(urlProblem(new URL('ftp://hooks.example.com/x'), LOCAL)).toBe('ftp: is not allowed; use https://');
+  });
+});
+
+describe('checkDestination', () => {
+  it('refuses a hostname that resolves to a loopback address (localhost from /etc/hosts)', async () => {
+    const result = await checkDestination('https://localhost:8443/hook', STRICT);
+    expect(result).toMatchObject({ allowed: false, reason: expect.stringMatching(/^localhost resolves to a non-public address \(.*loopback/) });
+  });
+
+  it('refuses a hostname if any of its addresses is private', async () => {
+    const result = await checkDestination('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34', '10.0.0.5'));
+    expect(result).toEqual({ allowed: false, reason: 'hooks.example.com resolves to a non-public address (10.0.0.5 is a private address)' });
+  });
+
+  it('refuses IP literals of forbidden ranges, IPv6 in brackets too', async () => {
+    expect(await checkDestination('https://169.254.169.254/latest/meta-data', STRICT)).toMatchObject({ allowed: false, reason: expect.stringContaining('linkLocal') });
+    expect(await checkDestination('https://[::1]:8443/x', STRICT)).toMatchObject({ allowed: false, reason: expect.stringContaining('::1 is a loopback address') });
+  });
+
+  it('allows a public destination and returns the addresses it checked', async () => {
+    const result = await checkDestination('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34'));
+    expect(result).toMatchObject({ allowed: true, addresses: [{ address: '93.184.216.34', family: 4 }] });
+  });
+
+  it('allows local addresses when ALLOW_HTTP_WEBHOOKS is on', async () => {
+    expect(await checkDestination('http://localhost:9/x', LOCAL)).toMatchObject({ allowed: true });
+    expect(await checkDestination('https://10.0.0.5/x', LOCAL, resolvesTo('10.0.0.5'))).toMatchObject({ allowed: true });
+  });
+
+  it('rejects what is not a URL', async () => {
+    expect(await checkDestination('not a url', STRICT)).toEqual({ allowed: false, reason: 'not a valid URL' });
+  });
+});
+
+describe('pinnedLookup', () => {
+  it('fetchDestination connects to the address it checked, not to what the name resolves to later', async () => {
+    // Only 127.0.0.2 listens: the system resolver's answer for localhost (127.0.0.1, ::1) would be refused.
+    const server = createServer((_req, res) => res.end('pinned'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const reply = await fetchDestination(`http://localhost:${port}/`, LOCAL, { method: 'POST' }, resolvesTo('127.0.0.2'));
+      expect(reply).toEqual({ status: 200, text: 'pinned' });
+    } finally {
+      server.close();
+    }
+  });
+
+
+  it('connects to the checked address whatever DNS would say about the name', async () => {
+    const server = createServer((_req, res) => res.end('pinned'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        get({ host: 'rebound.invalid', port, path: '/', lookup: pinnedLookup([{ address: '127.0.0.1', family: 4 }]) }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(text));
+        }).on('error', reject);
+      });
+      expect(body).toBe('pinned');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers only with checked addresses of the requested family', () => {
+    const lookup = pinnedLookup([{ address: '93.184.216.34', family: 4 }]);
+    const answers: unknown[] = [];
+    lookup('x', { all: true }, (error, address) => answers.push([error, address]));
+    lookup('x', { family: 6 }, (error) => answers.push((error as NodeJS.ErrnoException).code));
+    expect(answers).toEqual([[null, [{ address: '93.184.216.34', family: 4 }]], 'ENOTFOUND']);
+  });
+});

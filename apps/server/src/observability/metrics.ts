@@ -1,0 +1,112 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NextFunction, Request, Response } from 'express';
+import type { Pool } from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { routeMetadata } from '../http/context.js';
+
+/** What the job queue reports about one queue (pg-boss's own counts). */
+export interface QueueStats {
+  queue: string;
+  ready: number;
+  deferred: number;
+  active: number;
+  failed: number;
+}
+
+export interface MetricsSources {
+  orm: MikroORM;
+  queueStats?: () => Promise<QueueStats[]>;
+}
+
+export interface Metrics {
+  registry: Registry;
+  /** Express middleware counting and timing every request by route pattern and status. */
+  recordRequests(req: Request, res: Response, next: NextFunction): void;
+}
+
+/** The route pattern, never the raw path: ids in paths would make one series per resource. */
+function routeLabel(req: Request): string {
+  const route = req.route as { path?: string } | undefined;
+  return route?.path ? `${req.baseUrl}${route.path}` : 'unmatched';
+}
+
+const DELIVERY_FAILURES_SQL = `
+  select 'webhook' as kind, count(*)::int as failed from webhook_deliveries where status = 'failed'
+  union all
+  select 'email', count(*)::int from outbound_emails where status = 'failed'`;
+
+/**
+ * prom-client with a registry per process (no global state): Node's default metrics plus the service's own.
+ * Gauges that need a query (pool, queue, deliveries) are read when Prometheus scrapes, not on a timer.
+ */
+export function createMetrics({ orm, queueStats }: MetricsSources): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'switchboard_http_requests_total',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'switchboard_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: 'switchboard_rate_limit_refusals_total',
+    help: 'Requests refused with 429 by rate class',
+    labelNames: ['rate_class'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'switchboard_db_pool_connections',
+    help: 'Database pool connections: in_use, idle, and requests waiting for one',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const pool = (await orm.em.getConnection().getNativeClient()) as Pool;
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+  new Gauge({
+    name: 'switchboard_job_queue_jobs',
+    help: 'Jobs in the delivery queues by state (ready = runnable backlog, deferred = scheduled retries)',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      for (const stats of (await queueStats?.()) ?? []) {
+        for (const state of ['ready', 'deferred', 'active', 'failed'] as const) this.set({ queue: stats.queue, state }, stats[state]);
+      }
+    },
+  });
+  new Gauge({
+    name: 'switchboard_delivery_failures',
+    help: 'Webhook deliveries and emails that failed for good (retry window over)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await orm.em.fork().execute<{ kind: string; failed: number }[]>(DELIVERY_FAILURES_SQL);
+      for (const row of rows) this.set({ kind: row.kind }, row.failed);
+    },
+  });
+
+  return {
+    registry,
+    recordRequests(req, res, next) {
+      const stopTimer = duration.startTimer();
+      res.once('finish', () => {
+        const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
+        stopTimer(labels);
+        requests.inc(labels);
+        if (res.statusCode === 429) rateLimited.inc({ rate_class: routeMetadata(req)?.rateClass ?? 'unknown' });
+      });
+      next();
+    },
+  };
+}

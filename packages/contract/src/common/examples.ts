@@ -1,0 +1,12 @@
+/**
+ * Ids the request examples use: valid UUIDs, so the examples satisfy their own schemas (OpenAPI tools check that).
+ * The Postman export swaps each one for its `{{variable}}` (see POSTMAN_VARIABLES in @switchboard/openapi).
+ */
+export const EXAMPLE_IDS = {
+  platformId: '6d1f0c7e-3b52-4a8e-9c41-2f7d5b8a9e10',
+  channelId: '1b9e7c3a-5d24-4f6b-8a0e-7c3d9f2b4a61',
+  userId: '8a4c2e6f-1d3b-4e5a-9f70-3b6d8c1e2a94',
+  addonId: '4e7a9c1b-6f2d-4b3e-8d5a-9c0e1f3a7b28',
+  ticketId: 'c3e5a7b9-2d4f-4a6c-8e1b-5f7d9a3c1e62',
+} as const;
+export type ExampleIdName = keyof typeof EXAMPLE_IDS;

@@ -1,0 +1,51 @@
+import type { OpenAPIObject, OperationObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts';
+import type { PostmanEvent } from './postman.js';
+
+type Node = SchemaObject | ReferenceObject;
+
+/**
+ * An OpenAPI 3.0 schema as plain JSON Schema for Postman's `jsonSchema` assertion: references inlined, `nullable`
+ * as a `null` type, and the keywords JSON Schema validators do not know (`example`, `deprecated`, formats) dropped.
+ */
+export function toJsonSchema(node: Node, doc: OpenAPIObject): Record<string, unknown> {
+  if ('$ref' in node) return toJsonSchema(doc.components!.schemas![node.$ref.split('/').pop()!] as Node, doc);
+  const { nullable, example: _example, deprecated: _deprecated, format: _format, title: _title, description: _description, ...schema } = node;
+  const out: Record<string, unknown> = { ...schema };
+  if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, toJsonSchema(value, doc)]));
+  if (schema.items) out.items = toJsonSchema(schema.items, doc);
+  if (typeof schema.additionalProperties === 'object') out.additionalProperties = toJsonSchema(schema.additionalProperties, doc);
+  for (const key of ['oneOf', 'anyOf', 'allOf'] as const) if (schema[key]) out[key] = schema[key]!.map((each) => toJsonSchema(each, doc));
+  if (nullable) {
+    if (schema.type) out.type = [schema.type, 'null'];
+    if (schema.enum) out.enum = [...schema.enum, null];
+    if (!schema.type) return { anyOf: [out, { type: 'null' }] };
+  }
+  return out;
+}
+
+/** Requests whose reply fills an empty variable, so a new user needs only baseUrl and apiKey to start. */
+const FILLS: Record<string, { variable: string; from: string }> = {
+  workspaceChannelsList: { variable: 'channelId', from: 'reply.data[0] && reply.data[0].id' },
+  platformIdList: { variable: 'platformId', from: 'reply.data.id' },
+};
+
+/** The test script of one request: status 200, `success: true`, and the reply matches the operation's 200 schema. */
+export function replyTests(operation: OperationObject, doc: OpenAPIObject): PostmanEvent {
+  const media = (operation.responses['200'] as ResponseObject).content!['application/json']!;
+  const schema = toJsonSchema(media.schema as Node, doc);
+  const fill = FILLS[(operation.operationId ?? '').replace(/Get$/, '')];
+  const exec = [
+    "pm.test('status is 200', () => pm.response.to.have.status(200));",
+    'const reply = pm.response.json();',
+    "pm.test('success is true', () => pm.expect(reply.success).to.eql(true));",
+    `pm.test('reply matches its schema', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema)}));`,
+    ...(fill
+      ? [
+          `if (!pm.variables.get('${fill.variable}') && reply.data) {`,
+          `  (pm.environment.has('${fill.variable}') ? pm.environment : pm.collectionVariables).set('${fill.variable}', ${fill.from});`,
+          '}',
+        ]
+      : []),
+  ];
+  return { listen: 'test', script: { type: 'text/javascript', exec } };
+}

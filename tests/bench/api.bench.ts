@@ -1,0 +1,127 @@
+/**
+ * `pnpm bench`: the product against a raw node:http + pg baseline running the product's own SQL, on one channel
+ * of BENCH_CONTACTS contacts (default 1,000,000). See the Benchmark section of README.md for what it measures.
+ * Not part of the test suite (vitest only collects *.test.ts). Load goes to 127.0.0.1 only, bounded in time.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '../helpers/processes.js';
+import { benchDatabase } from './bench-database.js';
+import type { LoadResult, LoadSpec } from './load-worker.js';
+import { searchTerms } from './names.js';
+import { sampleContacts } from './bulk-contacts.js';
+import { rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
+import { report, type Row } from './report.js';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const USERS = Number(process.env.BENCH_USERS ?? 2_000);
+const CONNECTIONS = 50;
+const ONLY = process.env.BENCH_ONLY?.split(',');
+/** Another build of the server to measure, e.g. a copy of an older dist/ (both servers run it). */
+const DIST = path.resolve(process.env.BENCH_SERVER_DIST ?? path.join(REPO_ROOT, 'apps/server/dist'));
+const ARTIFACTS = path.join(REPO_ROOT, 'tests', 'artifacts');
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface Scenario {
+  name: string;
+  path: string;
+  mode: 'closed' | 'open';
+  rate?: number;
+  bodies: LoadSpec['bodies'];
+}
+
+const WORKSPACE = '/api/workspace/v1';
+
+function scenarios(channelId: string, msgids: string[], samples: { name: string; phone: string }[]): Scenario[] {
+  const terms = searchTerms(samples, 4_000);
+  const search = terms.map(({ search, termClass }) => ({ body: { channelId, search }, termClass }));
+  const pages = Array.from({ length: 20 }, (_, i) => ({ body: { channelId, page: i + 1 } }));
+  const page1 = [{ body: { channelId } }];
+  const labels = Array.from({ length: 40 }, (_, i) => ({ body: { channelId, name: `bench-${i}`, color: '#3366cc', sortOrder: i % 10 } }));
+  const all: Scenario[] = [
+    { name: 'channels/list', path: `${WORKSPACE}/channels/list`, mode: 'closed', bodies: [{ body: {} }] },
+    { name: 'contacts/list page 1', path: `${WORKSPACE}/contacts/list`, mode: 'closed', bodies: page1 },
+    { name: 'contacts/list pages 1-20', path: `${WORKSPACE}/contacts/list`, mode: 'closed', bodies: pages },
+    { name: 'search, varied terms', path: `${WORKSPACE}/contacts/list`, mode: 'closed', bodies: search },
+    { name: 'labels/manage', path: `${WORKSPACE}/labels/manage`, mode: 'closed', bodies: labels },
+    { name: 'chat/message/status', path: `${WORKSPACE}/chat/message/status`, mode: 'closed', bodies: msgids.map((msgid) => ({ body: { msgid } })) },
+    { name: 'page 1 at 300 req/s', path: `${WORKSPACE}/contacts/list`, mode: 'open', rate: 300, bodies: page1 },
+    { name: 'search at 100 req/s', path: `${WORKSPACE}/contacts/list`, mode: 'open', rate: 100, bodies: search },
+  ];
+  return all.filter((s) => !ONLY || ONLY.some((only) => s.name.startsWith(only)));
+}
+
+function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const specFile = path.join(ARTIFACTS, `bench-load-${process.pid}.json`);
+  writeFileSync(specFile, JSON.stringify(spec));
+  const worker = path.join(import.meta.dirname, 'load-worker.ts');
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', worker, specFile], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`load worker failed: ${stderr || error.message}`)) : resolve(JSON.parse(stdout) as LoadResult),
+    );
+  });
+}
+
+/** One scenario against one server, with the server's peak RSS sampled while it runs. */
+async function measure(server: ServerUnderTest, scenario: Scenario, keys: string[], seconds = SECONDS) {
+  const load = loadavg()[0]!;
+  let peakRss = rssMb(server.pid);
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid))), 200);
+  try {
+    const result = await runLoad({
+      url: server.baseUrl,
+      path: scenario.path,
+      mode: scenario.mode,
+      seconds,
+      connections: CONNECTIONS,
+      rate: scenario.rate ?? 0,
+      keys,
+      bodies: scenario.bodies,
+    });
+    return { ...result, peakRss, loadBefore: load };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function main() {
+  const started = new Date();
+  const database = await benchDatabase({ contacts: CONTACTS, users: USERS, messages: 100_000, keep: process.env.BENCH_KEEP === '1', name: process.env.BENCH_DATABASE, log });
+  if (process.env.BENCH_SEED_ONLY === '1') return database.dispose();
+  const { apiKeys, channelId, msgids } = database.tenant;
+  const servers: ServerUnderTest[] = [];
+  try {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    servers.push(await startProduct(database.url, apiKeys[0]!, ARTIFACTS, DIST), await startRaw(database.url, apiKeys[0]!, ARTIFACTS, DIST));
+    const list = scenarios(channelId, msgids, await sampleContacts(database.url, 2_000));
+    log('warming up both servers (not measured)');
+    for (const server of servers) for (const scenario of list.filter((s) => s.mode === 'closed')) await measure(server, scenario, apiKeys, 2);
+
+    const rows: Row[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const scenario of list) {
+        // Alternate which server goes first, so neither always runs on the other's leftovers.
+        const order = round % 2 === 1 ? servers : [...servers].reverse();
+        for (const server of order) {
+          log(`round ${round}/${ROUNDS}: ${scenario.name} → ${server.name}`);
+          rows.push({ round, scenario: scenario.name, server: server.name, ...(await measure(server, scenario, apiKeys)) });
+        }
+      }
+    }
+    const text = report(rows, { contacts: CONTACTS, seconds: SECONDS, rounds: ROUNDS, users: USERS, connections: CONNECTIONS, started });
+    process.stdout.write(text);
+    const file = path.join(ARTIFACTS, `bench-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify({ contacts: CONTACTS, seconds: SECONDS, rows }, null, 2));
+    log(`raw results: ${file}`);
+  } finally {
+    for (const server of servers) await server.stop();
+    await database.dispose();
+  }
+}
+
+await main();

@@ -1,0 +1,73 @@
+import { cpus, loadavg } from 'node:os';
+import type { LoadResult } from './load-worker.js';
+
+export interface Row extends LoadResult {
+  round: number;
+  scenario: string;
+  server: 'product' | 'raw';
+  peakRss: number;
+  loadBefore: number;
+}
+
+export interface RunInfo {
+  contacts: number;
+  seconds: number;
+  rounds: number;
+  users: number;
+  connections: number;
+  started: Date;
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+const max = (values: number[]) => Math.max(0, ...values);
+const fmt = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : String(Math.round(value * 10) / 10));
+
+/** Both servers' figures for one scenario over all rounds: mean req/s and p50, worst p99, all errors, peak RSS. */
+function summary(rows: Row[]) {
+  return {
+    rps: mean(rows.map((r) => r.requestsPerSecond)),
+    p50: mean(rows.map((r) => r.latency.p50)),
+    p99: max(rows.map((r) => r.latency.p99)),
+    errors: rows.reduce((n, r) => n + r.errors, 0),
+    rss: max(rows.map((r) => r.peakRss)),
+  };
+}
+
+/** The results as Markdown tables (pasteable into README.md), with the machine's conditions. */
+export function report(rows: Row[], info: RunInfo): string {
+  const scenarios = [...new Set(rows.map((r) => r.scenario))];
+  const lines = [
+    '',
+    `## ${info.contacts.toLocaleString('en-US')} contacts, ${info.rounds} round(s) of ${info.seconds} s per scenario and server, ` +
+      `${info.users.toLocaleString('en-US')} API users rotated, closed loop ${info.connections} connections (autocannon), ` +
+      'fixed rate = open loop (own driver, latency from scheduled start)',
+    `started ${info.started.toISOString()}, ${cpus().length} CPUs, 1-min load average before runs ` +
+      `${fmt(Math.min(...rows.map((r) => r.loadBefore)))}–${fmt(max(rows.map((r) => r.loadBefore)))}, now ${fmt(loadavg()[0]!)}`,
+    '',
+    '| scenario | product req/s | raw req/s | product/raw | product p50/p99 ms | raw p50/p99 ms | errors (product/raw) | RSS MB (product/raw) |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const scenario of scenarios) {
+    const product = summary(rows.filter((r) => r.scenario === scenario && r.server === 'product'));
+    const raw = summary(rows.filter((r) => r.scenario === scenario && r.server === 'raw'));
+    lines.push(
+      `| ${scenario} | ${fmt(product.rps)} | ${fmt(raw.rps)} | ${(product.rps / Math.max(1, raw.rps)).toFixed(2)} | ` +
+        `${fmt(product.p50)}/${fmt(product.p99)} | ${fmt(raw.p50)}/${fmt(raw.p99)} | ${product.errors}/${raw.errors} | ${product.rss}/${raw.rss} |`,
+    );
+  }
+  const classRows = rows.filter((r) => r.byClass);
+  if (classRows.length) {
+    lines.push('', '| open-loop scenario, term class | product p50/p99 ms | raw p50/p99 ms |', '|---|---|---|');
+    const keys = [...new Set(classRows.flatMap((r) => Object.keys(r.byClass!).map((c) => `${r.scenario}\u0000${c}`)))];
+    for (const key of keys) {
+      const [scenario, termClass] = key.split('\u0000') as [string, string];
+      const cell = (server: Row['server']) => {
+        const stats = classRows.filter((r) => r.scenario === scenario && r.server === server).map((r) => r.byClass![termClass]!);
+        return `${fmt(mean(stats.map((s) => s.p50)))}/${fmt(max(stats.map((s) => s.p99)))}`;
+      };
+      lines.push(`| ${scenario}, ${termClass} | ${cell('product')} | ${cell('raw')} |`);
+    }
+  }
+  lines.push('', 'p50 and req/s are means over rounds; p99 is the worst round.', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../helpers/ports.js';
+import { REPO_ROOT } from '../helpers/processes.js';
+
+export interface ServerUnderTest {
+  name: 'product' | 'raw';
+  baseUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Resident memory of a process now, in MB (Linux). */
+export function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : 0;
+}
+
+async function waitUntilServing(child: ChildProcess, baseUrl: string, apiKey: string, logFile: string): Promise<void> {
+  const deadline = Date.now() + 15 * 60_000; // a kept database may first get a new index built over a million rows
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); see ${logFile}`);
+    const ok = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'x-api-key': apiKey } })
+      .then((res) => res.status === 200)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`server not serving after 15 minutes; see ${logFile}`);
+}
+
+function stopper(child: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+}
+
+/**
+ * The product as `pnpm start` runs it: `node apps/server/dist/main.js` (or another build, `dist`) with its default configuration (request
+ * logging at info, rate limits on; REDIS_URL passed through when set). Its logs go to a file, as to a collector.
+ */
+export async function startProduct(databaseUrl: string, apiKey: string, logDir: string, dist: string): Promise<ServerUnderTest> {
+  const port = await freePort();
+  const logFile = path.join(logDir, 'bench-server.log');
+  const log = openSync(logFile, 'w');
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port) };
+  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+  const child = spawn(process.execPath, [path.join(dist, 'main.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilServing(child, baseUrl, apiKey, logFile);
+  const probe = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'x-api-key': apiKey } });
+  if (!probe.headers.get('ratelimit-limit')) throw new Error('the server under test answers without rate-limit headers');
+  return { name: 'product', baseUrl, pid: child.pid!, stop: stopper(child) };
+}
+
+/** The raw node:http + pg baseline (raw-server.ts) on the same build, with the server's pool size. */
+export async function startRaw(databaseUrl: string, apiKey: string, logDir: string, dist: string): Promise<ServerUnderTest> {
+  const port = await freePort();
+  const logFile = path.join(logDir, 'bench-raw.log');
+  const log = openSync(logFile, 'w');
+  const env = { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), POOL_SIZE: '20', SERVER_DIST: dist };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'raw-server.ts')], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', log, log],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilServing(child, baseUrl, apiKey, logFile);
+  return { name: 'raw', baseUrl, pid: child.pid!, stop: stopper(child) };
+}

@@ -1,0 +1,22 @@
+import { demoSeed, type SeedFile, type SeedResult } from '@switchboard/server';
+
+/**
+ * The demo data with its owner authorized for one channel (Support) only: tools that leave optional parameters out
+ * (Portman's defaults, a GET without channelId) then reach that channel, as the README's first steps do.
+ */
+export const singleChannelDemo: SeedFile = {
+  ...demoSeed,
+  channels: demoSeed.channels?.map((channel) => (channel.ref === 'support' ? channel : { ...channel, users: ['agent'] })),
+};
+
+/** The values of the Postman variables (and of Portman's replacements) for the seeded demo. */
+export function demoVariables(baseUrl: string, ids: SeedResult) {
+  return {
+    baseUrl,
+    apiKey: ids.users!.owner!.apiKey!,
+    platformId: ids.platforms!.demo!,
+    channelId: ids.channels!.support!,
+    userId: ids.users!.owner!.id,
+    addonId: ids.plans!.seats!,
+  };
+}

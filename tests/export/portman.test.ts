@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EXAMPLE_IDS } from '@switchboard/contract';
+import { writeApiFiles } from '@switchboard/openapi';
+import { describe, expect } from 'vitest';
+import { REPO_ROOT } from '../helpers/processes.js';
+import { test } from '../helpers/test.js';
+import { run, runOk, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
+import { demoVariables, singleChannelDemo } from './demo-ids.js';
+
+const BIN = path.join(REPO_ROOT, 'tests/node_modules/.bin');
+const PORTMAN_PACKAGE = path.join(REPO_ROOT, 'tests/node_modules/@apideck/portman');
+
+interface Assertion {
+  assertion: string;
+  error?: { message: string };
+}
+interface Execution {
+  item: { name: string };
+  assertions?: Assertion[];
+}
+
+/**
+ * Portman (https://github.com/apideck-libraries/portman) turns openapi.json into contract tests: status 2xx, JSON
+ * content type, a JSON body, the body against the response schema, and every `required` response header. Its own
+ * default config file is used as it ships; the only additions are the ids of the seeded tenant in place of the
+ * definition's sample ids (rawReplacements) and the template variables of one GET (overwrites). Portman reads only local files here: the definition and its two
+ * bundled default config files.
+ */
+describe('Portman contract tests generated from openapi.json, run by newman against the live server', () => {
+  let dir: string;
+  let variables: ReturnType<typeof demoVariables>;
+
+  test.beforeAll(async ({ server }) => {
+    variables = demoVariables(server.baseUrl, await server.seed(singleChannelDemo));
+    dir = mkdtempSync(path.join(tmpdir(), 'switchboard-portman-'));
+    await writeApiFiles(dir, { serverUrl: server.baseUrl });
+    const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
+    const { platformId, channelId, userId, addonId } = variables;
+    const ids = { platformId, channelId, userId, addonId };
+    const rawReplacements = Object.entries(ids).map(([name, id]) => ({ searchFor: EXAMPLE_IDS[name as keyof typeof ids], replaceWith: id }));
+    // Portman leaves optional query parameters out; the demo's templates take variables, so the GET of
+    // templates/send sends them as the POST example does.
+    const overwrites = [
+      { openApiOperationId: 'workspaceChatTemplatesSendGet', overwriteRequestQueryParams: [{ key: 'variables', value: 'Ada,A-1001', overwrite: true }] },
+    ];
+    const config = { ...defaults, overwrites, globals: { ...defaults.globals, rawReplacements } };
+    writeFileSync(path.join(dir, 'portman-config.json'), JSON.stringify(config));
+  });
+  test.afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every generated assertion passes, headers included', async () => {
+    const args = ['-l', 'openapi.json', '-b', variables.baseUrl, '-c', 'portman-config.json', '-o', 'portman.postman_collection.json'];
+    await runOk(path.join(BIN, 'portman'), args, { cwd: dir });
+    const report = path.join(dir, 'report.json');
+    const newman = ['run', 'portman.postman_collection.json', '--env-var', `apiKey=${variables.apiKey}`, '--reporters', 'json', '--reporter-json-export', report];
+    const result = await run(path.join(BIN, 'newman'), newman, { cwd: dir });
+    const executions = JSON.parse(readFileSync(report, 'utf8')).run.executions as Execution[];
+    const assertions = executions.flatMap((execution) => (execution.assertions ?? []).map((a) => ({ ...a, request: execution.item.name })));
+    const failed = assertions.filter((a) => a.error).map((a) => `${a.request}: ${a.assertion}: ${a.error!.message.slice(0, 300)}`);
+    expect(failed).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(executions).toHaveLength(26);
+    // status, content type, JSON body, schema, and each required header: X-Request-Id and the four RateLimit-* ones.
+    expect(assertions.length).toBeGreaterThanOrEqual(executions.length * 9);
+    expect(assertions.filter((a) => /RateLimit-Policy/.test(a.assertion))).toHaveLength(executions.length);
+  }, 2 * SLOW_TIMEOUT_MS); // two tools in a row: Portman's conversion and a newman run of 26 requests
+});

@@ -1,0 +1,274 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for Meta's Graph API (the outside world, so a fake is allowed): a real HTTP server on a random port
+ * that answers as /work/shared/WHATSAPP-CLOUD.md describes — phone number lookup, template sends, template listing
+ * with cursor paging and full `paging.next` URLs, Graph's error body — and records what it received.
+ *
+ * Refusals: an unknown bearer token gets 401 code 190; unknown ids get 400 code 100; a send of a template that is
+ * not approved in that language gets 132001, a wrong parameter count 132000. Anything else (5xx, rate limits, slow
+ * replies) is scripted with `replyOnce`/`replyAlways`, which take precedence over the behaviour above.
+ */
+
+export interface StandInPhoneNumber {
+  phoneNumberId: string;
+  wabaId: string;
+  displayPhoneNumber: string;
+  verifiedName: string;
+}
+
+export interface StandInTemplate {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  /** The BODY component's text; `{{n}}` placeholders decide how many parameters a send must carry. */
+  body: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query, e.g. `/v23.0/1065/messages`. */
+  path: string;
+  query: Record<string, string>;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+export interface ScriptedReply {
+  /** Which requests it answers (all when omitted). */
+  match?: (request: RecordedRequest) => boolean;
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Wait this long before answering (a slow Graph, for timeouts). */
+  delayMs?: number;
+}
+
+export interface GraphStandInOptions {
+  version?: string;
+  accessTokens?: string[];
+  phoneNumbers?: StandInPhoneNumber[];
+  /** Templates per WABA id. */
+  templates?: Record<string, StandInTemplate[]>;
+  /** Largest page served whatever `limit` asks for, so a few templates span several pages. */
+  maxPageSize?: number;
+}
+
+export interface GraphStandIn {
+  /** Base URL without the version: what WHATSAPP_GRAPH_URL would be. */
+  url: string;
+  version: string;
+  requests: RecordedRequest[];
+  /** TCP connections accepted so far (keep-alive reuse keeps this low). */
+  connections(): number;
+  templates: Record<string, StandInTemplate[]>;
+  replyOnce(reply: ScriptedReply): void;
+  replyAlways(reply: ScriptedReply): void;
+  close(): Promise<void>;
+}
+
+/** Graph's error body. */
+export function graphError(code: number, message: string, extra: Record<string, unknown> = {}) {
+  return {
+    error: {
+      message,
+      type: code === 190 ? 'OAuthException' : 'GraphMethodException',
+      code,
+      fbtrace_id: 'AStandIn',
+      ...extra,
+    },
+  };
+}
+
+export async function startGraphStandIn(options: GraphStandInOptions = {}): Promise<GraphStandIn> {
+  const version = options.version ?? 'v23.0';
+  const accessTokens = new Set(options.accessTokens ?? []);
+  const phoneNumbers = new Map((options.phoneNumbers ?? []).map((number) => [number.phoneNumberId, number]));
+  const templates = options.templates ?? {};
+  const maxPageSize = options.maxPageSize ?? 100;
+  const requests: RecordedRequest[] = [];
+  const scripted: Array<ScriptedReply & { once: boolean }> = [];
+  let connections = 0;
+  let sent = 0;
+  let url = '';
+
+  function answer(request: RecordedRequest): { status: number; body: unknown } {
+    const token = request.authorization?.replace(/^Bearer /, '');
+    if (token === undefined || !accessTokens.has(token)) {
+      return {
+        status: 401,
+        body: graphError(190, 'Error validating access token: The session is invalid because the user logged out.', {
+          error_subcode: 467,
+        }),
+      };
+    }
+    const [, pathVersion, id, edge, ...rest] = request.path.split('/');
+    if (pathVersion !== version || id === undefined || rest.length > 0) return unsupported(request.path);
+    if (request.method === 'GET' && edge === undefined) {
+      const number = phoneNumbers.get(id);
+      if (!number) return unsupported(id);
+      return {
+        status: 200,
+        body: { display_phone_number: number.displayPhoneNumber, verified_name: number.verifiedName, id },
+      };
+    }
+    if (request.method === 'POST' && edge === 'messages') {
+      const number = phoneNumbers.get(id);
+      return number ? send(number, request.body) : unsupported(id);
+    }
+    if (request.method === 'GET' && edge === 'message_templates') {
+      const list = templates[id];
+      return list ? templatePage(id, list, request.query) : unsupported(id);
+    }
+    return unsupported(request.path);
+  }
+
+  function send(number: StandInPhoneNumber, body: unknown): { status: number; body: unknown } {
+    const message = body as {
+      messaging_product?: string;
+      type?: string;
+      to?: string;
+      template?: {
+        name?: string;
+        language?: { code?: string };
+        components?: Array<{ type: string; parameters: unknown[] }>;
+      };
+    };
+    if (
+      message.messaging_product !== 'whatsapp' ||
+      message.type !== 'template' ||
+      !message.to ||
+      !message.template?.name
+    ) {
+      return { status: 400, body: graphError(100, '(#100) Invalid parameter') };
+    }
+    const template = (templates[number.wabaId] ?? []).find(
+      (candidate) =>
+        candidate.name === message.template?.name &&
+        candidate.language === message.template.language?.code &&
+        candidate.status === 'APPROVED',
+    );
+    if (!template) {
+      return {
+        status: 404,
+        body: graphError(132001, '(#132001) Template name does not exist in the translation', {
+          error_data: {
+            messaging_product: 'whatsapp',
+            details: `template name (${message.template.name}) does not exist in ${message.template.language?.code}`,
+          },
+        }),
+      };
+    }
+    const expected = new Set(template.body.match(/\{\{\d+\}\}/g) ?? []).size;
+    const given = message.template.components?.find((component) => component.type === 'body')?.parameters.length ?? 0;
+    if (given !== expected) {
+      return {
+        status: 400,
+        body: graphError(132000, '(#132000) Number of parameters does not match the expected number of params', {
+          error_data: {
+            messaging_product: 'whatsapp',
+            details: `body: number of localizable_params (${given}) does not match the expected number of params (${expected})`,
+          },
+        }),
+      };
+    }
+    sent += 1;
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: message.to, wa_id: message.to }],
+        messages: [{ id: `wamid.STANDIN${String(sent).padStart(6, '0')}`, message_status: 'accepted' }],
+      },
+    };
+  }
+
+  function templatePage(wabaId: string, list: StandInTemplate[], query: Record<string, string>) {
+    const limit = Math.min(Number(query.limit ?? 25) || 25, maxPageSize);
+    const start = query.after ? Number(Buffer.from(query.after, 'base64url').toString()) : 0;
+    const data = list.slice(start, start + limit).map((template, index) => ({
+      id: String(1000 + start + index),
+      name: template.name,
+      status: template.status,
+      category: template.category,
+      language: template.language,
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Update' },
+        { type: 'BODY', text: template.body },
+        { type: 'FOOTER', text: 'Stand-in' },
+      ],
+    }));
+    const cursor = (position: number) => Buffer.from(String(position)).toString('base64url');
+    const end = start + data.length;
+    const next = new URLSearchParams({ ...query, after: cursor(end) });
+    return {
+      status: 200,
+      body: {
+        data,
+        paging: {
+          cursors: { before: cursor(start), after: cursor(end) },
+          ...(end < list.length ? { next: `${url}/${version}/${wabaId}/message_templates?${next}` } : {}),
+        },
+      },
+    };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString();
+    const parsedUrl = new URL(req.url ?? '/', url);
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: parsedUrl.pathname,
+      query: Object.fromEntries(parsedUrl.searchParams),
+      authorization: req.headers.authorization,
+      body: raw === '' ? undefined : JSON.parse(raw),
+    };
+    requests.push(request);
+    const scriptIndex = scripted.findIndex((reply) => reply.match?.(request) ?? true);
+    const script = scripted[scriptIndex];
+    if (script?.once) scripted.splice(scriptIndex, 1);
+    const reply = script ?? answer(request);
+    if (script?.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+    if (res.destroyed) return;
+    res.writeHead(reply.status, { 'content-type': 'application/json', ...script?.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.writeHead(500).end());
+  });
+  server.on('connection', () => {
+    connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    version,
+    requests,
+    connections: () => connections,
+    templates,
+    replyOnce: (reply) => scripted.push({ ...reply, once: true }),
+    replyAlways: (reply) => scripted.push({ ...reply, once: false }),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function unsupported(what: string) {
+  return {
+    status: 400,
+    body: graphError(
+      100,
+      `Unsupported get request. Object with ID '${what}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { error_subcode: 33 },
+    ),
+  };
+}

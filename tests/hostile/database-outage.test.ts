@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createLogger, startEmbeddedPostgres, type EmbeddedDatabase } from '@switchboard/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/ports.js';
+import { spawnServer, type ServerProcess } from '../helpers/processes.js';
+import { startLoad, tally } from './load.js';
+import { prepareSpawnedTenant } from './spawned-tenant.js';
+
+/**
+ * PostgreSQL stopped under load, with the built server as its own process against a cluster this test owns:
+ * every reply meanwhile is a 503 with Retry-After (never a 500), the outage is logged once each way, and the
+ * same process answers 200 again within 5 s of the database's return.
+ */
+describe('database outage under load', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-outage-pg-'));
+  const logger = createLogger('silent');
+  let port: number;
+  let cluster: EmbeddedDatabase | undefined;
+  let server: ServerProcess | undefined;
+  let keys: string[];
+
+  const startCluster = async () => {
+    cluster = await startEmbeddedPostgres({ dataDir, port, database: 'switchboard', logger });
+    return cluster.url;
+  };
+
+  beforeAll(async () => {
+    port = await freePort();
+    const databaseUrl = await startCluster();
+    keys = await prepareSpawnedTenant(databaseUrl);
+    server = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', DB_ACQUIRE_TIMEOUT_MS: '1000' });
+  });
+  afterAll(async () => {
+    if (server?.child.exitCode === null) server.child.kill('SIGKILL');
+    await cluster?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers only 503 + Retry-After while PostgreSQL is down, and 200 within 5 s of its return, without a restart', async () => {
+    const [, serverPort] = await server!.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
+    const load = startLoad(`http://127.0.0.1:${serverPort}/api/workspace/v1/channels/list`, keys);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+
+    const stopping = Date.now();
+    await cluster!.stop();
+    const stopped = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const restarting = Date.now();
+    await startCluster();
+    const back = Date.now();
+    await expect.poll(() => load.hits.some((hit) => hit.at > back && hit.status === 200), { timeout: 10_000, interval: 50 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await load.stop();
+
+    const firstOk = load.hits.find((hit) => hit.at > back && hit.status === 200)!.at;
+    const during = load.hits.filter((hit) => hit.at > stopped && hit.at < restarting);
+    console.info(
+      `database outage: ${during.length} replies while down ${JSON.stringify(tally(during))}; stop took ${stopped - stopping} ms; ` +
+        `first 200 ${firstOk - back} ms after PostgreSQL accepted connections again; all ${JSON.stringify(tally(load.hits))}`,
+    );
+    expect(during.length).toBeGreaterThan(20);
+    for (const hit of during) {
+      expect(hit.status, hit.body).toBe(503);
+      expect(JSON.parse(hit.body)).toEqual({ success: false, error: 'service_unavailable', message: expect.stringMatching(/temporarily unavailable/) });
+      expect(Number(hit.retryAfter)).toBeGreaterThan(0);
+    }
+    expect(load.hits.filter((hit) => hit.status !== 200 && hit.status !== 503), 'only 200 and 503 at any time').toEqual([]);
+    expect(firstOk - back).toBeLessThanOrEqual(5000);
+
+    // Same process, one warn line each way, no per-request stack traces.
+    expect(server!.child.exitCode).toBeNull();
+    const output = server!.output();
+    expect(output.match(/database unavailable/g)).toHaveLength(1);
+    expect(output.match(/database available again/g)).toHaveLength(1);
+    expect(output).not.toMatch(/unhandled error|"stack"/);
+    // The delivery worker polled through the outage and picks up again by itself, also logged once each way.
+    await server!.waitFor(/job queue reaches the database again/, 15_000);
+    expect(server!.output().match(/job queue cannot reach the database/g)).toHaveLength(1);
+    expect(server!.output().match(/job queue reaches the database again/g)).toHaveLength(1);
+  }, 90_000);
+});

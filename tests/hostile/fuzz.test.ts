@@ -1,0 +1,141 @@
+import { request } from 'node:http';
+import { contract, ERROR_CODES, RATE_CLASSES, type EndpointMetadata, type RateClass } from '@switchboard/contract';
+import fc from 'fast-check';
+import type { z } from 'zod';
+import { describe, expect } from 'vitest';
+import { tenantSeed } from '../helpers/fixtures.js';
+import { test as base } from '../helpers/test.js';
+import { paramsFor, requestFor, type FuzzRequest } from './arbitraries.js';
+
+/** Cases per endpoint; CI runs the default, `FUZZ_RUNS=5000` digs deeper. `FUZZ_SEED` replays a run. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+/** Internals a reply must never show: stack frames, file paths, SQL, driver messages. */
+const LEAK = /\bat [\w.<>]+ \(|\.(js|ts):\d+|node_modules|\/work\/|\/src\/|select .+ from|insert into|update \w+ set|syntax error|sqlstate|violates|duplicate key|stack/i;
+
+interface Route {
+  path: string;
+  body?: z.ZodTypeAny;
+  responses: Record<number, z.ZodTypeAny>;
+  metadata: EndpointMetadata;
+}
+interface Endpoint {
+  post: Route;
+  get: Route;
+}
+type Tree = { [name: string]: Tree | Endpoint };
+function endpointsOf(tree: Tree): Endpoint[] {
+  return Object.values(tree).flatMap((node) => ('post' in node && 'path' in node.post ? [node as Endpoint] : endpointsOf(node as Tree)));
+}
+const ENDPOINTS = endpointsOf(contract as unknown as Tree);
+const classOf = (endpoint: Endpoint) => endpoint.post.metadata.rateClass;
+
+/** Enough users that no class's per-user budget runs out, counting shrinking's extra requests. */
+const USERS = Math.max(
+  ...Object.entries(RATE_CLASSES).map(([rateClass, { points }]) => {
+    const requests = ENDPOINTS.filter((e) => classOf(e) === rateClass).length * RUNS * 2;
+    return Math.ceil(requests / points) + 2;
+  }),
+);
+
+/** Hands out keys so that no user spends more than its budget in any class. */
+function keyRing(keys: string[]) {
+  const spent: Partial<Record<RateClass, number>> = {};
+  return (rateClass: RateClass) => {
+    const count = (spent[rateClass] = (spent[rateClass] ?? 0) + 1);
+    const key = keys[Math.floor((count - 1) / RATE_CLASSES[rateClass].points)];
+    if (!key) throw new Error(`fuzz tenant ran out of ${rateClass} budget; raise USERS`);
+    return key;
+  };
+}
+
+interface FuzzTenant {
+  /** The key for the next request of a class; all endpoints of a class share the users' budgets. */
+  nextKey(rateClass: RateClass): string;
+  hints: Record<string, unknown>;
+}
+
+const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<FuzzTenant> => {
+  const file = tenantSeed('Fuzz');
+  const refs = Array.from({ length: USERS }, (_, i) => `fuzzer${i}`);
+  const domain = file.platforms![0]!.domain;
+  for (const ref of refs) {
+    file.users!.push({ ref, platform: 'p', email: `${ref}@${domain}`, name: ref, role: 'admin', platformAccess: true, permissions: ['platform:view', 'platform:edit', 'platform:manage', 'settings:api'], apiKey: true });
+  }
+  file.channels![0]!.users!.push(...refs);
+  const ids = await server.seed(file);
+  return {
+    nextKey: keyRing(refs.map((ref) => ids.users![ref]!.apiKey!)),
+    // Values that work for this tenant, so a good share of cases pass validation and reach the database.
+    hints: {
+      channelId: ids.channels!.main,
+      platformId: ids.platforms!.p,
+      userId: ids.users!.owner!.id,
+      addonId: ids.plans!.seats,
+      ticketId: ids.tickets!.t1!.shortId,
+      msgid: file.messages![0]!.msgid,
+      templateName: 'order_update',
+      to: '15550000001',
+      variables: 'Ada,A-1001',
+      language: 'en_US',
+      name: 'fuzzed',
+      billingCycle: 'monthly',
+      quantity: 1,
+      title: 'Fuzzed',
+      message: 'Fuzzed message',
+    },
+  };
+});
+
+function send(baseUrl: string, path: string, fuzz: FuzzRequest, apiKey: string) {
+  const url = new URL(path + (fuzz.query !== undefined ? `?${fuzz.query}` : ''), baseUrl);
+  const headers: Record<string, string> = { 'X-API-Key': apiKey };
+  if (fuzz.contentType) headers['Content-Type'] = fuzz.contentType;
+  if (fuzz.contentEncoding) headers['Content-Encoding'] = fuzz.contentEncoding;
+  if (fuzz.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(fuzz.body));
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
+    const req = request(url, { method: fuzz.method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(fuzz.body);
+  });
+}
+
+describe(`property-based fuzzing from the contract (${RUNS} cases per endpoint)`, () => {
+  test.for(ENDPOINTS.map((endpoint) => ({ name: endpoint.post.path, endpoint })))(
+    '$name',
+    { timeout: 600_000 },
+    async ({ endpoint }, { server, fuzz }) => {
+      const statuses: Record<number, number> = {};
+      const params = paramsFor(endpoint.post.body as z.AnyZodObject, fuzz.hints);
+      await fc.assert(
+        fc.asyncProperty(requestFor(params), async (fuzzRequest) => {
+          const route = fuzzRequest.method === 'POST' ? endpoint.post : endpoint.get;
+          const reply = await send(server.baseUrl, route.path, fuzzRequest, fuzz.nextKey(classOf(endpoint)));
+          statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
+          expect(reply.status, reply.text).toBeLessThan(500);
+          expect(reply.headers['x-request-id']).toBeTruthy();
+          expect(reply.headers['content-type']).toMatch(/^application\/json/);
+          expect(reply.text).not.toMatch(LEAK);
+          const body: unknown = JSON.parse(reply.text);
+          const schema = route.responses[reply.status];
+          expect(schema, `status ${reply.status} is not declared by the contract`).toBeDefined();
+          const parsed = schema!.safeParse(body);
+          expect(parsed.success, `${reply.status} reply does not match the contract: ${parsed.error?.message} ${reply.text.slice(0, 300)}`).toBe(true);
+          if (reply.status !== 200) {
+            expect(Object.keys(body as object).sort()).toEqual(['error', 'message', 'success']);
+            expect(ERROR_CODES).toContain((body as { error: string }).error);
+          }
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: false },
+      );
+      console.info(`fuzz ${endpoint.post.path}: ${RUNS} cases, statuses ${JSON.stringify(statuses)}`);
+      // A fuzzer that never gets past validation tests only the validator.
+      expect(statuses[200] ?? 0, 'some cases must succeed').toBeGreaterThan(0);
+    },
+  );
+});

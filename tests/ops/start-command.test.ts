@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/ports.js';
+import { REPO_ROOT } from '../helpers/processes.js';
+
+/** The README's start command, in a process group of its own as a terminal would run it. */
+function startCommand(env: Record<string, string>) {
+  const child = spawn('npx', ['-y', 'pnpm@10.34.9', 'start'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  // 'close' waits for every process still holding the output pipes: the whole tree, not only npx.
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return { child, closed, output: () => output };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Date.now() - started;
+}
+
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+
+describe('stopping `npx -y pnpm@10.34.9 start`', { timeout: 300_000 }, () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-start-'));
+  let env: Record<string, string>;
+  let ports: number[];
+
+  beforeAll(async () => {
+    ports = [await freePort(), await freePort()];
+    env = { PORT: String(ports[0]), EMBEDDED_PG_PORT: String(ports[1]), SWITCHBOARD_DATA_DIR: dataDir };
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  async function expectCleanStop(run: ReturnType<typeof startCommand>) {
+    const took = await until(async () => (await portIsFree(ports[0]!)) && (await portIsFree(ports[1]!)), 10_000, 'both ports to be free');
+    await run.closed;
+    const output = run.output();
+    expect(output.match(/"msg":"stopped"/g), output).toHaveLength(1);
+    expect(output).not.toMatch(/ELIFECYCLE|Unhandled|"level":(50|60)/);
+    return took;
+  }
+
+  it('SIGINT to the process group (Ctrl-C) stops the server and the embedded PostgreSQL cleanly', async () => {
+    const run = startCommand(env);
+    await until(() => /Switchboard ready on/.test(run.output()), 240_000, 'ready');
+    process.kill(-run.child.pid!, 'SIGINT');
+    const took = await expectCleanStop(run);
+    process.stdout.write(`SIGINT to the group: ports free after ${took} ms\n`);
+  });
+
+  it('SIGTERM to the top process only stops the whole tree, leaving no orphan on a port', async () => {
+    const run = startCommand(env);
+    await until(() => /Switchboard ready on/.test(run.output()), 240_000, 'ready');
+    process.kill(run.child.pid!, 'SIGTERM');
+    const took = await expectCleanStop(run);
+    expect(run.output()).toMatch(/"reason":"launcher process \d+ exited"/);
+    process.stdout.write(`SIGTERM to the top process: ports free after ${took} ms\n`);
+  });
+});
