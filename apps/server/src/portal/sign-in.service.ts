@@ -37,7 +37,7 @@ export type SignInOutcome = { status: 'ok'; userId: string } | { status: 'invali
  * Unknown emails and users without a password still pay for one scrypt run, so the reply time does not tell
  * whether an email exists.
  */
-export function credentialChecker() {
+export function credentialChecker({ verify = verifyPassword }: { verify?: typeof verifyPassword } = {}) {
   const decoy = hashPassword(randomBytes(16).toString('hex'));
   return async (em: EntityManager, credentials: Credentials): Promise<SignInOutcome> => {
     const domain = credentials.platformDomain?.trim().toLowerCase();
@@ -48,11 +48,11 @@ export function credentialChecker() {
     );
     const matched: string[] = [];
     for (const candidate of candidates) {
-      if (await verifyPassword(credentials.password, candidate.passwordHash ?? (await decoy))) {
+      if (await verify(credentials.password, candidate.passwordHash ?? (await decoy))) {
         if (candidate.passwordHash) matched.push(candidate.id);
       }
     }
-    if (candidates.length === 0) await verifyPassword(credentials.password, await decoy);
+    if (candidates.length === 0) await verify(credentials.password, await decoy);
     if (matched.length === 1) return { status: 'ok', userId: matched[0]! };
     return matched.length > 1 ? { status: 'ambiguous' } : { status: 'invalid' };
   };
