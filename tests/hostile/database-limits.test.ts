@@ -22,7 +22,8 @@ describe('database limits', () => {
     await Promise.all(holders);
     expectEnvelopeError(reply, 503, 'service_unavailable');
     expect(Number(reply.headers['retry-after'])).toBeGreaterThan(0);
-    expect(waited).toBeLessThan(1000);
+    // The 503 itself shows the acquire timeout fired (the holders free their connections after a second); this bounds a hang.
+    expect(waited).toBeLessThan(5_000);
     const after = await server.http.post('/api/workspace/v1/channels/list', {}, { headers: { 'X-API-Key': acme.ownerKey } });
     expect(after.status).toBe(200);
   });
