@@ -18,7 +18,7 @@ import { apiKeyLookup } from './modules/index.js';
 import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
 import { root } from './portal/root.js';
-import { routeSlices } from './wiring.js';
+import { receivers, routeSlices } from './wiring.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -70,8 +70,9 @@ export function createApp(deps: AppDeps): Express {
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);
-  app.use(requireJsonBody, jsonBody);
   const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
+  for (const receiver of receivers) app.use('/webhooks', receiver(routeDeps));
+  app.use(requireJsonBody, jsonBody);
   registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup });
 
   app.use(notFound(routeSlices.map((slice) => slice.router)));

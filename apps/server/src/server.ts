@@ -48,6 +48,12 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const events = await startEvents(config, database, logger, jobFactories);
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const services = startServices(serviceProviders, { em: database.orm.em, logger, config });
+  // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
+  if (pendingMigrations === 0) await services.check().catch(async (error: unknown) => {
+    await services.stop();
+    await events.stop();
+    throw error;
+  });
   const readiness = new Readiness();
   const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats });
   const app = createApp({

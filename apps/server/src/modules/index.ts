@@ -13,6 +13,7 @@ import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
 import { webhooksModule } from './webhooks/index.js';
+import { whatsAppModule } from './whatsapp/index.js';
 
 export { apiKeyLookup } from './api-keys/index.js';
 
@@ -32,6 +33,7 @@ export const modules = [
   templatesModule,
   automationsModule,
   messagesModule,
+  whatsAppModule,
   plansModule,
   ticketsModule,
   webhooksModule,
