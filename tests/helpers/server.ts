@@ -8,7 +8,7 @@ export interface TestServer {
   baseUrl: string;
   databaseUrl: string;
   database: Database;
-  /** Loads a seed file through the same loader as `pnpm cli seed`. */
+  /** Loads a seed file through the same loader (and services) as `pnpm cli seed`. */
   seed(file: SeedFile): Promise<SeedResult>;
   /** The typed SDK, as an integrator uses it; every reply is checked against the contract (contract-check.ts). */
   client(apiKey: string): SwitchboardClient;
@@ -35,7 +35,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     baseUrl,
     databaseUrl,
     database,
-    seed: (file) => seed(database.orm.em.fork(), file),
+    seed: (file) => seed(database.orm.em.fork(), file, running.services),
     client: (apiKey) => createClient({ baseUrl, apiKey, axios: contractCheckedHttp({ timeout: 30_000 }) }),
     http: contractCheckedHttp({ baseURL: baseUrl, validateStatus: () => true }),
     metricsUrl: running.metricsPort === undefined ? undefined : `http://127.0.0.1:${running.metricsPort}/metrics`,
