@@ -10,6 +10,7 @@ import { answerClientErrors } from './http/client-error.js';
 import { startIdempotencySweeper } from './http/idempotency.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import { watchRedis } from './http/redis-watch.js';
+import type { JobQueue } from './kit/jobs.js';
 import { startServices, type Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import { prepareSchema } from './lifecycle/schema.js';
@@ -27,6 +28,8 @@ export interface RunningServer {
   demo: SeedResult | null;
   /** The modules' started services (tests load seed files with them, as `pnpm cli seed` does). */
   services: Services;
+  /** The worker's queue: what modules queue jobs through (tests queue module jobs with it). */
+  jobs: JobQueue;
   /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then releases Redis. */
   close(): Promise<void>;
 }
@@ -96,6 +99,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
     metricsPort: metricsServer?.port,
     demo,
     services,
+    jobs: events.queue,
     async close() {
       await metricsServer?.close();
       const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SeedError, seededId, seedPhone, seedRef, seedSection } from '../../kit/seed.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { User } from '../users/user.entity.js';
-import { channelProviderSeed, connectSeededChannel, providerName } from '../whatsapp/whatsapp.seed.js';
+import { channelProviderSeed, connectSeededChannel } from '../whatsapp/whatsapp.seed.js';
 import { Channel } from './channel.entity.js';
 
 export const channelsSeed = seedSection({
@@ -21,7 +21,7 @@ export const channelsSeed = seedSection({
     .strict(),
   async load(ctx, item, path) {
     const platform = await ctx.ref('platforms', Platform, item.platform, `${path}.platform`);
-    const channel = ctx.em.create(Channel, { platform, name: item.name, phone: item.phone, status: item.status, provider: providerName(item.provider) });
+    const channel = ctx.em.create(Channel, { platform, name: item.name, phone: item.phone, status: item.status, provider: item.provider.type });
     for (const [j, userRef] of item.users.entries()) {
       const user = await ctx.ref('users', User, userRef, `${path}.users[${j}]`);
       if (user.platform.id !== platform.id) throw new SeedError(`${path}.users[${j}]`, 'user belongs to another platform');

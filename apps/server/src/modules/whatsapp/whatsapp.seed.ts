@@ -8,20 +8,24 @@ import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { whatsAppCredentialsSchema } from './whatsapp-credentials.js';
 import { WHATSAPP, WHATSAPP_CLOUD } from './whatsapp.js';
 
-/** `channels[].provider`: `"sandbox"` (the default) or a WhatsApp Cloud API connection with its credentials. */
-export const channelProviderSeed = z
-  .union([z.literal('sandbox'), whatsAppCredentialsSchema.extend({ type: z.literal(WHATSAPP_CLOUD) }).strict()])
-  .default('sandbox');
+/**
+ * `channels[].provider`: `"sandbox"` (the default) or `{"type": "whatsapp_cloud", phoneNumberId, wabaId, accessToken,
+ * appSecret, verifyToken}`. Read as a union on `type`, so a problem in a WhatsApp entry names its field.
+ */
+export const channelProviderSeed = z.preprocess(
+  (value) => (value === undefined || value === 'sandbox' ? { type: 'sandbox' } : value),
+  z.discriminatedUnion('type', [z.object({ type: z.literal('sandbox') }).strict(), whatsAppCredentialsSchema.extend({ type: z.literal(WHATSAPP_CLOUD) }).strict()], {
+    errorMap: () => ({ message: 'must be "sandbox" or {"type": "whatsapp_cloud", "phoneNumberId", "wabaId", "accessToken", "appSecret", "verifyToken"}' }),
+  }),
+);
 export type ChannelProviderSeed = z.output<typeof channelProviderSeed>;
-
-export const providerName = (provider: ChannelProviderSeed) => (provider === 'sandbox' ? 'sandbox' : WHATSAPP_CLOUD);
 
 /**
  * Connects a seeded channel the way every connection starts: its credentials checked with Meta and the business
  * account's templates pulled (prepareConnection). A refusal is a SeedError at `path`, so the file writes nothing.
  */
 export async function connectSeededChannel(ctx: SeedContext, channel: Channel, provider: ChannelProviderSeed, path: string): Promise<void> {
-  if (provider === 'sandbox') return;
+  if (provider.type === 'sandbox') return;
   if (!ctx.services) throw new SeedError(path, 'connecting a WhatsApp Cloud API channel needs the server’s services: load this file with `pnpm cli seed`');
   const { type: _type, ...credentials } = provider;
   let prepared;

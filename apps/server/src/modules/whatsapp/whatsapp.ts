@@ -43,7 +43,7 @@ export const inboundWebhookUrl = (whatsApp: Pick<WhatsApp, 'publicUrl'>, channel
  * encrypted with. Fails with a message an operator can act on instead of failing later, per request.
  */
 export async function checkStoredSecrets(em: EntityManager, whatsApp: WhatsApp): Promise<void> {
-  const connection = await em.findOne(WhatsAppConnection, {}, { fields: ['id', 'channel', 'verifyTokenCiphertext'], orderBy: { createdAt: 'asc' } });
+  const [connection] = await em.find(WhatsAppConnection, {}, { fields: ['id', 'channel', 'verifyTokenCiphertext'], orderBy: { createdAt: 'asc' }, limit: 1 });
   if (!connection) return;
   if (!whatsApp.secrets) {
     throw new Error('SECRETS_KEY is not set, but WhatsApp Cloud API channels exist whose secrets it encrypts: set the SECRETS_KEY they were connected with.');
