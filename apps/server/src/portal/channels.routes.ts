@@ -59,7 +59,8 @@ export function channelRoutes(ctx: PortalContext): Router {
       const typed = { phoneNumberId: String(req.body?.phoneNumberId ?? ''), wabaId: String(req.body?.wabaId ?? '') };
       const credentials = whatsAppCredentialsSchema.safeParse(req.body ?? {});
       if (!credentials.success) {
-        const errors = Object.fromEntries(credentials.error.issues.map((issue) => [String(issue.path[0]), `This ${issue.message}.`]));
+        // The first problem of each field: an empty one is "required", not also "not printable".
+        const errors = Object.fromEntries(credentials.error.issues.reverse().map((issue) => [String(issue.path[0]), `This ${issue.message}.`]));
         return res.status(400).send(connectPage(ctx.assets, viewer, channel, { ...typed, errors }));
       }
       try {
