@@ -35,5 +35,8 @@ describe('scheduled template sync', () => {
     } finally {
       await second.close();
     }
+    const third = await startTestServer({ ...env, TEMPLATE_SYNC_MINUTES: '0' });
+    expect(await schedules()).toEqual([]);
+    await third.close();
   }, 150_000);
 });
