@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.corsOrigins?.length) app.use('/api', corsFor(deps.corsOrigins));
 
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
-  app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, ...deps.portal }));
+  app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, ...deps.portal }));
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);

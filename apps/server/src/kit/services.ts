@@ -15,6 +15,8 @@ export interface ServiceDeps {
   em: EntityManager;
   logger: Logger;
   config: Config;
+  /** Services of the modules listed before this one (module order is start order), e.g. the WhatsApp client. */
+  services: Pick<Services, 'get'>;
 }
 
 /** How a module starts one of its services when the server starts, and stops it when the server stops. */
@@ -36,16 +38,20 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export function startServices(providers: readonly ServiceProvider[], deps: ServiceDeps): Services {
-  const started = new Map(providers.map((provider) => [provider.key.name, { provider, service: provider.start(deps) }]));
+/** Starts the providers in order; each may use the services started before it. */
+export function startServices(providers: readonly ServiceProvider[], deps: Omit<ServiceDeps, 'services'>): Services {
+  const started = new Map<string, { provider: ServiceProvider; service: unknown }>();
+  const get = <T>(key: ServiceKey<T>): T => {
+    const entry = started.get(key.name);
+    if (!entry) throw new Error(`No module provides the service "${key.name}" (or its module is listed after the one asking)`);
+    return entry.service as T;
+  };
+  const withServices: ServiceDeps = { ...deps, services: { get } };
+  for (const provider of providers) started.set(provider.key.name, { provider, service: provider.start(withServices) });
   return {
-    get<T>(key: ServiceKey<T>): T {
-      const entry = started.get(key.name);
-      if (!entry) throw new Error(`No module provides the service "${key.name}"`);
-      return entry.service as T;
-    },
+    get,
     async check() {
-      for (const { provider, service } of started.values()) await provider.check?.(service, deps);
+      for (const { provider, service } of started.values()) await provider.check?.(service, withServices);
     },
     async stop() {
       await Promise.all([...started.values()].map(({ provider, service }) => provider.stop?.(service)));

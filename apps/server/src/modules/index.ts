@@ -33,8 +33,9 @@ export const modules = [
   contactsModule,
   templatesModule,
   automationsModule,
-  messagesModule,
+  // Before messages: its provider registry sends WhatsApp channels' messages through this module's service.
   whatsAppModule,
+  messagesModule,
   plansModule,
   ticketsModule,
   webhooksModule,

@@ -1,6 +1,9 @@
 import { defineModule } from '../../kit/module.js';
+import { templateSyncTasks } from './template-sync.jobs.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
-import { whatsAppService } from './whatsapp.js';
+import { WHATSAPP, whatsAppService } from './whatsapp.js';
+
+export { requestTemplateSync } from './template-sync.service.js';
 
 /**
  * Channels carried by Meta's WhatsApp Cloud API: their encrypted credentials, the Graph client, template sync and
@@ -10,4 +13,5 @@ export const whatsAppModule = defineModule({
   name: 'whatsapp',
   entities: [WhatsAppConnection],
   services: [whatsAppService],
+  jobs: ({ config, services }) => ({ targets: [], tasks: templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES) }),
 });

@@ -16,6 +16,9 @@ export interface WhatsApp {
 
 export const WHATSAPP = serviceKey<WhatsApp>('whatsapp');
 
+/** A channel's `provider` once it is connected to the WhatsApp Cloud API (the messaging provider's name too). */
+export const WHATSAPP_CLOUD = 'whatsapp_cloud';
+
 export function createWhatsApp(config: Config): WhatsApp {
   return {
     graph: new GraphClient({ graphUrl: config.WHATSAPP_GRAPH_URL, version: config.WHATSAPP_GRAPH_VERSION, timeoutMs: config.WHATSAPP_GRAPH_TIMEOUT_MS }),
