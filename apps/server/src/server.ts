@@ -48,7 +48,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
   // The email/webhook worker runs in every server process; it must stop before the database pool closes.
   const events = await startEvents(config, database, logger, jobFactories);
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
-  const services = startServices(serviceProviders, { em: database.orm.em, logger, config });
+  const services = startServices(serviceProviders, { em: database.orm.em, logger, config, jobs: events.queue });
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
   if (pendingMigrations === 0) await services.check().catch(async (error: unknown) => {
     await services.stop();

@@ -48,9 +48,13 @@ export async function startEvents(config: Config, database: Database, logger: Lo
       },
     );
   }
-  for (const target of targets) await work(target);
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
-  logger.info({ ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours }, 'delivery worker started');
+  if (config.DELIVERY_WORKER) {
+    for (const target of targets) await work(target);
+    logger.info({ ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours }, 'delivery worker started');
+  } else {
+    logger.info({ queues: targets.map((target) => target.queue) }, 'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker');
+  }
 
   return {
     queue,
