@@ -58,9 +58,10 @@ const MESSAGE_TYPE_SET: ReadonlySet<string> = new Set(MESSAGE_TYPES);
 const WA_ID = /^\d{1,20}$/;
 const MAX_MSGID = 200;
 
-/** Text from Meta as PostgreSQL can store it: no NUL, at most `max` characters; names also lose control characters. */
+/** Text from Meta as PostgreSQL can store it: no NUL, at most `max` characters. */
 const storable = (text: string, max: number) => text.replaceAll('\u0000', '').slice(0, max);
-const oneLine = (text: string, max: number) => storable(text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim(), max);
+/** A name or title: one line, control characters and runs of white space as one space. */
+const oneLine = (text: string, max: number) => text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
 
 interface ApplyDeps {
   jobs: JobQueue;
