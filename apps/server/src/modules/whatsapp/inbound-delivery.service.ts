@@ -142,10 +142,33 @@ interface InboundRow extends PendingRow {
   body: Buffer;
 }
 
+type ApplyResult = { outcome: 'already applied' } | { outcome: 'skipped'; reason: string } | { outcome: 'applied'; summary: InboundSummary };
+
 /**
- * Applies a stored delivery. The payload's changes and the delivery's `appliedAt` commit together, so a job run
- * again after a crash (or after the outcome failed to be recorded) finds `appliedAt` set and changes nothing twice.
- * A failure (the database went away) is a failed attempt, retried on the delivery schedule.
+ * Applies a stored delivery in one transaction with its `appliedAt`: a job run again after a crash (or after its
+ * outcome failed to be recorded) finds `appliedAt` set and changes nothing twice.
+ */
+async function applyStoredDelivery(tx: EntityManager, deps: ApplyDeps, row: InboundRow): Promise<ApplyResult> {
+  const claimed = await tx.nativeUpdate(WhatsAppInboundDelivery, { id: row.id, appliedAt: null }, { appliedAt: new Date() });
+  if (claimed !== 1) return { outcome: 'already applied' };
+  const connection = await tx.findOne(WhatsAppConnection, { channel: row.channelId }, { fields: ['phoneNumberId', 'wabaId'] });
+  if (!connection) return { outcome: 'skipped', reason: 'channel no longer connected to the WhatsApp Cloud API' };
+  const parsed = parseJson(row.body);
+  if (!parsed.ok) return { outcome: 'skipped', reason: 'body is not JSON' };
+  const channel = { channelId: row.channelId, phoneNumberId: connection.phoneNumberId, wabaId: connection.wabaId };
+  return { outcome: 'applied', summary: await applyInboundPayload(tx, deps, channel, parsed.payload) };
+}
+
+function logResult(log: Logger, result: ApplyResult): void {
+  if (result.outcome === 'already applied') return log.info('inbound delivery was already applied');
+  if (result.outcome === 'skipped') return log.warn({ reason: result.reason }, 'inbound delivery skipped');
+  const { ignored, ...counts } = result.summary;
+  log.info({ ...counts, ignored: ignored.slice(0, 20), ignoredCount: ignored.length }, 'inbound delivery applied');
+}
+
+/**
+ * The `whatsapp.inbound` job: applies one stored delivery. A failure (the database went away mid-way) rolls the
+ * whole payload back and is a failed attempt, retried on the delivery schedule.
  */
 export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow, AttemptOutcome> {
   const log = logger.child({ component: 'whatsapp-inbound' });
@@ -160,22 +183,7 @@ export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow
     async attempt(row, _signal, { em, jobs }) {
       const deliveryLog = log.child({ deliveryId: row.id, channelId: row.channelId });
       try {
-        const summary = await em.transactional(async (tx) => {
-          const claimed = await tx.nativeUpdate(WhatsAppInboundDelivery, { id: row.id, appliedAt: null }, { appliedAt: new Date() });
-          if (claimed !== 1) return undefined;
-          const connection = await tx.findOne(WhatsAppConnection, { channel: row.channelId }, { fields: ['phoneNumberId', 'wabaId'] });
-          if (!connection) return 'channel no longer connected to the WhatsApp Cloud API' as const;
-          const parsed = parseJson(row.body);
-          if (!parsed.ok) return 'body is not JSON' as const;
-          const channel = { channelId: row.channelId, phoneNumberId: connection.phoneNumberId, wabaId: connection.wabaId };
-          return applyInboundPayload(tx, { jobs, log: deliveryLog }, channel, parsed.payload);
-        });
-        if (summary === undefined) deliveryLog.info('inbound delivery was already applied');
-        else if (typeof summary === 'string') deliveryLog.warn({ reason: summary }, 'inbound delivery ignored');
-        else {
-          const { ignored, ...counts } = summary;
-          deliveryLog.info({ ...counts, ignored: ignored.slice(0, 20), ignoredCount: ignored.length }, 'inbound delivery applied');
-        }
+        logResult(deliveryLog, await em.transactional((tx) => applyStoredDelivery(tx, { jobs, log: deliveryLog }, row)));
         return { ok: true };
       } catch (error) {
         return { ok: false, error: (error as Error).message };
