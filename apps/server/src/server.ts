@@ -35,6 +35,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+function started(queue: JobQueue | undefined): JobQueue {
+  if (!queue) throw new Error('The job queue is not started yet: a service queued a job during start-up.');
+  return queue;
+}
+
 /**
  * Everything between an open database and a listening server: migrations, the rate-limit store, the app.
  * main.ts and the end-to-end tests both start the service through here, so tests run what production runs.
@@ -50,7 +55,14 @@ export async function startServer(config: Config, database: Database, logger: Lo
     // Unreachable at start is the same outage as later: watchRedis has logged it, the limiter falls back to memory.
     await redis.connect().catch(() => undefined);
   }
-  const services = startServices(serviceProviders, { em: database.orm.em, logger, config });
+  // Services start before the worker (its tasks use them) but queue jobs only once requests or reports arrive: they
+  // are handed a queue that forwards to the worker's once it has started.
+  const worker: { queue?: JobQueue } = {};
+  const jobs: JobQueue = {
+    enqueue: (...args) => started(worker.queue).enqueue(...args),
+    enqueueTask: (...args) => started(worker.queue).enqueueTask(...args),
+  };
+  const services = startServices(serviceProviders, { em: database.orm.em, logger, config, jobs });
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
   // They run before the worker, whose tasks rely on what they check (e.g. that stored secrets open).
   if (pendingMigrations === 0) await services.check().catch(async (error: unknown) => {
@@ -62,6 +74,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
     await services.stop();
     throw error;
   });
+  worker.queue = events.queue;
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const readiness = new Readiness();
   const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats });

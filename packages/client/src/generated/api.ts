@@ -53,10 +53,14 @@ export interface Label {
     sortOrder: number;
 }
 export interface MessageStatus {
-    type: 'text' | 'template' | 'image' | 'document' | 'audio' | 'video' | 'location' | 'interactive';
+    type: 'text' | 'template' | 'image' | 'document' | 'audio' | 'video' | 'location' | 'interactive' | 'sticker' | 'contacts' | 'button' | 'reaction' | 'order' | 'system' | 'unsupported';
     status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
     msgid: string;
     direction: 'outbound' | 'inbound';
+    error?: {
+        code: number;
+        title: string;
+    } | undefined;
 }
 export interface Pagination {
     page: number;
@@ -104,13 +108,13 @@ export interface Ticket {
     createdAt: string;
     updatedAt: string;
     description: string;
+    title: string;
     owner: {
         id: string;
         name: string;
         email: string;
     };
     shortId: string;
-    title: string;
     priority: 'low' | 'medium' | 'high' | 'urgent';
     assignedToId: string | null;
     assignedToName: string | null;

@@ -6,6 +6,7 @@ import { WebhookAttempts } from './Migration20261122043910_webhook_attempts.js';
 import { ContactCounts } from './Migration20261122044116_contact_counts.js';
 import { IdempotencyKeys } from './Migration20261123133223_idempotency_keys.js';
 import { WhatsAppConnections } from './Migration20261123161655_whatsapp_connections.js';
+import { WhatsAppInbound } from './Migration20261123163418_whatsapp_inbound.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and bundled builds find them all. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122044116_contact_counts', class: ContactCounts },
   { name: 'Migration20261123133223_idempotency_keys', class: IdempotencyKeys },
   { name: 'Migration20261123161655_whatsapp_connections', class: WhatsAppConnections },
+  { name: 'Migration20261123163418_whatsapp_inbound', class: WhatsAppInbound },
 ];
