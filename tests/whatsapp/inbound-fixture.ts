@@ -29,6 +29,8 @@ export async function connectChannel(em: Parameters<typeof connectWhatsAppChanne
   const graph = await startGraphStandIn({
     accessTokens: [accessToken],
     phoneNumbers: [{ phoneNumberId: channel.phoneNumberId, wabaId: channel.wabaId, displayPhoneNumber: '+1 555-010-0000', verifiedName: 'Acme Support' }],
+    // Connecting pulls the business account's templates too.
+    templates: { [channel.wabaId]: [] },
   });
   const whatsApp = createWhatsApp(loadConfig({ SECRETS_KEY, WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_GRAPH_VERSION: graph.version, LOG_LEVEL: 'silent' }));
   try {
