@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { jsonBody, requireJsonBody } from './http/body.js';
+import type { CallerCache } from './http/caller-cache.js';
 import { corsFor } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   readiness?: Readiness;
   metrics?: Metrics;
   corsOrigins?: string[];
+  /** The API-key caller cache (server.ts starts it with its change listener); absent: no caching. */
+  callers?: CallerCache;
 }
 
 /** Builds the HTTP app without listening: tests and main.ts both use it. */
@@ -72,7 +75,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', outages.recovery);
   app.use(requireJsonBody, jsonBody);
   const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
-  registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup });
+  registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup, callers: deps.callers });
 
   app.use(notFound(routeSlices.map((slice) => slice.router)));
   app.use(errorHandler(deps.logger, outages));
