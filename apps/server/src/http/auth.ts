@@ -41,13 +41,16 @@ export function presentedKey(req: Request): string | undefined {
   return header ?? bearer;
 }
 
-/** Resolves an API key to its caller (through the cache when given, else the api-keys module's lookup), or throws 401. */
+/**
+ * Resolves an API key to its caller (through the cache when given, else the api-keys module's lookup), or throws
+ * 401. The lookups run on forks of `em`, made only when the database is needed (a cache hit needs none).
+ */
 export async function authenticateKey(em: EntityManager, keys: ApiKeyLookup, apiKey: string | undefined, callers?: CallerCache): Promise<Caller> {
   if (!apiKey) throw new UnauthorizedError('Missing API key. Send it in the X-API-Key header.');
   if (!keys.isWellFormed(apiKey)) throw new UnauthorizedError('Malformed API key.');
   const caller = callers
-    ? await callers.resolve(keys.hash(apiKey), () => keys.findCaller(em, apiKey), (apiKeyId) => keys.recordUse(em, apiKeyId))
-    : await keys.findCaller(em, apiKey);
+    ? await callers.resolve(keys.hash(apiKey), () => keys.findCaller(em.fork(), apiKey), (apiKeyId) => keys.recordUse(em.fork(), apiKeyId))
+    : await keys.findCaller(em.fork(), apiKey);
   if (!caller) throw new UnauthorizedError('Invalid or revoked API key.');
   return caller;
 }
@@ -60,7 +63,7 @@ export function authenticate(em: EntityManager, keys: ApiKeyLookup, callers?: Ca
       if (carriesKey(req.query, keys.containsKey) || carriesKey(req.body, keys.containsKey)) {
         throw new UnauthorizedError(HEADER_ONLY);
       }
-      req.caller = await authenticateKey(em.fork(), keys, presentedKey(req), callers);
+      req.caller = await authenticateKey(em, keys, presentedKey(req), callers);
       next();
     } catch (error) {
       next(error);
