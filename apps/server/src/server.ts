@@ -56,7 +56,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const readiness = new Readiness();
   const callers = config.API_KEY_CACHE_TTL_MS
     ? startCallerCache({ ttlMs: config.API_KEY_CACHE_TTL_MS, maxEntries: CALLER_CACHE_ENTRIES }, (changes) =>
-        listenForNotifications({ url: database.url, channel: CALLER_CHANGES_CHANNEL, logger }, changes),
+        listenForNotifications({ url: database.url, channel: CALLER_CHANGES_CHANNEL, logger, catchUpTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS }, changes),
       )
     : undefined;
   const metrics =

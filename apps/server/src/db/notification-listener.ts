@@ -18,7 +18,10 @@ export interface NotificationListenerOptions {
   logger: Logger;
   /** Wait between connection attempts. */
   retryMs?: number;
-  /** A catch-up round trip slower than this counts as a lost connection (a half-open socket never answers). */
+  /**
+   * A catch-up round trip slower than this counts as a lost connection (a half-open socket never answers); the
+   * server passes DB_ACQUIRE_TIMEOUT_MS, how long a request may wait for the database.
+   */
   catchUpTimeoutMs?: number;
 }
 
@@ -76,11 +79,11 @@ interface Connection {
  * committed before that moment has been handed to `events.notified` (node-postgres emits them in wire order).
  */
 export function listenForNotifications(options: NotificationListenerOptions, events: ListenerEvents) {
-  const { url, channel, logger, retryMs = 1000, catchUpTimeoutMs = 2000 } = options;
+  const { url, channel, logger, retryMs = 1000, catchUpTimeoutMs = 5000 } = options;
   const state = { live: undefined as Connection | undefined, stopped: false, outage: false, retry: undefined as NodeJS.Timeout | undefined };
 
   async function connect() {
-    const client = new pg.Client({ connectionString: url, application_name: 'switchboard caller cache', keepAlive: true, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({ connectionString: url, application_name: 'switchboard caller cache', keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 5000 });
     let closed = false;
     const connection: Connection = {
       client,
