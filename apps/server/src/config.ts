@@ -95,6 +95,11 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: integer(100, 3_600_000).default(5000),
   /** Longest a request waits for a database connection (pool full or database unreachable) before 503. */
   DB_ACQUIRE_TIMEOUT_MS: integer(100, 600_000).default(5000),
+  /**
+   * How long a resolved API key stays in the per-process caller cache at most. Changes evict entries as they commit
+   * (LISTEN/NOTIFY), so this is only a safety net; 0 turns the cache off (every request looks its key up).
+   */
+  API_KEY_CACHE_TTL_MS: integer(0, 3_600_000).default(60_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

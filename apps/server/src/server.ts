@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { seedsDemo, type Config } from './config.js';
+import { CALLER_CHANGES_CHANNEL, listenForNotifications } from './db/notification-listener.js';
 import type { Database } from './db/orm.js';
 import { seedDemoIfEmpty } from './demo.js';
 import { startEvents } from './events/worker.js';
+import { startCallerCache } from './http/caller-cache.js';
 import { answerClientErrors } from './http/client-error.js';
 import { startIdempotencySweeper } from './http/idempotency.js';
 import { createRateLimiters } from './http/rate-limit.js';
@@ -19,6 +21,9 @@ import { createMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
 import { idempotencyStore } from './modules/index.js';
 import { jobFactories, serviceProviders, type SeedResult } from './wiring.js';
+
+/** Bounds the API-key caller cache: ~1 KB per entry, so ~10 MB at most. */
+const CALLER_CACHE_ENTRIES = 10_000;
 
 export interface RunningServer {
   server: Server;
@@ -77,7 +82,13 @@ export async function startServer(config: Config, database: Database, logger: Lo
   worker.queue = events.queue;
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const readiness = new Readiness();
-  const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats });
+  const callers = config.API_KEY_CACHE_TTL_MS
+    ? startCallerCache({ ttlMs: config.API_KEY_CACHE_TTL_MS, maxEntries: CALLER_CACHE_ENTRIES }, (changes) =>
+        listenForNotifications({ url: database.url, channel: CALLER_CHANGES_CHANNEL, logger, catchUpTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS }, changes),
+      )
+    : undefined;
+  const metrics =
+    config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats, callerCache: callers?.stats });
   const app = createApp({
     orm: database.orm,
     logger,
@@ -89,12 +100,14 @@ export async function startServer(config: Config, database: Database, logger: Lo
     readiness,
     metrics,
     corsOrigins: config.CORS_ORIGINS,
+    callers,
   });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.PORT, () => resolve(listening));
     listening.once('error', reject);
   }).catch(async (error: unknown) => {
+    await callers?.stop();
     await events.stop();
     await services.stop();
     throw error;
@@ -120,6 +133,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(forced);
       sweeper.stop();
+      await callers?.stop();
       // The worker's tasks use the services (the Graph client): stop it first.
       await events.stop();
       await services.stop();
