@@ -141,12 +141,14 @@ describe('workspace contacts/manage', () => {
     expect(await counter()).toBe(await exactCount());
   });
 
-  test('GET carries customFields as JSON text and list parameters as repeated keys', async ({ server, nextKey }) => {
+  test('GET carries customFields as JSON text and a list as a key given once or repeated', async ({ server, nextKey }) => {
     const query = `phone=15550100030&name=Via%20Get&customFields=${encodeURIComponent('{"Age":41,"Plan":"free"}')}&labels=vip&labels=new`;
     const reply = await server.http.get(`/api/workspace/v1/contacts/manage?${query}`, { headers: { 'X-API-Key': nextKey() } });
     expect(reply.status).toBe(200);
     expect(reply.data).toMatchObject({ message: 'Contact created successfully', data: { name: 'Via Get', customFields: { Age: 41, Plan: 'free' } } });
     expect(reply.data.data.labels.map((l: { name: string }) => l.name)).toEqual(['new', 'vip']);
+    const once = await server.http.get('/api/workspace/v1/contacts/manage?phone=15550100030&removeLabels=vip', { headers: { 'X-API-Key': nextKey() } });
+    expect(once.data.data.labels.map((l: { name: string }) => l.name)).toEqual(['new']);
   });
 
   test('rate class api_write', async ({ server, nextKey }) => {

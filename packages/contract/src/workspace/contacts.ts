@@ -79,7 +79,7 @@ const contactLookupFields = z.object({
 type ContactLookupInput = z.input<typeof contactLookupFields>;
 /** A contact of the channel, by id or by phone (one of them). */
 export type ContactLookupParams = (ContactLookupInput & { contactId: string; phone?: undefined }) | (ContactLookupInput & { phone: string; contactId?: undefined });
-export const contactLookupParams = requireOneOf<ContactLookupParams>()(contactLookupFields, [['contactId'], ['phone']]);
+export const contactLookupParams = requireOneOf<ContactLookupParams>()(contactLookupFields, [['phone'], ['contactId']]);
 export type ContactLookupValues = z.output<typeof contactLookupParams>;
 
 export const contactsContract = {
