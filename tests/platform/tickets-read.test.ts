@@ -65,6 +65,7 @@ describe('platform tickets/list', () => {
     await expectInvalid(sb.list({ platformId, assignedToId: 'admin' }), 'assignedToId', 'must be a UUID');
     await expectInvalid(sb.list({ platformId, updatedSince: 'yesterday' }), 'updatedSince', 'must be an ISO 8601 time');
     await expectInvalid(sb.list({ platformId, updatedSince: '2026-01-31' }), 'updatedSince', 'must be an ISO 8601 time');
+    await expectInvalid(sb.list({ platformId, updatedSince: '2026-01-31T09:00:00+99:99' }), 'updatedSince', 'must be an ISO 8601 time');
   });
 
   test('another platform sees only its own tickets', async ({ server, globex }) => {

@@ -64,6 +64,8 @@ export type TicketManageParams = TicketCreateParams | TicketUpdateParams;
 export const ticketManageParams = requireOneOf<TicketManageParams>()(ticketManageFields, [['email', 'title', 'description'], ['ticketId']]);
 export type TicketManageValues = z.output<typeof ticketManageParams>;
 
+const ISO_TIME_MESSAGE = 'must be an ISO 8601 time like 2026-01-31T09:00:00Z';
+
 export const ticketsListParams = z.object({
   platformId: platformIdParam,
   status: z.enum(TICKET_STATUSES).optional(),
@@ -72,7 +74,9 @@ export const ticketsListParams = z.object({
   email: z.string().trim().min(1, 'must not be empty').max(320, 'must be at most 320 characters').optional().describe('Only tickets of the owner with this email (case-insensitive)'),
   updatedSince: z
     .string()
-    .datetime({ offset: true, message: 'must be an ISO 8601 time like 2026-01-31T09:00:00Z' })
+    .datetime({ offset: true, message: ISO_TIME_MESSAGE })
+    // The pattern lets impossible offsets such as +99:99 through; the date itself must exist.
+    .refine((value) => !Number.isNaN(Date.parse(value)), ISO_TIME_MESSAGE)
     .optional()
     .describe('Only tickets updated at or after this time (a thread message counts as an update)'),
   ...pagingParams('tickets'),
