@@ -51,17 +51,16 @@ describe('workspace labels/delete', () => {
   });
 
   test('403 for another tenant’s label or channel, or a channel of another user; nothing is deleted', async ({ server, acme, globex }) => {
-    const [acmeLabels, globexLabels] = [acme, globex].map((tenant) =>
-      sql<{ id: string; name: string }>(server.databaseUrl, 'select id, name from labels where channel_id = $1 order by name', [tenant.mainChannelId]),
-    );
-    const before = await acmeLabels;
+    const labelsOf = (channelId: string) =>
+      sql<{ id: string; name: string }>(server.databaseUrl, 'select id, name from labels where channel_id = $1 order by name', [channelId]);
+    const before = await labelsOf(acme.mainChannelId);
     const intruder = server.client(globex.memberKey).workspace.labels;
     await expectForbiddenForOtherTenant(intruder.delete({ labelId: before[0]!.id }));
     await expectForbiddenForOtherTenant(intruder.delete({ channelId: acme.mainChannelId, name: before[0]!.name }));
     const lead = (await sql<{ id: string }>(server.databaseUrl, `select id from labels where channel_id = $1`, [acme.secondChannelId]))[0]!;
     await expectForbiddenForOtherTenant(server.client(acme.memberKey).workspace.labels.delete({ labelId: lead.id }));
-    expect(await sql(server.databaseUrl, 'select id, name from labels where channel_id = $1 order by name', [acme.mainChannelId])).toEqual(before);
-    expect((await globexLabels).map((l) => l.name)).toEqual(['new', 'vip']);
+    expect(await labelsOf(acme.mainChannelId)).toEqual(before);
+    expect((await labelsOf(globex.mainChannelId)).map((l) => l.name)).toEqual(['new', 'vip']);
   });
 
   test('follows the channel rules', async ({ server, acme, fresh }) => {
