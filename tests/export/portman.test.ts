@@ -74,5 +74,5 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     // status, content type, JSON body, schema, and each required header: X-Request-Id and the four RateLimit-* ones.
     expect(assertions.length).toBeGreaterThanOrEqual(executions.length * 9);
     expect(assertions.filter((a) => /RateLimit-Policy/.test(a.assertion))).toHaveLength(executions.length);
-  }, 2 * SLOW_TIMEOUT_MS); // two tools in a row: Portman's conversion and a newman run of every route
+  }, 2 * SLOW_TIMEOUT_MS); // two tools in a row: Portman's conversion and a newman run of a request per route
 });

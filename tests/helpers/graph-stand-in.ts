@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
  *
  * Refusals: an unknown bearer token gets 401 code 190; unknown ids get 400 code 100; a send of a template that is
  * not approved in that language gets 132001, a wrong parameter count 132000. Anything else (5xx, rate limits, slow
- * replies) is scripted with `replyOnce`/`replyAlways`, which take precedence over the behaviour above.
+ * replies, dropped connections) is scripted with `replyOnce`/`replyAlways`, which take precedence over the behaviour
+ * above.
  */
 
 export interface StandInPhoneNumber {
@@ -39,11 +40,14 @@ export interface RecordedRequest {
 export interface ScriptedReply {
   /** Which requests it answers (all when omitted). */
   match?: (request: RecordedRequest) => boolean;
-  status: number;
+  /** Unless `drop`. */
+  status?: number;
   body?: unknown;
   headers?: Record<string, string>;
   /** Wait this long before answering (a slow Graph, for timeouts). */
   delayMs?: number;
+  /** Close the connection without answering (a network failure). */
+  drop?: boolean;
 }
 
 export interface GraphStandInOptions {
@@ -233,8 +237,9 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     if (script?.once) scripted.splice(scriptIndex, 1);
     const reply = script ?? answer(request);
     if (script?.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+    if (script?.drop) return void res.socket?.destroy();
     if (res.destroyed) return;
-    res.writeHead(reply.status, { 'content-type': 'application/json', ...script?.headers });
+    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...script?.headers });
     res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
   }
 

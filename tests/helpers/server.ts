@@ -1,5 +1,5 @@
 import { createClient, type SwitchboardClient } from '@switchboard/client';
-import { createLogger, loadConfig, openDatabase, seed, startServer, type Database, type SeedFile, type SeedResult } from '@switchboard/server';
+import { createLogger, loadConfig, openDatabase, seed, startServer, type Database, type RunningServer, type SeedFile, type SeedResult } from '@switchboard/server';
 import type { AxiosInstance } from 'axios';
 import { contractCheckedHttp } from './contract-check.js';
 import { createFreshDatabase } from './database.js';
@@ -8,13 +8,15 @@ export interface TestServer {
   baseUrl: string;
   databaseUrl: string;
   database: Database;
-  /** Loads a seed file through the same loader as `pnpm cli seed`. */
+  /** Loads a seed file through the same loader (and services) as `pnpm cli seed`. */
   seed(file: SeedFile): Promise<SeedResult>;
   /** The typed SDK, as an integrator uses it; every reply is checked against the contract (contract-check.ts). */
   client(apiKey: string): SwitchboardClient;
   /** Plain HTTP for what the SDK will not send (bad keys, bad JSON, odd methods). Never throws on status; replies
    * from contract routes are checked against the contract. */
   http: AxiosInstance;
+  /** The running server's job queue: queues a module's job as the module would (e.g. inside a transaction). */
+  jobs: RunningServer['jobs'];
   /** http://127.0.0.1:<port>/metrics when METRICS_PORT is set. */
   metricsUrl?: string;
   close(): Promise<void>;
@@ -35,9 +37,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     baseUrl,
     databaseUrl,
     database,
-    seed: (file) => seed(database.orm.em.fork(), file),
+    seed: (file) => seed(database.orm.em.fork(), file, running.services),
     client: (apiKey) => createClient({ baseUrl, apiKey, axios: contractCheckedHttp({ timeout: 30_000 }) }),
     http: contractCheckedHttp({ baseURL: baseUrl, validateStatus: () => true }),
+    jobs: running.jobs,
     metricsUrl: running.metricsPort === undefined ? undefined : `http://127.0.0.1:${running.metricsPort}/metrics`,
     async close() {
       await running.close();

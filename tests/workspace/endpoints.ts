@@ -52,6 +52,7 @@ export const WORKSPACE_ENDPOINTS: WorkspaceEndpoint[] = [
     (c, p) => c.workspace.chat.templates.send(p as { to: string; templateName: string }),
     () => ({ to: '+1 555 000 0001', templateName: 'order_update', variables: 'Ada,A-1001' }),
   ),
+  endpoint('chat/templates/sync', ws.chat.templates.sync, 'api_write', (c, p) => c.workspace.chat.templates.sync(p)),
   endpoint(
     'chat/message/status',
     ws.chat.message.status,

@@ -14,11 +14,11 @@ import type { JobQueue } from './kit/jobs.js';
 import type { Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import type { Logger } from './logger.js';
-import { apiKeyLookup } from './modules/index.js';
+import { apiKeyLookup, idempotencyStore } from './modules/index.js';
 import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
 import { root } from './portal/root.js';
-import { routeSlices } from './wiring.js';
+import { receivers, routeSlices } from './wiring.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -66,13 +66,14 @@ export function createApp(deps: AppDeps): Express {
   if (deps.corsOrigins?.length) app.use('/api', corsFor(deps.corsOrigins));
 
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
-  app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, ...deps.portal }));
+  app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, ...deps.portal }));
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);
-  app.use(requireJsonBody, jsonBody);
   const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
-  registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup });
+  for (const receiver of receivers) app.use('/webhooks', receiver(routeDeps));
+  app.use(requireJsonBody, jsonBody);
+  registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup, idempotencyKeys: idempotencyStore });
 
   app.use(notFound(routeSlices.map((slice) => slice.router)));
   app.use(errorHandler(deps.logger, outages));

@@ -10,12 +10,14 @@ import { answerClientErrors } from './http/client-error.js';
 import { startIdempotencySweeper } from './http/idempotency.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import { watchRedis } from './http/redis-watch.js';
-import { startServices } from './kit/services.js';
+import type { JobQueue } from './kit/jobs.js';
+import { startServices, type Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import { prepareSchema } from './lifecycle/schema.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
+import { idempotencyStore } from './modules/index.js';
 import { jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
 export interface RunningServer {
@@ -25,6 +27,10 @@ export interface RunningServer {
   metricsPort?: number;
   /** What the demo seeding created (DEMO, on by default for the embedded database only), or null. */
   demo: SeedResult | null;
+  /** The modules' started services (tests load seed files with them, as `pnpm cli seed` does). */
+  services: Services;
+  /** The worker's queue: what modules queue jobs through (tests queue module jobs with it). */
+  jobs: JobQueue;
   /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then releases Redis. */
   close(): Promise<void>;
 }
@@ -44,10 +50,19 @@ export async function startServer(config: Config, database: Database, logger: Lo
     // Unreachable at start is the same outage as later: watchRedis has logged it, the limiter falls back to memory.
     await redis.connect().catch(() => undefined);
   }
-  // The email/webhook worker runs in every server process; it must stop before the database pool closes.
-  const events = await startEvents(config, database, logger, jobFactories);
-  const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const services = startServices(serviceProviders, { em: database.orm.em, logger, config });
+  // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
+  // They run before the worker, whose tasks rely on what they check (e.g. that stored secrets open).
+  if (pendingMigrations === 0) await services.check().catch(async (error: unknown) => {
+    await services.stop();
+    throw error;
+  });
+  // The email/webhook worker runs in every server process; it must stop before the database pool closes.
+  const events = await startEvents(config, database, logger, jobFactories, services).catch(async (error: unknown) => {
+    await services.stop();
+    throw error;
+  });
+  const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const readiness = new Readiness();
   const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats });
   const app = createApp({
@@ -67,13 +82,13 @@ export async function startServer(config: Config, database: Database, logger: Lo
     const listening = app.listen(config.PORT, () => resolve(listening));
     listening.once('error', reject);
   }).catch(async (error: unknown) => {
-    await services.stop();
     await events.stop();
+    await services.stop();
     throw error;
   });
   answerClientErrors(server, logger);
   const { port } = server.address() as AddressInfo;
-  const sweeper = startIdempotencySweeper(database.orm.em, logger);
+  const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);
   logger.info({ port, rateLimitStore: redis ? 'redis' : 'memory' }, 'Switchboard listening');
   const metricsServer = metrics && (await startMetricsServer(config.METRICS_PORT!, metrics, logger));
   // Seeding waits for the schema: an instance that may not migrate leaves an unmigrated database alone.
@@ -84,14 +99,17 @@ export async function startServer(config: Config, database: Database, logger: Lo
     port,
     metricsPort: metricsServer?.port,
     demo,
+    services,
+    jobs: events.queue,
     async close() {
       await metricsServer?.close();
       const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(forced);
       sweeper.stop();
-      await services.stop();
+      // The worker's tasks use the services (the Graph client): stop it first.
       await events.stop();
+      await services.stop();
       await redis?.quit().catch(() => undefined);
     },
   };

@@ -12,6 +12,7 @@ import { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity.js'
 import { WEBHOOK_SECRET_PATTERN } from '../modules/webhooks/webhook.seed.js';
 import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
+import { addWhatsAppCommands } from './whatsapp.commands.js';
 
 async function findUser(em: EntityManager, email: string, platform?: string): Promise<User> {
   const users = await em.find(User, { email: email.toLowerCase() }, { populate: ['platform'] });
@@ -42,7 +43,7 @@ export function buildCli(): Command {
     .description('Create everything a seed file describes, in one transaction, and print what each ref became')
     .argument('<file>', 'seed file (JSON)')
     .action((file: string) =>
-      runCommand(async (em) => {
+      runCommand(async (em, { services }) => {
         const text = await readFile(file, 'utf8').catch(() => {
           throw new CliError(`Cannot read ${file}.`);
         });
@@ -52,7 +53,7 @@ export function buildCli(): Command {
         } catch (error) {
           throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
         }
-        return seed(em, input);
+        return seed(em, input, await services());
       }),
     );
 
@@ -124,6 +125,7 @@ export function buildCli(): Command {
       }),
     );
 
+  addWhatsAppCommands(program);
   return program;
 }
 

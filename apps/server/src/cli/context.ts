@@ -1,8 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/orm.js';
+import { startServices, type Services } from '../kit/services.js';
 import { createLogger, type Logger } from '../logger.js';
-import { openDatabase } from '../wiring.js';
+import { openDatabase, serviceProviders } from '../wiring.js';
+
+export interface CommandContext {
+  logger: Logger;
+  appliedMigrations: string[];
+  /** The modules' services (e.g. the WhatsApp Graph client), started and checked on first use, stopped at the end. */
+  services(): Promise<Services>;
+}
 
 export class CliError extends Error {}
 
@@ -11,16 +19,31 @@ export class CliError extends Error {}
  * there is one). Pending migrations are applied first. The result is printed as JSON on stdout; logs go to stderr.
  */
 export async function runCommand(
-  command: (em: EntityManager, context: { logger: Logger; appliedMigrations: string[] }) => Promise<unknown>,
+  command: (em: EntityManager, context: CommandContext) => Promise<unknown>,
 ): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 2);
   const database = await openDatabase(config, logger, 4);
+  // Interrupted (Ctrl-C, kill): close the pool and stop an embedded PostgreSQL this command started, then exit.
+  const interrupted = (signal: NodeJS.Signals) => {
+    logger.warn({ signal }, 'interrupted: closing the database');
+    void database.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  let started: Services | undefined;
+  const services = async () => {
+    if (started) return started;
+    started = startServices(serviceProviders, { em: database.orm.em, logger, config });
+    await started.check();
+    return started;
+  };
   try {
     const appliedMigrations = await migrate(database.orm);
-    const result = await command(database.orm.em.fork(), { logger, appliedMigrations });
+    const result = await command(database.orm.em.fork(), { logger, appliedMigrations, services });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    await started?.stop();
     await database.close();
   }
 }

@@ -1,4 +1,5 @@
-import { fromKysely, PgBoss, type Queue } from 'pg-boss';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { fromKysely, PgBoss, type Queue, type SendOptions } from 'pg-boss';
 import type { JobQueue } from '../kit/jobs.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage, outageLog } from '../outages.js';
@@ -46,6 +47,26 @@ export interface QueueRuntime {
   queue: JobQueue;
 }
 
+/** A queue the worker runs, as the modules declared it (see DeliveryTarget and Task in kit/jobs.ts). */
+export interface QueueSpec {
+  name: string;
+  /** One job per singletonKey waiting and one running (pg-boss `stately`). */
+  singleton?: boolean;
+  /** Queue a job every this many minutes (0: no schedule). */
+  everyMinutes?: number;
+}
+
+/**
+ * pg-boss keeps schedules in PostgreSQL and files each occurrence under one key, so however many instances run
+ * the cron pass, an occurrence queues one job. A recurrence rule rather than cron, since `*\/N` cron cannot say
+ * "every 90 minutes"; its phase is anchored on the epoch, the same in every process.
+ */
+async function applySchedule(boss: PgBoss, spec: QueueSpec): Promise<void> {
+  if (spec.everyMinutes === undefined) return;
+  if (spec.everyMinutes === 0) return boss.unschedule(spec.name);
+  await boss.schedule(spec.name, `FREQ=MINUTELY;INTERVAL=${spec.everyMinutes}`);
+}
+
 /**
  * Why pg-boss and not a hand-written outbox poller: it is a maintained PostgreSQL job queue (SKIP LOCKED
  * claims, so several server instances share it), it can insert jobs through *our* open transaction (the
@@ -56,32 +77,36 @@ export interface QueueRuntime {
  *
  * Starts pg-boss on its own small pool (it installs and migrates its `pgboss` schema itself) with these queues.
  */
-export async function startQueue(databaseUrl: string, logger: Logger, queueNames: readonly string[]): Promise<QueueRuntime> {
+export async function startQueue(databaseUrl: string, logger: Logger, queues: readonly QueueSpec[]): Promise<QueueRuntime> {
   const boss = new PgBoss({
     connectionString: databaseUrl,
     max: 4,
     application_name: 'switchboard-jobs',
     useListenNotify: true,
-    schedule: false,
+    schedule: queues.some((spec) => spec.everyMinutes !== undefined),
     superviseIntervalSeconds: SUPERVISE_SECONDS,
     monitorIntervalSeconds: SUPERVISE_SECONDS,
   });
   boss.on('error', queueErrorLog(logger));
   boss.on('warning', (warning) => logger.warn({ warning }, 'job queue warning'));
   await boss.start();
-  for (const name of queueNames) {
-    await boss.createQueue(name, QUEUE_OPTIONS);
+  for (const spec of queues) {
+    await boss.createQueue(spec.name, { ...QUEUE_OPTIONS, policy: spec.singleton ? 'stately' : 'standard' });
     // createQueue keeps an existing queue as it was; this applies changed settings on upgrade.
-    await boss.updateQueue(name, QUEUE_OPTIONS);
+    await boss.updateQueue(spec.name, QUEUE_OPTIONS);
+    await applySchedule(boss, spec);
+  }
+  /** Inserts through the caller's open transaction, so the job exists if, and only if, it commits. */
+  async function sendWithin(tx: EntityManager, queue: string, data: object, options: SendOptions): Promise<void> {
+    const transaction = tx.getTransactionContext<Parameters<typeof fromKysely>[0]>();
+    if (!transaction) throw new Error(`queueing a ${queue} job needs an open transaction`);
+    await boss.send(queue, data, { ...options, db: fromKysely(transaction) });
   }
   return {
     boss,
     queue: {
-      async enqueue(tx, queue, job, startAfterSeconds) {
-        const transaction = tx.getTransactionContext<Parameters<typeof fromKysely>[0]>();
-        if (!transaction) throw new Error(`enqueue(${queue}) needs an open transaction`);
-        await boss.send(queue, { ...job }, { db: fromKysely(transaction), startAfter: startAfterSeconds });
-      },
+      enqueue: (tx, queue, job, startAfterSeconds) => sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds }),
+      enqueueTask: (tx, queue, data, options) => sendWithin(tx, queue, { ...data }, { singletonKey: options?.singletonKey }),
     },
   };
 }

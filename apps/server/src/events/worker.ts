@@ -1,7 +1,9 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/orm.js';
-import type { DeliveryJob, DeliveryTarget, JobDeps, JobQueue, ModuleJobs } from '../kit/jobs.js';
+import type { DeliveryJob, DeliveryTarget, JobDeps, JobQueue, ModuleJobs, Task, TaskData } from '../kit/jobs.js';
+import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
+import { isDependencyOutage } from '../outages.js';
 import type { QueueStats } from '../observability/metrics.js';
 import { runDelivery } from './delivery.js';
 import { startQueue } from './queue.js';
@@ -18,15 +20,28 @@ export interface EventsRuntime {
 export type JobFactory = (deps: JobDeps) => ModuleJobs;
 
 /**
- * The delivery worker, inside the server process. Jobs arrive by LISTEN/NOTIFY as soon as the transaction that
- * queued them commits; the 1-second poll is the backstop and what picks up scheduled retries on time.
+ * The delivery worker, inside the server process: the modules' delivery targets and tasks. Jobs arrive by
+ * LISTEN/NOTIFY as soon as the transaction that queued them commits; the 1-second poll is the backstop and what
+ * picks up scheduled retries on time.
  */
-export async function startEvents(config: Config, database: Database, logger: Logger, factories: readonly JobFactory[]): Promise<EventsRuntime> {
-  const modules = factories.map((jobs) => jobs({ config, logger }));
+export async function startEvents(
+  config: Config,
+  database: Database,
+  logger: Logger,
+  factories: readonly JobFactory[],
+  services: Pick<Services, 'get'>,
+): Promise<EventsRuntime> {
+  const modules = factories.map((jobs) => jobs({ config, logger, services }));
   const targets = modules.flatMap((jobs) => jobs.targets);
-  const { boss, queue } = await startQueue(database.url, logger, targets.map((target) => target.queue));
+  const tasks = modules.flatMap((jobs) => jobs.tasks ?? []);
+  const queues = [
+    ...targets.map((target) => ({ name: target.queue })),
+    ...tasks.map((task) => ({ name: task.queue, singleton: task.singleton, everyMinutes: task.everyMinutes })),
+  ];
+  const { boss, queue } = await startQueue(database.url, logger, queues);
   const policy = { schedule: config.DELIVERY_RETRY_SCHEDULE, windowHours: config.DELIVERY_RETRY_HOURS };
   const log = logger.child({ component: 'delivery' });
+  const taskLog = logger.child({ component: 'task' });
 
   async function work(target: DeliveryTarget) {
     await boss.work<DeliveryJob>(
@@ -37,8 +52,26 @@ export async function startEvents(config: Config, database: Database, logger: Lo
           try {
             await runDelivery(target, job.data, job.signal, { em: database.orm.em.fork(), queue, policy, logger: log });
           } catch (error) {
-            // pg-boss records the failure on the job and retries it; the log is where people look.
-            log.error({ err: error, queue: target.queue, job: job.data }, 'delivery job failed; pg-boss will retry it');
+            // pg-boss records the failure on the job and retries it; the log is where people look. A database outage
+            // is not this job's fault and is logged once by the queue's outage watch: one short line, no stack.
+            if (isDependencyOutage(error)) log.warn({ queue: target.queue, job: job.data, reason: (error as Error).message }, 'delivery job interrupted by a database outage; pg-boss will retry it');
+            else log.error({ err: error, queue: target.queue, job: job.data }, 'delivery job failed; pg-boss will retry it');
+            throw error;
+          }
+        }
+      },
+    );
+  }
+  async function runTasks(task: Task) {
+    await boss.work<TaskData>(
+      task.queue,
+      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: task.concurrency },
+      async (jobs) => {
+        for (const job of jobs) {
+          try {
+            await task.run(job.data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal: job.signal });
+          } catch (error) {
+            taskLog.error({ err: error, queue: task.queue, job: job.data }, 'task failed; pg-boss will retry it');
             throw error;
           }
         }
@@ -46,6 +79,7 @@ export async function startEvents(config: Config, database: Database, logger: Lo
     );
   }
   for (const target of targets) await work(target);
+  for (const task of tasks) await runTasks(task);
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
   logger.info({ ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours }, 'delivery worker started');
 
@@ -56,8 +90,8 @@ export async function startEvents(config: Config, database: Database, logger: Lo
       for (const jobs of modules) jobs.close?.();
     },
     async queueStats() {
-      const queues = await Promise.all(targets.map((target) => boss.getQueue(target.queue)));
-      return queues.flatMap((q) =>
+      const found = await Promise.all(queues.map((spec) => boss.getQueue(spec.name)));
+      return found.flatMap((q) =>
         q ? [{ queue: q.name, ready: q.readyCount, deferred: q.deferredCount, active: q.activeCount, failed: q.failedCount }] : [],
       );
     },

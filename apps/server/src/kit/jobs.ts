@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Services } from './services.js';
 
 /** Attempt delivery of one row (an email, a webhook delivery) that had `attempt` attempts when queued. */
 export interface DeliveryJob {
@@ -12,6 +13,43 @@ export interface DeliveryJob {
 export interface JobQueue {
   /** Inserts the job through the caller's open transaction: it exists if, and only if, that transaction commits. */
   enqueue(tx: EntityManager, queue: string, job: DeliveryJob, startAfterSeconds?: number): Promise<void>;
+  /**
+   * Queues a task's job (see Task) through the caller's open transaction, like `enqueue`. On a `singleton` task's
+   * queue, a job whose `singletonKey` already has one waiting is absorbed by it.
+   */
+  enqueueTask(tx: EntityManager, queue: string, data: TaskData, options?: { singletonKey?: string }): Promise<void>;
+}
+
+export type TaskData = Record<string, string>;
+
+/** What a task's job runs with. */
+export interface TaskDeps {
+  em: EntityManager;
+  jobs: JobQueue;
+  logger: Logger;
+  /** Aborted when the worker stops or the job expires. */
+  signal: AbortSignal;
+}
+
+/**
+ * Background work that is not a delivery row, e.g. pulling one channel's templates from Meta. Jobs live in
+ * PostgreSQL; a run that throws is retried by pg-boss with backoff, one that returns is done.
+ */
+export interface Task<Data extends TaskData = TaskData> {
+  queue: string;
+  /** Jobs of this queue one process runs at once. */
+  concurrency: number;
+  /**
+   * At most one job per `singletonKey` waits and one runs (pg-boss's `stately` policy): a request made while one
+   * waits is absorbed by it, one made while one runs waits for the next run, so the latest request is never lost.
+   */
+  singleton?: boolean;
+  /**
+   * Queue a job every this many minutes, on a schedule kept in PostgreSQL: however many instances run, each
+   * occurrence queues one job. 0 removes the schedule.
+   */
+  everyMinutes?: number;
+  run(data: Data, deps: TaskDeps): Promise<void>;
 }
 
 /** A pending row as a delivery target sees it. */
@@ -52,12 +90,16 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
 export interface JobDeps {
   config: Config;
   logger: Logger;
+  /** The modules' started services (e.g. the WhatsApp Graph client). */
+  services: Pick<Services, 'get'>;
 }
 
-/** A module's delivery targets, what to release when the worker stops, and what to say in the start-up log. */
+/** A module's delivery targets and tasks, what to release when the worker stops, and what to say in the start-up log. */
 export interface ModuleJobs {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each target has its own row type
   targets: DeliveryTarget<any, any>[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each task has its own job data
+  tasks?: Task<any>[];
   close?(): void;
   describe?: Record<string, unknown>;
 }

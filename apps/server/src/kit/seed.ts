@@ -1,6 +1,7 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import type { Services } from './services.js';
 
 /** A problem in the seed file, located by its JSON path (e.g. `users[0].platform`). */
 export class SeedError extends Error {
@@ -22,6 +23,11 @@ export interface SeedContext {
    * e.g. users by `platformId:email`: how a later section finds them, and how a section spots duplicates.
    */
   created<T extends object>(entity: EntityClass<T>): Map<string, T>;
+  /**
+   * The modules' started services (e.g. the WhatsApp Graph client, to check a channel's credentials), when the
+   * loader was given them: `pnpm cli seed` and the server are; a bare load of sandbox data need not be.
+   */
+  services: Pick<Services, 'get'> | undefined;
 }
 
 /** What one entry became: the entity (for refs in later sections) and what the seed result shows for its ref. */

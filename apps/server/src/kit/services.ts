@@ -15,12 +15,16 @@ export interface ServiceDeps {
   em: EntityManager;
   logger: Logger;
   config: Config;
+  /** Services of the modules listed before this one (module order is start order), e.g. the WhatsApp client. */
+  services: Pick<Services, 'get'>;
 }
 
 /** How a module starts one of its services when the server starts, and stops it when the server stops. */
 export interface ServiceProvider<T = unknown> {
   key: ServiceKey<T>;
   start(deps: ServiceDeps): T;
+  /** A start-up check against the database (e.g. stored secrets open with the configured key); throwing stops start-up. */
+  check?(service: T, deps: ServiceDeps): Promise<void>;
   stop?(service: T): Promise<void>;
 }
 
@@ -29,16 +33,25 @@ export const provide = <T>(provider: ServiceProvider<T>): ServiceProvider<T> => 
 /** The started services of every module, by key. */
 export interface Services {
   get<T>(key: ServiceKey<T>): T;
+  /** Runs every provider's start-up check. */
+  check(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function startServices(providers: readonly ServiceProvider[], deps: ServiceDeps): Services {
-  const started = new Map(providers.map((provider) => [provider.key.name, { provider, service: provider.start(deps) }]));
+/** Starts the providers in order; each may use the services started before it. */
+export function startServices(providers: readonly ServiceProvider[], deps: Omit<ServiceDeps, 'services'>): Services {
+  const started = new Map<string, { provider: ServiceProvider; service: unknown }>();
+  const get = <T>(key: ServiceKey<T>): T => {
+    const entry = started.get(key.name);
+    if (!entry) throw new Error(`No module provides the service "${key.name}" (or its module is listed after the one asking)`);
+    return entry.service as T;
+  };
+  const withServices: ServiceDeps = { ...deps, services: { get } };
+  for (const provider of providers) started.set(provider.key.name, { provider, service: provider.start(withServices) });
   return {
-    get<T>(key: ServiceKey<T>): T {
-      const entry = started.get(key.name);
-      if (!entry) throw new Error(`No module provides the service "${key.name}"`);
-      return entry.service as T;
+    get,
+    async check() {
+      for (const { provider, service } of started.values()) await provider.check?.(service, withServices);
     },
     async stop() {
       await Promise.all([...started.values()].map(({ provider, service }) => provider.stop?.(service)));

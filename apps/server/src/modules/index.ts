@@ -13,8 +13,10 @@ import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
 import { webhooksModule } from './webhooks/index.js';
+import { whatsAppModule } from './whatsapp/index.js';
 
 export { apiKeyLookup } from './api-keys/index.js';
+export { idempotencyStore } from './idempotency/index.js';
 
 /**
  * The one list of modules. The app mounts their routes, the ORM knows their entities, the worker runs their
@@ -31,6 +33,8 @@ export const modules = [
   contactsModule,
   templatesModule,
   automationsModule,
+  // Before messages: its provider registry sends WhatsApp channels' messages through this module's service.
+  whatsAppModule,
   messagesModule,
   plansModule,
   ticketsModule,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
+import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import type { AssetUrls } from './assets.js';
 import type { ApiDocuments } from './documents.js';
@@ -16,6 +17,8 @@ export interface PortalContext {
   documents(serverUrl: string): Promise<ApiDocuments>;
   /** The base URL requests from the reference and the downloaded files point at. */
   serverUrl(req: Request): string;
+  /** The modules' services (the Channels page connects through the WhatsApp one). */
+  services: Pick<Services, 'get'>;
 }
 
 export interface SignedIn {

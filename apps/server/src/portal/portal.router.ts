@@ -3,9 +3,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
+import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { portalAssets, type AssetUrls } from './assets.js';
 import { authRoutes } from './auth.routes.js';
+import { channelRoutes } from './channels.routes.js';
 import { documentCache } from './documents.js';
 import { keyRoutes } from './keys.routes.js';
 import { identify, requireAccess, type PortalContext } from './portal.context.js';
@@ -27,6 +29,7 @@ export interface PortalOptions {
 export interface PortalDeps extends PortalOptions {
   orm: MikroORM;
   logger: Logger;
+  services: Pick<Services, 'get'>;
 }
 
 /**
@@ -90,6 +93,7 @@ export function createPortal(deps: PortalDeps): Router {
     assets,
     documents: documentCache(),
     serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, ''),
+    services: deps.services,
   };
 
   const router = Router();
@@ -107,6 +111,7 @@ export function createPortal(deps: PortalDeps): Router {
   router.use(authRoutes(ctx, deps.redis));
   router.use(requireAccess(ctx));
   router.use(keyRoutes(ctx));
+  router.use(channelRoutes(ctx));
   router.use(toolRoutes(ctx));
   router.use((req, res) => {
     res.status(404).send(messagePage(assets, { title: 'Page not found', message: `Nothing here at ${req.originalUrl}.`, viewer: req.portal?.viewer }));

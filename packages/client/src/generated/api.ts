@@ -312,6 +312,17 @@ export interface TemplatesSendResponse {
     };
     message?: string | undefined;
 }
+export interface TemplatesSyncParams {
+    channelId?: string | undefined;
+}
+export interface TemplatesSyncResponse {
+    success: true;
+    data: {
+        approved: number;
+        synced: number;
+    };
+    message?: string | undefined;
+}
 export interface MessageStatusParams {
     msgid: string;
 }
@@ -482,6 +493,7 @@ export interface WorkspaceChatApi {
 export interface WorkspaceChatTemplatesApi {
     list: (params?: TemplatesListParams, options?: RequestOptions) => Promise<TemplatesListResponse>;
     send: (params: TemplatesSendParams, options?: RequestOptions) => Promise<TemplatesSendResponse>;
+    sync: (params?: TemplatesSyncParams, options?: RequestOptions) => Promise<TemplatesSyncResponse>;
 }
 export interface WorkspaceChatMessageApi {
     status: (params: MessageStatusParams, options?: RequestOptions) => Promise<MessageStatusResponse>;

@@ -52,7 +52,7 @@ export const ERROR_STATUS_DESCRIPTIONS: Record<ErrorStatus, string> = {
   431: 'Request line and headers larger than 16 KB (`request_headers_too_large`); send long parameters in a POST body',
   500: 'Unexpected server error (`internal_error`); quote the X-Request-Id when reporting it',
   502: 'The messaging provider refused this channel’s credentials (`provider_unauthorized`)',
-  503: 'A dependency (the database) is temporarily unavailable (`service_unavailable`); retry after `Retry-After` seconds',
+  503: 'A dependency is temporarily unavailable: the database (`service_unavailable`) or the messaging provider (`provider_unavailable`); retry after `Retry-After` seconds',
 };
 
 const pascal = (code: string) => code.replace(/(^|_)(\w)/g, (_, _sep: string, letter: string) => letter.toUpperCase());

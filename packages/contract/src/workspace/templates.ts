@@ -51,6 +51,14 @@ export const templateSendResult = named('TemplateSendResult', z.object({
   templateName: z.string(),
 }));
 
+export const templateSyncResult = named('TemplateSyncResult', z.object({
+  synced: z.number().int().describe('Templates pulled from the provider and stored: approved, pending and rejected (0 for a sandbox channel)'),
+  approved: z.number().int().describe('Approved templates of the channel now: what chat/templates/list lists'),
+}));
+
+/** A messaging provider's refusals (WhatsApp Cloud API): any endpoint that calls the provider can answer them. */
+const PROVIDER_ERRORS = ['provider_rejected', 'provider_unauthorized', 'provider_unavailable'] as const;
+
 export const templatesContract = {
   list: endpoint({
     operation: 'workspace.chat.templates.list',
@@ -69,12 +77,25 @@ export const templatesContract = {
     path: '/api/workspace/v1/chat/templates/send',
     summary: 'Send a template message',
     description:
-      'Queues an outbound template message through the channel’s messaging provider and returns its `msgid` with status `accepted`; follow its progress (`sent`, `delivered`, …) with chat/message/status. Message: `Template message queued`. Unknown or not yet approved template: 404 `template_not_found`. `variables` must carry exactly the template’s `variableCount` values, else 400.',
+      'Queues an outbound template message through the channel’s messaging provider and returns its `msgid` with status `accepted`; follow its progress (`sent`, `delivered`, …) with chat/message/status. Message: `Template message queued`. Unknown or not yet approved template: 404 `template_not_found`. `variables` must carry exactly the template’s `variableCount` values, else 400. On a WhatsApp Cloud API channel Meta’s refusals map to 400 `provider_rejected` (recipient, template, parameters; Meta’s code and text in the message), 502 `provider_unauthorized` (the channel’s token was refused) and 503 `provider_unavailable` (Meta unreachable, failing or rate limiting; `Retry-After`); none of them records a message.',
     params: templateSendParams,
     response: okEnvelope(templateSendResult),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
-    errors: ['no_channel', 'template_not_found', 'service_unavailable'],
+    errors: ['no_channel', 'template_not_found', 'service_unavailable', ...PROVIDER_ERRORS],
     example: { channelId: EXAMPLE_IDS.channelId, to: '15550000001', templateName: 'order_update', variables: 'Ada,A-1001' },
+  }),
+  sync: endpoint({
+    operation: 'workspace.chat.templates.sync',
+    path: '/api/workspace/v1/chat/templates/sync',
+    summary: 'Sync templates from the provider',
+    description:
+      'Pulls the channel’s templates from its messaging provider now and replaces the channel’s templates with them (they are also pulled when the channel is connected, on a schedule, and when Meta reports a review result). WhatsApp Cloud API: every template of the business account; `APPROVED` → `approved`, `PENDING`/`IN_APPEAL` → `pending`, `REJECTED` → `rejected`; paused, disabled and removed templates stop being listed. Message: `Templates synced from WhatsApp`. A sandbox channel has nothing to pull (its templates come from the seed file): `synced` is 0, `approved` counts its approved templates, message `Sandbox channel: templates come from the seed file; nothing to sync`. Meta’s refusals map as in chat/templates/send.',
+    params: z.object({ ...channelScoped }),
+    response: okEnvelope(templateSyncResult),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', ...PROVIDER_ERRORS],
+    example: { channelId: EXAMPLE_IDS.channelId },
   }),
 };

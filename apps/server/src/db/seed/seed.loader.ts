@@ -4,6 +4,7 @@ import { isUuid } from '@switchboard/contract';
 import { z, type ZodIssue } from 'zod';
 import type { AnySeedSection } from '../../kit/module.js';
 import { SeedError, type SeedContext, type SeedSection } from '../../kit/seed.js';
+import type { Services } from '../../kit/services.js';
 
 /** The seed file's shape: one optional list per section, in the sections' order. */
 type SeedShape<S extends AnySeedSection> = { [X in S as X['key']]: z.ZodDefault<z.ZodArray<X['item']>> };
@@ -22,7 +23,10 @@ class SeedRun implements SeedContext {
   private readonly byRef = new Map<string, object>();
   private readonly byKey = new Map<EntityClass<object>, Map<string, object>>();
 
-  constructor(readonly em: EntityManager) {}
+  constructor(
+    readonly em: EntityManager,
+    readonly services: Pick<Services, 'get'> | undefined,
+  ) {}
 
   async ref<T extends object>(section: string, entity: EntityClass<T>, ref: string, path: string): Promise<T> {
     const local = this.byRef.get(`${section}:${ref}`);
@@ -70,8 +74,8 @@ export function createSeeder<S extends AnySeedSection>(sections: readonly S[]) {
    * Creates everything the file describes inside the caller's transaction and returns what each ref became.
    * Any invalid entry throws a SeedError naming its JSON path; the caller's transaction then writes nothing.
    */
-  async function load(em: EntityManager, file: File): Promise<Result> {
-    const run = new SeedRun(em);
+  async function load(em: EntityManager, file: File, services?: Pick<Services, 'get'>): Promise<Result> {
+    const run = new SeedRun(em, services);
     const result: Record<string, Record<string, unknown>> = {};
     for (const section of sections) {
       const items = (file as Record<string, { ref?: string }[]>)[section.key] ?? [];
@@ -87,10 +91,10 @@ export function createSeeder<S extends AnySeedSection>(sections: readonly S[]) {
     return result as Result;
   }
 
-  /** Parses and loads a seed file in one transaction: all or nothing. */
-  async function seed(em: EntityManager, input: unknown): Promise<Result> {
+  /** Parses and loads a seed file in one transaction: all or nothing. `services` lets sections reach outside services. */
+  async function seed(em: EntityManager, input: unknown, services?: Pick<Services, 'get'>): Promise<Result> {
     const file = parse(input);
-    return em.transactional((tx) => load(tx, file));
+    return em.transactional((tx) => load(tx, file, services));
   }
 
   return { schema, parse, load, seed };

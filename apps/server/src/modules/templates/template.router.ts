@@ -2,10 +2,12 @@ import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/channel.scope.js';
 import { MESSAGING } from '../messages/messaging.js';
-import { listApprovedTemplates, sendTemplate } from './template.service.js';
+import { WHATSAPP } from '../whatsapp/whatsapp.js';
+import { listApprovedTemplates, sendTemplate, syncTemplates } from './template.service.js';
 
 export function templatesRouter({ em, logger, services }: RouteDeps) {
   const messaging = services.get(MESSAGING);
+  const whatsApp = services.get(WHATSAPP);
   return {
     list: implement<typeof contract.workspace.chat.templates.list>(em, logger, async ({ channelId }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
@@ -16,6 +18,12 @@ export function templatesRouter({ em, logger, services }: RouteDeps) {
       const channel = await resolveChannel(ctx, channelId);
       const data = await sendTemplate(ctx, messaging, channel.id, send);
       return { success: true, data, message: 'Template message queued' };
+    }),
+    sync: implement<typeof contract.workspace.chat.templates.sync>(em, logger, async ({ channelId }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      const { provider, ...data } = await syncTemplates(ctx, whatsApp, channel.id);
+      const message = provider === 'sandbox' ? 'Sandbox channel: templates come from the seed file; nothing to sync' : 'Templates synced from WhatsApp';
+      return { success: true, data, message };
     }),
   };
 }

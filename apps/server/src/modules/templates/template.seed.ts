@@ -1,6 +1,6 @@
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@switchboard/contract';
 import { z } from 'zod';
-import { seededId, seedRef, seedSection } from '../../kit/seed.js';
+import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/channel.entity.js';
 import { Template } from './template.entity.js';
 import { countPlaceholders } from './template.placeholders.js';
@@ -20,6 +20,9 @@ export const templatesSeed = seedSection({
     .strict(),
   async load(ctx, item, path) {
     const channel = await ctx.ref('channels', Channel, item.channel, `${path}.channel`);
+    if (channel.provider !== 'sandbox') {
+      throw new SeedError(`${path}.channel`, 'this channel uses the WhatsApp Cloud API: its templates come from Meta (pulled when it is connected)');
+    }
     const template = ctx.em.create(Template, {
       channel,
       name: item.name,

@@ -1,8 +1,11 @@
 import type { Template } from '@switchboard/contract';
 import { AppError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { ServiceContext } from '../../kit/context.js';
+import { Channel } from '../channels/channel.entity.js';
 import { recordOutboundTemplate } from '../messages/message.service.js';
 import type { MessagingProviders } from '../messages/provider/providers.js';
+import { syncChannelTemplates, type TemplateSyncResult } from '../whatsapp/template-sync.service.js';
+import { WHATSAPP_CLOUD, type WhatsApp } from '../whatsapp/whatsapp.js';
 import { Template as TemplateEntity } from './template.entity.js';
 
 /** The channel's approved templates, by name then language. */
@@ -49,6 +52,13 @@ async function sendableTemplate(ctx: ServiceContext, channelId: string, name: st
 /**
  * Checks the send against the template, hands it to the channel's provider and records it under the provider's
  * message id. The provider goes first because its id is the msgid; a send it refuses leaves no record behind.
+ *
+ * Nothing reaches the provider before the request is fully validated and its record can be stored: every column
+ * of the row comes from the validated parameters (the contract refuses NUL and bounds `to` and each variable) or
+ * from the template row itself, so only the database can refuse the insert now. If it does after the provider
+ * accepted (database gone in between, a provider id we cannot store), the message is out and unrecorded: that is
+ * logged at error level with its msgid, and the caller gets a 503 that names the msgid and says not to resend
+ * blindly, without Retry-After (a plain retry would send it twice). No half-written row is left either way.
  */
 export async function sendTemplate(ctx: ServiceContext, providers: MessagingProviders, channelId: string, send: TemplateSend) {
   const template = await sendableTemplate(ctx, channelId, send.templateName, send.language);
@@ -62,6 +72,32 @@ export async function sendTemplate(ctx: ServiceContext, providers: MessagingProv
   }
   const message = { channelId, to: send.to, templateName: send.templateName, language: template.language, variables: send.variables };
   const { providerMessageId } = await provider.send(message);
-  await recordOutboundTemplate(ctx.em, message, provider.name, providerMessageId);
+  try {
+    await recordOutboundTemplate(ctx.em, message, provider.name, providerMessageId);
+  } catch (error) {
+    ctx.log.error(
+      { err: error, msgid: providerMessageId, provider: provider.name, channelId, to: send.to, templateName: send.templateName },
+      'SENT BUT NOT RECORDED: the provider accepted this message, storing it failed; reconcile by msgid',
+    );
+    throw new AppError(
+      503,
+      'service_unavailable',
+      `The provider accepted the message (msgid ${providerMessageId}) but it could not be recorded, so chat/message/status will not know it. It may still be delivered: do not resend it without checking.`,
+    );
+  }
   return { msgid: providerMessageId, status: 'accepted' as const, to: send.to, templateName: send.templateName };
+}
+
+/** What chat/templates/sync did: the counts, and which kind of provider the channel has. */
+export type TemplateSyncOutcome = TemplateSyncResult & { provider: string };
+
+/**
+ * Pulls the channel's templates from its provider (WhatsApp Cloud API). A sandbox channel has nothing to pull: its
+ * templates come from the seed file, so it reports 0 synced and its approved templates.
+ */
+export async function syncTemplates(ctx: ServiceContext, whatsApp: WhatsApp, channelId: string): Promise<TemplateSyncOutcome> {
+  const { provider } = await ctx.em.findOneOrFail(Channel, channelId, { fields: ['provider'] });
+  if (provider === WHATSAPP_CLOUD) return { ...(await syncChannelTemplates(ctx.em, whatsApp, channelId, ctx.log)), provider };
+  const approved = await ctx.em.count(TemplateEntity, { channel: channelId, status: 'approved' });
+  return { synced: 0, approved, provider };
 }

@@ -17,7 +17,8 @@ export const PORTAL_JS = `
     var copy = event.target.closest('[data-copy-target]');
     if (copy) {
       var field = document.getElementById(copy.getAttribute('data-copy-target'));
-      var done = function () { copy.textContent = 'Copied'; announce('API key copied to the clipboard.'); };
+      var what = copy.getAttribute('data-copy-what') || 'API key';
+      var done = function () { copy.textContent = 'Copied'; announce(what + ' copied to the clipboard.'); };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(field.value).then(done, function () { field.select(); });
       } else {

@@ -75,6 +75,9 @@ tr:last-child td { border-bottom: none; }
 .badge.active { background: var(--success-bg); color: var(--success-text); }
 .badge.revoked { background: #f2f4f7; color: #344054; }
 .muted { color: var(--muted); }
+dl.details { display: grid; grid-template-columns: max-content 1fr; gap: 0.3rem 1rem; margin: 0 0 1rem; }
+dl.details dt { font-weight: 600; color: var(--muted); }
+dl.details dd { margin: 0; overflow-wrap: anywhere; }
 .downloads { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); }
 .downloads li { display: flex; flex-direction: column; gap: 0.5rem; }
 .downloads li p { flex: 1; }

@@ -2,10 +2,11 @@ import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';
 
-export type Section = 'keys' | 'reference' | 'downloads';
+export type Section = 'keys' | 'channels' | 'reference' | 'downloads';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'keys', label: 'API keys', path: `${PORTAL_PATH}/keys` },
+  { id: 'channels', label: 'Channels', path: `${PORTAL_PATH}/channels` },
   { id: 'reference', label: 'Try requests', path: `${PORTAL_PATH}/reference` },
   { id: 'downloads', label: 'Downloads', path: `${PORTAL_PATH}/downloads` },
 ];

@@ -32,7 +32,7 @@ export function messagingProviders(providers: MessagingProvider[]): MessagingPro
   };
 }
 
-/** The default wiring: the sandbox provider, reporting into the database. */
-export function createMessagingProviders(em: EntityManager, logger: Logger, sandbox: SandboxTimeline): MessagingProviders {
-  return messagingProviders([new SandboxProvider(sandbox, statusSink(em, logger))]);
+/** The default wiring: the sandbox provider, reporting into the database, next to the real providers given. */
+export function createMessagingProviders(em: EntityManager, logger: Logger, sandbox: SandboxTimeline, providers: MessagingProvider[] = []): MessagingProviders {
+  return messagingProviders([new SandboxProvider(sandbox, statusSink(em, logger)), ...providers]);
 }

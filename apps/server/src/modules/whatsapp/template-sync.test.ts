@@ -63,4 +63,19 @@ describe('template sync mapping', () => {
       ['promo', 'pending'],
     ]);
   });
+
+  it('keeps one row per name and language, and leaves out what our columns cannot hold', () => {
+    const rows = syncedTemplates([
+      meta(),
+      meta({ status: 'REJECTED' }),
+      meta({ language: 'de_DE' }),
+      meta({ name: 'x'.repeat(201) }),
+      meta({ language: 'l'.repeat(21) }),
+      meta({ name: 'nul', components: [{ type: 'BODY', text: 'a\u0000b' }] }),
+    ]);
+    expect(rows.map((row) => [row.name, row.language, row.status])).toEqual([
+      ['order_update', 'en_US', 'approved'],
+      ['order_update', 'de_DE', 'approved'],
+    ]);
+  });
 });

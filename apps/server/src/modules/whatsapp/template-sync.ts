@@ -1,6 +1,6 @@
 import { TEMPLATE_CATEGORIES, type Template } from '@switchboard/contract';
 import { z } from 'zod';
-import { countPlaceholders } from '../../../templates/template.placeholders.js';
+import { countPlaceholders } from '../templates/template.placeholders.js';
 
 /** One entry of Graph's `GET /{waba-id}/message_templates` `data[]`, read tolerantly (Meta adds fields freely). */
 export const metaTemplateSchema = z
@@ -47,7 +47,20 @@ export function toSyncedTemplate(template: MetaTemplate): SyncedTemplate | undef
   };
 }
 
-/** The rows a sync upserts; everything else the channel had before is what disappeared from Meta. */
+/** Our columns' limits (templates.name 200, language 20; PostgreSQL text takes no NUL): beyond them, left out. */
+const fitsColumns = (row: SyncedTemplate) =>
+  row.name.length <= 200 && row.language.length <= 20 && ![row.name, row.language, row.body].some((text) => text.includes('\u0000'));
+
+/**
+ * The rows a sync upserts, one per (name, language) (the first, should Meta list one twice); everything else the
+ * channel had before is what disappeared from Meta.
+ */
 export function syncedTemplates(templates: MetaTemplate[]): SyncedTemplate[] {
-  return templates.map(toSyncedTemplate).filter((row): row is SyncedTemplate => row !== undefined);
+  const rows = new Map<string, SyncedTemplate>();
+  for (const template of templates) {
+    const row = toSyncedTemplate(template);
+    const key = row && `${row.name}\u0000${row.language}`;
+    if (row && key && fitsColumns(row) && !rows.has(key)) rows.set(key, row);
+  }
+  return [...rows.values()];
 }

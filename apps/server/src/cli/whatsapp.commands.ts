@@ -1,0 +1,68 @@
+import { isUuid } from '@switchboard/contract';
+import type { Command } from 'commander';
+import { Channel } from '../modules/channels/channel.entity.js';
+import { syncChannelTemplates } from '../modules/whatsapp/template-sync.service.js';
+import { connectWhatsAppChannel } from '../modules/whatsapp/whatsapp-connection.service.js';
+import { whatsAppCredentialsSchema } from '../modules/whatsapp/whatsapp-credentials.js';
+import { WHATSAPP, WHATSAPP_CLOUD } from '../modules/whatsapp/whatsapp.js';
+import { CliError, runCommand } from './context.js';
+
+const OPTION_NAMES: Record<string, string> = {
+  phoneNumberId: '--phone-number-id',
+  wabaId: '--waba-id',
+  accessToken: '--access-token',
+  appSecret: '--app-secret',
+  verifyToken: '--verify-token',
+};
+
+function channelIdOption(value: string): string {
+  if (!isUuid(value)) throw new CliError('--channel must be a channel id (UUID).');
+  return value;
+}
+
+/** `channel connect` and `templates sync`: the WhatsApp Cloud API side of a channel. */
+export function addWhatsAppCommands(program: Command): void {
+  program
+    .command('channel')
+    .description('Manage channels')
+    .command('connect')
+    .description(
+      'Connect a channel to the WhatsApp Cloud API, or rotate its credentials: checked with Meta first (nothing is stored on a refusal), ' +
+        'secrets stored encrypted with SECRETS_KEY, the business account’s templates pulled. Prints the inbound webhook URL to give Meta',
+    )
+    .requiredOption('--channel <id>', 'the channel id')
+    .requiredOption('--phone-number-id <id>', 'WhatsApp Manager → phone numbers: the number’s ID')
+    .requiredOption('--waba-id <id>', 'the WhatsApp Business Account ID')
+    .requiredOption('--access-token <token>', 'a system user access token with whatsapp_business_messaging and whatsapp_business_management')
+    .requiredOption('--app-secret <secret>', 'the Meta app’s secret (App settings → Basic): checks the signature of Meta’s webhooks')
+    .requiredOption('--verify-token <token>', 'a string of your choosing; enter the same in Meta’s webhook settings')
+    .action((opts: Record<string, string>) =>
+      runCommand(async (em, { services }) => {
+        const channelId = channelIdOption(opts.channel!);
+        const credentials = whatsAppCredentialsSchema.safeParse(opts);
+        if (!credentials.success) {
+          const issue = credentials.error.issues[0]!;
+          throw new CliError(`${OPTION_NAMES[String(issue.path[0])] ?? issue.path.join('.')} ${issue.message}.`);
+        }
+        return connectWhatsAppChannel(em, (await services()).get(WHATSAPP), channelId, credentials.data);
+      }),
+    );
+
+  program
+    .command('templates')
+    .description('Manage message templates')
+    .command('sync')
+    .description('Pull a WhatsApp Cloud API channel’s templates from Meta now (they are also pulled on a schedule)')
+    .requiredOption('--channel <id>', 'the channel id')
+    .action((opts: { channel: string }) =>
+      runCommand(async (em, { services, logger }) => {
+        const channelId = channelIdOption(opts.channel);
+        const channel = await em.findOne(Channel, channelId, { fields: ['provider'] });
+        if (!channel) throw new CliError(`No channel ${channelId}.`);
+        if (channel.provider !== WHATSAPP_CLOUD) {
+          throw new CliError(`Channel ${channelId} uses the ${channel.provider} provider: its templates come from the seed file, there is nothing to sync.`);
+        }
+        return { channelId, ...(await syncChannelTemplates(em, (await services()).get(WHATSAPP), channelId, logger)) };
+      }),
+    );
+}

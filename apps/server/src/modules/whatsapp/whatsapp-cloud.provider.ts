@@ -1,0 +1,26 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MessagingProvider, OutboundTemplateMessage } from '../messages/provider/messaging-provider.js';
+import { requireCredentials } from './whatsapp-credentials.js';
+import { WHATSAPP_CLOUD, type WhatsApp } from './whatsapp.js';
+
+/**
+ * Sends through Meta's WhatsApp Cloud API with the channel's own stored credentials: one Graph call per message,
+ * whose `wamid.` becomes the msgid. Refusals are ProviderErrors (graph-errors.ts), which the API answers as
+ * 400/502/503. Progress (`sent`, `delivered`, …) comes back through Meta's status webhooks, not from here.
+ */
+export class WhatsAppCloudProvider implements MessagingProvider {
+  readonly name = WHATSAPP_CLOUD;
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly whatsApp: WhatsApp,
+  ) {}
+
+  async send(message: OutboundTemplateMessage): Promise<{ providerMessageId: string }> {
+    const credentials = await requireCredentials(this.em.fork(), this.whatsApp, message.channelId);
+    return this.whatsApp.graph.sendTemplate(credentials, message);
+  }
+
+  /** The Graph client's connections belong to the WhatsApp service, which closes them. */
+  async close(): Promise<void> {}
+}

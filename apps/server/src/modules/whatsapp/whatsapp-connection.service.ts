@@ -1,0 +1,147 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../../kit/errors.js';
+import { Channel } from '../channels/channel.entity.js';
+import { Template } from '../templates/template.entity.js';
+import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
+import { storeSyncedTemplates, type TemplateSyncResult } from './template-sync.service.js';
+import { WhatsAppConnection } from './whatsapp-connection.entity.js';
+import { openSecret, requireSecrets, type WhatsAppCredentials } from './whatsapp-credentials.js';
+import { inboundWebhookUrl, secretContext, WHATSAPP_CLOUD, type ChannelSecretName, type WhatsApp } from './whatsapp.js';
+
+/** A connected channel as the CLI and the portal show it: never a secret. */
+export interface WhatsAppChannel {
+  channelId: string;
+  provider: typeof WHATSAPP_CLOUD;
+  phoneNumberId: string;
+  wabaId: string;
+  displayPhoneNumber: string;
+  verifiedName: string;
+  /** Paste into Meta's webhook settings ("Callback URL"). */
+  webhookUrl: string;
+  /** What connecting pulled from the business account. */
+  templates: TemplateSyncResult;
+}
+
+/** The columns of a connection row: what Graph reported and the sealed secrets. */
+export type ConnectionColumns = Pick<
+  WhatsAppConnection,
+  'phoneNumberId' | 'wabaId' | 'displayPhoneNumber' | 'verifiedName' | 'accessTokenCiphertext' | 'appSecretCiphertext' | 'verifyTokenCiphertext'
+>;
+
+/** What connecting stores, checked with Meta and ready to write: the connection row and the account's templates. */
+export interface PreparedConnection {
+  columns: ConnectionColumns;
+  templates: SyncedTemplate[];
+}
+
+/**
+ * Checks the credentials with Meta before anything is stored: the phone number (its display number and verified
+ * name: token and phone number ID) and the business account's templates (WABA ID, and the token's template
+ * permission; these become the channel's templates). A refusal is a ProviderError (400/502/503). Seals the secrets
+ * for this channel.
+ */
+export async function prepareConnection(whatsApp: WhatsApp, channelId: string, credentials: WhatsAppCredentials): Promise<PreparedConnection> {
+  const secrets = requireSecrets(whatsApp);
+  const verified = await whatsApp.graph.verifyPhoneNumber(credentials);
+  const listing = await whatsApp.graph.listTemplates(credentials);
+  const seal = (name: ChannelSecretName) => secrets.encrypt(credentials[name], secretContext(channelId, name));
+  return {
+    columns: {
+      phoneNumberId: credentials.phoneNumberId,
+      wabaId: credentials.wabaId,
+      displayPhoneNumber: verified.displayPhoneNumber.slice(0, 40),
+      verifiedName: verified.verifiedName.slice(0, 200),
+      accessTokenCiphertext: seal('accessToken'),
+      appSecretCiphertext: seal('appSecret'),
+      verifyTokenCiphertext: seal('verifyToken'),
+    },
+    templates: syncedTemplates(listing.templates),
+  };
+}
+
+/**
+ * Connects a channel to the WhatsApp Cloud API, or rotates its credentials: checks them with Meta
+ * (prepareConnection), then in one transaction stores them encrypted, switches the channel's provider and replaces
+ * its templates with the business account's. A refusal stores nothing.
+ */
+export async function connectWhatsAppChannel(em: EntityManager, whatsApp: WhatsApp, channelId: string, credentials: WhatsAppCredentials): Promise<WhatsAppChannel> {
+  const channel = await em.findOne(Channel, channelId, { fields: ['id'] });
+  if (!channel) throw new NotFoundError('no_channel', `No channel ${channelId}.`);
+  const { columns, templates } = await prepareConnection(whatsApp, channelId, credentials);
+  const synced = await em.transactional(async (tx) => {
+    await tx.upsert(WhatsAppConnection, { channel: channelId, ...columns }, { onConflictFields: ['channel'], onConflictExcludeFields: ['id', 'createdAt'] });
+    await tx.nativeUpdate(Channel, { id: channelId }, { provider: WHATSAPP_CLOUD });
+    return storeSyncedTemplates(tx, channelId, templates);
+  });
+  return {
+    channelId,
+    provider: WHATSAPP_CLOUD,
+    phoneNumberId: columns.phoneNumberId,
+    wabaId: columns.wabaId,
+    displayPhoneNumber: columns.displayPhoneNumber,
+    verifiedName: columns.verifiedName,
+    webhookUrl: inboundWebhookUrl(whatsApp, channelId),
+    templates: synced,
+  };
+}
+
+
+/** One channel of a platform as the portal's Channels page shows it. */
+export interface ChannelConnection {
+  channelId: string;
+  name: string;
+  phone: string;
+  provider: string;
+  /** Set when the channel is connected to the WhatsApp Cloud API. */
+  whatsApp?: {
+    phoneNumberId: string;
+    wabaId: string;
+    displayPhoneNumber: string;
+    verifiedName: string;
+    webhookUrl: string;
+    /** What to paste into Meta beside the webhook URL; for `settings:api` users on that page only. Undefined when it cannot be opened. */
+    verifyToken: string | undefined;
+    connectedAt: string;
+    templates: TemplateSyncResult;
+  };
+}
+
+/** A platform's channels, oldest first, with their WhatsApp Cloud API connection (never the token or app secret). */
+export async function listChannelConnections(em: EntityManager, whatsApp: WhatsApp, platformId: string): Promise<ChannelConnection[]> {
+  const channels = await em.find(Channel, { platform: platformId }, { fields: ['name', 'phone', 'provider'], orderBy: { createdAt: 'asc', id: 'asc' } });
+  const ids = channels.map((channel) => channel.id);
+  const connections = await em.find(
+    WhatsAppConnection,
+    { channel: { $in: ids } },
+    { fields: ['channel', 'phoneNumberId', 'wabaId', 'displayPhoneNumber', 'verifiedName', 'verifyTokenCiphertext', 'updatedAt'] },
+  );
+  const templates = await em.find(Template, { channel: { $in: connections.map((connection) => connection.channel.id) } }, { fields: ['channel', 'status'] });
+  const byChannel = new Map(connections.map((connection) => [connection.channel.id, connection]));
+  return channels.map((channel) => {
+    const connection = byChannel.get(channel.id);
+    const base = { channelId: channel.id, name: channel.name, phone: channel.phone, provider: channel.provider };
+    if (!connection) return base;
+    const own = templates.filter((template) => template.channel.id === channel.id);
+    return {
+      ...base,
+      whatsApp: {
+        phoneNumberId: connection.phoneNumberId,
+        wabaId: connection.wabaId,
+        displayPhoneNumber: connection.displayPhoneNumber,
+        verifiedName: connection.verifiedName,
+        webhookUrl: inboundWebhookUrl(whatsApp, channel.id),
+        verifyToken: readableSecret(whatsApp, channel.id, connection.verifyTokenCiphertext),
+        connectedAt: connection.updatedAt.toISOString(),
+        templates: { synced: own.length, approved: own.filter((template) => template.status === 'approved').length },
+      },
+    };
+  });
+}
+
+function readableSecret(whatsApp: WhatsApp, channelId: string, ciphertext: string): string | undefined {
+  try {
+    return openSecret(whatsApp, channelId, 'verifyToken', ciphertext);
+  } catch {
+    return undefined;
+  }
+}

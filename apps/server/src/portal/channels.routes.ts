@@ -1,0 +1,79 @@
+import { isUuid } from '@switchboard/contract';
+import { Router, type Request, type Response } from 'express';
+import { AppError } from '../kit/errors.js';
+import { connectWhatsAppChannel, listChannelConnections, type ChannelConnection } from '../modules/whatsapp/whatsapp-connection.service.js';
+import { whatsAppCredentialsSchema } from '../modules/whatsapp/whatsapp-credentials.js';
+import { WHATSAPP } from '../modules/whatsapp/whatsapp.js';
+import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
+import { messagePage } from './views/auth.js';
+import { CHANNELS, channelsPage, connectPage } from './views/channels.js';
+
+/**
+ * The Channels page: the platform's channels with their provider, connecting one to the WhatsApp Cloud API or
+ * rotating its credentials, and what to paste into Meta (callback URL, verify token). Behind sign-in and
+ * `settings:api` like every portal page; the access token and app secret are never shown, logged or sent back.
+ */
+export function channelRoutes(ctx: PortalContext): Router {
+  const router = Router();
+  const whatsApp = () => ctx.services.get(WHATSAPP);
+
+  const channelsOf = (req: Request) => listChannelConnections(ctx.em.fork(), whatsApp(), signedIn(req).user.platformId);
+
+  /** The addressed channel of the viewer's own platform; another platform's (or no) channel is "not found". */
+  async function ownChannel(req: Request, res: Response): Promise<ChannelConnection | undefined> {
+    const id = req.params.channelId!;
+    const channel = isUuid(id) ? (await channelsOf(req)).find((candidate) => candidate.channelId === id) : undefined;
+    if (!channel) {
+      const message = 'Your platform has no channel with that id.';
+      res.status(404).send(messagePage(ctx.assets, { title: 'Channel not found', message, viewer: signedIn(req).viewer, link: { href: CHANNELS, label: 'Back to channels' } }));
+    }
+    return channel;
+  }
+
+  router.get(
+    '/channels',
+    asyncRoute(async (req, res) => {
+      const channels = await channelsOf(req);
+      const connected = channels.find((channel) => channel.channelId === req.query.connected && channel.whatsApp);
+      const notice =
+        connected?.whatsApp &&
+        `${connected.name} is connected to ${connected.whatsApp.displayPhoneNumber} (${connected.whatsApp.verifiedName}); ${connected.whatsApp.templates.synced} templates synced. Give Meta its callback URL and verify token below.`;
+      res.send(channelsPage(ctx.assets, signedIn(req).viewer, channels, notice || undefined));
+    }),
+  );
+
+  router.get(
+    '/channels/:channelId/connect',
+    asyncRoute(async (req, res) => {
+      const channel = await ownChannel(req, res);
+      if (channel) res.send(connectPage(ctx.assets, signedIn(req).viewer, channel));
+    }),
+  );
+
+  router.post(
+    '/channels/:channelId/connect',
+    asyncRoute(async (req, res) => {
+      const channel = await ownChannel(req, res);
+      if (!channel) return;
+      const { viewer, user } = signedIn(req);
+      const typed = { phoneNumberId: String(req.body?.phoneNumberId ?? ''), wabaId: String(req.body?.wabaId ?? '') };
+      const credentials = whatsAppCredentialsSchema.safeParse(req.body ?? {});
+      if (!credentials.success) {
+        // The first problem of each field: an empty one is "required", not also "not printable".
+        const errors = Object.fromEntries(credentials.error.issues.reverse().map((issue) => [String(issue.path[0]), `This ${issue.message}.`]));
+        return res.status(400).send(connectPage(ctx.assets, viewer, channel, { ...typed, errors }));
+      }
+      try {
+        const connected = await connectWhatsAppChannel(ctx.em.fork(), whatsApp(), channel.channelId, credentials.data);
+        req.log?.info({ userId: user.id, channelId: channel.channelId, phoneNumberId: connected.phoneNumberId, templates: connected.templates }, 'portal WhatsApp channel connected');
+        res.redirect(303, `${CHANNELS}?connected=${encodeURIComponent(channel.channelId)}`);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        req.log?.warn({ userId: user.id, channelId: channel.channelId, code: error.code }, 'portal WhatsApp connection refused');
+        res.status(error.status).send(connectPage(ctx.assets, viewer, channel, { ...typed, failure: `Nothing was stored. ${error.message}` }));
+      }
+    }),
+  );
+
+  return router;
+}
