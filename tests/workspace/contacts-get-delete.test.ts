@@ -27,8 +27,8 @@ describe('workspace contacts/get', () => {
   });
 
   test('400 without contactId and phone, with both, or with a malformed one', async ({ acme, sb }) => {
-    await expectInvalid(sb.get({} as never), 'contactId', 'is required \\(or phone\\)');
-    await expectInvalid(sb.get({ contactId: acme.ids.contacts!.ada!, phone: '15550000001' } as never), 'phone', 'cannot be combined with contactId');
+    await expectInvalid(sb.get({} as never), 'phone', 'is required \\(or contactId\\)');
+    await expectInvalid(sb.get({ contactId: acme.ids.contacts!.ada!, phone: '15550000001' } as never), 'contactId', 'cannot be combined with phone');
     await expectInvalid(sb.get({ contactId: 'ada' }), 'contactId', 'must be a UUID');
     await expectInvalid(sb.get({ phone: '12345' }), 'phone', 'must be 8 to 15 digits');
   });

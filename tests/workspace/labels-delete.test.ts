@@ -25,10 +25,14 @@ describe('workspace labels/delete', () => {
     expect(await sql(server.databaseUrl, 'select * from contact_labels where label_id = $1', [vip!.id])).toEqual([]);
   });
 
-  test('deletes by labelId', async ({ sb, fresh }) => {
+  test('deletes by labelId; of two concurrent deletes one succeeds, the other finds nothing', async ({ sb, fresh }) => {
     const label = await fresh('by-id');
     expect((await sb().delete({ labelId: label.id })).data).toEqual(label);
     await notFound(sb().delete({ labelId: label.id }));
+    const raced = await fresh('raced');
+    const results = await Promise.allSettled([sb().delete({ name: 'raced' }), sb().delete({ labelId: raced.id })]);
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ data: unknown }>).value.data)).toEqual([raced]);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(['label_not_found']);
   });
 
   test('404 label_not_found for an unknown name or id, and for a label of another channel of the key', async ({ server, acme, sb }) => {

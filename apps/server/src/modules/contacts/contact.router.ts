@@ -18,7 +18,7 @@ export function contactsRouter({ em, logger }: RouteDeps) {
       return { success: true, data: contact, message: created ? 'Contact created successfully' : 'Contact updated successfully' };
     }),
     get: implement<typeof contract.workspace.contacts.get>(em, logger, async (params, ctx) => {
-      requireExactlyOne(params, 'contactId', 'phone');
+      requireExactlyOne(params, 'phone', 'contactId');
       const channel = await resolveChannel(ctx, params.channelId);
       return { success: true, data: await getContact(ctx, channel, params) };
     }),

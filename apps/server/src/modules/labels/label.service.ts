@@ -1,4 +1,5 @@
 import type { Label, LabelLookupValues } from '@switchboard/contract';
+import { LockMode } from '@mikro-orm/core';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
@@ -42,13 +43,14 @@ export async function labelIdsByName(em: EntityManager, channelId: string, names
 }
 
 /**
- * labels/delete: the label, by name in the channel or by id (see assertInChannel), deleted; its assignments to
+ * labels/delete: the label, by name in the channel or by id (see assertInChannel), locked and deleted; its assignments to
  * contacts go with it (contact_labels cascades). Returns the label as it was.
  */
 export async function deleteLabel(ctx: ServiceContext, channel: ScopedChannel, lookup: LabelLookupValues): Promise<Label> {
   return ctx.em.transactional(async (tx) => {
     const where = lookup.labelId !== undefined ? { id: lookup.labelId } : { channel: channel.id, name: lookup.name };
-    const label = await tx.findOne(LabelEntity, where, { fields: LABEL_FIELDS });
+    // Locked: of two concurrent deletes of one label, the second finds nothing (404).
+    const label = await tx.findOne(LabelEntity, where, { fields: LABEL_FIELDS, lockMode: LockMode.PESSIMISTIC_WRITE });
     const notFound = () => new NotFoundError('label_not_found', `No label ${lookup.labelId ?? `named "${lookup.name}"`} in this channel.`);
     assertInChannel(ctx, channel, label?.channel.id, notFound);
     await tx.nativeDelete(LabelEntity, { id: label!.id, channel: channel.id });
