@@ -18,5 +18,6 @@ export function demoVariables(baseUrl: string, ids: SeedResult) {
     channelId: ids.channels!.support!,
     userId: ids.users!.owner!.id,
     addonId: ids.plans!.seats!,
+    ticketId: ids.tickets!.welcome!.id,
   };
 }

@@ -234,6 +234,8 @@ describe('Postman collection', () => {
       channelId: '',
       userId: '',
       addonId: '',
+      ticketId: '',
+      contactId: '',
     });
     expect(collection.auth).toEqual({
       type: 'apikey',
@@ -261,6 +263,20 @@ describe('Postman collection', () => {
         expect(sent, route.path).toEqual(Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)])));
       }
     }
+  });
+
+  it('runs a pre-request script before each delete, creating the contact or label it deletes', () => {
+    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { request: Request; event?: { listen: string; script: { exec: string[] } }[] }[];
+    const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
+    expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
+      'GET /api/workspace/v1/contacts/delete',
+      'GET /api/workspace/v1/labels/delete',
+      'POST /api/workspace/v1/contacts/delete',
+      'POST /api/workspace/v1/labels/delete',
+    ]);
+    const contactSetup = setups.find((item) => item.request.url.path.includes('contacts'))!.event![0]!.script.exec.join('\n');
+    expect(contactSetup).toContain("'/api/workspace/v1/contacts/manage'");
+    expect(contactSetup).toContain("set('contactId', reply.data.id)");
   });
 
   it('tests every request: status 200, success true, the reply against its schema', () => {

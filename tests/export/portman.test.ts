@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EXAMPLE_IDS } from '@switchboard/contract';
-import { writeApiFiles } from '@switchboard/openapi';
+import { portmanPreRequestScripts, writeApiFiles } from '@switchboard/openapi';
 import { describe, expect } from 'vitest';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { test } from '../helpers/test.js';
@@ -18,6 +18,7 @@ interface Assertion {
   error?: { message: string };
 }
 interface Execution {
+  cursor: { ref: string };
   item: { name: string };
   assertions?: Assertion[];
 }
@@ -26,8 +27,9 @@ interface Execution {
  * Portman (https://github.com/apideck-libraries/portman) turns openapi.json into contract tests: status 2xx, JSON
  * content type, a JSON body, the body against the response schema, and every `required` response header. Its own
  * default config file is used as it ships; the only additions are the ids of the seeded tenant in place of the
- * definition's sample ids (rawReplacements) and the template variables of one GET (overwrites). Portman reads only local files here: the definition and its two
- * bundled default config files.
+ * definition's sample ids (rawReplacements), the template variables of one GET (overwrites) and the pre-request
+ * scripts of the deletes, the ones the exported Postman collection has (each creates what its request deletes).
+ * Portman reads only local files here: the definition and its two bundled default config files.
  */
 describe('Portman contract tests generated from openapi.json, run by newman against the live server', () => {
   let dir: string;
@@ -38,15 +40,16 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-portman-'));
     await writeApiFiles(dir, { serverUrl: server.baseUrl });
     const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
-    const { platformId, channelId, userId, addonId } = variables;
-    const ids = { platformId, channelId, userId, addonId };
+    const { platformId, channelId, userId, addonId, ticketId } = variables;
+    // contactId: set by the pre-request script of contacts/delete.
+    const ids = { platformId, channelId, userId, addonId, ticketId, contactId: '{{contactId}}' };
     const rawReplacements = Object.entries(ids).map(([name, id]) => ({ searchFor: EXAMPLE_IDS[name as keyof typeof ids], replaceWith: id }));
     // Portman leaves optional query parameters out; the demo's templates take variables, so the GET of
     // templates/send sends them as the POST example does.
     const overwrites = [
       { openApiOperationId: 'workspaceChatTemplatesSendGet', overwriteRequestQueryParams: [{ key: 'variables', value: 'Ada,A-1001', overwrite: true }] },
     ];
-    const config = { ...defaults, overwrites, globals: { ...defaults.globals, rawReplacements } };
+    const config = { ...defaults, overwrites, operationPreRequestScripts: portmanPreRequestScripts(), globals: { ...defaults.globals, rawReplacements } };
     writeFileSync(path.join(dir, 'portman-config.json'), JSON.stringify(config));
   });
   test.afterAll(() => {
@@ -59,7 +62,10 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     const report = path.join(dir, 'report.json');
     const newman = ['run', 'portman.postman_collection.json', '--env-var', `apiKey=${variables.apiKey}`, '--reporters', 'json', '--reporter-json-export', report];
     const result = await run(path.join(BIN, 'newman'), newman, { cwd: dir });
-    const executions = JSON.parse(readFileSync(report, 'utf8')).run.executions as Execution[];
+    // newman's JSON report lists an item whose pre-request script sends a request (the deletes) once more under the
+    // same cursor: count each item once.
+    const reported = JSON.parse(readFileSync(report, 'utf8')).run.executions as Execution[];
+    const executions = [...new Map(reported.map((execution) => [execution.cursor.ref, execution])).values()];
     const assertions = executions.flatMap((execution) => (execution.assertions ?? []).map((a) => ({ ...a, request: execution.item.name })));
     const failed = assertions.filter((a) => a.error).map((a) => `${a.request}: ${a.assertion}: ${a.error!.message.slice(0, 300)}`);
     expect(failed).toEqual([]);

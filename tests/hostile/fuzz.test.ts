@@ -3,6 +3,7 @@ import { contract, ERROR_CODES, RATE_CLASSES, type EndpointMetadata, type RateCl
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { describe, expect } from 'vitest';
+import { sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { test as base } from '../helpers/test.js';
 import { paramsFor, requestFor, type FuzzRequest } from './arbitraries.js';
@@ -68,6 +69,7 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
   }
   file.channels![0]!.users!.push(...refs);
   const ids = await server.seed(file);
+  const [label] = await sql<{ id: string }>(server.databaseUrl, `select id from labels where channel_id = $1 and name = 'new'`, [ids.channels!.main]);
   return {
     nextKey: keyRing(refs.map((ref) => ids.users![ref]!.apiKey!)),
     // Values that work for this tenant, so a good share of cases pass validation and reach the database.
@@ -77,6 +79,16 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
       userId: ids.users!.owner!.id,
       addonId: ids.plans!.seats,
       ticketId: ids.tickets!.t1!.shortId,
+      // contacts/get and contacts/manage find Ada by phone; contacts/delete deletes Alan once, labels/delete `new`.
+      phone: '15550000001',
+      contactId: ids.contacts!.alan,
+      labelId: label!.id,
+      email: 'fuzzed@example.com',
+      customFields: {},
+      createMissingLabels: true,
+      updatedSince: '2020-01-01T00:00:00Z',
+      page: 1,
+      limit: 20,
       msgid: file.messages![0]!.msgid,
       templateName: 'order_update',
       to: '15550000001',

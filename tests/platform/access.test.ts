@@ -8,7 +8,11 @@ const test = base.extend('calls', ({ server }) => (tenant: Tenant, key: string, 
   return {
     'id/list': () => sb.id.list(),
     'subscription/list': () => sb.subscription.list({ platformId }),
+    'addon/list': () => sb.addon.list({ platformId }),
     'addon/manage': () => sb.addon.manage({ platformId, userId: tenant.ownerId, addonId: tenant.ids.plans!.seats! }),
+    'users/list': () => sb.users.list({ platformId }),
+    'tickets/list': () => sb.tickets.list({ platformId }),
+    'tickets/get': () => sb.tickets.get({ platformId, ticketId: tenant.ids.tickets!.t1!.id }),
     'tickets/manage': () => sb.tickets.manage({ platformId, ticketId: tenant.ids.tickets!.t1!.id }),
   };
 });
@@ -26,13 +30,17 @@ describe('platform API access', () => {
     const auditor = calls(acme, acme.auditorKey);
     await expectForbidden(auditor['id/list'](), /platform:view, platform:edit, platform:manage, instance:view/);
     expect((await auditor['subscription/list']()).total).toBe(1);
+    expect((await auditor['addon/list']()).total).toBe(1);
+    expect((await auditor['users/list']()).pagination.total).toBe(6);
+    expect((await auditor['tickets/list']()).data.map((t) => t.id)).toEqual([acme.ids.tickets!.t1!.id]);
+    expect((await auditor['tickets/get']()).data.id).toBe(acme.ids.tickets!.t1!.id);
     expect((await auditor['tickets/manage']()).data.id).toBe(acme.ids.tickets!.t1!.id);
     expect((await auditor['addon/manage']()).message).toBe('Addon assigned successfully');
   });
 
   test('refuses another platform’s platformId with 403, before looking at anything else', async ({ server, acme, globex, calls }) => {
     const intruder = calls(globex, globex.ownerKey, acme.platformId);
-    for (const name of ['subscription/list', 'addon/manage', 'tickets/manage'] as const) {
+    for (const name of ['subscription/list', 'addon/list', 'addon/manage', 'users/list', 'tickets/list', 'tickets/get', 'tickets/manage'] as const) {
       await expectForbiddenForOtherTenant(intruder[name]());
     }
     const viaGet = await server.http.get(`/api/platform/v1/subscription/list?platformId=${acme.platformId}`, {

@@ -21,6 +21,8 @@ export interface PortalTenant {
   platformAId: string;
   /** An add-on plan of platform A. */
   addonId: string;
+  /** A ticket of platform A. */
+  ticketId: string;
 }
 
 /** Two platforms whose users exercise every sign-in rule: the permission, a shared email, the same email twice. */
@@ -46,6 +48,7 @@ export async function createPortalTenant(server: TestServer): Promise<PortalTena
     ],
     channels: [{ ref: 'main', platform: 'a', name: 'Alpha Main', phone: '15550001111', users: ['dev'] }],
     plans: [{ ref: 'seats', platform: 'a', name: 'Extra seats', itemType: 'addon', prices: { monthly: 5 } }],
+    tickets: [{ ref: 'help', platform: 'a', email: plainEmail, title: 'Help', description: 'Please help' }],
   };
   const ids = await server.seed(file);
   return {
@@ -59,6 +62,7 @@ export async function createPortalTenant(server: TestServer): Promise<PortalTena
     channelId: ids.channels!.main!,
     platformAId: ids.platforms!.a!,
     addonId: ids.plans!.seats!,
+    ticketId: ids.tickets!.help!.id,
   };
 }
 

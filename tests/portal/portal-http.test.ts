@@ -96,7 +96,10 @@ describe('Developer Portal over HTTP', () => {
     const example = (path: string) => doc.paths[path]!.post.requestBody.content['application/json'].example;
     expect(example('/api/workspace/v1/contacts/list').channelId).toBe(tenant.channelId);
     expect(example('/api/platform/v1/addon/manage')).toMatchObject({ platformId: tenant.platformAId, userId: tenant.devId, addonId: tenant.addonId });
-    for (const sample of [EXAMPLE_IDS.channelId, EXAMPLE_IDS.platformId, EXAMPLE_IDS.userId, EXAMPLE_IDS.addonId]) expect(reply.text).not.toContain(sample);
+    expect(example('/api/platform/v1/tickets/get')).toEqual({ platformId: tenant.platformAId, ticketId: tenant.ticketId });
+    for (const sample of [EXAMPLE_IDS.channelId, EXAMPLE_IDS.platformId, EXAMPLE_IDS.userId, EXAMPLE_IDS.addonId, EXAMPLE_IDS.ticketId]) expect(reply.text).not.toContain(sample);
+    // Never a real contact for contacts/delete: "Send" must not delete one of the user's contacts.
+    expect(example('/api/workspace/v1/contacts/delete')).toMatchObject({ contactId: EXAMPLE_IDS.contactId });
     // The downloads stay generic: the same files for everyone.
     expect((await dev.get('/developer/downloads/openapi.json')).text).toContain(EXAMPLE_IDS.channelId);
   });

@@ -1,8 +1,8 @@
-import { initContract } from '@ts-rest/core';
 import { addonsContract } from './platform/addons.js';
 import { platformContract } from './platform/platform.js';
 import { subscriptionsContract } from './platform/subscriptions.js';
 import { ticketsContract } from './platform/tickets.js';
+import { usersContract } from './platform/users.js';
 import { automationsContract } from './workspace/automations.js';
 import { channelsContract } from './workspace/channels.js';
 import { contactsContract } from './workspace/contacts.js';
@@ -11,13 +11,35 @@ import { labelsContract } from './workspace/labels.js';
 import { messagesContract } from './workspace/messages.js';
 import { templatesContract } from './workspace/templates.js';
 
-const c = initContract();
+/**
+ * The shape of the whole API, written out by name: the inferred type of the literal below is too large for
+ * TypeScript to write into the declaration file (TS7056), while `typeof` references stay small. A type alias, not
+ * an interface, so that it stays assignable to ts-rest's AppRouter (an index signature).
+ */
+export type Contract = {
+  workspace: {
+    channels: typeof channelsContract;
+    contacts: typeof contactsContract;
+    labels: typeof labelsContract;
+    customFields: typeof customFieldsContract;
+    automations: typeof automationsContract;
+    chat: { templates: typeof templatesContract; message: typeof messagesContract };
+  };
+  platform: {
+    id: typeof platformContract;
+    subscription: typeof subscriptionsContract;
+    addon: typeof addonsContract;
+    tickets: typeof ticketsContract;
+    users: typeof usersContract;
+  };
+};
 
 /**
- * The whole API. Each leaf is an endpoint: `{ post, get }`, two routes built from one definition.
- * The nesting mirrors the URL paths and is the shape of the SDK (`sb.workspace.contacts.list(...)`).
+ * The whole API. Each leaf is an endpoint: `{ post, get }`, two routes built from one definition (each already a
+ * ts-rest router, so the tree needs no `c.router` of its own). The nesting mirrors the URL paths and is the shape
+ * of the SDK (`sb.workspace.contacts.list(...)`).
  */
-export const contract = c.router({
+export const contract: Contract = {
   workspace: {
     channels: channelsContract,
     contacts: contactsContract,
@@ -34,9 +56,9 @@ export const contract = c.router({
     subscription: subscriptionsContract,
     addon: addonsContract,
     tickets: ticketsContract,
+    users: usersContract,
   },
-});
-export type Contract = typeof contract;
+};
 
 export const API_INFO = {
   title: 'Switchboard API',

@@ -93,7 +93,7 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
   if (route.method === 'GET') {
     const required = new Set(firstRequiredSet(params));
     described.parameters = (operation.parameters as ParameterObject[]).map((parameter) => ({
-      ...parameter,
+      ...jsonEncodedIfObject(parameter),
       ...(parameter.name in example && { example: example[parameter.name] }),
       ...(required.has(parameter.name) && { required: true }),
     }));
@@ -102,6 +102,18 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
     described.requestBody = { description: 'Parameters as JSON', content: { 'application/json': { ...media, example } } };
   }
   return described;
+}
+
+/**
+ * An object parameter (contacts/manage `customFields`) travels in the query string as JSON text
+ * (`customFields={"Age":36}`), which OpenAPI says with `content` instead of `schema` (whose default style would
+ * spread its keys over the query string).
+ */
+function jsonEncodedIfObject(parameter: ParameterObject): ParameterObject {
+  const schema = parameter.schema as SchemaObject | undefined;
+  if (schema?.type !== 'object') return parameter;
+  const { schema: _schema, ...rest } = parameter;
+  return { ...rest, content: { 'application/json': { schema } } };
 }
 
 /**

@@ -2,6 +2,7 @@ import { EXAMPLE_IDS } from '@switchboard/contract';
 import { convertV2 } from 'openapi-to-postmanv2';
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts';
 import { DEFAULT_SERVER_URL } from './openapi.js';
+import { setupScript } from './postman-setup.js';
 import { replyTests } from './postman-tests.js';
 
 /** The slice of a Postman v2.1 collection this module edits (https://schema.postman.com/collection/json/v2.1.0). */
@@ -46,7 +47,9 @@ const VARIABLE_HELP: Record<string, string> = {
   platformId: 'Your platform id: the `id` in the reply of Platform → id/list (filled in by that request when empty)',
   channelId: 'A channel id from Workspace → channels/list (filled in with the first channel by that request when empty)',
   userId: 'A user of your platform with an active base subscription (for addon/manage)',
-  addonId: 'An add-on plan id (itemType `addon`) of your platform (for addon/manage)',
+  addonId: 'An add-on plan id (itemType `addon`) of your platform (for addon/manage; see addon/list)',
+  ticketId: 'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when empty)',
+  contactId: 'Set by the pre-request script of contacts/delete, which creates a throwaway contact to delete',
 };
 
 const VARIABLE_REF = /\{\{([A-Za-z]\w*)\}\}/g;
@@ -111,7 +114,8 @@ function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
 /**
  * A Postman v2.1 collection of the whole API, converted from the OpenAPI definition by Postman's own converter,
  * then made ready to run: collection variables (baseUrl, apiKey and every id the examples refer to), the
- * X-API-Key auth on the collection, and tests on every request (status 200, `success: true`, reply schema).
+ * X-API-Key auth on the collection, tests on every request (status 200, `success: true`, reply schema), and a
+ * pre-request script creating what a delete deletes (postman-setup.ts).
  */
 export async function buildPostmanCollection(definition: OpenAPIObject): Promise<PostmanCollection> {
   const doc = withIdVariables(definition);
@@ -122,7 +126,9 @@ export async function buildPostmanCollection(definition: OpenAPIObject): Promise
     const request = item.request!;
     adjustRequest(request, byRoute);
     const operation = byRoute.get(`${request.method} /${(request.url.path ?? []).join('/')}`);
-    if (operation) item.event = [replyTests(operation, doc)];
+    if (!operation) continue;
+    const setup = setupScript(operation.operationId ?? '');
+    item.event = [...(setup ? [setup] : []), replyTests(operation, doc)];
   }
   const variable = (key: string, value = ''): PostmanVariable => ({ key, value, type: 'string', ...(VARIABLE_HELP[key] && { description: VARIABLE_HELP[key] }) });
   collection.variable = [

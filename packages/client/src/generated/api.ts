@@ -38,11 +38,11 @@ export interface CustomField {
     isRequired: boolean;
     displayOrder: number;
 }
-export type ErrorCode = 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
+export type ErrorCode = 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'contact_not_found' | 'label_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
 export interface ErrorEnvelope {
     message: string;
     success: false;
-    error: 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
+    error: 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'contact_not_found' | 'label_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
 }
 export interface Label {
     id: string;
@@ -118,6 +118,7 @@ export interface Ticket {
     priority: 'low' | 'medium' | 'high' | 'urgent';
     assignedToId: string | null;
     assignedToName: string | null;
+    closedAt: string | null;
     messages: {
         message: string;
         id: string;
@@ -126,7 +127,6 @@ export interface Ticket {
         isInternal: boolean;
         authorId: string | null;
     }[];
-    closedAt: string | null;
 }
 export type TicketCreateParams = Omit<{
     platformId: string;
@@ -185,6 +185,52 @@ export interface ContactsListResponse {
     pagination: Pagination;
     message?: string | undefined;
 }
+export interface ContactsManageParams {
+    phone: string;
+    status?: 'active' | 'blocked' | 'unsubscribed' | undefined;
+    name?: string | undefined;
+    email?: string | null | undefined;
+    labels?: string[] | undefined;
+    customFields?: Record<string, string | number | boolean | null> | undefined;
+    channelId?: string | undefined;
+    addLabels?: string[] | undefined;
+    removeLabels?: string[] | undefined;
+    createMissingLabels?: boolean | undefined;
+}
+export interface ContactsManageResponse {
+    success: true;
+    data: Contact;
+    message?: string | undefined;
+}
+export type ContactsGetParams = ({
+    phone?: string | undefined;
+    channelId?: string | undefined;
+    contactId?: string | undefined;
+} & {
+    contactId: string;
+    phone?: undefined;
+}) | ({
+    phone?: string | undefined;
+    channelId?: string | undefined;
+    contactId?: string | undefined;
+} & {
+    phone: string;
+    contactId?: undefined;
+});
+export interface ContactsGetResponse {
+    success: true;
+    data: Contact;
+    message?: string | undefined;
+}
+export interface ContactsDeleteParams {
+    contactId: string;
+    channelId?: string | undefined;
+}
+export interface ContactsDeleteResponse {
+    success: true;
+    data: Contact;
+    message?: string | undefined;
+}
 export interface LabelsListParams {
     channelId?: string | undefined;
 }
@@ -202,6 +248,26 @@ export interface LabelsManageParams {
     sortOrder?: number | undefined;
 }
 export interface LabelsManageResponse {
+    success: true;
+    data: Label;
+    message?: string | undefined;
+}
+export type LabelsDeleteParams = ({
+    name?: string | undefined;
+    channelId?: string | undefined;
+    labelId?: string | undefined;
+} & {
+    name: string;
+    labelId?: undefined;
+}) | ({
+    name?: string | undefined;
+    channelId?: string | undefined;
+    labelId?: string | undefined;
+} & {
+    labelId: string;
+    name?: undefined;
+});
+export interface LabelsDeleteResponse {
     success: true;
     data: Label;
     message?: string | undefined;
@@ -285,6 +351,15 @@ export interface SubscriptionListResponse {
     data: Plan[];
     message?: string | undefined;
 }
+export interface AddonListParams {
+    platformId: string;
+}
+export interface AddonListResponse {
+    success: true;
+    total: number;
+    data: Plan[];
+    message?: string | undefined;
+}
 export type AddonManageParams = ({
     platformId: string;
     userId: string;
@@ -312,10 +387,74 @@ export interface AddonManageResponse {
     };
     message?: string | undefined;
 }
+export interface TicketsListParams {
+    platformId: string;
+    status?: 'open' | 'in_progress' | 'resolved' | 'closed' | undefined;
+    email?: string | undefined;
+    page?: number | undefined;
+    limit?: number | undefined;
+    priority?: 'low' | 'medium' | 'high' | 'urgent' | undefined;
+    assignedToId?: string | undefined;
+    updatedSince?: string | undefined;
+}
+export interface TicketsListResponse {
+    success: true;
+    data: {
+        status: 'open' | 'in_progress' | 'resolved' | 'closed';
+        id: string;
+        createdAt: string;
+        updatedAt: string;
+        description: string;
+        owner: {
+            id: string;
+            name: string;
+            email: string;
+        };
+        shortId: string;
+        title: string;
+        priority: 'low' | 'medium' | 'high' | 'urgent';
+        assignedToId: string | null;
+        assignedToName: string | null;
+        closedAt: string | null;
+    }[];
+    pagination: Pagination;
+    message?: string | undefined;
+}
+export interface TicketsGetParams {
+    platformId: string;
+    ticketId: string;
+}
+export interface TicketsGetResponse {
+    success: true;
+    data: Ticket;
+    message?: string | undefined;
+}
 export type TicketsManageParams = TicketCreateParams | TicketUpdateParams;
 export interface TicketsManageResponse {
     success: true;
     data: Ticket;
+    message?: string | undefined;
+}
+export interface UsersListParams {
+    platformId: string;
+    email?: string | undefined;
+    page?: number | undefined;
+    limit?: number | undefined;
+    role?: 'owner' | 'admin' | 'member' | undefined;
+}
+export interface UsersListResponse {
+    success: true;
+    data: {
+        id: string;
+        name: string;
+        createdAt: string;
+        email: string;
+        role: 'owner' | 'admin' | 'member';
+        platformAccess: boolean;
+        permissions: string[];
+        hasActiveSubscription: boolean;
+    }[];
+    pagination: Pagination;
     message?: string | undefined;
 }
 /** Every endpoint of the API, grouped like its paths: `sb.workspace.contacts.list({ search })`. */
@@ -336,10 +475,14 @@ export interface WorkspaceChannelsApi {
 }
 export interface WorkspaceContactsApi {
     list: (params?: ContactsListParams, options?: RequestOptions) => Promise<ContactsListResponse>;
+    manage: (params: ContactsManageParams, options?: RequestOptions) => Promise<ContactsManageResponse>;
+    get: (params: ContactsGetParams, options?: RequestOptions) => Promise<ContactsGetResponse>;
+    delete: (params: ContactsDeleteParams, options?: RequestOptions) => Promise<ContactsDeleteResponse>;
 }
 export interface WorkspaceLabelsApi {
     list: (params?: LabelsListParams, options?: RequestOptions) => Promise<LabelsListResponse>;
     manage: (params: LabelsManageParams, options?: RequestOptions) => Promise<LabelsManageResponse>;
+    delete: (params: LabelsDeleteParams, options?: RequestOptions) => Promise<LabelsDeleteResponse>;
 }
 export interface WorkspaceCustomFieldsApi {
     list: (params?: CustomFieldsListParams, options?: RequestOptions) => Promise<CustomFieldsListResponse>;
@@ -364,6 +507,7 @@ export interface PlatformApi {
     subscription: PlatformSubscriptionApi;
     addon: PlatformAddonApi;
     tickets: PlatformTicketsApi;
+    users: PlatformUsersApi;
 }
 export interface PlatformIdApi {
     list: (params?: PlatformIdListParams, options?: RequestOptions) => Promise<PlatformIdListResponse>;
@@ -372,8 +516,14 @@ export interface PlatformSubscriptionApi {
     list: (params: SubscriptionListParams, options?: RequestOptions) => Promise<SubscriptionListResponse>;
 }
 export interface PlatformAddonApi {
+    list: (params: AddonListParams, options?: RequestOptions) => Promise<AddonListResponse>;
     manage: (params: AddonManageParams, options?: RequestOptions) => Promise<AddonManageResponse>;
 }
 export interface PlatformTicketsApi {
+    list: (params: TicketsListParams, options?: RequestOptions) => Promise<TicketsListResponse>;
+    get: (params: TicketsGetParams, options?: RequestOptions) => Promise<TicketsGetResponse>;
     manage: (params: TicketsManageParams, options?: RequestOptions) => Promise<TicketsManageResponse>;
+}
+export interface PlatformUsersApi {
+    list: (params: UsersListParams, options?: RequestOptions) => Promise<UsersListResponse>;
 }

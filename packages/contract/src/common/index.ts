@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './examples.js';
 export * from './ids.js';
 export * from './openapi-meta.js';
+export * from './paging.js';
 export * from './query.js';
 export * from './routes.js';
 export * from './schemas.js';

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { withOpenApi } from './openapi-meta.js';
 
-type FieldKind = 'number' | 'boolean' | 'other';
+type FieldKind = 'number' | 'boolean' | 'object' | 'array' | 'other';
 
 function kindOf(schema: z.ZodTypeAny): FieldKind {
   if (schema instanceof z.ZodNumber) return 'number';
   if (schema instanceof z.ZodBoolean) return 'boolean';
+  if (schema instanceof z.ZodRecord || schema instanceof z.ZodObject) return 'object';
+  if (schema instanceof z.ZodArray) return 'array';
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return kindOf(schema.unwrap());
   if (schema instanceof z.ZodDefault) return kindOf(schema.removeDefault());
   if (schema instanceof z.ZodEffects) return kindOf(schema.innerType());
@@ -14,10 +16,25 @@ function kindOf(schema: z.ZodTypeAny): FieldKind {
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
-/** Query strings carry text only: turn `"20"` into 20 and `"true"` into true, leave anything else for the schema to judge. */
+/** JSON text of an object parameter, or the text itself when it is not JSON (the schema then refuses it). */
+function parseJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Query strings carry text only: turn `"20"` into 20, `"true"` into true, an object parameter's JSON text
+ * (`customFields={"Age":36}`) into the object and a list parameter given once (`labels=vip`) into a list of one
+ * (given several times, it arrives as a list already); leave anything else for the schema to judge.
+ */
 export function coerceQueryValue(kind: FieldKind, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (kind === 'number') return NUMERIC.test(value.trim()) ? Number(value) : value;
+  if (kind === 'object') return parseJson(value);
+  if (kind === 'array') return [value];
   if (kind === 'boolean') {
     if (value === 'true' || value === '1') return true;
     if (value === 'false' || value === '0') return false;
@@ -26,8 +43,8 @@ export function coerceQueryValue(kind: FieldKind, value: unknown): unknown {
 }
 
 /**
- * The GET twin of a POST body schema: the same fields, rules and messages, with numbers and booleans
- * coerced from their query-string text. The output type is unchanged, so callers see one parameter type.
+ * The GET twin of a POST body schema: the same fields, rules and messages, with numbers, booleans, objects and
+ * lists coerced from their query-string text. The output type is unchanged, so callers see one parameter type.
  */
 export function toQuerySchema<P extends z.AnyZodObject>(params: P): P {
   const shape = Object.fromEntries(

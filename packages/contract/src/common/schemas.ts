@@ -3,6 +3,16 @@ import { z } from 'zod';
 /** Any UUID: a malformed id is a 400 naming the field, never a lookup that ends in 403 or 404. */
 export const uuidParam = () => z.string({ required_error: 'is required' }).min(1, 'must not be empty').uuid('must be a UUID');
 
+/** Phone numbers are stored and compared as digits only: callers may type `+`, spaces, dashes or parentheses. */
+export const stripPhone = (value: string) => value.replace(/[\s+\-()]/g, '');
+
+/** A phone number parameter: stripped to its digits, which must then be 8 to 15 (E.164 with country code). */
+export const phoneParam = () =>
+  z
+    .string({ required_error: 'is required' })
+    .transform(stripPhone)
+    .refine((digits) => /^\d{8,15}$/.test(digits), 'must be 8 to 15 digits with country code');
+
 export const idSchema = z.string().describe('Identifier (UUID)');
 export const timestampSchema = z.string().describe('ISO 8601 timestamp, UTC');
 
@@ -38,4 +48,4 @@ export const MULTI_LINE_TEXT = {
   message: 'must not contain NUL, control characters other than tab and line breaks, or unpaired surrogates',
 };
 /** Parameters that hold free text; every other string parameter is single-line. */
-export const MULTI_LINE_PARAMS: ReadonlySet<string> = new Set(['description', 'message', 'variables']);
+export const MULTI_LINE_PARAMS: ReadonlySet<string> = new Set(['description', 'message', 'variables', 'customFields']);

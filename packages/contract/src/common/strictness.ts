@@ -11,7 +11,7 @@ function withTextRule(schema: z.ZodTypeAny, rule: TextRule): z.ZodTypeAny {
   return meta && ruled !== schema ? withOpenApi(ruled, meta) : ruled;
 }
 
-/** Through optional, nullable, defaults, effects, arrays and unions down to the strings. */
+/** Through optional, nullable, defaults, effects, arrays, records (keys and values) and unions down to the strings. */
 function applyTextRule(schema: z.ZodTypeAny, rule: TextRule): z.ZodTypeAny {
   const def = schema._def as Record<string, unknown>;
   const rebuild = (changes: Record<string, unknown>) =>
@@ -22,6 +22,9 @@ function applyTextRule(schema: z.ZodTypeAny, rule: TextRule): z.ZodTypeAny {
   }
   if (schema instanceof z.ZodEffects) return rebuild({ schema: withTextRule(def.schema as z.ZodTypeAny, rule) });
   if (schema instanceof z.ZodArray) return rebuild({ type: withTextRule(def.type as z.ZodTypeAny, rule) });
+  if (schema instanceof z.ZodRecord) {
+    return rebuild({ keyType: withTextRule(def.keyType as z.ZodTypeAny, rule), valueType: withTextRule(def.valueType as z.ZodTypeAny, rule) });
+  }
   if (schema instanceof z.ZodUnion) {
     return rebuild({ options: (def.options as z.ZodTypeAny[]).map((option) => withTextRule(option, rule)) });
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { endpoint, EXAMPLE_IDS, idSchema, named, okEnvelope, requireOneOf, withOpenApi } from '../common/index.js';
+import { endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, requireOneOf, withOpenApi } from '../common/index.js';
 import { platformIdParam } from './platform.js';
-import { BILLING_CYCLES } from './subscriptions.js';
+import { BILLING_CYCLES, planSchema } from './subscriptions.js';
 
 const addonManageFields = z.object({
   platformId: platformIdParam,
@@ -32,6 +32,17 @@ export const addonAssignmentSchema = named(
 );
 
 export const addonsContract = {
+  list: endpoint({
+    operation: 'platform.addon.list',
+    path: '/api/platform/v1/addon/list',
+    summary: 'List add-ons of the platform',
+    description: 'Add-on plans only (`itemType` = `addon`), inactive ones included, oldest first; an `id` is addon/manage’s `addonId`.',
+    params: z.object({ platformId: platformIdParam }),
+    response: listEnvelope(planSchema),
+    rateClass: 'api_read',
+    access: { scope: 'platform' },
+    example: { platformId: EXAMPLE_IDS.platformId },
+  }),
   manage: endpoint({
     operation: 'platform.addon.manage',
     path: '/api/platform/v1/addon/manage',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, EXAMPLE_IDS, idSchema, named, okEnvelope, requireOneOf, timestampSchema } from '../common/index.js';
+import { endpoint, EXAMPLE_IDS, idSchema, named, okEnvelope, pageEnvelope, pagingParams, requireOneOf, timestampSchema, uuidParam } from '../common/index.js';
 import { platformIdParam } from './platform.js';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
@@ -16,7 +16,8 @@ export const ticketMessageSchema = named('TicketMessage', z.object({
   createdAt: timestampSchema,
 }));
 
-export const ticketSchema = named('Ticket', z.object({
+/** A ticket without its thread: what tickets/list gives. */
+export const ticketSummarySchema = named('TicketSummary', z.object({
   id: idSchema.describe('Full UUID'),
   shortId: z.string().describe('Short reference, also accepted as ticketId'),
   title: z.string(),
@@ -26,16 +27,21 @@ export const ticketSchema = named('Ticket', z.object({
   assignedToId: idSchema.nullable(),
   assignedToName: z.string().nullable(),
   owner: z.object({ id: idSchema, email: z.string(), name: z.string() }),
-  messages: z.array(ticketMessageSchema),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   closedAt: timestampSchema.nullable(),
 }));
+export type TicketSummary = z.infer<typeof ticketSummarySchema>;
+
+/** The whole ticket: its thread, oldest message first, internal notes included. */
+export const ticketSchema = named('Ticket', ticketSummarySchema.extend({ messages: z.array(ticketMessageSchema) }));
 export type Ticket = z.infer<typeof ticketSchema>;
+
+const ticketIdParam = () => z.string({ required_error: 'is required' }).min(1, 'must not be empty');
 
 const ticketManageFields = z.object({
   platformId: platformIdParam,
-  ticketId: z.string().min(1, 'must not be empty').optional().describe('Full UUID or shortId; omit to create a ticket'),
+  ticketId: ticketIdParam().optional().describe('Full UUID or shortId; omit to create a ticket'),
   email: z.string().email('must be an email address').optional().describe('Creation: the ticket owner’s email'),
   title: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
   description: z.string().trim().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters').optional(),
@@ -58,7 +64,51 @@ export type TicketManageParams = TicketCreateParams | TicketUpdateParams;
 export const ticketManageParams = requireOneOf<TicketManageParams>()(ticketManageFields, [['email', 'title', 'description'], ['ticketId']]);
 export type TicketManageValues = z.output<typeof ticketManageParams>;
 
+const ISO_TIME_MESSAGE = 'must be an ISO 8601 time like 2026-01-31T09:00:00Z';
+
+export const ticketsListParams = z.object({
+  platformId: platformIdParam,
+  status: z.enum(TICKET_STATUSES).optional(),
+  priority: z.enum(TICKET_PRIORITIES).optional(),
+  assignedToId: uuidParam().optional().describe('Only tickets assigned to this user'),
+  email: z.string().trim().min(1, 'must not be empty').max(320, 'must be at most 320 characters').optional().describe('Only tickets of the owner with this email (case-insensitive)'),
+  updatedSince: z
+    .string()
+    .datetime({ offset: true, message: ISO_TIME_MESSAGE })
+    // The pattern lets impossible offsets such as +99:99 through; the date itself must exist.
+    .refine((value) => !Number.isNaN(Date.parse(value)), ISO_TIME_MESSAGE)
+    .optional()
+    .describe('Only tickets updated at or after this time (a thread message counts as an update)'),
+  ...pagingParams('tickets'),
+});
+export type TicketsListValues = z.output<typeof ticketsListParams>;
+
 export const ticketsContract = {
+  list: endpoint({
+    operation: 'platform.tickets.list',
+    path: '/api/platform/v1/tickets/list',
+    summary: 'List support tickets of the platform, paginated',
+    description:
+      'Most recently updated first (updatedAt, then id, descending); filters combine. Each ticket comes without its thread: tickets/get gives the thread, internal notes included.',
+    params: ticketsListParams,
+    response: pageEnvelope(ticketSummarySchema),
+    rateClass: 'api_read',
+    access: { scope: 'platform' },
+    example: { platformId: EXAMPLE_IDS.platformId, status: 'open', page: 1, limit: 50 },
+  }),
+  get: endpoint({
+    operation: 'platform.tickets.get',
+    path: '/api/platform/v1/tickets/get',
+    summary: 'Get a support ticket with its thread',
+    description:
+      'The whole ticket as tickets/manage returns it, with every thread message, internal notes included. An unknown ticket, or one of another platform, gives 404 `ticket_not_found`.',
+    params: z.object({ platformId: platformIdParam, ticketId: ticketIdParam().describe('Full UUID or shortId') }),
+    response: okEnvelope(ticketSchema),
+    rateClass: 'api_read',
+    access: { scope: 'platform' },
+    errors: ['ticket_not_found'],
+    example: { platformId: EXAMPLE_IDS.platformId, ticketId: EXAMPLE_IDS.ticketId },
+  }),
   manage: endpoint({
     operation: 'platform.tickets.manage',
     path: '/api/platform/v1/tickets/manage',

@@ -1,9 +1,21 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, named, pageEnvelope, timestampSchema } from '../common/index.js';
+import {
+  channelScoped,
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  named,
+  okEnvelope,
+  pageEnvelope,
+  pagingParams,
+  phoneParam,
+  requireOneOf,
+  timestampSchema,
+  uuidParam,
+} from '../common/index.js';
+import { labelNameParam } from './labels.js';
 
 export const CONTACT_STATUSES = ['active', 'blocked', 'unsubscribed'] as const;
-export const CONTACTS_MAX_LIMIT = 200;
-export const CONTACTS_MAX_PAGE = 10_000_000;
 /** A search counts its matches exactly up to this many; past it `total` is a lower bound (see the description). */
 export const CONTACTS_SEARCH_COUNT_CAP = 1_000;
 
@@ -26,20 +38,7 @@ export type Contact = z.infer<typeof contactSchema>;
 
 export const contactsListParams = z.object({
   ...channelScoped,
-  page: z
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(CONTACTS_MAX_PAGE, `must be at most ${CONTACTS_MAX_PAGE}`)
-    .default(1)
-    .describe('Page number, from 1; a page past the end returns no contacts'),
-  limit: z
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(CONTACTS_MAX_LIMIT, `must be at most ${CONTACTS_MAX_LIMIT}`)
-    .default(50)
-    .describe(`Page size, 1..${CONTACTS_MAX_LIMIT}`),
+  ...pagingParams('contacts'),
   search: z
     .string()
     .trim()
@@ -47,6 +46,41 @@ export const contactsListParams = z.object({
     .optional()
     .describe('Case-insensitive substring of the name or phone (+, spaces, dashes and parentheses in a phone are ignored)'),
 });
+
+const labelNames = (what: string) =>
+  z.array(labelNameParam()).max(100, 'must list at most 100 labels').optional().describe(what);
+
+export const contactManageParams = z.object({
+  ...channelScoped,
+  phone: phoneParam().describe('The upsert key: digits with country code (+, spaces, dashes and parentheses are stripped)'),
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe('Required when the contact is created'),
+  email: z.string().trim().max(320, 'must be at most 320 characters').email('must be an email address').nullable().optional().describe('null clears it'),
+  status: z.enum(CONTACT_STATUSES).optional().describe('`active` for a new contact unless given'),
+  customFields: z
+    .record(z.union([z.string(), z.number(), z.boolean(), z.null()], { errorMap: () => ({ message: 'must be a string, number, boolean or null' }) }))
+    .optional()
+    .describe(
+      'Values keyed by custom field name (custom-fields/list), each checked against its field: `text` a string (≤ 1000 characters), ' +
+        '`number` a number, `date` a `YYYY-MM-DD` string, `boolean` true or false, `select` one of its `options`. null clears a value; ' +
+        'fields left out keep theirs. Via GET: JSON text, `customFields={"Age":36}`',
+    ),
+  labels: labelNames('Label names: replaces the contact’s labels with exactly these'),
+  addLabels: labelNames('Label names to add to the contact’s labels'),
+  removeLabels: labelNames('Label names to take off the contact'),
+  createMissingLabels: z.boolean().default(false).describe('Create the labels named in `labels`/`addLabels` that do not exist yet, instead of refusing them'),
+});
+export type ContactManageValues = z.output<typeof contactManageParams>;
+
+const contactLookupFields = z.object({
+  ...channelScoped,
+  contactId: uuidParam().optional().describe('The contact’s id'),
+  phone: phoneParam().optional().describe('Or its phone number, digits with country code'),
+});
+type ContactLookupInput = z.input<typeof contactLookupFields>;
+/** A contact of the channel, by id or by phone (one of them). */
+export type ContactLookupParams = (ContactLookupInput & { contactId: string; phone?: undefined }) | (ContactLookupInput & { phone: string; contactId?: undefined });
+export const contactLookupParams = requireOneOf<ContactLookupParams>()(contactLookupFields, [['phone'], ['contactId']]);
+export type ContactLookupValues = z.output<typeof contactLookupParams>;
 
 export const contactsContract = {
   list: endpoint({
@@ -69,5 +103,58 @@ export const contactsContract = {
     access: { scope: 'workspace' },
     errors: ['no_channel'],
     example: { channelId: EXAMPLE_IDS.channelId, page: 1, limit: 50, search: 'ada' },
+  }),
+  manage: endpoint({
+    operation: 'workspace.contacts.manage',
+    path: '/api/workspace/v1/contacts/manage',
+    summary: 'Create or update a contact by phone',
+    description: [
+      'Upsert by phone number within the channel: concurrent calls for one phone meet on one contact. Creating needs `name`; ' +
+        'on update, parameters left out keep their value. Message: `Contact created successfully` or `Contact updated successfully`; ' +
+        'the reply is the contact as contacts/list shows it.',
+      '`customFields` is checked against the channel’s custom fields (an unknown name, a value of the wrong type, an option ' +
+        'that is not listed, or a required field left empty on creation or cleared is a 400 naming `customFields.<name>`).',
+      'Labels by name: `labels` replaces the set, `addLabels`/`removeLabels` change it (not together with `labels`). An ' +
+        'unknown name is a 400, unless `createMissingLabels` is true (then `labels` and `addLabels` create it).',
+    ].join('\n\n'),
+    params: contactManageParams,
+    response: okEnvelope(contactSchema),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: ['no_channel'],
+    example: {
+      channelId: EXAMPLE_IDS.channelId,
+      phone: '+1 555 000 0004',
+      name: 'Katherine Johnson',
+      email: 'katherine@example.com',
+      status: 'active',
+      addLabels: ['vip'],
+    },
+  }),
+  get: endpoint({
+    operation: 'workspace.contacts.get',
+    path: '/api/workspace/v1/contacts/get',
+    summary: 'Get one contact by id or phone',
+    description:
+      'The contact as contacts/list shows it. Not in this channel: 404 `contact_not_found`; a contactId of a channel the key is not authorized for: 403.',
+    params: contactLookupParams,
+    response: okEnvelope(contactSchema),
+    rateClass: 'api_read',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', 'contact_not_found'],
+    example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000001' },
+  }),
+  delete: endpoint({
+    operation: 'workspace.contacts.delete',
+    path: '/api/workspace/v1/contacts/delete',
+    summary: 'Delete a contact',
+    description:
+      'Deletes the contact with its label assignments and returns it as it was. Message: `Contact deleted successfully`. Not in this channel: 404 `contact_not_found`; a contactId of a channel the key is not authorized for: 403.',
+    params: z.object({ ...channelScoped, contactId: uuidParam().describe('The contact’s id') }),
+    response: okEnvelope(contactSchema),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', 'contact_not_found'],
+    example: { channelId: EXAMPLE_IDS.channelId, contactId: EXAMPLE_IDS.contactId },
   }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope } from '../common/index.js';
+import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, requireOneOf, uuidParam } from '../common/index.js';
 
 export const labelSchema = named('Label', z.object({
   id: idSchema,
@@ -11,14 +11,13 @@ export const labelSchema = named('Label', z.object({
 }));
 export type Label = z.infer<typeof labelSchema>;
 
+/** A label's name: matched exactly (case counts) after trimming surrounding spaces. */
+export const labelNameParam = () =>
+  z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+
 export const labelManageParams = z.object({
   ...channelScoped,
-  name: z
-    .string({ required_error: 'is required' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(100, 'must be at most 100 characters')
-    .describe('Label name, the upsert key (exact match within the channel)'),
+  name: labelNameParam().describe('Label name, the upsert key (exact match within the channel)'),
   description: z.string().max(500, 'must be at most 500 characters').nullable().optional(),
   color: z
     .string()
@@ -34,6 +33,17 @@ export const labelManageParams = z.object({
     .optional()
     .describe('Sort order; 0 for a new label when omitted'),
 });
+
+const labelLookupFields = z.object({
+  ...channelScoped,
+  name: labelNameParam().optional().describe('The label’s name (exact match within the channel)'),
+  labelId: uuidParam().optional().describe('Or its id'),
+});
+type LabelLookupInput = z.input<typeof labelLookupFields>;
+/** A label of the channel, by name or by id (one of them). */
+export type LabelLookupParams = (LabelLookupInput & { name: string; labelId?: undefined }) | (LabelLookupInput & { labelId: string; name?: undefined });
+export const labelLookupParams = requireOneOf<LabelLookupParams>()(labelLookupFields, [['name'], ['labelId']]);
+export type LabelLookupValues = z.output<typeof labelLookupParams>;
 
 export const labelsContract = {
   list: endpoint({
@@ -60,5 +70,18 @@ export const labelsContract = {
     access: { scope: 'workspace' },
     errors: ['no_channel'],
     example: { channelId: EXAMPLE_IDS.channelId, name: 'vip', description: 'Top customers', color: '#ff8800', sortOrder: 1 },
+  }),
+  delete: endpoint({
+    operation: 'workspace.labels.delete',
+    path: '/api/workspace/v1/labels/delete',
+    summary: 'Delete a label',
+    description:
+      'Deletes the label, by name or id, and takes it off every contact that had it; returns the label as it was. Message: `Label deleted successfully`. Not in this channel: 404 `label_not_found`; a labelId of a channel the key is not authorized for: 403.',
+    params: labelLookupParams,
+    response: okEnvelope(labelSchema),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', 'label_not_found'],
+    example: { channelId: EXAMPLE_IDS.channelId, name: 'obsolete' },
   }),
 };

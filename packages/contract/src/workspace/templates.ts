@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope } from '../common/index.js';
+import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, phoneParam } from '../common/index.js';
 import { MESSAGE_STATUSES } from './messages.js';
 
 export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
@@ -16,9 +16,6 @@ export const templateSchema = named('Template', z.object({
 }));
 export type Template = z.infer<typeof templateSchema>;
 
-/** Phone numbers are stored and compared as digits only: callers may type `+`, spaces or dashes. */
-export const stripPhone = (value: string) => value.replace(/[\s+\-()]/g, '');
-
 /** `"Ada, A-1001"` → `["Ada", "A-1001"]`; an array is taken as is; nothing (or an empty string) is no values. */
 export function splitVariables(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
@@ -28,11 +25,7 @@ export function splitVariables(value: string | string[] | undefined): string[] {
 
 export const templateSendParams = z.object({
   ...channelScoped,
-  to: z
-    .string({ required_error: 'is required' })
-    .transform(stripPhone)
-    .refine((digits) => /^\d{8,15}$/.test(digits), 'must be 8 to 15 digits with country code')
-    .describe('Recipient number, digits with country code (+, spaces and dashes are stripped)'),
+  to: phoneParam().describe('Recipient number, digits with country code (+, spaces and dashes are stripped)'),
   templateName: z.string({ required_error: 'is required' }).min(1, 'must not be empty').describe('Name of an approved template'),
   variables: z
     .union([z.string(), z.array(z.string())], {

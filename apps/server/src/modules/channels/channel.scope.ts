@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError, type AppError } from '../../kit/errors.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 export interface ScopedChannel {
@@ -26,4 +26,16 @@ export async function resolveChannel(ctx: ServiceContext, channelId: string | un
     throw ValidationError.field('channelId', `is required: this key is authorized for ${ids.length} channels (see channels/list)`);
   }
   return { id: ids[0]!, platformId: ctx.caller.platformId };
+}
+
+/**
+ * Something addressed by its id (a contactId, a labelId) must be in the resolved channel. In another channel the
+ * caller may use it is not found here (`notFound`, 404); in a channel the caller may not use (another user's or
+ * another tenant's) it is 403, as that channel itself would be. `foundInChannelId` is the channel of the row with
+ * that id, undefined when there is none.
+ */
+export function assertInChannel(ctx: ServiceContext, channel: ScopedChannel, foundInChannelId: string | undefined, notFound: () => AppError): void {
+  if (foundInChannelId === channel.id) return;
+  if (foundInChannelId === undefined || authorizedChannelIds(ctx).includes(foundInChannelId)) throw notFound();
+  throw new ForbiddenError('You are not authorized for the channel of this resource.');
 }

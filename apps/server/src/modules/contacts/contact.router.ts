@@ -1,6 +1,8 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
+import { requireExactlyOne } from '../../kit/params.js';
 import { resolveChannel } from '../channels/channel.scope.js';
+import { deleteContact, getContact, manageContact } from './contact.manage.js';
 import { listContacts } from './contact.service.js';
 
 export function contactsRouter({ em, logger }: RouteDeps) {
@@ -9,6 +11,20 @@ export function contactsRouter({ em, logger }: RouteDeps) {
       const channel = await resolveChannel(ctx, channelId);
       const { data, pagination } = await listContacts(ctx, channel.id, query);
       return { success: true, data, pagination };
+    }),
+    manage: implement<typeof contract.workspace.contacts.manage>(em, logger, async (params, ctx) => {
+      const channel = await resolveChannel(ctx, params.channelId);
+      const { contact, created } = await manageContact(ctx, channel.id, params);
+      return { success: true, data: contact, message: created ? 'Contact created successfully' : 'Contact updated successfully' };
+    }),
+    get: implement<typeof contract.workspace.contacts.get>(em, logger, async (params, ctx) => {
+      requireExactlyOne(params, 'phone', 'contactId');
+      const channel = await resolveChannel(ctx, params.channelId);
+      return { success: true, data: await getContact(ctx, channel, params) };
+    }),
+    delete: implement<typeof contract.workspace.contacts.delete>(em, logger, async ({ channelId, contactId }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      return { success: true, data: await deleteContact(ctx, channel, contactId), message: 'Contact deleted successfully' };
     }),
   };
 }

@@ -1,5 +1,7 @@
-import { CONTACTS_SEARCH_COUNT_CAP, type Contact, type Pagination } from '@switchboard/contract';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CONTACTS_SEARCH_COUNT_CAP, type Contact } from '@switchboard/contract';
 import type { ServiceContext } from '../../kit/context.js';
+import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { contactSearch, type SqlCondition } from './contact.search.js';
 import { isoTimestamp } from './iso-timestamp.js';
 
@@ -91,21 +93,26 @@ async function denseSearchPage(ctx: ServiceContext, channelId: string, search: S
   );
 }
 
-function pagination(page: number, limit: number, total: number): Pagination {
-  return { page, limit, total, pages: Math.ceil(total / limit) };
-}
-
 export async function listContacts(ctx: ServiceContext, channelId: string, query: ContactQuery) {
   const { page, limit } = query;
-  const offset = (page - 1) * limit;
+  const offset = offsetOf(query);
   if (!query.search) {
     const { data, total } = await channelPage(ctx, channelId, limit, offset);
-    return { data, pagination: pagination(page, limit, total) };
+    return { data, pagination: paginationOf(page, limit, total) };
   }
   const within = await searchWithinCap(ctx, channelId, contactSearch(query.search), limit, offset);
-  if (within.total <= CONTACTS_SEARCH_COUNT_CAP) return { data: within.data, pagination: pagination(page, limit, within.total) };
+  if (within.total <= CONTACTS_SEARCH_COUNT_CAP) return { data: within.data, pagination: paginationOf(page, limit, within.total) };
   // More match than are counted: `total` is the cap, or what the requested page proves exists if that is higher.
   const data = await denseSearchPage(ctx, channelId, contactSearch(query.search, false), limit, offset);
   const total = Math.max(CONTACTS_SEARCH_COUNT_CAP, data.length > 0 ? offset + data.length : 0);
-  return { data, pagination: pagination(page, limit, total) };
+  return { data, pagination: paginationOf(page, limit, total) };
+}
+
+/** One contact of the channel, by id or by phone, exactly as contacts/list shows it; undefined when there is none. */
+export async function readContact(em: EntityManager, channelId: string, by: 'id' | 'phone', value: string): Promise<Contact | undefined> {
+  const [contact] = await em.execute<Contact[]>(
+    `select ${CONTACT_COLUMNS} from contacts c ${WITH_LABELS} where c.channel_id = ? and c.${by} = ?`,
+    [channelId, channelId, value],
+  );
+  return contact;
 }

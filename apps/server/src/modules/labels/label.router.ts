@@ -1,7 +1,8 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
+import { requireExactlyOne } from '../../kit/params.js';
 import { resolveChannel } from '../channels/channel.scope.js';
-import { listLabels, upsertLabel } from './label.service.js';
+import { deleteLabel, listLabels, upsertLabel } from './label.service.js';
 
 export function labelsRouter({ em, logger }: RouteDeps) {
   return {
@@ -14,6 +15,11 @@ export function labelsRouter({ em, logger }: RouteDeps) {
       const channel = await resolveChannel(ctx, channelId);
       const { label, created } = await upsertLabel(ctx, channel.id, changes);
       return { success: true, data: label, message: created ? 'Label created successfully' : 'Label updated successfully' };
+    }),
+    delete: implement<typeof contract.workspace.labels.delete>(em, logger, async (params, ctx) => {
+      requireExactlyOne(params, 'name', 'labelId');
+      const channel = await resolveChannel(ctx, params.channelId);
+      return { success: true, data: await deleteLabel(ctx, channel, params), message: 'Label deleted successfully' };
     }),
   };
 }

@@ -1,15 +1,61 @@
-import type { Label } from '@switchboard/contract';
-import { raw } from '@mikro-orm/postgresql';
+import type { Label, LabelLookupValues } from '@switchboard/contract';
+import { LockMode } from '@mikro-orm/core';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceContext } from '../../kit/context.js';
+import { NotFoundError } from '../../kit/errors.js';
+import { assertInChannel, type ScopedChannel } from '../channels/channel.scope.js';
 import { Label as LabelEntity } from './label.entity.js';
 
+const LABEL_FIELDS = ['channel', 'name', 'description', 'color', 'sortOrder'] as const;
+
+const toLabel = (l: Pick<LabelEntity, 'id' | (typeof LABEL_FIELDS)[number]>): Label => ({
+  id: l.id,
+  channelId: l.channel.id,
+  name: l.name,
+  description: l.description ?? null,
+  color: l.color ?? null,
+  sortOrder: l.sortOrder,
+});
+
 export async function listLabels(ctx: ServiceContext, channelId: string): Promise<Label[]> {
-  const labels = await ctx.em.find(
-    LabelEntity,
-    { channel: channelId },
-    { fields: ['channel', 'name', 'description', 'color', 'sortOrder'], orderBy: { sortOrder: 'asc', name: 'asc', id: 'asc' } },
-  );
-  return labels.map((l) => ({ id: l.id, channelId: l.channel.id, name: l.name, description: l.description ?? null, color: l.color ?? null, sortOrder: l.sortOrder }));
+  const labels = await ctx.em.find(LabelEntity, { channel: channelId }, { fields: LABEL_FIELDS, orderBy: { sortOrder: 'asc', name: 'asc', id: 'asc' } });
+  return labels.map(toLabel);
+}
+
+/**
+ * The ids of the channel's labels named `names` (exact names), by name; names without a label are absent from
+ * the map, unless `createMissing`: then they are created first (defaults as labels/manage gives a new label), with
+ * ON CONFLICT so a concurrent creation of the same name is not an error.
+ */
+export async function labelIdsByName(em: EntityManager, channelId: string, names: readonly string[], createMissing: boolean): Promise<Map<string, string>> {
+  const unique = [...new Set(names)];
+  if (unique.length === 0) return new Map();
+  if (createMissing) {
+    await em
+      .createQueryBuilder(LabelEntity)
+      .insert(unique.map((name) => ({ channel: channelId, name })))
+      .onConflict(['channel', 'name'])
+      .ignore()
+      .execute('run');
+  }
+  const labels = await em.find(LabelEntity, { channel: channelId, name: { $in: unique } }, { fields: ['name'] });
+  return new Map(labels.map((label) => [label.name, label.id]));
+}
+
+/**
+ * labels/delete: the label, by name in the channel or by id (see assertInChannel), locked and deleted; its assignments to
+ * contacts go with it (contact_labels cascades). Returns the label as it was.
+ */
+export async function deleteLabel(ctx: ServiceContext, channel: ScopedChannel, lookup: LabelLookupValues): Promise<Label> {
+  return ctx.em.transactional(async (tx) => {
+    const where = lookup.labelId !== undefined ? { id: lookup.labelId } : { channel: channel.id, name: lookup.name };
+    // Locked: of two concurrent deletes of one label, the second finds nothing (404).
+    const label = await tx.findOne(LabelEntity, where, { fields: LABEL_FIELDS, lockMode: LockMode.PESSIMISTIC_WRITE });
+    const notFound = () => new NotFoundError('label_not_found', `No label ${lookup.labelId ?? `named "${lookup.name}"`} in this channel.`);
+    assertInChannel(ctx, channel, label?.channel.id, notFound);
+    await tx.nativeDelete(LabelEntity, { id: label!.id, channel: channel.id });
+    return toLabel(label!);
+  });
 }
 
 export interface LabelChanges {

@@ -8,11 +8,11 @@ import { Subscription } from './subscription.entity.js';
 import { Transaction } from './transaction.entity.js';
 import { UserAddon } from './user-addon.entity.js';
 
-/** Base plans of the caller's platform (add-ons are not listed), oldest first. */
-export async function listPlans(ctx: ServiceContext): Promise<Plan[]> {
+/** Plans of the caller's platform of one item type (base plans or add-ons), inactive ones included, oldest first. */
+export async function listPlans(ctx: ServiceContext, itemType: Plan['itemType']): Promise<Plan[]> {
   const plans = await ctx.em.find(
     PlanEntity,
-    { platform: ctx.caller.platformId, itemType: 'plan' },
+    { platform: ctx.caller.platformId, itemType },
     { fields: ['name', 'itemType', 'prices', 'currency', 'isActive'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
   return plans.map((p) => ({ id: p.id, name: p.name, itemType: p.itemType, prices: p.prices, currency: p.currency, isActive: p.isActive }));

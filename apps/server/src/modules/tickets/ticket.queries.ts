@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUuid, type Ticket } from '@switchboard/contract';
+import { isUuid, type Ticket, type TicketSummary } from '@switchboard/contract';
 import { NotFoundError } from '../../kit/errors.js';
 import { User } from '../users/user.entity.js';
 import { generateShortId } from './short-id.js';
@@ -10,11 +10,8 @@ import { Ticket as TicketEntity } from './ticket.entity.js';
 
 const isoOrNull = (date: Date | null | undefined) => date?.toISOString() ?? null;
 
-/** The ticket as the API returns it, thread included (oldest message first). */
-export async function readTicket(em: EntityManager, id: string): Promise<Ticket> {
-  const ticket = await em.findOne(TicketEntity, id, { populate: ['owner'] });
-  if (!ticket) throw new NotFoundError('ticket_not_found', `Ticket ${id} not found in this platform.`);
-  const messages = await em.find(TicketMessage, { ticket: id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+/** A ticket (its owner populated) without its thread, as tickets/list gives it. */
+export function ticketSummary(ticket: TicketEntity): TicketSummary {
   return {
     id: ticket.id,
     shortId: ticket.shortId,
@@ -28,6 +25,16 @@ export async function readTicket(em: EntityManager, id: string): Promise<Ticket>
     createdAt: ticket.createdAt.toISOString(),
     updatedAt: ticket.updatedAt.toISOString(),
     closedAt: isoOrNull(ticket.closedAt),
+  };
+}
+
+/** The ticket as the API returns it, thread included (oldest message first). */
+export async function readTicket(em: EntityManager, id: string): Promise<Ticket> {
+  const ticket = await em.findOne(TicketEntity, id, { populate: ['owner'] });
+  if (!ticket) throw new NotFoundError('ticket_not_found', `Ticket ${id} not found in this platform.`);
+  const messages = await em.find(TicketMessage, { ticket: id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return {
+    ...ticketSummary(ticket),
     messages: messages.map((m) => ({
       id: m.id,
       message: m.message,
@@ -40,15 +47,18 @@ export async function readTicket(em: EntityManager, id: string): Promise<Ticket>
 }
 
 /**
- * Finds a ticket of this platform by UUID or shortId and locks it for the rest of the transaction, so two
- * concurrent closes cannot both see the transition into `closed`. Unknown, or another platform's: 404.
+ * Finds a ticket of this platform by UUID or shortId, optionally locking it for the rest of the transaction.
+ * Unknown, or another platform's: 404.
  */
-export async function lockTicket(tx: EntityManager, platformId: string, ticketId: string): Promise<TicketEntity> {
+export async function findTicket(em: EntityManager, platformId: string, ticketId: string, lockMode?: LockMode): Promise<TicketEntity> {
   const where = isUuid(ticketId) ? { id: ticketId } : { shortId: ticketId.toUpperCase() };
-  const ticket = await tx.findOne(TicketEntity, { platform: platformId, ...where }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const ticket = await em.findOne(TicketEntity, { platform: platformId, ...where }, { lockMode });
   if (!ticket) throw new NotFoundError('ticket_not_found', `Ticket ${ticketId} not found in this platform.`);
   return ticket;
 }
+
+/** findTicket, locked until the transaction ends, so two concurrent closes cannot both see the transition into `closed`. */
+export const lockTicket = (tx: EntityManager, platformId: string, ticketId: string) => findTicket(tx, platformId, ticketId, LockMode.PESSIMISTIC_WRITE);
 
 /** The platform user with this email, created as an admin user of the platform when there is none. */
 export async function resolveOwner(tx: EntityManager, platformId: string, email: string): Promise<User> {

@@ -1,12 +1,14 @@
-import type { Ticket, TicketManageValues } from '@switchboard/contract';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Pagination, Ticket, TicketManageValues, TicketsListValues, TicketSummary } from '@switchboard/contract';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { ValidationError, type FieldIssue } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { enqueueTicketClosed } from './ticket-closed.js';
 import type { ServiceContext } from '../../kit/context.js';
+import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { User } from '../users/user.entity.js';
 import { TicketMessage } from './ticket-message.entity.js';
-import { findAdmin, insertTicket, lockTicket, readTicket, resolveOwner } from './ticket.queries.js';
+import { Ticket as TicketEntity } from './ticket.entity.js';
+import { findAdmin, findTicket, insertTicket, lockTicket, readTicket, resolveOwner, ticketSummary } from './ticket.queries.js';
 
 /** Rules the schema cannot express alone: which fields creation needs, and what `message` options go together. */
 function checkParams(params: TicketManageValues): void {
@@ -109,4 +111,30 @@ export async function manageTicket(ctx: ServiceContext, params: TicketManageValu
     if (written.closedNow) await enqueueTicketClosed(tx, jobs, platformId, ticket);
     return ticket;
   });
+}
+
+/** tickets/list: the platform's tickets, filters combined, most recently updated first; no thread. */
+export async function listTickets(ctx: ServiceContext, query: TicketsListValues): Promise<{ data: TicketSummary[]; pagination: Pagination }> {
+  const where: FilterQuery<TicketEntity> = {
+    platform: ctx.caller.platformId,
+    ...(query.status !== undefined && { status: query.status }),
+    ...(query.priority !== undefined && { priority: query.priority }),
+    ...(query.assignedToId !== undefined && { assignedTo: query.assignedToId }),
+    // Emails are stored lowercase.
+    ...(query.email !== undefined && { owner: { email: query.email.toLowerCase() } }),
+    ...(query.updatedSince !== undefined && { updatedAt: { $gte: new Date(query.updatedSince) } }),
+  };
+  const [tickets, total] = await ctx.em.findAndCount(TicketEntity, where, {
+    populate: ['owner'],
+    orderBy: { updatedAt: 'desc', id: 'desc' },
+    limit: query.limit,
+    offset: offsetOf(query),
+  });
+  return { data: tickets.map(ticketSummary), pagination: paginationOf(query.page, query.limit, total) };
+}
+
+/** tickets/get: the whole ticket, by UUID or shortId, internal notes included (the caller is a platform admin). */
+export async function getTicket(ctx: ServiceContext, ticketId: string): Promise<Ticket> {
+  const { id } = await findTicket(ctx.em, ctx.caller.platformId, ticketId);
+  return readTicket(ctx.em, id);
 }

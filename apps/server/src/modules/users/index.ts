@@ -1,10 +1,14 @@
+import { contract } from '@switchboard/contract';
+import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { User } from './user.entity.js';
+import { usersRouter } from './user.router.js';
 import { usersSeed } from './user.seed.js';
 
-/** Users have no endpoints of their own: channels, tickets and plans refer to them; the portal signs them in. */
+/** Users: listed by users/list; channels, tickets and plans refer to them; the portal signs them in. */
 export const usersModule = defineModule({
   name: 'users',
   entities: [User],
+  routes: [routes(contract.platform.users, usersRouter)],
   seed: [usersSeed],
 });

@@ -1,9 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { USER_ROLES } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Platform } from '../platforms/platform.entity.js';
-
-export const USER_ROLES = ['owner', 'admin', 'member'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
 
 const UserSchema = defineEntity({
   name: 'User',

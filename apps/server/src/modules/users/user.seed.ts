@@ -1,10 +1,11 @@
+import { USER_ROLES } from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seedRef, seedSection } from '../../kit/seed.js';
 import { generateApiKey } from '../api-keys/api-key.crypto.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { hashPassword } from './password.js';
-import { User, USER_ROLES } from './user.entity.js';
+import { User } from './user.entity.js';
 
 /** How users created by this seed file are found by later sections: `platformId:email`. */
 export const userKey = (platformId: string, email: string) => `${platformId}:${email}`;

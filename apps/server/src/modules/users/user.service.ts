@@ -1,0 +1,39 @@
+import type { Pagination, PlatformUser, UsersListValues } from '@switchboard/contract';
+import type { ServiceContext } from '../../kit/context.js';
+import { offsetOf, paginationOf } from '../../kit/pagination.js';
+import { Subscription } from '../plans/subscription.entity.js';
+import { User } from './user.entity.js';
+
+/**
+ * users/list: the platform's users, oldest first, filtered by email (stored lowercase, so matched
+ * case-insensitively) and role, each with whether it holds an active base plan. Never the password hash.
+ */
+export async function listUsers(ctx: ServiceContext, query: UsersListValues): Promise<{ data: PlatformUser[]; pagination: Pagination }> {
+  const { em } = ctx;
+  const where = {
+    platform: ctx.caller.platformId,
+    ...(query.email !== undefined && { email: query.email.toLowerCase() }),
+    ...(query.role !== undefined && { role: query.role }),
+  };
+  const [users, total] = await em.findAndCount(User, where, {
+    fields: ['name', 'email', 'role', 'platformAccess', 'permissions', 'createdAt'],
+    orderBy: { createdAt: 'asc', id: 'asc' },
+    limit: query.limit,
+    offset: offsetOf(query),
+  });
+  const subscribed = users.length
+    ? await em.find(Subscription, { user: { $in: users.map((u) => u.id) }, status: 'active', plan: { itemType: 'plan' } }, { fields: ['user'] })
+    : [];
+  const withPlan = new Set(subscribed.map((s) => s.user.id));
+  const data = users.map((u) => ({
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    role: u.role,
+    platformAccess: u.platformAccess,
+    permissions: u.permissions,
+    hasActiveSubscription: withPlan.has(u.id),
+    createdAt: u.createdAt.toISOString(),
+  }));
+  return { data, pagination: paginationOf(query.page, query.limit, total) };
+}
