@@ -405,13 +405,13 @@ export interface TicketsListResponse {
         createdAt: string;
         updatedAt: string;
         description: string;
+        title: string;
         owner: {
             id: string;
             name: string;
             email: string;
         };
         shortId: string;
-        title: string;
         priority: 'low' | 'medium' | 'high' | 'urgent';
         assignedToId: string | null;
         assignedToName: string | null;
