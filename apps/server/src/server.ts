@@ -17,6 +17,7 @@ import { prepareSchema } from './lifecycle/schema.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
+import { idempotencyStore } from './modules/index.js';
 import { jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
 export interface RunningServer {
@@ -87,7 +88,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
   });
   answerClientErrors(server, logger);
   const { port } = server.address() as AddressInfo;
-  const sweeper = startIdempotencySweeper(database.orm.em, logger);
+  const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);
   logger.info({ port, rateLimitStore: redis ? 'redis' : 'memory' }, 'Switchboard listening');
   const metricsServer = metrics && (await startMetricsServer(config.METRICS_PORT!, metrics, logger));
   // Seeding waits for the schema: an instance that may not migrate leaves an unmigrated database alone.
