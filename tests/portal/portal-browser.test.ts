@@ -220,6 +220,8 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
       ['phone-keys', '/developer/keys'],
       ['phone-revoke-confirm', `/developer/keys/${key.slice(0, 16)}/revoke`],
       ['phone-downloads', '/developer/downloads'],
+      ['phone-channels', '/developer/channels'],
+      ['phone-channel-connect', `/developer/channels/${tenant.channelId}/connect`],
       ['phone-reference', '/developer/reference'],
     ] as const) {
       await phone.goto(url(p));
@@ -243,7 +245,7 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     expect(focused.top).toBeGreaterThanOrEqual(0);
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
-    for (const p of ['/developer/keys', '/developer/downloads']) {
+    for (const p of ['/developer/keys', '/developer/downloads', '/developer/channels', `/developer/channels/${tenant.channelId}/connect`]) {
       await page.goto(url(p));
       expect(await page.getByRole('banner').count()).toBe(1);
       expect(await page.getByRole('main').count()).toBe(1);

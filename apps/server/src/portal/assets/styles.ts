@@ -105,5 +105,7 @@ dl.details dd { margin: 0; overflow-wrap: anywhere; }
   table.stack td::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
   table.stack td:empty { display: none; }
   table.stack td > span { text-align: right; }
+  dl.details { grid-template-columns: 1fr; gap: 0; }
+  dl.details dd { margin-bottom: 0.5rem; }
 }
 `;
