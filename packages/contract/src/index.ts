@@ -3,6 +3,7 @@ import { addonsContract } from './platform/addons.js';
 import { platformContract } from './platform/platform.js';
 import { subscriptionsContract } from './platform/subscriptions.js';
 import { ticketsContract } from './platform/tickets.js';
+import { webhooksContract } from './platform/webhooks.js';
 import { automationsContract } from './workspace/automations.js';
 import { channelsContract } from './workspace/channels.js';
 import { contactsContract } from './workspace/contacts.js';
@@ -14,10 +15,33 @@ import { templatesContract } from './workspace/templates.js';
 const c = initContract();
 
 /**
- * The whole API. Each leaf is an endpoint: `{ post, get }`, two routes built from one definition.
+ * The whole API's shape. Each leaf is an endpoint: `{ post, get }`, two routes built from one definition.
  * The nesting mirrors the URL paths and is the shape of the SDK (`sb.workspace.contacts.list(...)`).
+ * Spelled out with `typeof` each slice because the inferred type of the whole tree is longer than TypeScript will
+ * write into a declaration file (TS7056); `contract` below must match it exactly.
  */
-export const contract = c.router({
+export type Contract = {
+  workspace: {
+    channels: typeof channelsContract;
+    contacts: typeof contactsContract;
+    labels: typeof labelsContract;
+    customFields: typeof customFieldsContract;
+    automations: typeof automationsContract;
+    chat: {
+      templates: typeof templatesContract;
+      message: typeof messagesContract;
+    };
+  };
+  platform: {
+    id: typeof platformContract;
+    subscription: typeof subscriptionsContract;
+    addon: typeof addonsContract;
+    tickets: typeof ticketsContract;
+    webhooks: typeof webhooksContract;
+  };
+};
+
+export const contract: Contract = c.router({
   workspace: {
     channels: channelsContract,
     contacts: contactsContract,
@@ -34,9 +58,9 @@ export const contract = c.router({
     subscription: subscriptionsContract,
     addon: addonsContract,
     tickets: ticketsContract,
+    webhooks: webhooksContract,
   },
 });
-export type Contract = typeof contract;
 
 export const API_INFO = {
   title: 'Switchboard API',

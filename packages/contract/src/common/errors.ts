@@ -19,6 +19,8 @@ export const ERROR_CODE_STATUS = {
   user_not_found: 404,
   addon_not_found: 404,
   ticket_not_found: 404,
+  webhook_not_found: 404,
+  delivery_not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_progress: 409,
   payload_too_large: 413,

@@ -8,5 +8,6 @@ export const EXAMPLE_IDS = {
   userId: '8a4c2e6f-1d3b-4e5a-9f70-3b6d8c1e2a94',
   addonId: '4e7a9c1b-6f2d-4b3e-8d5a-9c0e1f3a7b28',
   ticketId: 'c3e5a7b9-2d4f-4a6c-8e1b-5f7d9a3c1e62',
+  webhookEndpointId: '9d2b6f4a-7c1e-4a3b-8f5d-2e6a0c9b7d13',
 } as const;
 export type ExampleIdName = keyof typeof EXAMPLE_IDS;

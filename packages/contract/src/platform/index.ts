@@ -2,3 +2,4 @@ export * from './addons.js';
 export * from './platform.js';
 export * from './subscriptions.js';
 export * from './tickets.js';
+export * from './webhooks.js';
