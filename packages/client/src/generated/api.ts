@@ -38,11 +38,11 @@ export interface CustomField {
     isRequired: boolean;
     displayOrder: number;
 }
-export type ErrorCode = 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
+export type ErrorCode = 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'webhook_not_found' | 'delivery_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
 export interface ErrorEnvelope {
     message: string;
     success: false;
-    error: 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
+    error: 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'webhook_not_found' | 'delivery_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
 }
 export interface Label {
     id: string;
@@ -160,6 +160,78 @@ export type TicketUpdateParams = {
     ticketId?: string | undefined;
 } & {
     ticketId: string;
+};
+export type WebhookChangeParams = {
+    platformId: string;
+    description?: string | null | undefined;
+    endpointId?: string | undefined;
+    url?: string | undefined;
+    events?: string | string[] | undefined;
+    enabled?: boolean | undefined;
+    rotateSecret?: boolean | undefined;
+    delete?: boolean | undefined;
+    redeliver?: string | undefined;
+} & {
+    endpointId: string;
+};
+export type WebhookCreateParams = {
+    platformId: string;
+    description?: string | null | undefined;
+    endpointId?: string | undefined;
+    url?: string | undefined;
+    events?: string | string[] | undefined;
+    enabled?: boolean | undefined;
+    rotateSecret?: boolean | undefined;
+    delete?: boolean | undefined;
+    redeliver?: string | undefined;
+} & {
+    endpointId?: undefined;
+    redeliver?: undefined;
+    url: string;
+    events: string | string[];
+};
+export interface WebhookDelivery {
+    status: 'delivered' | 'failed' | 'pending';
+    id: string;
+    createdAt: string;
+    updatedAt: string;
+    endpointId: string;
+    eventType: 'ticket.closed' | 'message.status.updated' | 'message.received';
+    webhookId: string;
+    nextAttemptAt: string | null;
+    deliveredAt: string | null;
+    attempts: {
+        createdAt: string;
+        error: string | null;
+        attempt: number;
+        statusCode: number | null;
+        durationMs: number;
+    }[];
+}
+export interface WebhookEndpoint {
+    id: string;
+    createdAt: string;
+    updatedAt: string;
+    description: string | null;
+    url: string;
+    events: ('ticket.closed' | 'message.status.updated' | 'message.received')[];
+    enabled: boolean;
+    previousSecretExpiresAt: string | null;
+}
+export type WebhookEventType = 'ticket.closed' | 'message.status.updated' | 'message.received';
+export type WebhookManageParams = WebhookChangeParams | WebhookCreateParams | WebhookRedeliverParams;
+export type WebhookRedeliverParams = {
+    platformId: string;
+    description?: string | null | undefined;
+    endpointId?: string | undefined;
+    url?: string | undefined;
+    events?: string | string[] | undefined;
+    enabled?: boolean | undefined;
+    rotateSecret?: boolean | undefined;
+    delete?: boolean | undefined;
+    redeliver?: string | undefined;
+} & {
+    redeliver: string;
 };
 export interface ChannelsListParams {
 }
@@ -303,6 +375,44 @@ export interface TicketsManageResponse {
     data: Ticket;
     message?: string | undefined;
 }
+export interface WebhooksListParams {
+    platformId: string;
+}
+export interface WebhooksListResponse {
+    success: true;
+    total: number;
+    data: WebhookEndpoint[];
+    message?: string | undefined;
+}
+export type WebhooksManageParams = WebhookChangeParams | WebhookCreateParams | WebhookRedeliverParams;
+export interface WebhooksManageResponse {
+    success: true;
+    data: WebhookDelivery | {
+        id: string;
+        createdAt: string;
+        updatedAt: string;
+        description: string | null;
+        url: string;
+        events: ('ticket.closed' | 'message.status.updated' | 'message.received')[];
+        enabled: boolean;
+        previousSecretExpiresAt: string | null;
+        secret?: string | undefined;
+    };
+    message?: string | undefined;
+}
+export interface WebhooksDeliveriesParams {
+    platformId: string;
+    endpointId: string;
+    status?: 'delivered' | 'failed' | 'pending' | undefined;
+    page?: number | undefined;
+    limit?: number | undefined;
+}
+export interface WebhooksDeliveriesResponse {
+    success: true;
+    data: WebhookDelivery[];
+    pagination: Pagination;
+    message?: string | undefined;
+}
 /** Every endpoint of the API, grouped like its paths: `sb.workspace.contacts.list({ search })`. */
 export interface SwitchboardApi {
     workspace: WorkspaceApi;
@@ -348,6 +458,7 @@ export interface PlatformApi {
     subscription: PlatformSubscriptionApi;
     addon: PlatformAddonApi;
     tickets: PlatformTicketsApi;
+    webhooks: PlatformWebhooksApi;
 }
 export interface PlatformIdApi {
     list: (params?: PlatformIdListParams, options?: RequestOptions) => Promise<PlatformIdListResponse>;
@@ -360,4 +471,9 @@ export interface PlatformAddonApi {
 }
 export interface PlatformTicketsApi {
     manage: (params: TicketsManageParams, options?: RequestOptions) => Promise<TicketsManageResponse>;
+}
+export interface PlatformWebhooksApi {
+    list: (params: WebhooksListParams, options?: RequestOptions) => Promise<WebhooksListResponse>;
+    manage: (params: WebhooksManageParams, options?: RequestOptions) => Promise<WebhooksManageResponse>;
+    deliveries: (params: WebhooksDeliveriesParams, options?: RequestOptions) => Promise<WebhooksDeliveriesResponse>;
 }

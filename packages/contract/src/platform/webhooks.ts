@@ -157,6 +157,17 @@ export const webhookDeliveriesParams = z.object({
 export type WebhookDeliveriesValues = z.output<typeof webhookDeliveriesParams>;
 
 export const webhooksContract = {
+  list: endpoint({
+    operation: 'platform.webhooks.list',
+    path: '/api/platform/v1/webhooks/list',
+    summary: 'List the webhook endpoints of the platform',
+    description: 'Oldest first. Signing secrets are never listed: they appear once, in the reply that creates or rotates them.',
+    params: z.object({ platformId: platformIdParam }),
+    response: listEnvelope(webhookEndpointSchema),
+    rateClass: 'api_read',
+    access: { scope: 'platform' },
+    example: { platformId: EXAMPLE_IDS.platformId },
+  }),
   manage: endpoint({
     operation: 'platform.webhooks.manage',
     path: '/api/platform/v1/webhooks/manage',
