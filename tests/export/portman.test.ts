@@ -7,7 +7,8 @@ import { describe, expect } from 'vitest';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { test } from '../helpers/test.js';
 import { run, runOk, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
-import { demoVariables, singleChannelDemo } from './demo-ids.js';
+import { demoVariables, demoWebhookEndpointId, singleChannelDemo } from './demo-ids.js';
+import { contractRoutes } from './routes.js';
 
 const BIN = path.join(REPO_ROOT, 'tests/node_modules/.bin');
 const PORTMAN_PACKAGE = path.join(REPO_ROOT, 'tests/node_modules/@apideck/portman');
@@ -38,12 +39,14 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     await writeApiFiles(dir, { serverUrl: server.baseUrl });
     const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
     const { platformId, channelId, userId, addonId } = variables;
-    const ids = { platformId, channelId, userId, addonId };
+    const ids = { platformId, channelId, userId, addonId, webhookEndpointId: await demoWebhookEndpointId(server, variables) };
     const rawReplacements = Object.entries(ids).map(([name, id]) => ({ searchFor: EXAMPLE_IDS[name as keyof typeof ids], replaceWith: id }));
-    // Portman leaves optional query parameters out; the demo's templates take variables, so the GET of
-    // templates/send sends them as the POST example does.
+    // Portman leaves optional query parameters out; the demo's templates take variables, and a webhook endpoint is
+    // created from a url and events, so those GETs send them as the POST examples do.
+    const query = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value, overwrite: true }));
     const overwrites = [
-      { openApiOperationId: 'workspaceChatTemplatesSendGet', overwriteRequestQueryParams: [{ key: 'variables', value: 'Ada,A-1001', overwrite: true }] },
+      { openApiOperationId: 'workspaceChatTemplatesSendGet', overwriteRequestQueryParams: query({ variables: 'Ada,A-1001' }) },
+      { openApiOperationId: 'platformWebhooksManageGet', overwriteRequestQueryParams: query({ url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' }) },
     ];
     const config = { ...defaults, overwrites, globals: { ...defaults.globals, rawReplacements } };
     writeFileSync(path.join(dir, 'portman-config.json'), JSON.stringify(config));
@@ -63,9 +66,9 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     const failed = assertions.filter((a) => a.error).map((a) => `${a.request}: ${a.assertion}: ${a.error!.message.slice(0, 300)}`);
     expect(failed).toEqual([]);
     expect(result.code).toBe(0);
-    expect(executions).toHaveLength(26);
+    expect(executions).toHaveLength(contractRoutes().length);
     // status, content type, JSON body, schema, and each required header: X-Request-Id and the four RateLimit-* ones.
     expect(assertions.length).toBeGreaterThanOrEqual(executions.length * 9);
     expect(assertions.filter((a) => /RateLimit-Policy/.test(a.assertion))).toHaveLength(executions.length);
-  }, 2 * SLOW_TIMEOUT_MS); // two tools in a row: Portman's conversion and a newman run of 26 requests
+  }, 2 * SLOW_TIMEOUT_MS); // two tools in a row: Portman's conversion and a newman run of every route
 });

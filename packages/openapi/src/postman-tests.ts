@@ -27,6 +27,7 @@ export function toJsonSchema(node: Node, doc: OpenAPIObject): Record<string, unk
 const FILLS: Record<string, { variable: string; from: string }> = {
   workspaceChannelsList: { variable: 'channelId', from: 'reply.data[0] && reply.data[0].id' },
   platformIdList: { variable: 'platformId', from: 'reply.data.id' },
+  platformWebhooksManage: { variable: 'webhookEndpointId', from: 'reply.data.id' },
 };
 
 /** The test script of one request: status 200, `success: true`, and the reply matches the operation's 200 schema. */

@@ -47,6 +47,7 @@ const VARIABLE_HELP: Record<string, string> = {
   channelId: 'A channel id from Workspace → channels/list (filled in with the first channel by that request when empty)',
   userId: 'A user of your platform with an active base subscription (for addon/manage)',
   addonId: 'An add-on plan id (itemType `addon`) of your platform (for addon/manage)',
+  webhookEndpointId: 'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when empty)',
 };
 
 const VARIABLE_REF = /\{\{([A-Za-z]\w*)\}\}/g;

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../logger.js';
+import type { WebhookDeps } from '../modules/webhooks/webhook-endpoints.service.js';
 import type { AssetUrls } from './assets.js';
 import type { ApiDocuments } from './documents.js';
 import { loadPortalUser, PORTAL_PERMISSION, type PortalUser } from './sign-in.service.js';
@@ -16,6 +17,8 @@ export interface PortalContext {
   documents(serverUrl: string): Promise<ApiDocuments>;
   /** The base URL requests from the reference and the downloaded files point at. */
   serverUrl(req: Request): string;
+  /** The webhooks page writes through the same services as webhooks/manage: its SSRF policy and job queue. */
+  webhooks: WebhookDeps;
 }
 
 export interface SignedIn {

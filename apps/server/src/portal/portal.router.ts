@@ -4,6 +4,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
+import type { WebhookDeps } from '../modules/webhooks/webhook-endpoints.service.js';
 import { portalAssets, type AssetUrls } from './assets.js';
 import { authRoutes } from './auth.routes.js';
 import { documentCache } from './documents.js';
@@ -11,6 +12,7 @@ import { keyRoutes } from './keys.routes.js';
 import { identify, requireAccess, type PortalContext } from './portal.context.js';
 import { CsrfError, PORTAL_PATH, portalSession, requireCsrf } from './session.js';
 import { toolRoutes } from './tools.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 import { messagePage } from './views/auth.js';
 
 export { PORTAL_PATH };
@@ -27,6 +29,7 @@ export interface PortalOptions {
 export interface PortalDeps extends PortalOptions {
   orm: MikroORM;
   logger: Logger;
+  webhooks: WebhookDeps;
 }
 
 /**
@@ -90,6 +93,7 @@ export function createPortal(deps: PortalDeps): Router {
     assets,
     documents: documentCache(),
     serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, ''),
+    webhooks: deps.webhooks,
   };
 
   const router = Router();
@@ -107,6 +111,7 @@ export function createPortal(deps: PortalDeps): Router {
   router.use(authRoutes(ctx, deps.redis));
   router.use(requireAccess(ctx));
   router.use(keyRoutes(ctx));
+  router.use(webhookRoutes(ctx));
   router.use(toolRoutes(ctx));
   router.use((req, res) => {
     res.status(404).send(messagePage(assets, { title: 'Page not found', message: `Nothing here at ${req.originalUrl}.`, viewer: req.portal?.viewer }));

@@ -12,6 +12,7 @@ export interface PortalUser {
   email: string;
   name: string;
   permissions: string[];
+  platformId: string;
   platformName: string;
 }
 
@@ -19,7 +20,7 @@ export interface PortalUser {
 export async function loadPortalUser(em: EntityManager, userId: string): Promise<PortalUser | undefined> {
   const user = await em.findOne(User, userId, { fields: ['email', 'name', 'permissions', 'platform.name'] });
   if (!user) return undefined;
-  return { id: user.id, email: user.email, name: user.name, permissions: user.permissions, platformName: user.platform.name };
+  return { id: user.id, email: user.email, name: user.name, permissions: user.permissions, platformId: user.platform.id, platformName: user.platform.name };
 }
 
 export interface Credentials {

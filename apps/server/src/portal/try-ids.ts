@@ -5,7 +5,8 @@ type TryIds = Partial<Record<ExampleIdName, string>>;
 
 /**
  * Ids of the signed-in user's own tenant for the reference's example requests: their platform, their first channel,
- * a user with an active base subscription (themselves first) and an active add-on, so "Send" works as it stands.
+ * a user with an active base subscription (themselves first), an active add-on and their first webhook endpoint, so
+ * "Send" works as it stands.
  */
 async function tryIds(em: EntityManager, userId: string): Promise<TryIds> {
   const [row] = await em.execute<TryIds[]>(
@@ -16,7 +17,9 @@ async function tryIds(em: EntityManager, userId: string): Promise<TryIds> {
               where su.platform_id = u.platform_id and s.status = 'active'
               order by (s.user_id = u.id) desc, s.created_at limit 1), u.id) as "userId",
             (select p.id from plans p where p.platform_id = u.platform_id and p.item_type = 'addon' and p.is_active
-              order by p.created_at, p.id limit 1) as "addonId"
+              order by p.created_at, p.id limit 1) as "addonId",
+            (select w.id from webhook_endpoints w where w.platform_id = u.platform_id
+              order by w.created_at, w.id limit 1) as "webhookEndpointId"
        from users u where u.id = ?`,
     [userId],
   );

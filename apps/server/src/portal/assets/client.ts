@@ -1,5 +1,5 @@
 /**
- * The portal's only script (served from 'self'; the CSP allows no inline script). It adds: copy-to-clipboard,
+ * The portal's only script (served from 'self'; the CSP allows no inline script). It adds: copy-to-clipboard (keys, webhook secrets),
  * handing a freshly generated key to the API reference, and starting the reference with that key prefilled.
  * The key travels only through this tab's sessionStorage (gone when the tab closes), never back to the server.
  */
@@ -17,7 +17,7 @@ export const PORTAL_JS = `
     var copy = event.target.closest('[data-copy-target]');
     if (copy) {
       var field = document.getElementById(copy.getAttribute('data-copy-target'));
-      var done = function () { copy.textContent = 'Copied'; announce('API key copied to the clipboard.'); };
+      var done = function () { copy.textContent = 'Copied'; announce(copy.getAttribute('data-copied-message') || 'API key copied to the clipboard.'); };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(field.value).then(done, function () { field.select(); });
       } else {
