@@ -88,7 +88,7 @@ export class PortalAgent {
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       // A list is sent as the field repeated, as a browser sends checked checkboxes of one name.
-      body = new URLSearchParams(Object.entries(init.form).flatMap(([name, value]) => [value].flat().map((one) => [name, one]))).toString();
+      body = new URLSearchParams(Object.entries(init.form).flatMap(([name, value]) => [value].flat().map((one): [string, string] => [name, one]))).toString();
     }
     const response = await fetch(`${this.baseUrl}${path}`, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
     const setCookies = response.headers.getSetCookie();
