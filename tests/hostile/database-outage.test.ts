@@ -5,13 +5,15 @@ import { createLogger, startEmbeddedPostgres, type EmbeddedDatabase } from '@swi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
+import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
 import { startLoad, tally } from './load.js';
 import { prepareSpawnedTenant } from './spawned-tenant.js';
 
 /**
  * PostgreSQL stopped under load, with the built server as its own process against a cluster this test owns:
- * every reply meanwhile is a 503 with Retry-After (never a 500), the outage is logged once each way, and the
- * same process answers 200 again within 5 s of the database's return.
+ * every reply meanwhile is a 503 with Retry-After (never a 500), the outage is logged once each way, the same
+ * process answers 200 again within 5 s of the database's return, and a webhook whose retry fell due during the
+ * outage is delivered once afterwards.
  */
 describe('database outage under load', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-outage-pg-'));
@@ -20,6 +22,10 @@ describe('database outage under load', () => {
   let cluster: EmbeddedDatabase | undefined;
   let server: ServerProcess | undefined;
   let keys: string[];
+  let platformId: string;
+  let ticketId: string;
+  const secret = newWebhookSecret();
+  let hooks: WebhookReceiver;
 
   const startCluster = async () => {
     cluster = await startEmbeddedPostgres({ dataDir, port, database: 'switchboard', logger });
@@ -29,19 +35,38 @@ describe('database outage under load', () => {
   beforeAll(async () => {
     port = await freePort();
     const databaseUrl = await startCluster();
-    keys = await prepareSpawnedTenant(databaseUrl);
-    server = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', DB_ACQUIRE_TIMEOUT_MS: '1000' });
+    // The receiver refuses the first attempt, so the retry (1 s later) falls into the outage.
+    hooks = await startWebhookReceiver(secret, (n) => (n === 1 ? 500 : 200));
+    ({ keys, platformId, ticketId } = await prepareSpawnedTenant(databaseUrl, (file) => {
+      file.platforms![0]!.webhooks = [{ url: hooks.url, secret, events: ['ticket.closed'] }];
+    }));
+    server = spawnServer({
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DB_ACQUIRE_TIMEOUT_MS: '1000',
+      ALLOW_HTTP_WEBHOOKS: 'true',
+      DELIVERY_RETRY_SCHEDULE: '1',
+    });
   });
   afterAll(async () => {
     if (server?.child.exitCode === null) server.child.kill('SIGKILL');
+    await hooks?.close();
     await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers only 503 + Retry-After while PostgreSQL is down, and 200 within 5 s of its return, without a restart', async () => {
     const [, serverPort] = await server!.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
+    const closed = await fetch(`http://127.0.0.1:${serverPort}/api/platform/v1/tickets/manage`, {
+      method: 'POST',
+      headers: { 'X-API-Key': keys[0]!, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ platformId, ticketId, status: 'closed' }),
+    });
+    expect(closed.status).toBe(200);
+    await expect.poll(() => hooks.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
     const load = startLoad(`http://127.0.0.1:${serverPort}/api/workspace/v1/channels/list`, keys);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 500));
 
     const stopping = Date.now();
     await cluster!.stop();
@@ -79,5 +104,14 @@ describe('database outage under load', () => {
     await server!.waitFor(/job queue reaches the database again/, 15_000);
     expect(server!.output().match(/job queue cannot reach the database/g)).toHaveLength(1);
     expect(server!.output().match(/job queue reaches the database again/g)).toHaveLength(1);
+
+    // The webhook refused before the outage went out once afterwards, with the same webhook-id, signed.
+    await expect.poll(() => hooks.received.length, { timeout: 20_000, interval: 50 }).toBe(2);
+    const [refused, delivered] = hooks.received;
+    expect(delivered!.at).toBeGreaterThan(back);
+    expect(delivered!.verified?.data.ticket.id).toBe(ticketId);
+    expect(delivered!.headers['webhook-id']).toBe(refused!.headers['webhook-id']);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(hooks.received).toHaveLength(2);
   }, 90_000);
 });

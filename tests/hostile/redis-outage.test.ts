@@ -48,7 +48,7 @@ describe('Redis outage under load', () => {
   beforeAll(async () => {
     redis = await startRedisServer();
     const databaseUrl = await createFreshDatabase();
-    keys = await prepareSpawnedTenant(databaseUrl);
+    ({ keys } = await prepareSpawnedTenant(databaseUrl));
     server = spawnServer({ DATABASE_URL: databaseUrl, REDIS_URL: redis.url, PORT: '0', LOG_LEVEL: 'info' });
   });
   afterAll(async () => {

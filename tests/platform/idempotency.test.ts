@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@switchboard/client';
-import { sweepIdempotencyKeys } from '@switchboard/server';
+import { idempotencyStore } from '@switchboard/server';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
@@ -144,7 +144,7 @@ describe('Idempotency-Key on writes', () => {
     expect(again.data.data.msgid).not.toBe(first.data.data.msgid);
 
     await sql(server.databaseUrl, `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`, [expiring]);
-    expect(await sweepIdempotencyKeys(server.database.orm.em)).toBeGreaterThanOrEqual(1);
+    expect(await idempotencyStore.sweep(server.database.orm.em)).toBeGreaterThanOrEqual(1);
     expect(await storedKeys(server, expiring)).toEqual([]);
     expect(await storedKeys(server, fresh)).toHaveLength(1);
   });

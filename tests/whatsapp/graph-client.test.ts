@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GraphClient } from '../../apps/server/src/modules/messages/providers/whatsapp-cloud/graph-client.js';
+import { GraphClient } from '../../apps/server/src/modules/whatsapp/graph-client.js';
 import {
   ProviderRejectedError,
   ProviderUnauthorizedError,
   ProviderUnavailableError,
   type ProviderError,
-} from '../../apps/server/src/modules/messages/providers/whatsapp-cloud/graph-errors.js';
-import { syncedTemplates } from '../../apps/server/src/modules/messages/providers/whatsapp-cloud/template-sync.js';
+} from '../../apps/server/src/modules/whatsapp/graph-errors.js';
+import { syncedTemplates } from '../../apps/server/src/modules/whatsapp/template-sync.js';
 import { graphError, startGraphStandIn, type GraphStandIn, type StandInTemplate } from '../helpers/graph-stand-in.js';
 import { freePort } from '../helpers/ports.js';
 

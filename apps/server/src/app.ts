@@ -14,12 +14,12 @@ import type { JobQueue } from './kit/jobs.js';
 import type { Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import type { Logger } from './logger.js';
-import { apiKeyLookup } from './modules/index.js';
+import { apiKeyLookup, idempotencyStore } from './modules/index.js';
 import { WEBHOOK_POLICY } from './modules/webhooks/webhook-policy.js';
 import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
 import { root } from './portal/root.js';
-import { routeSlices } from './wiring.js';
+import { receivers, routeSlices } from './wiring.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -72,9 +72,10 @@ export function createApp(deps: AppDeps): Express {
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);
-  app.use(requireJsonBody, jsonBody);
   const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
-  registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup });
+  for (const receiver of receivers) app.use('/webhooks', receiver(routeDeps));
+  app.use(requireJsonBody, jsonBody);
+  registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup, idempotencyKeys: idempotencyStore });
 
   app.use(notFound(routeSlices.map((slice) => slice.router)));
   app.use(errorHandler(deps.logger, outages));

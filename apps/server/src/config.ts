@@ -53,6 +53,18 @@ const envSchema = z.object({
   /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
   SANDBOX_SENT_AFTER_MS: integer(0, 600_000).default(1000),
   SANDBOX_DELIVERED_AFTER_MS: integer(0, 600_000).default(3000),
+  /**
+   * Encrypts channel secrets at rest (AES-256-GCM): 32 random bytes in base64 (`openssl rand -base64 32`). Required
+   * once a channel uses the WhatsApp Cloud API; every instance needs the same value.
+   */
+  SECRETS_KEY: z.string().optional(),
+  /** Meta's Graph API: every WhatsApp Cloud API call goes to `${WHATSAPP_GRAPH_URL}/${WHATSAPP_GRAPH_VERSION}/…`. */
+  WHATSAPP_GRAPH_URL: url(['https', 'http']).default('https://graph.facebook.com'),
+  WHATSAPP_GRAPH_VERSION: z.string().regex(/^v\d+\.\d+$/, 'must look like v23.0').default('v23.0'),
+  /** How long one Graph call may take (connect, reply and body). */
+  WHATSAPP_GRAPH_TIMEOUT_MS: integer(100, 60_000).default(10_000),
+  /** How often each WhatsApp Cloud channel's templates are pulled from Meta; 0 turns the schedule off. */
+  TEMPLATE_SYNC_MINUTES: integer(0, 10_080).default(60),
   /** Public base URL used in printed examples and the OpenAPI servers list. */
   PUBLIC_URL: z.string().url('must be a URL').optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),

@@ -4,7 +4,7 @@ export { ConfigError, loadConfig, type Config } from './config.js';
 export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 export { migrate, type Database, type Orm } from './db/orm.js';
 export { demoSeed, DEMO_PASSWORD } from './demo.js';
-export { sweepIdempotencyKeys } from './http/idempotency.js';
+export { idempotencyStore } from './modules/index.js';
 export { SeedError } from './kit/seed.js';
 export { startServices, type Services } from './kit/services.js';
 export { createLogger, type Logger } from './logger.js';

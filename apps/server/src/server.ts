@@ -16,6 +16,7 @@ import { prepareSchema } from './lifecycle/schema.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
+import { idempotencyStore } from './modules/index.js';
 import { jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
 export interface RunningServer {
@@ -48,6 +49,12 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const events = await startEvents(config, database, logger, jobFactories);
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const services = startServices(serviceProviders, { em: database.orm.em, logger, config });
+  // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
+  if (pendingMigrations === 0) await services.check().catch(async (error: unknown) => {
+    await services.stop();
+    await events.stop();
+    throw error;
+  });
   const readiness = new Readiness();
   const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats });
   const app = createApp({
@@ -73,7 +80,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
   });
   answerClientErrors(server, logger);
   const { port } = server.address() as AddressInfo;
-  const sweeper = startIdempotencySweeper(database.orm.em, logger);
+  const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);
   logger.info({ port, rateLimitStore: redis ? 'redis' : 'memory' }, 'Switchboard listening');
   const metricsServer = metrics && (await startMetricsServer(config.METRICS_PORT!, metrics, logger));
   // Seeding waits for the schema: an instance that may not migrate leaves an unmigrated database alone.

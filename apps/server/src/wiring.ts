@@ -16,6 +16,7 @@ type Section = NonNullable<Module['seed']>[number];
 /** Every table the ORM knows: the modules' entities and the portal's session store. */
 export const entities = [...modules.flatMap((module) => module.entities), PortalSession];
 export const routeSlices = modules.flatMap((module) => module.routes ?? []);
+export const receivers = modules.flatMap((module) => (module.receivers ? [module.receivers] : []));
 export const serviceProviders = modules.flatMap((module) => module.services ?? []);
 export const jobFactories = modules.flatMap((module) => (module.jobs ? [module.jobs] : []));
 

@@ -16,11 +16,18 @@ export async function runCommand(
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 2);
   const database = await openDatabase(config, logger, 4);
+  // Interrupted (Ctrl-C, kill): close the pool and stop an embedded PostgreSQL this command started, then exit.
+  const interrupted = (signal: NodeJS.Signals) => {
+    logger.warn({ signal }, 'interrupted: closing the database');
+    void database.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
     const appliedMigrations = await migrate(database.orm);
     const result = await command(database.orm.em.fork(), { logger, appliedMigrations });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
     await database.close();
   }
 }

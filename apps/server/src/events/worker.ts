@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/orm.js';
 import type { DeliveryJob, DeliveryTarget, JobDeps, JobQueue, ModuleJobs } from '../kit/jobs.js';
 import type { Logger } from '../logger.js';
+import { isDependencyOutage } from '../outages.js';
 import type { QueueStats } from '../observability/metrics.js';
 import { runDelivery } from './delivery.js';
 import { startQueue } from './queue.js';
@@ -37,8 +38,10 @@ export async function startEvents(config: Config, database: Database, logger: Lo
           try {
             await runDelivery(target, job.data, job.signal, { em: database.orm.em.fork(), queue, policy, logger: log });
           } catch (error) {
-            // pg-boss records the failure on the job and retries it; the log is where people look.
-            log.error({ err: error, queue: target.queue, job: job.data }, 'delivery job failed; pg-boss will retry it');
+            // pg-boss records the failure on the job and retries it; the log is where people look. A database outage
+            // is not this job's fault and is logged once by the queue's outage watch: one short line, no stack.
+            if (isDependencyOutage(error)) log.warn({ queue: target.queue, job: job.data, reason: (error as Error).message }, 'delivery job interrupted by a database outage; pg-boss will retry it');
+            else log.error({ err: error, queue: target.queue, job: job.data }, 'delivery job failed; pg-boss will retry it');
             throw error;
           }
         }

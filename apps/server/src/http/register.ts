@@ -3,6 +3,7 @@ import type { AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
 import type { Express, RequestHandler } from 'express';
 import type { ApiKeyLookup } from '../kit/auth.js';
+import type { IdempotencyStore } from '../kit/idempotency.js';
 import type { RouteDeps, RouteSlice, RouterImplementation } from '../kit/implement.js';
 import type { Logger } from '../logger.js';
 import { authenticate } from './auth.js';
@@ -19,6 +20,8 @@ export interface HttpDeps {
   rateLimiters: RateLimiters;
   /** How API keys are recognised and resolved (the api-keys module). */
   apiKeys: ApiKeyLookup;
+  /** Where Idempotency-Key claims and replies are kept (the idempotency module). */
+  idempotencyKeys: IdempotencyStore;
 }
 
 /**
@@ -34,7 +37,7 @@ export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], r
     rejectNestedQuery,
     authorize,
     rateLimit(deps.rateLimiters, deps.logger),
-    idempotency(deps.em, deps.logger),
+    idempotency(deps.em, deps.idempotencyKeys, deps.logger),
   ];
   for (const slice of slices) {
     // Each slice's implementation was checked against its router where both types are known (kit `routes()`).

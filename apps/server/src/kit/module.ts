@@ -1,5 +1,6 @@
 import type { EntityClass } from '@mikro-orm/core';
-import type { RouteSlice } from './implement.js';
+import type { Router } from 'express';
+import type { RouteDeps, RouteSlice } from './implement.js';
 import type { JobDeps, ModuleJobs } from './jobs.js';
 import type { SeedSection } from './seed.js';
 import type { ServiceProvider } from './services.js';
@@ -17,6 +18,11 @@ export interface ModuleManifest<Seed extends readonly AnySeedSection[] = readonl
   entities: readonly EntityClass<any>[];
   /** The contract slices this module implements. */
   routes?: readonly RouteSlice[];
+  /**
+   * Callbacks from outside services (e.g. Meta's webhooks), outside the contract: mounted under `/webhooks` before
+   * the API's JSON parser and key auth, so a receiver sees the raw body and authenticates the sender itself.
+   */
+  receivers?(deps: RouteDeps): Router;
   /** Its top-level lists in the seed file, in load order. */
   seed?: Seed;
   /** Long-lived objects it provides to routers (started with the server, stopped with it). */

@@ -21,6 +21,8 @@ export interface ServiceDeps {
 export interface ServiceProvider<T = unknown> {
   key: ServiceKey<T>;
   start(deps: ServiceDeps): T;
+  /** A start-up check against the database (e.g. stored secrets open with the configured key); throwing stops start-up. */
+  check?(service: T, deps: ServiceDeps): Promise<void>;
   stop?(service: T): Promise<void>;
 }
 
@@ -29,6 +31,8 @@ export const provide = <T>(provider: ServiceProvider<T>): ServiceProvider<T> => 
 /** The started services of every module, by key. */
 export interface Services {
   get<T>(key: ServiceKey<T>): T;
+  /** Runs every provider's start-up check. */
+  check(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -39,6 +43,9 @@ export function startServices(providers: readonly ServiceProvider[], deps: Servi
       const entry = started.get(key.name);
       if (!entry) throw new Error(`No module provides the service "${key.name}"`);
       return entry.service as T;
+    },
+    async check() {
+      for (const { provider, service } of started.values()) await provider.check?.(service, deps);
     },
     async stop() {
       await Promise.all([...started.values()].map(({ provider, service }) => provider.stop?.(service)));

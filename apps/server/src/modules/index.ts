@@ -13,8 +13,10 @@ import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
 import { webhooksModule } from './webhooks/index.js';
+import { whatsAppModule } from './whatsapp/index.js';
 
 export { apiKeyLookup } from './api-keys/index.js';
+export { idempotencyStore } from './idempotency/index.js';
 
 /**
  * The one list of modules. The app mounts their routes, the ORM knows their entities, the worker runs their
@@ -32,6 +34,7 @@ export const modules = [
   templatesModule,
   automationsModule,
   messagesModule,
+  whatsAppModule,
   plansModule,
   ticketsModule,
   webhooksModule,

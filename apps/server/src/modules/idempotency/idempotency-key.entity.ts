@@ -4,7 +4,7 @@ import { User } from '../users/user.entity.js';
 
 /**
  * One `Idempotency-Key` of one API user: claimed (no status yet) while the first request runs, then the reply
- * it got, replayed to retries until `expiresAt`. Written with plain SQL by http/idempotency.ts, never the ORM.
+ * it got, replayed to retries until `expiresAt`. Read and written by idempotency.store.ts.
  */
 const IdempotencyKeySchema = defineEntity({
   name: 'IdempotencyKey',

@@ -1,7 +1,9 @@
 import { defineModule } from '../../kit/module.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 
-/** The table behind the `Idempotency-Key` header; the HTTP layer's idempotency middleware reads and writes it. */
+export { idempotencyStore } from './idempotency.store.js';
+
+/** The table behind the `Idempotency-Key` header; the HTTP layer's middleware uses it through idempotencyStore. */
 export const idempotencyModule = defineModule({
   name: 'idempotency',
   entities: [IdempotencyKey],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../../../kit/errors.js';
+import { AppError } from '../../kit/errors.js';
 
 /**
  * How a failing Graph API call becomes one of our errors. The first row that matches wins.

@@ -1,0 +1,58 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config.js';
+import { provide, serviceKey } from '../../kit/services.js';
+import { createSecretBox, type SecretBox } from '../../kit/secrets.js';
+import { GraphClient } from './graph-client.js';
+import { WhatsAppConnection } from './whatsapp-connection.entity.js';
+
+/** What every WhatsApp Cloud API path needs: one Graph client (keep-alive pool) and the box channel secrets live in. */
+export interface WhatsApp {
+  graph: GraphClient;
+  /** Undefined while SECRETS_KEY is unset: connecting a channel is then refused with a message saying so. */
+  secrets: SecretBox | undefined;
+  /** PUBLIC_URL (or the local address): where Meta is told to send a channel's webhooks. */
+  publicUrl: string;
+}
+
+export const WHATSAPP = serviceKey<WhatsApp>('whatsapp');
+
+export function createWhatsApp(config: Config): WhatsApp {
+  return {
+    graph: new GraphClient({ graphUrl: config.WHATSAPP_GRAPH_URL, version: config.WHATSAPP_GRAPH_VERSION, timeoutMs: config.WHATSAPP_GRAPH_TIMEOUT_MS }),
+    // A SECRETS_KEY that is set but unusable stops start-up here, with createSecretBox's message naming the problem.
+    secrets: config.SECRETS_KEY === undefined ? undefined : createSecretBox(config.SECRETS_KEY),
+    publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+  };
+}
+
+export const whatsAppService = provide({
+  key: WHATSAPP,
+  start: ({ config }) => createWhatsApp(config),
+  check: (whatsApp, { em }) => checkStoredSecrets(em.fork(), whatsApp),
+  stop: (whatsApp) => whatsApp.graph.close(),
+});
+
+/** The URL Meta calls for this channel: verification GET and signed event POSTs. */
+export const inboundWebhookUrl = (whatsApp: Pick<WhatsApp, 'publicUrl'>, channelId: string) => `${whatsApp.publicUrl}/webhooks/whatsapp/${channelId}`;
+
+/**
+ * Start-up check: channels already connected need SECRETS_KEY, and the key must be the one their secrets were
+ * encrypted with. Fails with a message an operator can act on instead of failing later, per request.
+ */
+export async function checkStoredSecrets(em: EntityManager, whatsApp: WhatsApp): Promise<void> {
+  const [connection] = await em.find(WhatsAppConnection, {}, { fields: ['id', 'channel', 'verifyTokenCiphertext'], orderBy: { createdAt: 'asc' }, limit: 1 });
+  if (!connection) return;
+  if (!whatsApp.secrets) {
+    throw new Error('SECRETS_KEY is not set, but WhatsApp Cloud API channels exist whose secrets it encrypts: set the SECRETS_KEY they were connected with.');
+  }
+  try {
+    whatsApp.secrets.decrypt(connection.verifyTokenCiphertext, secretContext(connection.channel.id, 'verifyToken'));
+  } catch (error) {
+    throw new Error(`SECRETS_KEY cannot open the stored WhatsApp channel secrets: ${(error as Error).message}`);
+  }
+}
+
+export type ChannelSecretName = 'accessToken' | 'appSecret' | 'verifyToken';
+
+/** Binds a ciphertext to its channel and column, so a value copied elsewhere fails to decrypt. */
+export const secretContext = (channelId: string, name: ChannelSecretName) => `channel:${channelId}:${name}`;
