@@ -69,7 +69,7 @@ export async function redeliver(em: EntityManager, platformId: string, deliveryI
     if (endpoint.platform.id !== platformId) throw new ForbiddenError('This webhook delivery belongs to another platform.');
     if (!endpoint.isActive) throw ValidationError.field('redeliver', 'the endpoint is disabled; enable it first');
     if (delivery.status === 'pending') {
-      throw ValidationError.field('redeliver', `this delivery is still pending; its next attempt is at ${iso(delivery.nextAttemptAt) ?? 'once it is picked up'}`);
+      throw ValidationError.field('redeliver', 'this delivery is still pending (an attempt is under way or scheduled); redeliver it once it is delivered or failed');
     }
     tx.assign(delivery, { status: 'pending', nextAttemptAt: new Date(), deliveredAt: null });
     await tx.flush();
