@@ -84,16 +84,27 @@ describe('Idempotency-Key on writes', () => {
 
   test('a 5xx releases the key so the retry runs', async ({ server, acme }) => {
     const key = randomUUID();
-    const before = await templateMessages(server, acme.mainChannelId);
-    await sql(server.databaseUrl, 'alter table messages rename to messages_away');
-    const failed = await post(server, acme.memberKey, SEND, ORDER, key).finally(() => sql(server.databaseUrl, 'alter table messages_away rename to messages'));
-    // The provider (the sandbox) accepted, the record failed: 503 "sent but not recorded" (templates/send).
-    expect(failed.status).toBe(503);
+    const label = { channelId: acme.mainChannelId, name: `after-5xx-${key.slice(0, 8)}` };
+    await sql(server.databaseUrl, 'alter table labels rename to labels_away');
+    const failed = await post(server, acme.ownerKey, LABELS, label, key).finally(() => sql(server.databaseUrl, 'alter table labels_away rename to labels'));
+    // The write failed inside its transaction: nothing happened, so the key is free for the retry.
+    expect(failed.status).toBe(500);
     expect(await storedKeys(server, key)).toEqual([]);
-    const retry = await post(server, acme.memberKey, SEND, ORDER, key);
+    const retry = await post(server, acme.ownerKey, LABELS, label, key);
     expect(retry.status).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
-    expect(await templateMessages(server, acme.mainChannelId)).toBe(before + 1);
+  });
+
+  test('a 503 after the provider accepted the message keeps the key: the retry replays it and sends nothing', async ({ server, acme }) => {
+    const key = randomUUID();
+    const before = await templateMessages(server, acme.mainChannelId);
+    await sql(server.databaseUrl, 'alter table messages rename to messages_away');
+    const failed = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key).finally(() => sql(server.databaseUrl, 'alter table messages_away rename to messages'));
+    // The provider (the sandbox) accepted, the record failed: 503 "sent but not recorded" (templates/send).
+    expect(failed.status).toBe(503);
+    const retry = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key);
+    expect([retry.status, retry.headers['idempotent-replayed']]).toEqual([503, 'true']);
+    expect(await templateMessages(server, acme.mainChannelId)).toBe(before);
   });
 
   test('a retry while the first request still runs is 409 idempotency_key_in_progress; exactly one effect', async ({ server, acme }) => {

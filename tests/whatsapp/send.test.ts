@@ -111,8 +111,16 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
     const before = await messageCount();
     // Meta hands back an id we already hold: the insert fails after the message went out.
     graph.replyOnce({ status: 200, body: { messaging_product: 'whatsapp', messages: [{ id: taken }] } });
-    const response = await server.http.post('/api/workspace/v1/chat/templates/send', { channelId: wa.waChannelId, ...ORDER, to: '15550009999' }, { headers: { 'x-api-key': wa.ownerKey } });
+    const params = { channelId: wa.waChannelId, ...ORDER, to: '15550009999' };
+    const headers = { 'x-api-key': wa.ownerKey, 'idempotency-key': `unrecorded-${taken}` };
+    const sends = () => graph.requests.filter((request) => request.method === 'POST').length;
+    const response = await server.http.post('/api/workspace/v1/chat/templates/send', params, { headers });
     expect(response.status).toBe(503);
+    // Unlike other 5xx, this reply is kept for its Idempotency-Key: an automatic retry must not send the message again.
+    const sent = sends();
+    const retried = await server.http.post('/api/workspace/v1/chat/templates/send', params, { headers });
+    expect([retried.status, retried.headers['idempotent-replayed'], retried.data]).toEqual([503, 'true', response.data]);
+    expect(sends()).toBe(sent);
     expect(response.data).toEqual({ success: false, error: 'service_unavailable', message: expect.stringContaining(`(msgid ${taken}) but it could not be recorded`) });
     expect(response.data.message).toMatch(/do not resend it without checking/);
     expect(response.headers['retry-after']).toBeUndefined();

@@ -1,7 +1,8 @@
 import type { ErrorEnvelope } from '@switchboard/contract';
 import { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, ValidationError } from '../kit/errors.js';
+import { AfterEffectError, AppError, ValidationError } from '../kit/errors.js';
+import { KEEP_IDEMPOTENT_REPLY } from './idempotency.js';
 import type { Logger } from '../logger.js';
 import { bodyParserError } from './body.js';
 import type { OutageMonitor } from './outage.js';
@@ -30,6 +31,7 @@ export function errorHandler(logger: Logger, outages: OutageMonitor) {
     // req.log already carries the request id as a top-level field; only the app logger needs it added.
     if (!known) (req.log ?? logger.child({ requestId: req.id })).error({ err: error }, 'unhandled error');
     if (res.headersSent) return res.end();
+    if (failure instanceof AfterEffectError) res.locals[KEEP_IDEMPOTENT_REPLY] = true;
     const body: ErrorEnvelope = { success: false, error: failure.code, message: failure.message };
     res.status(failure.status).set(failure.headers).json(body);
   };

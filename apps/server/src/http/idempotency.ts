@@ -14,6 +14,8 @@ import { routeMetadata } from './context.js';
  * with the same parameters, so a client whose connection broke can send the write again without doing it twice.
  */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** `res.locals` flag: keep this failure's reply for retries (an AfterEffectError: something already happened). */
+export const KEEP_IDEMPOTENT_REPLY = 'keepIdempotentReply';
 const WRITE_CLASSES: readonly RateClass[] = ['api_write', 'api_admin_write'];
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
 
@@ -61,7 +63,7 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
           const reply = res.json.bind(res);
           res.json = (body: unknown) => {
             store
-              .settle(em, userId, key, res.statusCode, body)
+              .settle(em, userId, key, res.statusCode, body, res.locals[KEEP_IDEMPOTENT_REPLY] === true)
               .catch((error: unknown) => (req.log ?? logger).error({ err: error }, 'could not store the idempotent reply'))
               .finally(() => reply(body));
             return res;

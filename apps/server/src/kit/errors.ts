@@ -18,6 +18,13 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A failure that comes after an effect outside the database already happened (the provider sent the message, but
+ * recording it failed). Unlike other 5xx, its reply is kept for the Idempotency-Key: a retry must get this answer
+ * again, not do the request a second time.
+ */
+export class AfterEffectError extends AppError {}
+
 export class ValidationError extends AppError {
   constructor(readonly issues: FieldIssue[]) {
     super(400, 'invalid_request', issues.map((i) => (i.field ? `${i.field}: ${i.problem}` : i.problem)).join('; '));

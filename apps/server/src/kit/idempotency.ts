@@ -16,8 +16,11 @@ export interface IdempotencyStore {
   /** True when this request now holds the key: new, expired, or abandoned by a request that never answered. */
   claim(em: EntityManager, userId: string, key: string, fingerprint: string): Promise<boolean>;
   stored(em: EntityManager, userId: string, key: string): Promise<StoredReply | undefined>;
-  /** Keeps the reply for retries, or (400: nothing happened; 5xx: the write rolled back) frees the key. */
-  settle(em: EntityManager, userId: string, key: string, status: number, body: unknown): Promise<void>;
+  /**
+   * Keeps the reply for retries, or (400: nothing happened; 5xx: the write rolled back) frees the key, unless `keep`
+   * says a failure came after an effect that cannot be rolled back.
+   */
+  settle(em: EntityManager, userId: string, key: string, status: number, body: unknown, keep?: boolean): Promise<void>;
   /** Deletes expired keys; returns how many went. */
   sweep(em: EntityManager): Promise<number>;
 }

@@ -29,8 +29,8 @@ export const idempotencyStore: IdempotencyStore = {
     return row ? { fingerprint: row.fingerprint, statusCode: row.statusCode ?? null, responseBody: row.responseBody } : undefined;
   },
 
-  async settle(em, userId, key, status, body) {
-    if (status === 400 || status >= 500) {
+  async settle(em, userId, key, status, body, keep = false) {
+    if (!keep && (status === 400 || status >= 500)) {
       await em.nativeDelete(IdempotencyKey, { user: userId, key, statusCode: null });
       return;
     }

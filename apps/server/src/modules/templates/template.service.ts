@@ -1,5 +1,5 @@
 import type { Template } from '@switchboard/contract';
-import { AppError, NotFoundError, ValidationError } from '../../kit/errors.js';
+import { AfterEffectError, AppError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { ServiceContext } from '../../kit/context.js';
 import { Channel } from '../channels/channel.entity.js';
 import { recordOutboundTemplate } from '../messages/message.service.js';
@@ -79,7 +79,7 @@ export async function sendTemplate(ctx: ServiceContext, providers: MessagingProv
       { err: error, msgid: providerMessageId, provider: provider.name, channelId, to: send.to, templateName: send.templateName },
       'SENT BUT NOT RECORDED: the provider accepted this message, storing it failed; reconcile by msgid',
     );
-    throw new AppError(
+    throw new AfterEffectError(
       503,
       'service_unavailable',
       `The provider accepted the message (msgid ${providerMessageId}) but it could not be recorded, so chat/message/status will not know it. It may still be delivered: do not resend it without checking.`,
