@@ -1,4 +1,5 @@
 import { demoSeed, type SeedFile, type SeedResult } from '@switchboard/server';
+import type { TestServer } from '../helpers/server.js';
 
 /**
  * The demo data with its owner authorized for one channel (Support) only: tools that leave optional parameters out
@@ -20,4 +21,10 @@ export function demoVariables(baseUrl: string, ids: SeedResult) {
     addonId: ids.plans!.seats!,
     ticketId: ids.tickets!.welcome!.id,
   };
+}
+
+/** A webhook endpoint of the demo platform, made through the API, for the examples that read one (webhooks/deliveries). */
+export async function demoWebhookEndpointId(server: TestServer, { apiKey, platformId }: ReturnType<typeof demoVariables>): Promise<string> {
+  const reply = await server.client(apiKey).platform.webhooks.manage({ platformId, url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' });
+  return reply.data.id;
 }

@@ -236,6 +236,7 @@ describe('Postman collection', () => {
       addonId: '',
       ticketId: '',
       contactId: '',
+      webhookEndpointId: '',
     });
     expect(collection.auth).toEqual({
       type: 'apikey',
@@ -256,7 +257,9 @@ describe('Postman collection', () => {
     for (const route of routes) {
       const request = requests().find((r) => r.method === route.method && `/${r.url.path.join('/')}` === route.path)!;
       expect(request, `${route.method} ${route.path}`).toBeDefined();
-      const example = Object.fromEntries(Object.entries(route.metadata.example).map(([k, v]) => [k, k in EXAMPLE_IDS ? `{{${k}}}` : v]));
+      // Each sample id becomes the variable of its name in EXAMPLE_IDS (endpointId's is {{webhookEndpointId}}).
+      const variableOf = (value: unknown) => Object.entries(EXAMPLE_IDS).find(([, id]) => id === value)?.[0];
+      const example = Object.fromEntries(Object.entries(route.metadata.example).map(([k, v]) => [k, variableOf(v) ? `{{${variableOf(v)}}}` : v]));
       if (route.method === 'POST') expect(JSON.parse(request.body!.raw)).toEqual(example);
       else {
         const sent = Object.fromEntries((request.url.query ?? []).filter((q) => !q.disabled).map((q) => [q.key, q.value]));

@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { test } from '../helpers/test.js';
 import { run, runOk, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
-import { demoVariables, singleChannelDemo } from './demo-ids.js';
+import { demoVariables, demoWebhookEndpointId, singleChannelDemo } from './demo-ids.js';
 import { contractRoutes } from './routes.js';
 
 const BIN = path.join(REPO_ROOT, 'tests/node_modules/.bin');
@@ -42,12 +42,14 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
     const { platformId, channelId, userId, addonId, ticketId } = variables;
     // contactId: set by the pre-request script of contacts/delete.
-    const ids = { platformId, channelId, userId, addonId, ticketId, contactId: '{{contactId}}' };
+    const ids = { platformId, channelId, userId, addonId, ticketId, contactId: '{{contactId}}', webhookEndpointId: await demoWebhookEndpointId(server, variables) };
     const rawReplacements = Object.entries(ids).map(([name, id]) => ({ searchFor: EXAMPLE_IDS[name as keyof typeof ids], replaceWith: id }));
-    // Portman leaves optional query parameters out; the demo's templates take variables, so the GET of
-    // templates/send sends them as the POST example does.
+    // Portman leaves optional query parameters out; the demo's templates take variables, and a webhook endpoint is
+    // created from a url and events, so those GETs send them as the POST examples do.
+    const query = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value, overwrite: true }));
     const overwrites = [
-      { openApiOperationId: 'workspaceChatTemplatesSendGet', overwriteRequestQueryParams: [{ key: 'variables', value: 'Ada,A-1001', overwrite: true }] },
+      { openApiOperationId: 'workspaceChatTemplatesSendGet', overwriteRequestQueryParams: query({ variables: 'Ada,A-1001' }) },
+      { openApiOperationId: 'platformWebhooksManageGet', overwriteRequestQueryParams: query({ url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' }) },
     ];
     const config = { ...defaults, overwrites, operationPreRequestScripts: portmanPreRequestScripts(), globals: { ...defaults.globals, rawReplacements } };
     writeFileSync(path.join(dir, 'portman-config.json'), JSON.stringify(config));

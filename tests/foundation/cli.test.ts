@@ -90,6 +90,9 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     const added = await runCli(['webhook', 'add', '--platform', file.platforms![0]!.domain, '--url', 'http://127.0.0.1:9/hook'], env);
     expect(added.code, added.stderr).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ url: 'http://127.0.0.1:9/hook', events: ['ticket.closed'], secret: expect.stringMatching(/^whsec_/) });
+    const unknownEvent = await runCli(['webhook', 'add', '--platform', file.platforms![0]!.domain, '--url', 'http://127.0.0.1:9/x', '--events', 'ticket.closed', 'ticket.opened'], env);
+    expect(unknownEvent.code).not.toBe(0);
+    expect(unknownEvent.stderr).toMatch(/--events: unknown event type "ticket.opened"; known: ticket.closed, message.status.updated, message.received/);
     const password = await runCli(['user', 'set-password', '--email', file.users![0]!.email], env, 'a-long-password\n');
     expect(password.code, password.stderr).toBe(0);
     const [row] = await sql(env.DATABASE_URL!, 'select password_hash from users where email = $1', [file.users![0]!.email]);

@@ -37,7 +37,7 @@ describe('ticket.closed: email and signed webhook', () => {
     otherPlatform = await receiver();
     acme = await seedTenantWithWebhooks(server, 'Acme', [
       { url: hooks.url, secret, events: ['ticket.closed'] },
-      { url: otherEvent.url, secret, events: ['ticket.created'] },
+      { url: otherEvent.url, secret, events: ['message.received'] },
     ]);
     await seedTenantWithWebhooks(server, 'Globex', [{ url: otherPlatform.url, secret, events: ['ticket.closed'] }]);
   });

@@ -205,6 +205,43 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     expect(collection.variable.map((v: { key: string }) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey']));
   });
 
+  it('adds a webhook endpoint, copies its secret once, rotates it after confirming, and fits a phone', async () => {
+    await page.getByRole('navigation', { name: 'Portal sections' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.waitForURL(url('/developer/webhooks'));
+    await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/browser');
+    await page.getByLabel('message.received').check();
+    await shot(page, 'webhooks');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Endpoint added' }).isVisible()).toBe(true);
+    const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+    await shot(page, 'webhook-created');
+
+    await page.getByRole('link', { name: 'Manage this endpoint' }).click();
+    expect(await page.getByRole('main').innerText()).toMatch(/ticket\.closed\s+message\.received/);
+    const detail = page.url();
+    await page.getByRole('link', { name: 'Rotate secret' }).click();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Secret rotated' }).isVisible()).toBe(true);
+    const rotated = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await page.goto(url('/developer/webhooks'));
+    expect(await page.content()).not.toContain('whsec_');
+
+    const phone = await (await newContext(PHONE)).newPage();
+    await signIn(phone, tenant.devEmail, PASSWORD);
+    for (const [name, p] of [['phone-webhooks', url('/developer/webhooks')], ['phone-webhook-detail', detail]] as const) {
+      await phone.goto(p);
+      expect(await phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), name).toBe(true);
+      await shot(phone, name);
+    }
+    await phone.context().close();
+  });
+
   it('fits a phone screen on every page', async () => {
     const phone = await (await newContext(PHONE)).newPage();
     const fits = () => phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
@@ -220,6 +257,8 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
       ['phone-keys', '/developer/keys'],
       ['phone-revoke-confirm', `/developer/keys/${key.slice(0, 16)}/revoke`],
       ['phone-downloads', '/developer/downloads'],
+      ['phone-channels', '/developer/channels'],
+      ['phone-channel-connect', `/developer/channels/${tenant.channelId}/connect`],
       ['phone-reference', '/developer/reference'],
     ] as const) {
       await phone.goto(url(p));
@@ -243,7 +282,7 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     expect(focused.top).toBeGreaterThanOrEqual(0);
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
-    for (const p of ['/developer/keys', '/developer/downloads']) {
+    for (const p of ['/developer/keys', '/developer/downloads', '/developer/channels', `/developer/channels/${tenant.channelId}/connect`]) {
       await page.goto(url(p));
       expect(await page.getByRole('banner').count()).toBe(1);
       expect(await page.getByRole('main').count()).toBe(1);

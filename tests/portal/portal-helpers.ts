@@ -66,6 +66,9 @@ export async function createPortalTenant(server: TestServer): Promise<PortalTena
   };
 }
 
+/** Form fields; a list becomes the field repeated. */
+export type Form = Record<string, string | string[]>;
+
 export interface PortalReply {
   status: number;
   headers: Headers;
@@ -82,13 +85,14 @@ export class PortalAgent {
     private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PortalReply> {
+  async request(path: string, init: { method?: string; form?: Form; headers?: Record<string, string> } = {}): Promise<PortalReply> {
     const headers: Record<string, string> = { ...this.extraHeaders, ...init.headers };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     let body: string | undefined;
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(init.form).toString();
+      // A list is sent as the field repeated, as a browser sends checked checkboxes of one name.
+      body = new URLSearchParams(Object.entries(init.form).flatMap(([name, value]) => [value].flat().map((one): [string, string] => [name, one]))).toString();
     }
     const response = await fetch(`${this.baseUrl}${path}`, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
     const setCookies = response.headers.getSetCookie();
@@ -105,7 +109,7 @@ export class PortalAgent {
     return this.request(path);
   }
 
-  post(path: string, form: Record<string, string>) {
+  post(path: string, form: Form) {
     return this.request(path, { form });
   }
 

@@ -5,6 +5,7 @@ import { expectError } from '../helpers/expect.js';
 import { graphError, startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { runCli } from '../helpers/processes.js';
 import { test as base } from '../helpers/test.js';
+import { postSigned } from './inbound-fixture.js';
 import { META_TEMPLATES, SECRETS_KEY, template, whatsAppAccount, whatsAppTenantIds, whatsAppTenantSeed } from './whatsapp-fixtures.js';
 
 const account = whatsAppAccount();
@@ -119,6 +120,17 @@ describe('template sync', () => {
       .catch((error: Error) => expect(error.message).toBe('rolled back'));
     await em.transactional((tx) => requestTemplateSync(tx, server.jobs, wa.waChannelId));
     await expect.poll(async () => summary(await stored()), { timeout: 20_000, interval: 200 }).toEqual(['after_webhook/en_US:approved', 'welcome/en_US:approved']);
+    expect(listingRuns()).toBe(runs + 1);
+  });
+
+  test('Meta’s template review webhook syncs the channel’s templates at once', async ({ server, wa, stored }) => {
+    graph.templates[account.wabaId] = [template('just_approved')];
+    const runs = listingRuns();
+    const review = { event: 'APPROVED', message_template_id: 1234, message_template_name: 'just_approved', message_template_language: 'en_US', reason: null };
+    const body = { object: 'whatsapp_business_account', entry: [{ id: account.wabaId, changes: [{ field: 'message_template_status_update', value: review }] }] };
+    const reply = await postSigned(server.baseUrl, { channelId: wa.waChannelId, ...account }, body);
+    expect(reply.status).toBe(200);
+    await expect.poll(async () => summary(await stored()), { timeout: 20_000, interval: 200 }).toEqual(['just_approved/en_US:approved']);
     expect(listingRuns()).toBe(runs + 1);
   });
 

@@ -68,9 +68,9 @@ describe('workspace chat/templates/send', () => {
   });
 
   test('503 when the channel’s messaging provider is not configured here, and records nothing', async ({ server, acme }) => {
-    await sql(server.databaseUrl, `update channels set provider = 'whatsapp_cloud' where id = $1`, [acme.secondChannelId]);
+    await sql(server.databaseUrl, `update channels set provider = 'retired_provider' where id = $1`, [acme.secondChannelId]);
     const send = server.client(acme.ownerKey).workspace.chat.templates.send({ channelId: acme.secondChannelId, to: '15550000009', templateName: 'follow_up', variables: 'Li' });
-    await expectError(send, 503, 'service_unavailable', 'messaging provider "whatsapp_cloud" is not configured');
+    await expectError(send, 503, 'service_unavailable', 'messaging provider "retired_provider" is not configured');
     expect(await sql(server.databaseUrl, 'select count(*)::int as count from messages where channel_id = $1', [acme.secondChannelId])).toEqual([{ count: 0 }]);
   });
 

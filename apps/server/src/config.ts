@@ -43,6 +43,11 @@ const envSchema = z.object({
     .regex(/^[1-9]\d*(,[1-9]\d*)*$/, 'must be comma-separated whole seconds of at least 1, like 5,30,120')
     .default('5,30,120,600,1800,3600,7200,14400,28800')
     .transform((value) => value.split(',').map(Number)),
+  /**
+   * Whether this process runs the job worker (webhook/email delivery, inbound WhatsApp processing). `false` makes an
+   * API-only instance: it still queues jobs, which instances with the worker run.
+   */
+  DELIVERY_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** How long one webhook POST may take; kept well under the delivery job's 60 s expiry. */
   WEBHOOK_TIMEOUT_MS: integer(100, 30_000).default(10_000),
   /**
@@ -90,6 +95,11 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: integer(100, 3_600_000).default(5000),
   /** Longest a request waits for a database connection (pool full or database unreachable) before 503. */
   DB_ACQUIRE_TIMEOUT_MS: integer(100, 600_000).default(5000),
+  /**
+   * How long a resolved API key stays in the per-process caller cache at most. Changes evict entries as they commit
+   * (LISTEN/NOTIFY), so this is only a safety net; 0 turns the cache off (every request looks its key up).
+   */
+  API_KEY_CACHE_TTL_MS: integer(0, 3_600_000).default(60_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { seedsDemo, type Config } from './config.js';
+import { CALLER_CHANGES_CHANNEL, listenForNotifications } from './db/notification-listener.js';
 import type { Database } from './db/orm.js';
 import { seedDemoIfEmpty } from './demo.js';
 import { startEvents } from './events/worker.js';
+import { startCallerCache } from './http/caller-cache.js';
 import { answerClientErrors } from './http/client-error.js';
 import { startIdempotencySweeper } from './http/idempotency.js';
 import { createRateLimiters } from './http/rate-limit.js';
@@ -20,6 +22,9 @@ import { startMetricsServer } from './observability/metrics-server.js';
 import { idempotencyStore } from './modules/index.js';
 import { jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
+/** Bounds the API-key caller cache: ~1 KB per entry, so ~10 MB at most. */
+const CALLER_CACHE_ENTRIES = 10_000;
+
 export interface RunningServer {
   server: Server;
   port: number;
@@ -33,6 +38,11 @@ export interface RunningServer {
   jobs: JobQueue;
   /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then releases Redis. */
   close(): Promise<void>;
+}
+
+function started(queue: JobQueue | undefined): JobQueue {
+  if (!queue) throw new Error('The job queue is not started yet: a service queued a job during start-up.');
+  return queue;
 }
 
 /**
@@ -50,7 +60,14 @@ export async function startServer(config: Config, database: Database, logger: Lo
     // Unreachable at start is the same outage as later: watchRedis has logged it, the limiter falls back to memory.
     await redis.connect().catch(() => undefined);
   }
-  const services = startServices(serviceProviders, { em: database.orm.em, logger, config });
+  // Services start before the worker (its tasks use them) but queue jobs only once requests or reports arrive: they
+  // are handed a queue that forwards to the worker's once it has started.
+  const worker: { queue?: JobQueue } = {};
+  const jobs: JobQueue = {
+    enqueue: (...args) => started(worker.queue).enqueue(...args),
+    enqueueTask: (...args) => started(worker.queue).enqueueTask(...args),
+  };
+  const services = startServices(serviceProviders, { em: database.orm.em, logger, config, jobs });
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
   // They run before the worker, whose tasks rely on what they check (e.g. that stored secrets open).
   if (pendingMigrations === 0) await services.check().catch(async (error: unknown) => {
@@ -62,9 +79,16 @@ export async function startServer(config: Config, database: Database, logger: Lo
     await services.stop();
     throw error;
   });
+  worker.queue = events.queue;
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const readiness = new Readiness();
-  const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats });
+  const callers = config.API_KEY_CACHE_TTL_MS
+    ? startCallerCache({ ttlMs: config.API_KEY_CACHE_TTL_MS, maxEntries: CALLER_CACHE_ENTRIES }, (changes) =>
+        listenForNotifications({ url: database.url, channel: CALLER_CHANGES_CHANNEL, logger, catchUpTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS }, changes),
+      )
+    : undefined;
+  const metrics =
+    config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats, callerCache: callers?.stats });
   const app = createApp({
     orm: database.orm,
     logger,
@@ -76,12 +100,14 @@ export async function startServer(config: Config, database: Database, logger: Lo
     readiness,
     metrics,
     corsOrigins: config.CORS_ORIGINS,
+    callers,
   });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.PORT, () => resolve(listening));
     listening.once('error', reject);
   }).catch(async (error: unknown) => {
+    await callers?.stop();
     await events.stop();
     await services.stop();
     throw error;
@@ -107,6 +133,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(forced);
       sweeper.stop();
+      await callers?.stop();
       // The worker's tasks use the services (the Graph client): stop it first.
       await events.stop();
       await services.stop();

@@ -22,6 +22,8 @@ const CONTRACT_TYPES = [
   'Automation', 'BillingCycle', 'Channel', 'Contact', 'CustomField', 'ErrorCode', 'ErrorEnvelope', 'Label',
   'MessageStatus', 'Pagination', 'Plan', 'Platform', 'Template', 'Ticket', 'TicketCreateParams', 'TicketManageParams',
   'TicketStatus', 'TicketUpdateParams',
+  'WebhookChangeParams', 'WebhookCreateParams', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEventType', 'WebhookManageParams',
+  'WebhookRedeliverParams',
 ];
 /** Endpoints whose type names do not follow from the path (`workspace.` / `platform.` and `chat.` dropped). */
 const NAME_OVERRIDES: Record<string, string> = { 'platform.id.list': 'PlatformIdList' };

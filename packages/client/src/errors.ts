@@ -39,7 +39,10 @@ export class PermissionError extends SwitchboardError {
   override readonly name = 'PermissionError';
 }
 
-/** 404: `not_found`, `no_channel`, `ticket_not_found`, `user_not_found`, `addon_not_found`, `template_not_found`. */
+/**
+ * 404: `not_found`, `no_channel`, `ticket_not_found`, `user_not_found`, `addon_not_found`, `template_not_found`,
+ * `webhook_not_found`, `delivery_not_found`.
+ */
 export class NotFoundError extends SwitchboardError {
   override readonly name = 'NotFoundError';
 }

@@ -3,6 +3,7 @@ import { platformContract } from './platform/platform.js';
 import { subscriptionsContract } from './platform/subscriptions.js';
 import { ticketsContract } from './platform/tickets.js';
 import { usersContract } from './platform/users.js';
+import { webhooksContract } from './platform/webhooks.js';
 import { automationsContract } from './workspace/automations.js';
 import { channelsContract } from './workspace/channels.js';
 import { contactsContract } from './workspace/contacts.js';
@@ -31,6 +32,7 @@ export type Contract = {
     addon: typeof addonsContract;
     tickets: typeof ticketsContract;
     users: typeof usersContract;
+    webhooks: typeof webhooksContract;
   };
 };
 
@@ -57,6 +59,7 @@ export const contract: Contract = {
     addon: addonsContract,
     tickets: ticketsContract,
     users: usersContract,
+    webhooks: webhooksContract,
   },
 };
 

@@ -28,6 +28,7 @@ const FILLS: Record<string, { variable: string; from: string }> = {
   workspaceChannelsList: { variable: 'channelId', from: 'reply.data[0] && reply.data[0].id' },
   platformIdList: { variable: 'platformId', from: 'reply.data.id' },
   platformTicketsList: { variable: 'ticketId', from: 'reply.data[0] && reply.data[0].id' },
+  platformWebhooksManage: { variable: 'webhookEndpointId', from: 'reply.data.id' },
 };
 
 /** The test script of one request: status 200, `success: true`, and the reply matches the operation's 200 schema. */

@@ -50,6 +50,7 @@ const VARIABLE_HELP: Record<string, string> = {
   addonId: 'An add-on plan id (itemType `addon`) of your platform (for addon/manage; see addon/list)',
   ticketId: 'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when empty)',
   contactId: 'Set by the pre-request script of contacts/delete, which creates a throwaway contact to delete',
+  webhookEndpointId: 'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when empty)',
 };
 
 const VARIABLE_REF = /\{\{([A-Za-z]\w*)\}\}/g;

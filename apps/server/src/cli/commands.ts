@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Command, Option } from 'commander';
-import { isUuid } from '@switchboard/contract';
+import { isUuid, WEBHOOK_EVENT_TYPES, webhookEventsProblem } from '@switchboard/contract';
 import { seedDemoIfEmpty } from '../demo.js';
 import { createApiKey, revokeApiKey } from '../modules/api-keys/api-key.service.js';
 import { Platform } from '../modules/platforms/platform.entity.js';
@@ -10,6 +9,7 @@ import { hashPassword } from '../modules/users/password.js';
 import { User } from '../modules/users/user.entity.js';
 import { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity.js';
 import { WEBHOOK_SECRET_PATTERN } from '../modules/webhooks/webhook.seed.js';
+import { newWebhookSecret } from '../modules/webhooks/webhook-secrets.js';
 import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
 import { addWhatsAppCommands } from './whatsapp.commands.js';
@@ -94,13 +94,15 @@ export function buildCli(): Command {
     .requiredOption('--platform <idOrDomain>', 'platform id or domain')
     .requiredOption('--url <url>', 'http(s) URL receiving the events')
     .option('--secret <whsec>', 'Standard Webhooks secret (whsec_<base64>); generated when omitted')
-    .addOption(new Option('--events <events...>', 'event types').default(['ticket.closed']))
+    .addOption(new Option('--events <events...>', `event types: ${WEBHOOK_EVENT_TYPES.join(', ')}`).default(['ticket.closed']))
     .action((opts: { platform: string; url: string; secret?: string; events: string[] }) =>
       runCommand(async (em) => {
         if (!/^https?:\/\/\S+$/.test(opts.url)) throw new CliError('--url must be an http(s) URL.');
         if (opts.secret && !WEBHOOK_SECRET_PATTERN.test(opts.secret)) throw new CliError('--secret must be whsec_ followed by base64.');
+        const eventsProblem = webhookEventsProblem(opts.events);
+        if (eventsProblem) throw new CliError(`--events: ${eventsProblem}.`);
         const platform = await findPlatform(em, opts.platform);
-        const secret = opts.secret ?? `whsec_${randomBytes(24).toString('base64')}`;
+        const secret = opts.secret ?? newWebhookSecret();
         const endpoint = em.create(WebhookEndpoint, { platform, url: opts.url, secret, events: opts.events });
         await em.flush();
         return { id: endpoint.id, platformId: platform.id, url: endpoint.url, events: endpoint.events, secret };

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/orm.js';
+import type { JobQueue } from '../kit/jobs.js';
 import { startServices, type Services } from '../kit/services.js';
 import { createLogger, type Logger } from '../logger.js';
 import { openDatabase, serviceProviders } from '../wiring.js';
@@ -18,6 +19,12 @@ export class CliError extends Error {}
  * Runs one CLI command against DATABASE_URL or the embedded database (reusing the running server's cluster when
  * there is one). Pending migrations are applied first. The result is printed as JSON on stdout; logs go to stderr.
  */
+/** The CLI runs no worker: its commands do their work in-process; a service that tries to queue a job says so. */
+const refuse = async () => {
+  throw new CliError('This command would queue a background job, which only a running server does; use the API instead.');
+};
+const noJobQueue: JobQueue = { enqueue: refuse, enqueueTask: refuse };
+
 export async function runCommand(
   command: (em: EntityManager, context: CommandContext) => Promise<unknown>,
 ): Promise<void> {
@@ -33,7 +40,7 @@ export async function runCommand(
   let started: Services | undefined;
   const services = async () => {
     if (started) return started;
-    started = startServices(serviceProviders, { em: database.orm.em, logger, config });
+    started = startServices(serviceProviders, { em: database.orm.em, logger, config, jobs: noJobQueue });
     await started.check();
     return started;
   };

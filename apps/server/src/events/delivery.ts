@@ -23,7 +23,7 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
 ): Promise<void> {
   const row = await target.load(deps.em, job);
   if (!row) return;
-  const outcome = await target.attempt(row, signal);
+  const outcome = await target.attempt(row, signal, { em: deps.em, jobs: deps.queue });
   // Stopping mid-attempt says nothing about the receiver: let pg-boss run this job again after the restart.
   if (signal.aborted) throw new Error(`${target.queue} ${row.id}: stopped during the attempt`);
 

@@ -71,17 +71,22 @@ export async function startEvents(
           try {
             await task.run(job.data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal: job.signal });
           } catch (error) {
-            taskLog.error({ err: error, queue: task.queue, job: job.data }, 'task failed; pg-boss will retry it');
+            if (isDependencyOutage(error)) taskLog.warn({ queue: task.queue, job: job.data, reason: (error as Error).message }, 'task interrupted by a database outage; pg-boss will retry it');
+            else taskLog.error({ err: error, queue: task.queue, job: job.data }, 'task failed; pg-boss will retry it');
             throw error;
           }
         }
       },
     );
   }
-  for (const target of targets) await work(target);
-  for (const task of tasks) await runTasks(task);
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
-  logger.info({ ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours }, 'delivery worker started');
+  if (config.DELIVERY_WORKER) {
+    for (const target of targets) await work(target);
+    for (const task of tasks) await runTasks(task);
+    logger.info({ ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours }, 'delivery worker started');
+  } else {
+    logger.info({ queues: queues.map((spec) => spec.name) }, 'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker');
+  }
 
   return {
     queue,

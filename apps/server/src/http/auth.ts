@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ApiKeyLookup } from '../kit/auth.js';
 import type { Caller } from '../kit/context.js';
 import { UnauthorizedError } from '../kit/errors.js';
+import type { CallerCache } from './caller-cache.js';
 
 /** Parameter names that carry credentials in other APIs; refused here so keys never land in URLs or logs. */
 const CREDENTIAL_PARAMS = new Set(['apikey', 'api_key', 'api-key', 'key', 'token', 'access_token', 'x-api-key']);
@@ -40,24 +41,29 @@ export function presentedKey(req: Request): string | undefined {
   return header ?? bearer;
 }
 
-/** Resolves an API key to its caller (through the api-keys module's lookup), or throws 401. */
-export async function authenticateKey(em: EntityManager, keys: ApiKeyLookup, apiKey: string | undefined): Promise<Caller> {
+/**
+ * Resolves an API key to its caller (through the cache when given, else the api-keys module's lookup), or throws
+ * 401. The lookups run on forks of `em`, made only when the database is needed (a cache hit needs none).
+ */
+export async function authenticateKey(em: EntityManager, keys: ApiKeyLookup, apiKey: string | undefined, callers?: CallerCache): Promise<Caller> {
   if (!apiKey) throw new UnauthorizedError('Missing API key. Send it in the X-API-Key header.');
   if (!keys.isWellFormed(apiKey)) throw new UnauthorizedError('Malformed API key.');
-  const caller = await keys.findCaller(em, apiKey);
+  const caller = callers
+    ? await callers.resolve(keys.hash(apiKey), () => keys.findCaller(em.fork(), apiKey), (apiKeyId) => keys.recordUse(em.fork(), apiKeyId))
+    : await keys.findCaller(em.fork(), apiKey);
   if (!caller) throw new UnauthorizedError('Invalid or revoked API key.');
   return caller;
 }
 
 /** Express middleware for every API route: refuse keys outside headers, then authenticate the header key. */
-export function authenticate(em: EntityManager, keys: ApiKeyLookup) {
+export function authenticate(em: EntityManager, keys: ApiKeyLookup, callers?: CallerCache) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       // A GET may carry a body too; a key in it is as exposed as one in a POST body.
       if (carriesKey(req.query, keys.containsKey) || carriesKey(req.body, keys.containsKey)) {
         throw new UnauthorizedError(HEADER_ONLY);
       }
-      req.caller = await authenticateKey(em.fork(), keys, presentedKey(req));
+      req.caller = await authenticateKey(em, keys, presentedKey(req), callers);
       next();
     } catch (error) {
       next(error);

@@ -7,6 +7,7 @@ import type { IdempotencyStore } from '../kit/idempotency.js';
 import type { RouteDeps, RouteSlice, RouterImplementation } from '../kit/implement.js';
 import type { Logger } from '../logger.js';
 import { authenticate } from './auth.js';
+import type { CallerCache } from './caller-cache.js';
 import { validationError } from './error-handler.js';
 import { rejectNestedQuery } from './flat-query.js';
 import { authorize } from './guards.js';
@@ -22,6 +23,8 @@ export interface HttpDeps {
   apiKeys: ApiKeyLookup;
   /** Where Idempotency-Key claims and replies are kept (the idempotency module). */
   idempotencyKeys: IdempotencyStore;
+  /** Resolved callers kept between requests (API_KEY_CACHE_TTL_MS); absent: every request looks its key up. */
+  callers?: CallerCache;
 }
 
 /**
@@ -33,7 +36,7 @@ type MountOptions = NonNullable<Parameters<typeof createExpressEndpoints<AppRout
 
 export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], routeDeps: RouteDeps, deps: HttpDeps) {
   const globalMiddleware: RequestHandler[] = [
-    authenticate(deps.em, deps.apiKeys),
+    authenticate(deps.em, deps.apiKeys, deps.callers),
     rejectNestedQuery,
     authorize,
     rateLimit(deps.rateLimiters, deps.logger),

@@ -1,14 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from './context.js';
 
+/** A key's last use is written at most this often, per key (the portal shows it; it is advisory). */
+export const LAST_USE_INTERVAL_MS = 60_000;
+
 /**
  * What the HTTP auth middleware needs from the module that owns API keys: the key format (to refuse keys sent
- * where they leak) and the lookup of a presented key.
+ * where they leak), the lookup of a presented key, and what a cache of resolved callers needs.
  */
 export interface ApiKeyLookup {
   /** Does this text carry one of our keys? */
   containsKey(value: string): boolean;
   isWellFormed(apiKey: string): boolean;
-  /** The caller of an active key, or null when no key matches or it was revoked. */
+  /** The key's SHA-256 (hex): what resolved callers are cached by, so the key itself is never kept. */
+  hash(apiKey: string): string;
+  /**
+   * The caller of an active key, or null when no key matches or it was revoked. Records the use when the last
+   * record is older than LAST_USE_INTERVAL_MS.
+   */
   findCaller(em: EntityManager, apiKey: string): Promise<Caller | null>;
+  /** Records a use of a key served from a cache, unless one was recorded within LAST_USE_INTERVAL_MS; never waits. */
+  recordUse(em: EntityManager, apiKeyId: string): void;
 }

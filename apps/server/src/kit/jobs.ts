@@ -52,6 +52,14 @@ export interface Task<Data extends TaskData = TaskData> {
   run(data: Data, deps: TaskDeps): Promise<void>;
 }
 
+/** What an attempt that writes to the database itself (e.g. applying an inbound webhook) is handed. */
+export interface AttemptContext {
+  /** A fork of the worker's EntityManager, for this attempt only. */
+  em: EntityManager;
+  /** Queues follow-up jobs inside the attempt's own transaction. */
+  jobs: JobQueue;
+}
+
 /** A pending row as a delivery target sees it. */
 export interface PendingRow {
   id: string;
@@ -81,7 +89,7 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   concurrency: number;
   /** The row, only while it is pending and has had exactly `job.attempt` attempts (else another job owns it). */
   load(em: EntityManager, job: DeliveryJob): Promise<Row | null>;
-  attempt(row: Row, signal: AbortSignal): Promise<Outcome>;
+  attempt(row: Row, signal: AbortSignal, context: AttemptContext): Promise<Outcome>;
   /** Writes the outcome if the row still has `row.attempts` attempts; false when another job got there first. */
   record(tx: EntityManager, row: Row, outcome: Outcome, status: DeliveryStatus, nextAttemptAt: Date | null): Promise<boolean>;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { JobQueue } from './jobs.js';
 
 /** Names a long-lived object a module provides (e.g. the messaging providers) and its type. */
 export interface ServiceKey<T> {
@@ -17,6 +18,8 @@ export interface ServiceDeps {
   config: Config;
   /** Services of the modules listed before this one (module order is start order), e.g. the WhatsApp client. */
   services: Pick<Services, 'get'>;
+  /** Queues jobs inside a transaction (e.g. the events a provider's status report causes). */
+  jobs: JobQueue;
 }
 
 /** How a module starts one of its services when the server starts, and stops it when the server stops. */

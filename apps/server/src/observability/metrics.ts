@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CallerCacheStats } from '../http/caller-cache.js';
 import { routeMetadata } from '../http/context.js';
 
 /** What the job queue reports about one queue (pg-boss's own counts). */
@@ -16,6 +17,8 @@ export interface QueueStats {
 export interface MetricsSources {
   orm: MikroORM;
   queueStats?: () => Promise<QueueStats[]>;
+  /** The API-key caller cache's counts, when it is on. */
+  callerCache?: () => CallerCacheStats;
 }
 
 export interface Metrics {
@@ -39,7 +42,7 @@ const DELIVERY_FAILURES_SQL = `
  * prom-client with a registry per process (no global state): Node's default metrics plus the service's own.
  * Gauges that need a query (pool, queue, deliveries) are read when Prometheus scrapes, not on a timer.
  */
-export function createMetrics({ orm, queueStats }: MetricsSources): Metrics {
+export function createMetrics({ orm, queueStats, callerCache }: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -95,6 +98,29 @@ export function createMetrics({ orm, queueStats }: MetricsSources): Metrics {
       for (const row of rows) this.set({ kind: row.kind }, row.failed);
     },
   });
+
+  if (callerCache) {
+    new Counter({
+      name: 'switchboard_api_key_lookups_total',
+      help: 'API keys resolved from the caller cache (hit) or the database (miss)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+      collect() {
+        const { hits, misses } = callerCache();
+        this.reset();
+        this.inc({ result: 'hit' }, hits);
+        this.inc({ result: 'miss' }, misses);
+      },
+    });
+    new Gauge({
+      name: 'switchboard_api_key_cache_listening',
+      help: '1 while the caller cache hears committed changes (LISTEN) and may serve; 0 while every key is looked up',
+      registers: [registry],
+      collect() {
+        this.set(callerCache().listening ? 1 : 0);
+      },
+    });
+  }
 
   return {
     registry,

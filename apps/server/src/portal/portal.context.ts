@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
+import type { WebhookDeps } from '../modules/webhooks/webhook-endpoints.service.js';
 import type { AssetUrls } from './assets.js';
 import type { ApiDocuments } from './documents.js';
 import { loadPortalUser, PORTAL_PERMISSION, type PortalUser } from './sign-in.service.js';
@@ -19,6 +20,8 @@ export interface PortalContext {
   serverUrl(req: Request): string;
   /** The modules' services (the Channels page connects through the WhatsApp one). */
   services: Pick<Services, 'get'>;
+  /** The webhooks page writes through the same services as webhooks/manage: its SSRF policy and job queue. */
+  webhooks: WebhookDeps;
 }
 
 export interface SignedIn {

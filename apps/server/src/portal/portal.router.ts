@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
+import type { WebhookDeps } from '../modules/webhooks/webhook-endpoints.service.js';
 import { portalAssets, type AssetUrls } from './assets.js';
 import { authRoutes } from './auth.routes.js';
 import { channelRoutes } from './channels.routes.js';
@@ -13,6 +14,7 @@ import { keyRoutes } from './keys.routes.js';
 import { identify, requireAccess, type PortalContext } from './portal.context.js';
 import { CsrfError, PORTAL_PATH, portalSession, requireCsrf } from './session.js';
 import { toolRoutes } from './tools.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 import { messagePage } from './views/auth.js';
 
 export { PORTAL_PATH };
@@ -30,6 +32,7 @@ export interface PortalDeps extends PortalOptions {
   orm: MikroORM;
   logger: Logger;
   services: Pick<Services, 'get'>;
+  webhooks: WebhookDeps;
 }
 
 /**
@@ -94,6 +97,7 @@ export function createPortal(deps: PortalDeps): Router {
     documents: documentCache(),
     serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, ''),
     services: deps.services,
+    webhooks: deps.webhooks,
   };
 
   const router = Router();
@@ -112,6 +116,7 @@ export function createPortal(deps: PortalDeps): Router {
   router.use(requireAccess(ctx));
   router.use(keyRoutes(ctx));
   router.use(channelRoutes(ctx));
+  router.use(webhookRoutes(ctx));
   router.use(toolRoutes(ctx));
   router.use((req, res) => {
     res.status(404).send(messagePage(assets, { title: 'Page not found', message: `Nothing here at ${req.originalUrl}.`, viewer: req.portal?.viewer }));

@@ -5,8 +5,9 @@ type TryIds = Partial<Record<ExampleIdName, string>>;
 
 /**
  * Ids of the signed-in user's own tenant for the reference's example requests: their platform, their first channel,
- * a user with an active base subscription (themselves first), an active add-on and the latest ticket, so "Send"
- * works as it stands. Never a contact: "Send" on contacts/delete must not delete a real one (the sample id gives 404).
+ * a user with an active base subscription (themselves first), an active add-on, the latest ticket and their first
+ * webhook endpoint, so "Send" works as it stands. Never a contact: "Send" on contacts/delete must not delete a real
+ * one (the sample id gives 404).
  */
 async function tryIds(em: EntityManager, userId: string): Promise<TryIds> {
   const [row] = await em.execute<TryIds[]>(
@@ -19,7 +20,9 @@ async function tryIds(em: EntityManager, userId: string): Promise<TryIds> {
             (select p.id from plans p where p.platform_id = u.platform_id and p.item_type = 'addon' and p.is_active
               order by p.created_at, p.id limit 1) as "addonId",
             (select t.id from tickets t where t.platform_id = u.platform_id
-              order by t.updated_at desc, t.id desc limit 1) as "ticketId"
+              order by t.updated_at desc, t.id desc limit 1) as "ticketId",
+            (select w.id from webhook_endpoints w where w.platform_id = u.platform_id
+              order by w.created_at, w.id limit 1) as "webhookEndpointId"
        from users u where u.id = ?`,
     [userId],
   );

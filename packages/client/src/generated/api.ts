@@ -38,11 +38,11 @@ export interface CustomField {
     isRequired: boolean;
     displayOrder: number;
 }
-export type ErrorCode = 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'contact_not_found' | 'label_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
+export type ErrorCode = 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'webhook_not_found' | 'delivery_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
 export interface ErrorEnvelope {
     message: string;
     success: false;
-    error: 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'contact_not_found' | 'label_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
+    error: 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'webhook_not_found' | 'delivery_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
 }
 export interface Label {
     id: string;
@@ -114,7 +114,6 @@ export interface Ticket {
     priority: 'low' | 'medium' | 'high' | 'urgent';
     assignedToId: string | null;
     assignedToName: string | null;
-    closedAt: string | null;
     messages: {
         message: string;
         id: string;
@@ -123,6 +122,7 @@ export interface Ticket {
         isInternal: boolean;
         authorId: string | null;
     }[];
+    closedAt: string | null;
 }
 export type TicketCreateParams = Omit<{
     platformId: string;
@@ -161,6 +161,78 @@ export type TicketUpdateParams = {
 } & {
     ticketId: string;
 };
+export type WebhookChangeParams = {
+    platformId: string;
+    description?: string | null | undefined;
+    endpointId?: string | undefined;
+    url?: string | undefined;
+    events?: string | string[] | undefined;
+    enabled?: boolean | undefined;
+    rotateSecret?: boolean | undefined;
+    delete?: boolean | undefined;
+    redeliver?: string | undefined;
+} & {
+    endpointId: string;
+};
+export type WebhookCreateParams = {
+    platformId: string;
+    description?: string | null | undefined;
+    endpointId?: string | undefined;
+    url?: string | undefined;
+    events?: string | string[] | undefined;
+    enabled?: boolean | undefined;
+    rotateSecret?: boolean | undefined;
+    delete?: boolean | undefined;
+    redeliver?: string | undefined;
+} & {
+    endpointId?: undefined;
+    redeliver?: undefined;
+    url: string;
+    events: string | string[];
+};
+export interface WebhookDelivery {
+    status: 'delivered' | 'failed' | 'pending';
+    id: string;
+    createdAt: string;
+    updatedAt: string;
+    endpointId: string;
+    eventType: 'ticket.closed' | 'message.status.updated' | 'message.received';
+    webhookId: string;
+    nextAttemptAt: string | null;
+    deliveredAt: string | null;
+    attempts: {
+        createdAt: string;
+        error: string | null;
+        attempt: number;
+        statusCode: number | null;
+        durationMs: number;
+    }[];
+}
+export interface WebhookEndpoint {
+    id: string;
+    createdAt: string;
+    updatedAt: string;
+    description: string | null;
+    url: string;
+    events: ('ticket.closed' | 'message.status.updated' | 'message.received')[];
+    enabled: boolean;
+    previousSecretExpiresAt: string | null;
+}
+export type WebhookEventType = 'ticket.closed' | 'message.status.updated' | 'message.received';
+export type WebhookManageParams = WebhookChangeParams | WebhookCreateParams | WebhookRedeliverParams;
+export type WebhookRedeliverParams = {
+    platformId: string;
+    description?: string | null | undefined;
+    endpointId?: string | undefined;
+    url?: string | undefined;
+    events?: string | string[] | undefined;
+    enabled?: boolean | undefined;
+    rotateSecret?: boolean | undefined;
+    delete?: boolean | undefined;
+    redeliver?: string | undefined;
+} & {
+    redeliver: string;
+};
 export interface ChannelsListParams {
 }
 export interface ChannelsListResponse {
@@ -181,52 +253,6 @@ export interface ContactsListResponse {
     pagination: Pagination;
     message?: string | undefined;
 }
-export interface ContactsManageParams {
-    phone: string;
-    status?: 'active' | 'blocked' | 'unsubscribed' | undefined;
-    name?: string | undefined;
-    email?: string | null | undefined;
-    labels?: string[] | undefined;
-    customFields?: Record<string, string | number | boolean | null> | undefined;
-    channelId?: string | undefined;
-    addLabels?: string[] | undefined;
-    removeLabels?: string[] | undefined;
-    createMissingLabels?: boolean | undefined;
-}
-export interface ContactsManageResponse {
-    success: true;
-    data: Contact;
-    message?: string | undefined;
-}
-export type ContactsGetParams = ({
-    phone?: string | undefined;
-    channelId?: string | undefined;
-    contactId?: string | undefined;
-} & {
-    contactId: string;
-    phone?: undefined;
-}) | ({
-    phone?: string | undefined;
-    channelId?: string | undefined;
-    contactId?: string | undefined;
-} & {
-    phone: string;
-    contactId?: undefined;
-});
-export interface ContactsGetResponse {
-    success: true;
-    data: Contact;
-    message?: string | undefined;
-}
-export interface ContactsDeleteParams {
-    contactId: string;
-    channelId?: string | undefined;
-}
-export interface ContactsDeleteResponse {
-    success: true;
-    data: Contact;
-    message?: string | undefined;
-}
 export interface LabelsListParams {
     channelId?: string | undefined;
 }
@@ -244,26 +270,6 @@ export interface LabelsManageParams {
     sortOrder?: number | undefined;
 }
 export interface LabelsManageResponse {
-    success: true;
-    data: Label;
-    message?: string | undefined;
-}
-export type LabelsDeleteParams = ({
-    name?: string | undefined;
-    channelId?: string | undefined;
-    labelId?: string | undefined;
-} & {
-    name: string;
-    labelId?: undefined;
-}) | ({
-    name?: string | undefined;
-    channelId?: string | undefined;
-    labelId?: string | undefined;
-} & {
-    labelId: string;
-    name?: undefined;
-});
-export interface LabelsDeleteResponse {
     success: true;
     data: Label;
     message?: string | undefined;
@@ -312,17 +318,6 @@ export interface TemplatesSendResponse {
     };
     message?: string | undefined;
 }
-export interface TemplatesSyncParams {
-    channelId?: string | undefined;
-}
-export interface TemplatesSyncResponse {
-    success: true;
-    data: {
-        approved: number;
-        synced: number;
-    };
-    message?: string | undefined;
-}
 export interface MessageStatusParams {
     msgid: string;
 }
@@ -342,15 +337,6 @@ export interface SubscriptionListParams {
     platformId: string;
 }
 export interface SubscriptionListResponse {
-    success: true;
-    total: number;
-    data: Plan[];
-    message?: string | undefined;
-}
-export interface AddonListParams {
-    platformId: string;
-}
-export interface AddonListResponse {
     success: true;
     total: number;
     data: Plan[];
@@ -383,73 +369,47 @@ export interface AddonManageResponse {
     };
     message?: string | undefined;
 }
-export interface TicketsListParams {
-    platformId: string;
-    status?: 'open' | 'in_progress' | 'resolved' | 'closed' | undefined;
-    email?: string | undefined;
-    page?: number | undefined;
-    limit?: number | undefined;
-    priority?: 'low' | 'medium' | 'high' | 'urgent' | undefined;
-    assignedToId?: string | undefined;
-    updatedSince?: string | undefined;
-}
-export interface TicketsListResponse {
-    success: true;
-    data: {
-        status: 'open' | 'in_progress' | 'resolved' | 'closed';
-        id: string;
-        createdAt: string;
-        updatedAt: string;
-        description: string;
-        owner: {
-            id: string;
-            name: string;
-            email: string;
-        };
-        shortId: string;
-        title: string;
-        priority: 'low' | 'medium' | 'high' | 'urgent';
-        assignedToId: string | null;
-        assignedToName: string | null;
-        closedAt: string | null;
-    }[];
-    pagination: Pagination;
-    message?: string | undefined;
-}
-export interface TicketsGetParams {
-    platformId: string;
-    ticketId: string;
-}
-export interface TicketsGetResponse {
-    success: true;
-    data: Ticket;
-    message?: string | undefined;
-}
 export type TicketsManageParams = TicketCreateParams | TicketUpdateParams;
 export interface TicketsManageResponse {
     success: true;
     data: Ticket;
     message?: string | undefined;
 }
-export interface UsersListParams {
+export interface WebhooksListParams {
     platformId: string;
-    email?: string | undefined;
+}
+export interface WebhooksListResponse {
+    success: true;
+    total: number;
+    data: WebhookEndpoint[];
+    message?: string | undefined;
+}
+export type WebhooksManageParams = WebhookChangeParams | WebhookCreateParams | WebhookRedeliverParams;
+export interface WebhooksManageResponse {
+    success: true;
+    data: WebhookDelivery | {
+        id: string;
+        createdAt: string;
+        updatedAt: string;
+        description: string | null;
+        url: string;
+        events: ('ticket.closed' | 'message.status.updated' | 'message.received')[];
+        enabled: boolean;
+        previousSecretExpiresAt: string | null;
+        secret?: string | undefined;
+    };
+    message?: string | undefined;
+}
+export interface WebhooksDeliveriesParams {
+    platformId: string;
+    endpointId: string;
+    status?: 'delivered' | 'failed' | 'pending' | undefined;
     page?: number | undefined;
     limit?: number | undefined;
-    role?: 'owner' | 'admin' | 'member' | undefined;
 }
-export interface UsersListResponse {
+export interface WebhooksDeliveriesResponse {
     success: true;
-    data: {
-        id: string;
-        name: string;
-        createdAt: string;
-        email: string;
-        role: 'owner' | 'admin' | 'member';
-        platformAccess: boolean;
-        permissions: string[];
-        hasActiveSubscription: boolean;
-    }[];
+    data: WebhookDelivery[];
     pagination: Pagination;
     message?: string | undefined;
 }
@@ -471,14 +431,10 @@ export interface WorkspaceChannelsApi {
 }
 export interface WorkspaceContactsApi {
     list: (params?: ContactsListParams, options?: RequestOptions) => Promise<ContactsListResponse>;
-    manage: (params: ContactsManageParams, options?: RequestOptions) => Promise<ContactsManageResponse>;
-    get: (params: ContactsGetParams, options?: RequestOptions) => Promise<ContactsGetResponse>;
-    delete: (params: ContactsDeleteParams, options?: RequestOptions) => Promise<ContactsDeleteResponse>;
 }
 export interface WorkspaceLabelsApi {
     list: (params?: LabelsListParams, options?: RequestOptions) => Promise<LabelsListResponse>;
     manage: (params: LabelsManageParams, options?: RequestOptions) => Promise<LabelsManageResponse>;
-    delete: (params: LabelsDeleteParams, options?: RequestOptions) => Promise<LabelsDeleteResponse>;
 }
 export interface WorkspaceCustomFieldsApi {
     list: (params?: CustomFieldsListParams, options?: RequestOptions) => Promise<CustomFieldsListResponse>;
@@ -493,7 +449,6 @@ export interface WorkspaceChatApi {
 export interface WorkspaceChatTemplatesApi {
     list: (params?: TemplatesListParams, options?: RequestOptions) => Promise<TemplatesListResponse>;
     send: (params: TemplatesSendParams, options?: RequestOptions) => Promise<TemplatesSendResponse>;
-    sync: (params?: TemplatesSyncParams, options?: RequestOptions) => Promise<TemplatesSyncResponse>;
 }
 export interface WorkspaceChatMessageApi {
     status: (params: MessageStatusParams, options?: RequestOptions) => Promise<MessageStatusResponse>;
@@ -503,7 +458,7 @@ export interface PlatformApi {
     subscription: PlatformSubscriptionApi;
     addon: PlatformAddonApi;
     tickets: PlatformTicketsApi;
-    users: PlatformUsersApi;
+    webhooks: PlatformWebhooksApi;
 }
 export interface PlatformIdApi {
     list: (params?: PlatformIdListParams, options?: RequestOptions) => Promise<PlatformIdListResponse>;
@@ -512,14 +467,13 @@ export interface PlatformSubscriptionApi {
     list: (params: SubscriptionListParams, options?: RequestOptions) => Promise<SubscriptionListResponse>;
 }
 export interface PlatformAddonApi {
-    list: (params: AddonListParams, options?: RequestOptions) => Promise<AddonListResponse>;
     manage: (params: AddonManageParams, options?: RequestOptions) => Promise<AddonManageResponse>;
 }
 export interface PlatformTicketsApi {
-    list: (params: TicketsListParams, options?: RequestOptions) => Promise<TicketsListResponse>;
-    get: (params: TicketsGetParams, options?: RequestOptions) => Promise<TicketsGetResponse>;
     manage: (params: TicketsManageParams, options?: RequestOptions) => Promise<TicketsManageResponse>;
 }
-export interface PlatformUsersApi {
-    list: (params: UsersListParams, options?: RequestOptions) => Promise<UsersListResponse>;
+export interface PlatformWebhooksApi {
+    list: (params: WebhooksListParams, options?: RequestOptions) => Promise<WebhooksListResponse>;
+    manage: (params: WebhooksManageParams, options?: RequestOptions) => Promise<WebhooksManageResponse>;
+    deliveries: (params: WebhooksDeliveriesParams, options?: RequestOptions) => Promise<WebhooksDeliveriesResponse>;
 }

@@ -21,6 +21,8 @@ export const ERROR_CODE_STATUS = {
   ticket_not_found: 404,
   contact_not_found: 404,
   label_not_found: 404,
+  webhook_not_found: 404,
+  delivery_not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_progress: 409,
   payload_too_large: 413,

@@ -3,3 +3,4 @@ export * from './platform.js';
 export * from './subscriptions.js';
 export * from './tickets.js';
 export * from './users.js';
+export * from './webhooks.js';

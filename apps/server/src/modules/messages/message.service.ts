@@ -1,19 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MessageStatus } from '@switchboard/contract';
 import { ForbiddenError } from '../../kit/errors.js';
 import type { ServiceContext } from '../../kit/context.js';
+import type { JobQueue } from '../../kit/jobs.js';
 import { authorizedChannelIds } from '../channels/channel.scope.js';
 import { Message } from './message.entity.js';
-import type { DeliveryStatus, OutboundTemplateMessage, StatusUpdate } from './provider/messaging-provider.js';
-
-/** Which statuses each status may follow: a late or repeated report never moves a message backwards. */
-const MAY_FOLLOW: Record<DeliveryStatus, DeliveryStatus[]> = {
-  accepted: [],
-  sent: ['accepted'],
-  delivered: ['accepted', 'sent'],
-  read: ['accepted', 'sent', 'delivered'],
-  failed: ['accepted', 'sent'],
-};
+import { MESSAGE_RECEIVED, MESSAGE_STATUS_UPDATED, queueMessageEvent, type MessageReceivedData, type MessageStatusUpdatedData } from './message-events.js';
+import type { OutboundTemplateMessage, StatusUpdate } from './provider/messaging-provider.js';
+import { nextStatus, statusesReplacedBy } from './status-order.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
@@ -21,9 +17,15 @@ const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may 
 export async function findMessageStatus(ctx: ServiceContext, msgid: string): Promise<MessageStatus> {
   const channelIds = authorizedChannelIds(ctx);
   if (channelIds.length === 0) throw new ForbiddenError(NOT_ACCESSIBLE);
-  const message = await ctx.em.findOne(Message, { msgid, channel: { $in: [...channelIds] } }, { fields: ['msgid', 'status', 'direction', 'type'] });
+  const message = await ctx.em.findOne(
+    Message,
+    { msgid, channel: { $in: [...channelIds] } },
+    { fields: ['msgid', 'status', 'direction', 'type', 'errorCode', 'errorTitle'] },
+  );
   if (!message) throw new ForbiddenError(NOT_ACCESSIBLE);
-  return { msgid: message.msgid, status: message.status, direction: message.direction, type: message.type };
+  const { status, errorCode, errorTitle } = message;
+  const error = status === 'failed' && typeof errorCode === 'number' ? { error: { code: errorCode, title: errorTitle ?? '' } } : {};
+  return { msgid: message.msgid, status, direction: message.direction, type: message.type, ...error };
 }
 
 /** The outbound record of a message its provider accepted, under the provider's id. */
@@ -47,14 +49,62 @@ export async function recordOutboundTemplate(
   });
 }
 
-/** Applies a provider's status report with one conditional UPDATE; returns whether the status changed. */
-export async function applyStatusUpdate(em: EntityManager, update: StatusUpdate): Promise<boolean> {
-  const previous = MAY_FOLLOW[update.status];
-  if (previous.length === 0) return false;
-  const changed = await em.nativeUpdate(
+/**
+ * The status sink: applies a provider's report to its outbound message by status-order.ts's rule and, when the
+ * status changes, queues `message.status.updated` in the same transaction. The row is locked first so the event's
+ * `previousStatus` is exact when reports of one message race; the UPDATE keeps the rule's condition as well.
+ * Returns the change, or undefined when the report changes nothing (unknown message, repeated, late or backwards).
+ */
+export async function applyStatusUpdate(tx: EntityManager, jobs: JobQueue, update: StatusUpdate): Promise<MessageStatusUpdatedData | undefined> {
+  const message = await tx.findOne(
     Message,
-    { msgid: update.providerMessageId, provider: update.provider, status: { $in: previous } },
-    { status: update.status, updatedAt: new Date() },
+    { msgid: update.providerMessageId, provider: update.provider, direction: 'outbound', ...(update.channelId ? { channel: update.channelId } : {}) },
+    { fields: ['status', 'channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
   );
-  return changed > 0;
+  if (!message || nextStatus(message.status, update.status) === message.status) return undefined;
+  const error = update.status === 'failed' ? update.error : undefined;
+  const changed = await tx.nativeUpdate(
+    Message,
+    { id: message.id, status: { $in: statusesReplacedBy(update.status) } },
+    { status: update.status, errorCode: error?.code ?? null, errorTitle: error?.title ?? null, updatedAt: new Date() },
+  );
+  if (changed !== 1) return undefined;
+  const data: MessageStatusUpdatedData = {
+    msgid: update.providerMessageId,
+    channelId: message.channel.id,
+    status: update.status,
+    previousStatus: message.status,
+    ...(error ? { error } : {}),
+    timestamp: update.timestamp ?? new Date().toISOString(),
+  };
+  await queueMessageEvent(tx, jobs, { type: MESSAGE_STATUS_UPDATED, data });
+  return data;
+}
+
+/**
+ * Records a customer's message (status `delivered`: it reached the channel) and queues `message.received`, in the
+ * caller's transaction. The msgid is unique: a message seen before is not recorded again and sends no event.
+ * Returns whether it was new.
+ */
+export async function recordInboundMessage(tx: EntityManager, jobs: JobQueue, provider: string, data: MessageReceivedData): Promise<boolean> {
+  const { affectedRows } = await tx
+    .createQueryBuilder(Message)
+    .insert({
+      id: randomUUID(),
+      channel: data.channelId,
+      msgid: data.msgid,
+      direction: 'inbound',
+      type: data.type,
+      status: 'delivered',
+      from: data.contact.phone,
+      contact: data.contact.id,
+      body: data.text ?? null,
+      provider,
+    })
+    .onConflict('msgid')
+    .ignore()
+    .execute('run');
+  if (affectedRows !== 1) return false;
+  await queueMessageEvent(tx, jobs, { type: MESSAGE_RECEIVED, data });
+  return true;
 }

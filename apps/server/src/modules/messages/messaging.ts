@@ -8,8 +8,8 @@ export const MESSAGING = serviceKey<MessagingProviders>('messaging');
 
 export const messagingService = provide({
   key: MESSAGING,
-  start: ({ em, logger, config, services }) =>
-    createMessagingProviders(em, logger, { sentAfterMs: config.SANDBOX_SENT_AFTER_MS, deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS }, [
+  start: ({ em, jobs, logger, config, services }) =>
+    createMessagingProviders(em, jobs, logger, { sentAfterMs: config.SANDBOX_SENT_AFTER_MS, deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS }, [
       new WhatsAppCloudProvider(em, services.get(WHATSAPP)),
     ]),
   stop: (providers) => providers.close(),

@@ -5,10 +5,10 @@ import type { DeliveryStatus } from './provider/messaging-provider.js';
  * reorders webhooks): never backwards along accepted < sent < delivered < read; `failed` ends a message that was
  * not yet delivered, and stays unless a later `delivered`/`read` proves the message did arrive after all.
  *
- * How it differs from today's status sink (MAY_FOLLOW in message.service.ts): there `failed` is final for good, so
- * a `delivered` or `read` that arrives after a `failed` is dropped. Here it wins, because proof of delivery beats a
- * failure report (Meta can report a failed attempt and then deliver on retry). Every other pair agrees. To switch,
- * the conditional UPDATE takes `status in (statusesReplacedBy(incoming))` instead of `MAY_FOLLOW[incoming]`.
+ * A `delivered` or `read` that arrives after a `failed` wins, because proof of delivery beats a failure report
+ * (Meta can report a failed attempt and then deliver on retry). Seen as an order, accepted < sent < failed <
+ * delivered < read and the rule keeps the highest, so applying a set of reports twice, or in any order, ends the same.
+ * The status sink (message.service.ts applyStatusUpdate) updates `where status in (statusesReplacedBy(incoming))`.
  */
 
 const PROGRESS: Record<Exclude<DeliveryStatus, 'failed'>, number> = { accepted: 0, sent: 1, delivered: 2, read: 3 };

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { SeedError, seedRef, seedSection } from '../../kit/seed.js';
 import { webhookSeed } from '../webhooks/webhook.seed.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
+import { newWebhookSecret } from '../webhooks/webhook-secrets.js';
 import { Platform } from './platform.entity.js';
 
 export const platformsSeed = seedSection({
@@ -23,7 +23,7 @@ export const platformsSeed = seedSection({
       em.create(WebhookEndpoint, {
         platform,
         url: hook.url,
-        secret: hook.secret ?? `whsec_${randomBytes(24).toString('base64')}`,
+        secret: hook.secret ?? newWebhookSecret(),
         events: hook.events,
       });
     }

@@ -1,12 +1,21 @@
+import { contract } from '@switchboard/contract';
+import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { webhookPolicyService } from './webhook-policy.js';
+import { webhooksRouter } from './webhook.router.js';
 import { webhookTarget } from './webhook.service.js';
 
-/** Outbound webhooks: endpoints (seeded with their platform, or `pnpm cli webhook add`), deliveries, attempts. */
+/**
+ * Outbound webhooks: endpoints (webhooks/manage, the Developer Portal, the seed file or `pnpm cli webhook add`),
+ * deliveries, attempts.
+ */
 export const webhooksModule = defineModule({
   name: 'webhooks',
   entities: [WebhookEndpoint, WebhookDelivery, WebhookAttempt],
+  routes: [routes(contract.platform.webhooks, webhooksRouter)],
+  services: [webhookPolicyService],
   jobs: ({ config }) => ({ targets: [webhookTarget(config.WEBHOOK_TIMEOUT_MS, { allowLocal: config.ALLOW_HTTP_WEBHOOKS })] }),
 });

@@ -23,7 +23,8 @@ const WebhookDeliverySchema = defineEntity({
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },
-  indexes: [{ name: 'webhook_deliveries_endpoint_id_index', properties: ['endpoint'] }],
+  // The delivery log of an endpoint, newest first (webhooks/deliveries).
+  indexes: [{ name: 'webhook_deliveries_endpoint_id_created_at_id_index', properties: ['endpoint', 'createdAt', 'id'] }],
 });
 export class WebhookDelivery extends WebhookDeliverySchema.class {}
 WebhookDeliverySchema.setClass(WebhookDelivery);

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Platform } from '../platforms/platform.entity.js';
 
 const WebhookEndpointSchema = defineEntity({
@@ -9,11 +9,16 @@ const WebhookEndpointSchema = defineEntity({
     id: uuidPrimaryKey(),
     platform: () => p.manyToOne(Platform).deleteRule('cascade'),
     url: p.string().length(2000),
+    description: p.text().nullable(),
     /** Standard Webhooks signing secret, `whsec_<base64>`. */
     secret: p.string().length(200).hidden(),
+    /** The secret a rotation replaced: it keeps signing beside `secret` until `previousSecretExpiresAt`. */
+    previousSecret: p.string().length(200).nullable().hidden(),
+    previousSecretExpiresAt: p.datetime().nullable(),
     events: p.array().default([]),
     isActive: p.boolean().default(true),
     createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
   indexes: [{ name: 'webhook_endpoints_platform_id_index', properties: ['platform'] }],
 });

@@ -1,3 +1,4 @@
+import { webhookEventsProblem } from '@switchboard/contract';
 import { z } from 'zod';
 
 export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=]{16,}$/;
@@ -7,6 +8,12 @@ export const webhookSeed = z
   .object({
     url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
     secret: z.string().regex(WEBHOOK_SECRET_PATTERN, 'must be whsec_ followed by base64').optional(),
-    events: z.array(z.string().min(1)).min(1).default(['ticket.closed']),
+    events: z
+      .array(z.string())
+      .default(['ticket.closed'])
+      .superRefine((events, ctx) => {
+        const problem = webhookEventsProblem(events);
+        if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+      }),
   })
   .strict();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Webhook } from 'standardwebhooks';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import { DestinationRefusedError, fetchDestination, type DestinationPolicy } from './destination.js';
+import { signingSecrets, signWebhook } from './webhook-secrets.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -10,27 +10,12 @@ import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 /** The job that POSTs one webhook_deliveries row. */
 export const WEBHOOK_QUEUE = 'webhook.deliver';
 
-/**
- * Standard Webhooks headers for one POST. The `standardwebhooks` package is the reference implementation
- * receivers verify with, so signing with it (rather than a hand-rolled HMAC) guarantees they agree.
- * The timestamp is the attempt's, so a retry hours later still passes the receiver's freshness check;
- * `webhook-id` stays the delivery's, so receivers can drop repeats.
- */
-function signWebhook(secret: string, webhookId: string, body: string, now = new Date()): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'user-agent': 'Switchboard-Webhooks/1.0',
-    'webhook-id': webhookId,
-    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(webhookId, now, body),
-  };
-}
-
 interface WebhookRow extends PendingRow {
   webhookId: string;
   payload: Record<string, unknown>;
   url: string;
-  secret: string;
+  /** The current secret and, during a rotation's overlap, the replaced one: each signs. */
+  secrets: string[];
   endpointActive: boolean;
 }
 
@@ -54,7 +39,7 @@ async function post(row: WebhookRow, timeoutMs: number, policy: DestinationPolic
   try {
     const { status, text } = await fetchDestination(row.url, policy, {
       method: 'POST',
-      headers: signWebhook(row.secret, row.webhookId, body),
+      headers: signWebhook(row.secrets, row.webhookId, body),
       body,
       // A redirect is not a delivery: the receiver must answer at the configured URL.
       redirect: 'manual',
@@ -88,7 +73,7 @@ export function webhookTarget(timeoutMs: number, policy: DestinationPolicy): Del
         attempts: delivery.attempts,
         createdAt: delivery.createdAt.toISOString(),
         url: endpoint.url,
-        secret: endpoint.secret,
+        secrets: signingSecrets(endpoint),
         endpointActive: endpoint.isActive,
       };
     },

@@ -1,4 +1,7 @@
 import { defineModule } from '../../kit/module.js';
+import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
+import { inboundDeliveryTarget } from './inbound-delivery.service.js';
+import { whatsAppReceivers } from './inbound.receiver.js';
 import { templateSyncTasks } from './template-sync.jobs.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { WHATSAPP, whatsAppService } from './whatsapp.js';
@@ -7,11 +10,16 @@ export { requestTemplateSync } from './template-sync.service.js';
 
 /**
  * Channels carried by Meta's WhatsApp Cloud API: their encrypted credentials, the Graph client, template sync and
- * Meta's inbound webhooks. The messages module's provider registry sends through it.
+ * Meta's inbound webhooks (stored on receipt, applied by the `whatsapp.inbound` job). The messages module's provider
+ * registry sends through it.
  */
 export const whatsAppModule = defineModule({
   name: 'whatsapp',
-  entities: [WhatsAppConnection],
+  entities: [WhatsAppConnection, WhatsAppInboundDelivery],
   services: [whatsAppService],
-  jobs: ({ config, services }) => ({ targets: [], tasks: templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES) }),
+  receivers: whatsAppReceivers,
+  jobs: ({ config, logger, services }) => ({
+    targets: [inboundDeliveryTarget(logger)],
+    tasks: templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES),
+  }),
 });

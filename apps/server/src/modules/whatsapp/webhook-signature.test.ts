@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isValidWebhookSignature, webhookSignature } from './webhook-signature.js';
+import { isSameSecret, isValidWebhookSignature, webhookSignature } from './webhook-signature.js';
 
 const SECRET = 'app-secret-0123456789abcdef';
 const BODY = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
@@ -32,5 +32,13 @@ describe('webhook signature', () => {
     expect(isValidWebhookSignature(BODY, signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0'), SECRET)).toBe(
       false,
     );
+  });
+
+  it('compares verify tokens exactly, whatever their lengths; an empty stored token matches nothing', () => {
+    expect(isSameSecret('verify-me', 'verify-me')).toBe(true);
+    expect(isSameSecret('verify-m', 'verify-me')).toBe(false);
+    expect(isSameSecret('verify-me!', 'verify-me')).toBe(false);
+    expect(isSameSecret('Verify-me', 'verify-me')).toBe(false);
+    expect(isSameSecret('', '')).toBe(false);
   });
 });

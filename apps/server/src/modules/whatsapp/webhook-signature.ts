@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 const SIGNATURE_HEADER_VALUE = /^sha256=([0-9a-fA-F]{64})$/;
 
@@ -22,4 +22,10 @@ export function isValidWebhookSignature(
   const expected = createHmac('sha256', appSecret).update(rawBody).digest();
   const given = Buffer.from(presented, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Compares a presented secret (Meta's `hub.verify_token`) with the stored one in constant time, whatever the lengths. */
+export function isSameSecret(presented: string, stored: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(presented), digest(stored)) && stored !== '';
 }

@@ -48,7 +48,7 @@ main.wide { max-width: none; padding: 0; }
 label { display: block; font-weight: 600; margin: 0 0 0.3rem; }
 .hint { display: block; color: var(--muted); font-size: 0.88rem; font-weight: 400; margin-top: 0.15rem; }
 .field { margin: 0 0 1rem; }
-input[type="text"], input[type="email"], input[type="password"] {
+input[type="text"], input[type="email"], input[type="password"], input[type="url"] {
   width: 100%; font: inherit; padding: 0.6rem 0.75rem; border: 1px solid #98a2b3; border-radius: 8px; background: var(--surface); color: var(--text); min-height: 44px;
 }
 input[aria-invalid="true"] { border-color: var(--danger); }
@@ -74,6 +74,18 @@ tr:last-child td { border-bottom: none; }
 .badge { display: inline-block; padding: 0.1rem 0.55rem; border-radius: 999px; font-size: 0.8rem; font-weight: 600; }
 .badge.active { background: var(--success-bg); color: var(--success-text); }
 .badge.revoked { background: #f2f4f7; color: #344054; }
+.badge.pending { background: #eff8ff; color: #175cd3; }
+.badge.failed { background: var(--error-bg); color: var(--danger); }
+fieldset.checks { border: none; padding: 0; }
+fieldset.checks legend { font-weight: 600; padding: 0; margin: 0 0 0.3rem; }
+label.check { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: baseline; font-weight: 400; margin: 0.35rem 0; }
+label.check input { width: 18px; height: 18px; margin: 0; align-self: center; }
+label.check .hint { display: inline; margin: 0; }
+code.wrap { overflow-wrap: anywhere; }
+dl.details { display: grid; grid-template-columns: max-content 1fr; gap: 0.4rem 1.25rem; margin: 0 0 1.25rem; }
+dl.details dt { font-weight: 600; color: var(--muted); }
+dl.details dd { margin: 0; }
+.actions form { margin: 0; }
 .muted { color: var(--muted); }
 dl.details { display: grid; grid-template-columns: max-content 1fr; gap: 0.3rem 1rem; margin: 0 0 1rem; }
 dl.details dt { font-weight: 600; color: var(--muted); }
@@ -98,6 +110,8 @@ dl.details dd { margin: 0; overflow-wrap: anywhere; }
   .card { padding: 1rem; }
   .card.narrow { margin: 1.5rem auto; }
   .account .who { display: none; }
+  dl.details { grid-template-columns: 1fr; }
+  dl.details dd { margin-bottom: 0.5rem; }
   table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table.stack tr { display: block; border-bottom: 1px solid var(--border); padding: 0.5rem 0; }
   table.stack tr:last-child { border-bottom: none; }
@@ -105,5 +119,7 @@ dl.details dd { margin: 0; overflow-wrap: anywhere; }
   table.stack td::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
   table.stack td:empty { display: none; }
   table.stack td > span { text-align: right; }
+  dl.details { grid-template-columns: 1fr; gap: 0; }
+  dl.details dd { margin-bottom: 0.5rem; }
 }
 `;

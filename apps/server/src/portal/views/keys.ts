@@ -2,15 +2,9 @@ import type { ApiKeySummary, CreatedApiKey } from '../../modules/api-keys/api-ke
 import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';
-import { hiddenCsrf, page, type Viewer } from './layout.js';
+import { hiddenCsrf, page, when, type Viewer } from './layout.js';
 
 const KEYS = `${PORTAL_PATH}/keys`;
-
-/** `2026-11-22 04:37 UTC` in a <time> element carrying the exact instant. */
-function when(iso: string | null, fallback: string): SafeHtml {
-  if (!iso) return html`<span class="muted">${fallback}</span>`;
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
-}
 
 function keyRow(key: ApiKeySummary): SafeHtml {
   return html`<tr data-prefix="${key.prefix}">

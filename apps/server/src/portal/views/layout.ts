@@ -2,11 +2,12 @@ import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';
 
-export type Section = 'keys' | 'channels' | 'reference' | 'downloads';
+export type Section = 'keys' | 'channels' | 'webhooks' | 'reference' | 'downloads';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'keys', label: 'API keys', path: `${PORTAL_PATH}/keys` },
   { id: 'channels', label: 'Channels', path: `${PORTAL_PATH}/channels` },
+  { id: 'webhooks', label: 'Webhooks', path: `${PORTAL_PATH}/webhooks` },
   { id: 'reference', label: 'Try requests', path: `${PORTAL_PATH}/reference` },
   { id: 'downloads', label: 'Downloads', path: `${PORTAL_PATH}/downloads` },
 ];
@@ -30,6 +31,12 @@ export interface PageOptions {
   wide?: boolean;
   scripts?: SafeHtml;
   body: SafeHtml;
+}
+
+/** `2026-11-22 04:37 UTC` in a <time> element carrying the exact instant. */
+export function when(iso: string | null, fallback: string): SafeHtml {
+  if (!iso) return html`<span class="muted">${fallback}</span>`;
+  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
 export const hiddenCsrf = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;

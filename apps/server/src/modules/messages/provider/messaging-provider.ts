@@ -1,4 +1,4 @@
-import type { MessageStatus } from '@switchboard/contract';
+import type { MessageError, MessageStatus } from '@switchboard/contract';
 
 /** What the service hands a provider: one outbound template message, already validated against the template. */
 export interface OutboundTemplateMessage {
@@ -16,6 +16,12 @@ export interface StatusUpdate {
   provider: string;
   providerMessageId: string;
   status: DeliveryStatus;
+  /** Only a message of this channel is updated (a webhook speaks for the channel it was sent to). */
+  channelId?: string;
+  /** The provider's reason for a `failed` report. */
+  error?: MessageError;
+  /** ISO 8601: when the provider says it happened; now when it does not say. */
+  timestamp?: string;
 }
 
 /** The single way status updates come back from any provider; it stores them (never moving a status backwards). */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JobQueue } from '../../../kit/jobs.js';
 import type { Logger } from '../../../logger.js';
 import { applyStatusUpdate } from '../message.service.js';
 import type { MessagingProvider, StatusSink } from './messaging-provider.js';
@@ -10,12 +11,16 @@ export interface MessagingProviders {
   close(): Promise<void>;
 }
 
-/** Stores every provider's status reports; failures are logged, as a webhook receiver would before answering. */
-export function statusSink(em: EntityManager, logger: Logger): StatusSink {
+/**
+ * Stores a provider's status reports that arrive in the process (the sandbox's), each in its own transaction with
+ * the event it causes; failures are logged. The WhatsApp Cloud API's reports arrive by webhook and are applied by
+ * its inbound job through the same applyStatusUpdate.
+ */
+export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): StatusSink {
   return async (update) => {
     try {
-      const applied = await applyStatusUpdate(em.fork(), update);
-      logger.debug({ ...update, applied }, 'message status update');
+      const change = await em.fork().transactional((tx) => applyStatusUpdate(tx, jobs, update));
+      logger.debug({ ...update, applied: change !== undefined }, 'message status update');
     } catch (error) {
       logger.error({ err: error, ...update }, 'storing a message status update failed');
     }
@@ -33,6 +38,6 @@ export function messagingProviders(providers: MessagingProvider[]): MessagingPro
 }
 
 /** The default wiring: the sandbox provider, reporting into the database, next to the real providers given. */
-export function createMessagingProviders(em: EntityManager, logger: Logger, sandbox: SandboxTimeline, providers: MessagingProvider[] = []): MessagingProviders {
-  return messagingProviders([new SandboxProvider(sandbox, statusSink(em, logger)), ...providers]);
+export function createMessagingProviders(em: EntityManager, jobs: JobQueue, logger: Logger, sandbox: SandboxTimeline, providers: MessagingProvider[] = []): MessagingProviders {
+  return messagingProviders([new SandboxProvider(sandbox, statusSink(em, jobs, logger)), ...providers]);
 }

@@ -1,0 +1,178 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LAST_USE_INTERVAL_MS } from '../kit/auth.js';
+import type { Caller } from '../kit/context.js';
+import { startCallerCache, type CallerCacheOptions, type CallerChanges } from './caller-cache.js';
+
+const ADA = '00000000-0000-4000-8000-00000000000a';
+const BOB = '00000000-0000-4000-8000-00000000000b';
+
+const callerOf = (userId: string, apiKeyId = `key-of-${userId}`): Caller => ({
+  userId,
+  apiKeyId,
+  platformId: 'platform',
+  name: 'Someone',
+  email: 'someone@example.com',
+  platformAccess: false,
+  permissions: ['settings:api'],
+  channelIds: ['channel'],
+});
+
+/** A cache over a feed the test drives: it reports changes, and decides what each catch-up does first. */
+function harness(options: Partial<CallerCacheOptions> = {}) {
+  let changes!: CallerChanges;
+  let beforeCatchUp: () => void = () => undefined;
+  let caughtUp = true;
+  const cache = startCallerCache({ ttlMs: 60_000, maxEntries: 100, ...options }, (events) => {
+    changes = events;
+    return {
+      catchUp: async () => {
+        beforeCatchUp();
+        return caughtUp;
+      },
+      stop: async () => undefined,
+    };
+  });
+  const lookups: string[] = [];
+  const used: string[] = [];
+  const resolve = (hash: string, caller: Caller | null = callerOf(ADA)) =>
+    cache.resolve(
+      hash,
+      async () => {
+        lookups.push(hash);
+        return caller;
+      },
+      (apiKeyId) => used.push(apiKeyId),
+    );
+  return {
+    cache,
+    changes: () => changes,
+    resolve,
+    lookups,
+    used,
+    onCatchUp: (action: () => void) => (beforeCatchUp = action),
+    catchUpAnswers: (value: boolean) => (caughtUp = value),
+  };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('caller cache', () => {
+  it('serves nothing until the change feed listens, then serves what it looked up', async () => {
+    const h = harness();
+    await h.resolve('hash-a');
+    await h.resolve('hash-a');
+    expect(h.lookups).toEqual(['hash-a', 'hash-a']);
+
+    h.changes().listening();
+    await h.resolve('hash-a');
+    expect(await h.resolve('hash-a')).toEqual(callerOf(ADA));
+    expect(h.lookups).toHaveLength(3);
+    expect(h.cache.stats()).toEqual({ hits: 1, misses: 3, listening: true });
+  });
+
+  it('looks up again when the catch-up cannot be confirmed', async () => {
+    const h = harness();
+    h.changes().listening();
+    await h.resolve('hash-a');
+    h.catchUpAnswers(false);
+    await h.resolve('hash-a');
+    expect(h.lookups).toEqual(['hash-a', 'hash-a']);
+  });
+
+  it('does not serve an entry whose change arrives during the catch-up (a change committed before the request)', async () => {
+    const h = harness();
+    h.changes().listening();
+    await h.resolve('hash-a');
+    h.onCatchUp(() => h.changes().notified(ADA));
+    expect(await h.resolve('hash-a', null)).toBeNull();
+    expect(h.lookups).toEqual(['hash-a', 'hash-a']);
+  });
+
+  it("evicts every key of the notified user and only theirs; an unrecognised payload evicts everything", async () => {
+    const h = harness();
+    h.changes().listening();
+    await h.resolve('ada-1', callerOf(ADA, 'k1'));
+    await h.resolve('ada-2', callerOf(ADA, 'k2'));
+    await h.resolve('bob-1', callerOf(BOB, 'k3'));
+    h.changes().notified(ADA.toUpperCase());
+    for (const hash of ['ada-1', 'ada-2', 'bob-1']) await h.resolve(hash);
+    expect(h.lookups.slice(3)).toEqual(['ada-1', 'ada-2']);
+
+    h.changes().notified('');
+    await h.resolve('bob-1');
+    expect(h.lookups.slice(5)).toEqual(['bob-1']);
+  });
+
+  it('does not remember a lookup during which a change was heard', async () => {
+    const h = harness();
+    h.changes().listening();
+    await h.cache.resolve(
+      'hash-a',
+      async () => {
+        h.changes().notified(BOB);
+        return callerOf(ADA);
+      },
+      () => undefined,
+    );
+    await h.resolve('hash-a');
+    expect(h.lookups).toEqual(['hash-a']);
+  });
+
+  it('stops serving and forgets everything when the feed is lost, and starts empty when it listens again', async () => {
+    const h = harness();
+    h.changes().listening();
+    await h.resolve('hash-a');
+    h.changes().lost();
+    await h.resolve('hash-a');
+    await h.resolve('hash-a');
+    expect(h.cache.stats().listening).toBe(false);
+    h.changes().listening();
+    await h.resolve('hash-a');
+    expect(h.lookups).toEqual(['hash-a', 'hash-a', 'hash-a', 'hash-a']);
+  });
+
+  it('never caches a refused key', async () => {
+    const h = harness();
+    h.changes().listening();
+    await h.resolve('unknown', null);
+    await h.resolve('unknown', null);
+    expect(h.lookups).toEqual(['unknown', 'unknown']);
+  });
+
+  it('keeps at most maxEntries, dropping the least recently used', async () => {
+    const h = harness({ maxEntries: 2 });
+    h.changes().listening();
+    for (const hash of ['one', 'two', 'one', 'three', 'one', 'two']) await h.resolve(hash);
+    expect(h.lookups).toEqual(['one', 'two', 'three', 'two']);
+  });
+
+  it('lets an entry expire after ttlMs even without a change', async () => {
+    const h = harness({ ttlMs: 20 });
+    h.changes().listening();
+    await h.resolve('hash-a');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await h.resolve('hash-a');
+    expect(h.lookups).toEqual(['hash-a', 'hash-a']);
+  });
+
+  it('records a cached key’s use once per LAST_USE_INTERVAL_MS (the lookup itself recorded the first)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const h = harness();
+    h.changes().listening();
+    await h.resolve('hash-a', callerOf(ADA, 'k1'));
+    await h.resolve('hash-a');
+    expect(h.used).toEqual([]);
+    vi.setSystemTime(Date.now() + LAST_USE_INTERVAL_MS);
+    await h.resolve('hash-a');
+    await h.resolve('hash-a');
+    expect(h.used).toEqual(['k1']);
+  });
+
+  it('hands out callers that cannot be changed by the request that got them', async () => {
+    const h = harness();
+    h.changes().listening();
+    await h.resolve('hash-a');
+    const cached = (await h.resolve('hash-a'))!;
+    expect(Object.isFrozen(cached) && Object.isFrozen(cached.channelIds) && Object.isFrozen(cached.permissions)).toBe(true);
+  });
+});

@@ -1,0 +1,106 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WebhookEndpoint as WebhookEndpointView, WebhookEventType, WebhookManageValues } from '@switchboard/contract';
+import { ForbiddenError, NotFoundError } from '../../kit/errors.js';
+import type { JobQueue } from '../../kit/jobs.js';
+import type { DestinationPolicy, ResolveAll } from './destination.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { inOverlap, newWebhookSecret, overlapEndsAt } from './webhook-secrets.js';
+import { assertWebhookUrl } from './webhook-url.js';
+
+/** What managing endpoints needs beyond the database: the SSRF policy (ALLOW_HTTP_WEBHOOKS) and the job queue. */
+export interface WebhookDeps {
+  policy: DestinationPolicy;
+  jobs: JobQueue;
+  /** DNS, injectable for tests; the system resolver otherwise. */
+  resolve?: ResolveAll;
+}
+
+export type EndpointWithSecret = WebhookEndpointView & { secret?: string };
+
+export const WEBHOOK_MESSAGES = {
+  created: 'Webhook endpoint created successfully',
+  updated: 'Webhook endpoint updated successfully',
+  rotated: 'Webhook secret rotated successfully',
+  deleted: 'Webhook endpoint deleted successfully',
+} as const;
+
+export function endpointView(endpoint: WebhookEndpoint, now = new Date()): WebhookEndpointView {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description ?? null,
+    events: endpoint.events as WebhookEventType[],
+    enabled: endpoint.isActive,
+    previousSecretExpiresAt: inOverlap(endpoint, now) ? endpoint.previousSecretExpiresAt!.toISOString() : null,
+    createdAt: endpoint.createdAt.toISOString(),
+    updatedAt: endpoint.updatedAt.toISOString(),
+  };
+}
+
+/** The platform's endpoints, oldest first. */
+export async function listEndpoints(em: EntityManager, platformId: string): Promise<WebhookEndpointView[]> {
+  const endpoints = await em.find(WebhookEndpoint, { platform: platformId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return endpoints.map((endpoint) => endpointView(endpoint));
+}
+
+/** An endpoint of this platform: 404 when no endpoint has the id, 403 when another platform's has it. */
+export async function findEndpoint(em: EntityManager, platformId: string, endpointId: string, lock = false): Promise<WebhookEndpoint> {
+  const endpoint = await em.findOne(WebhookEndpoint, endpointId, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (!endpoint) throw new NotFoundError('webhook_not_found', `Webhook endpoint ${endpointId} not found.`);
+  if (endpoint.platform.id !== platformId) throw new ForbiddenError('This webhook endpoint belongs to another platform.');
+  return endpoint;
+}
+
+async function createEndpoint(em: EntityManager, platformId: string, params: WebhookManageValues): Promise<EndpointWithSecret> {
+  const secret = newWebhookSecret();
+  const endpoint = em.create(WebhookEndpoint, {
+    platform: platformId,
+    url: params.url!,
+    events: params.events!,
+    description: params.description ?? null,
+    isActive: params.enabled ?? true,
+    secret,
+  });
+  await em.flush();
+  return { ...endpointView(endpoint), secret };
+}
+
+/** Update, rotation or deletion of one endpoint, under a row lock so concurrent rotations cannot lose a secret. */
+async function changeEndpoint(em: EntityManager, platformId: string, endpointId: string, params: WebhookManageValues) {
+  return em.transactional(async (tx) => {
+    const endpoint = await findEndpoint(tx, platformId, endpointId, true);
+    const now = new Date();
+    if (params.delete) {
+      const view = endpointView(endpoint, now);
+      // The delivery log goes with it (foreign keys cascade); queued jobs then find nothing to deliver.
+      await tx.remove(endpoint).flush();
+      return { data: view, message: WEBHOOK_MESSAGES.deleted };
+    }
+    const fields = { url: params.url, events: params.events, description: params.description, isActive: params.enabled };
+    tx.assign(endpoint, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
+    let secret: string | undefined;
+    if (params.rotateSecret) {
+      secret = newWebhookSecret();
+      endpoint.previousSecret = endpoint.secret;
+      endpoint.previousSecretExpiresAt = overlapEndsAt(now);
+      endpoint.secret = secret;
+    }
+    await tx.flush();
+    const data: EndpointWithSecret = { ...endpointView(endpoint, now), ...(secret && { secret }) };
+    return { data, message: secret ? WEBHOOK_MESSAGES.rotated : WEBHOOK_MESSAGES.updated };
+  });
+}
+
+/** Create (no endpointId), or update, rotate or delete the endpoint `endpointId` of `platformId`. */
+export async function manageEndpoint(
+  em: EntityManager,
+  platformId: string,
+  params: WebhookManageValues,
+  deps: Pick<WebhookDeps, 'policy' | 'resolve'>,
+): Promise<{ data: EndpointWithSecret; message: string }> {
+  // DNS before any transaction: a slow lookup must not hold a row lock.
+  if (params.url !== undefined) await assertWebhookUrl(params.url, deps.policy, deps.resolve);
+  if (params.endpointId === undefined) return { data: await createEndpoint(em, platformId, params), message: WEBHOOK_MESSAGES.created };
+  return changeEndpoint(em, platformId, params.endpointId, params);
+}

@@ -1,0 +1,24 @@
+import type { contract } from '@switchboard/contract';
+import { implement, type RouteDeps } from '../../kit/implement.js';
+import { listDeliveries } from './webhook-deliveries.service.js';
+import { listEndpoints } from './webhook-endpoints.service.js';
+import { manageWebhook } from './webhook-manage.service.js';
+import { WEBHOOK_POLICY } from './webhook-policy.js';
+
+export function webhooksRouter({ em, logger, jobs, services }: RouteDeps) {
+  const policy = services.get(WEBHOOK_POLICY);
+  return {
+    list: implement<typeof contract.platform.webhooks.list>(em, logger, async (params, ctx) => {
+      const data = await listEndpoints(ctx.em, params.platformId);
+      return { success: true, data, total: data.length };
+    }),
+    manage: implement<typeof contract.platform.webhooks.manage>(em, logger, async (params, ctx) => ({
+      success: true,
+      ...(await manageWebhook(ctx.em, params.platformId, params, { policy, jobs })),
+    })),
+    deliveries: implement<typeof contract.platform.webhooks.deliveries>(em, logger, async (params, ctx) => ({
+      success: true,
+      ...(await listDeliveries(ctx.em, params.platformId, params)),
+    })),
+  };
+}

@@ -1,0 +1,201 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MESSAGE_TYPES, type MessageStatus } from '@switchboard/contract';
+import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
+import type { Logger } from '../../logger.js';
+import { findOrCreateContactByPhone } from '../contacts/contact.by-phone.js';
+import { applyStatusUpdate, recordInboundMessage } from '../messages/message.service.js';
+import { parseInboundNotification, type InboundEvent, type InboundMessageEvent, type InboundStatusEvent } from './inbound.js';
+import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
+import { WhatsAppConnection } from './whatsapp-connection.entity.js';
+import { WHATSAPP_CLOUD } from './whatsapp.js';
+import { onTemplateStatusUpdate } from './template-status.js';
+
+/** The job that applies one stored webhook POST. */
+export const INBOUND_QUEUE = 'whatsapp.inbound';
+
+/**
+ * Stores a signed POST and queues its job in one transaction, before the 200: once Meta has its answer, the payload
+ * is in PostgreSQL and will be applied even if this process dies the next moment. The same bytes for the same
+ * channel again (Meta's redelivery) are found by their hash: stored once, queued once.
+ */
+export async function storeInboundDelivery(em: EntityManager, jobs: JobQueue, channelId: string, body: Buffer): Promise<{ id: string; duplicate: boolean }> {
+  const bodySha256 = createHash('sha256').update(body).digest('hex');
+  return em.transactional(async (tx) => {
+    const id = randomUUID();
+    const { affectedRows } = await tx
+      .createQueryBuilder(WhatsAppInboundDelivery)
+      .insert({ id, channel: channelId, bodySha256, body })
+      .onConflict(['channel', 'bodySha256'])
+      .ignore()
+      .execute('run');
+    if (affectedRows === 1) {
+      await jobs.enqueue(tx, INBOUND_QUEUE, { id, attempt: 0 });
+      return { id, duplicate: false };
+    }
+    const stored = await tx.findOneOrFail(WhatsAppInboundDelivery, { channel: channelId, bodySha256 }, { fields: ['id'] });
+    return { id: stored.id, duplicate: true };
+  });
+}
+
+/** What one delivery changed and what it skipped, for its log line. */
+export interface InboundSummary {
+  statusesApplied: number;
+  statusesUnchanged: number;
+  messagesRecorded: number;
+  messagesSeenBefore: number;
+  templateUpdates: number;
+  ignored: string[];
+}
+
+interface ChannelNumbers {
+  channelId: string;
+  phoneNumberId: string;
+  wabaId: string;
+}
+
+const MESSAGE_TYPE_SET: ReadonlySet<string> = new Set(MESSAGE_TYPES);
+const WA_ID = /^\d{1,20}$/;
+const MAX_MSGID = 200;
+
+/** Text from Meta as PostgreSQL can store it: no NUL, at most `max` characters. */
+const storable = (text: string, max: number) => text.replaceAll('\u0000', '').slice(0, max);
+/** A name or title: one line, control characters and runs of white space as one space. */
+const oneLine = (text: string, max: number) => text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
+
+interface ApplyDeps {
+  jobs: JobQueue;
+  log: Logger;
+}
+
+async function applyStatus(tx: EntityManager, deps: ApplyDeps, channel: ChannelNumbers, event: InboundStatusEvent, summary: InboundSummary) {
+  const error = event.error && { code: event.error.code, title: oneLine(event.error.title, 500) };
+  const change = await applyStatusUpdate(tx, deps.jobs, {
+    provider: WHATSAPP_CLOUD,
+    channelId: channel.channelId,
+    providerMessageId: event.providerMessageId,
+    status: event.status,
+    timestamp: event.timestamp,
+    ...(error ? { error } : {}),
+  });
+  if (change) summary.statusesApplied++;
+  else summary.statusesUnchanged++;
+}
+
+async function applyMessage(tx: EntityManager, deps: ApplyDeps, channel: ChannelNumbers, event: InboundMessageEvent, summary: InboundSummary) {
+  if (!WA_ID.test(event.from) || event.providerMessageId.length > MAX_MSGID) {
+    summary.ignored.push(`message ${event.providerMessageId.slice(0, 80)}: sender "${event.from.slice(0, 40)}" or id not storable`);
+    return;
+  }
+  const name = oneLine(event.contactName ?? '', 200) || event.from;
+  const contact = await findOrCreateContactByPhone(tx, channel.channelId, event.from, name);
+  const type = (MESSAGE_TYPE_SET.has(event.type) ? event.type : 'unsupported') as MessageStatus['type'];
+  const recorded = await recordInboundMessage(tx, deps.jobs, WHATSAPP_CLOUD, {
+    msgid: event.providerMessageId,
+    channelId: channel.channelId,
+    contact,
+    type,
+    ...(event.text === undefined ? {} : { text: storable(event.text, 65_536) }),
+    timestamp: event.timestamp,
+  });
+  if (recorded) summary.messagesRecorded++;
+  else summary.messagesSeenBefore++;
+}
+
+/** Why an event is not for this channel: Meta sends one app's webhooks for all its numbers to each callback URL. */
+function foreignTo(channel: ChannelNumbers, event: InboundEvent): string | undefined {
+  if (event.kind === 'template_status') return event.wabaId === channel.wabaId ? undefined : `template update for WABA ${event.wabaId}`;
+  return event.phoneNumberId === channel.phoneNumberId ? undefined : `${event.kind} for phone_number_id ${event.phoneNumberId}`;
+}
+
+/**
+ * Applies one payload for the channel, in the caller's transaction: statuses through the status sink, customers'
+ * messages as contacts and inbound messages, template review results to onTemplateStatusUpdate. Events for another
+ * number, unknown kinds and unreadable parts are skipped and listed in the summary; nothing here throws on input.
+ */
+export async function applyInboundPayload(tx: EntityManager, deps: ApplyDeps, channel: ChannelNumbers, payload: unknown): Promise<InboundSummary> {
+  const { events, ignored } = parseInboundNotification(payload);
+  const summary: InboundSummary = { statusesApplied: 0, statusesUnchanged: 0, messagesRecorded: 0, messagesSeenBefore: 0, templateUpdates: 0, ignored };
+  for (const event of events) {
+    const foreign = foreignTo(channel, event);
+    if (foreign) summary.ignored.push(`${foreign}, not this channel's`);
+    else if (event.kind === 'status') await applyStatus(tx, deps, channel, event, summary);
+    else if (event.kind === 'message') await applyMessage(tx, deps, channel, event, summary);
+    else {
+      await onTemplateStatusUpdate(tx, deps, channel.channelId, event);
+      summary.templateUpdates++;
+    }
+  }
+  return summary;
+}
+
+function parseJson(body: Buffer): { ok: true; payload: unknown } | { ok: false } {
+  try {
+    return { ok: true, payload: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+interface InboundRow extends PendingRow {
+  channelId: string;
+  body: Buffer;
+}
+
+type ApplyResult = { outcome: 'already applied' } | { outcome: 'skipped'; reason: string } | { outcome: 'applied'; summary: InboundSummary };
+
+/**
+ * Applies a stored delivery in one transaction with its `appliedAt`: a job run again after a crash (or after its
+ * outcome failed to be recorded) finds `appliedAt` set and changes nothing twice.
+ */
+async function applyStoredDelivery(tx: EntityManager, deps: ApplyDeps, row: InboundRow): Promise<ApplyResult> {
+  const claimed = await tx.nativeUpdate(WhatsAppInboundDelivery, { id: row.id, appliedAt: null }, { appliedAt: new Date() });
+  if (claimed !== 1) return { outcome: 'already applied' };
+  const connection = await tx.findOne(WhatsAppConnection, { channel: row.channelId }, { fields: ['phoneNumberId', 'wabaId'] });
+  if (!connection) return { outcome: 'skipped', reason: 'channel no longer connected to the WhatsApp Cloud API' };
+  const parsed = parseJson(row.body);
+  if (!parsed.ok) return { outcome: 'skipped', reason: 'body is not JSON' };
+  const channel = { channelId: row.channelId, phoneNumberId: connection.phoneNumberId, wabaId: connection.wabaId };
+  return { outcome: 'applied', summary: await applyInboundPayload(tx, deps, channel, parsed.payload) };
+}
+
+function logResult(log: Logger, result: ApplyResult): void {
+  if (result.outcome === 'already applied') return log.info('inbound delivery was already applied');
+  if (result.outcome === 'skipped') return log.warn({ reason: result.reason }, 'inbound delivery skipped');
+  const { ignored, ...counts } = result.summary;
+  log.info({ ...counts, ignored: ignored.slice(0, 20), ignoredCount: ignored.length }, 'inbound delivery applied');
+}
+
+/**
+ * The `whatsapp.inbound` job: applies one stored delivery. A failure (the database went away mid-way) rolls the
+ * whole payload back and is a failed attempt, retried on the delivery schedule.
+ */
+export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow, AttemptOutcome> {
+  const log = logger.child({ component: 'whatsapp-inbound' });
+  return {
+    queue: INBOUND_QUEUE,
+    concurrency: 2,
+    async load(em, job) {
+      const delivery = await em.findOne(WhatsAppInboundDelivery, { id: job.id, status: 'pending', attempts: job.attempt }, { fields: ['channel', 'body', 'attempts', 'createdAt'] });
+      if (!delivery) return null;
+      return { id: delivery.id, channelId: delivery.channel.id, body: Buffer.from(delivery.body), attempts: delivery.attempts, createdAt: delivery.createdAt.toISOString() };
+    },
+    async attempt(row, _signal, { em, jobs }) {
+      const deliveryLog = log.child({ deliveryId: row.id, channelId: row.channelId });
+      try {
+        logResult(deliveryLog, await em.transactional((tx) => applyStoredDelivery(tx, { jobs, log: deliveryLog }, row)));
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, error: (error as Error).message };
+      }
+    },
+    async record(tx, row, outcome, status) {
+      const updated = await tx.nativeUpdate(
+        WhatsAppInboundDelivery,
+        { id: row.id, attempts: row.attempts },
+        { attempts: row.attempts + 1, status: status === 'done' ? 'applied' : status, lastError: outcome.error ?? null, updatedAt: new Date() },
+      );
+      return updated === 1;
+    },
+  };
+}

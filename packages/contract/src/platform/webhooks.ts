@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import {
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  listEnvelope,
+  named,
+  okEnvelope,
+  pageEnvelope,
+  requireOneOf,
+  timestampSchema,
+  uuidParam,
+} from '../common/index.js';
+import { platformIdParam } from './platform.js';
+
+/**
+ * Every event a webhook endpoint can subscribe to: the API, the seed file, the CLI and the Developer Portal all
+ * check against this one list. `message.*` events come from the WhatsApp channel (issue #11).
+ */
+export const WEBHOOK_EVENT_TYPES = ['ticket.closed', 'message.status.updated', 'message.received'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** How long a replaced signing secret keeps signing beside the new one, so receivers can switch without a gap. */
+export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
+export const WEBHOOK_DELIVERIES_MAX_LIMIT = 100;
+
+const isEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+
+/**
+ * Why a list of event types is not acceptable (unknown names, or none), or undefined. Shared with the CLI and the
+ * portal so every door refuses the same way.
+ */
+export function webhookEventsProblem(events: readonly string[]): string | undefined {
+  const unknown = events.filter((event) => !isEventType(event));
+  if (unknown.length) return `unknown event type ${unknown.map((e) => `"${e}"`).join(', ')}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}`;
+  return events.length ? undefined : 'must name at least one event type';
+}
+
+/** `"a,b"` or `["a", "b"]` (GET may repeat the key) → the distinct names in order. */
+function splitEvents(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = (Array.isArray(value) ? value : value.split(',')).map((name) => name.trim()).filter(Boolean);
+  return [...new Set(names)];
+}
+
+const eventsParam: z.ZodType<WebhookEventType[] | undefined, z.ZodTypeDef, string | string[] | undefined> = z
+  .union([z.string(), z.array(z.string())], { errorMap: () => ({ message: 'must be a comma-separated string or an array of event types' }) })
+  .optional()
+  .transform(splitEvents)
+  .superRefine((events, ctx) => {
+    const problem = events && webhookEventsProblem(events);
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  })
+  .transform((events) => events as WebhookEventType[] | undefined)
+  .describe(`Event types to receive, a non-empty subset of: ${WEBHOOK_EVENT_TYPES.join(', ')} (array, or comma-separated)`);
+
+export const webhookEndpointSchema = named(
+  'WebhookEndpoint',
+  z.object({
+    id: idSchema,
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    enabled: z.boolean().describe('A disabled endpoint receives nothing; its pending deliveries fail'),
+    previousSecretExpiresAt: timestampSchema
+      .nullable()
+      .describe('After a rotation: until when the replaced secret still signs beside the new one (null: one secret)'),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  }),
+);
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+export const webhookEndpointWithSecretSchema = named(
+  'WebhookEndpointWithSecret',
+  webhookEndpointSchema.extend({
+    secret: z
+      .string()
+      .optional()
+      .describe('The `whsec_…` signing secret: only in the reply of a create or a rotation, never again'),
+  }),
+);
+
+export const webhookAttemptSchema = named(
+  'WebhookAttempt',
+  z.object({
+    attempt: z.number().int().describe('1 for the first POST, 2 for the first retry, …'),
+    statusCode: z.number().int().nullable().describe('The receiver’s HTTP status; null when none came back'),
+    error: z.string().nullable().describe('Why the attempt failed (HTTP status and body start, timeout, refused destination)'),
+    durationMs: z.number().int(),
+    createdAt: timestampSchema,
+  }),
+);
+
+export const webhookDeliverySchema = named(
+  'WebhookDelivery',
+  z.object({
+    id: idSchema.describe('The delivery id, for `redeliver`'),
+    endpointId: idSchema,
+    eventType: z.enum(WEBHOOK_EVENT_TYPES),
+    webhookId: z.string().describe('The `webhook-id` header, the same on every attempt and redelivery'),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES).describe('`pending` while attempts remain; `delivered` or `failed` is final'),
+    nextAttemptAt: timestampSchema.nullable(),
+    deliveredAt: timestampSchema.nullable(),
+    attempts: z.array(webhookAttemptSchema).describe('Every POST so far, oldest first'),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  }),
+);
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const webhookManageResultSchema = named(
+  'WebhookManageResult',
+  z.union([webhookEndpointWithSecretSchema, webhookDeliverySchema]).describe('The endpoint (create, update, rotate, delete) or, for `redeliver`, the delivery'),
+);
+
+const webhookManageFields = z.object({
+  platformId: platformIdParam,
+  endpointId: uuidParam().optional().describe('The endpoint to update, rotate or delete; omit to create one'),
+  url: z
+    .string()
+    .trim()
+    .max(2000, 'must be at most 2000 characters')
+    .url('must be an absolute URL')
+    .optional()
+    .describe('https:// URL receiving the events; it must not resolve to a private, loopback or link-local address'),
+  events: eventsParam,
+  description: z.string().trim().max(500, 'must be at most 500 characters').nullable().optional().describe('For people; null clears it'),
+  enabled: z.boolean().optional().describe('false stops deliveries to the endpoint; true resumes them'),
+  rotateSecret: z.boolean().optional().describe('true issues a new secret (in the reply, once); the old one keeps signing for 24 h'),
+  delete: z.boolean().optional().describe('true deletes the endpoint and its delivery log'),
+  redeliver: uuidParam().optional().describe('A delivery id (from webhooks/deliveries): queue one fresh attempt with the same `webhook-id`'),
+});
+
+type WebhookManageInput = z.input<typeof webhookManageFields>;
+export type WebhookCreateParams = WebhookManageInput & { endpointId?: undefined; redeliver?: undefined; url: string; events: string | string[] };
+export type WebhookChangeParams = WebhookManageInput & { endpointId: string };
+export type WebhookRedeliverParams = WebhookManageInput & { redeliver: string };
+export type WebhookManageParams = WebhookCreateParams | WebhookChangeParams | WebhookRedeliverParams;
+
+export const webhookManageParams = requireOneOf<WebhookManageParams>()(webhookManageFields, [['url', 'events'], ['endpointId'], ['redeliver']]);
+export type WebhookManageValues = z.output<typeof webhookManageParams>;
+
+export const webhookDeliveriesParams = z.object({
+  platformId: platformIdParam,
+  endpointId: uuidParam().describe('The endpoint whose delivery log to read'),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
+  page: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').default(1),
+  limit: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(WEBHOOK_DELIVERIES_MAX_LIMIT, `must be at most ${WEBHOOK_DELIVERIES_MAX_LIMIT}`)
+    .default(20)
+    .describe(`Page size, 1..${WEBHOOK_DELIVERIES_MAX_LIMIT}`),
+});
+export type WebhookDeliveriesValues = z.output<typeof webhookDeliveriesParams>;
+
+export const webhooksContract = {
+  list: endpoint({
+    operation: 'platform.webhooks.list',
+    path: '/api/platform/v1/webhooks/list',
+    summary: 'List the webhook endpoints of the platform',
+    description: 'Oldest first. Signing secrets are never listed: they appear once, in the reply that creates or rotates them.',
+    params: z.object({ platformId: platformIdParam }),
+    response: listEnvelope(webhookEndpointSchema),
+    rateClass: 'api_read',
+    access: { scope: 'platform' },
+    example: { platformId: EXAMPLE_IDS.platformId },
+  }),
+  manage: endpoint({
+    operation: 'platform.webhooks.manage',
+    path: '/api/platform/v1/webhooks/manage',
+    summary: 'Create, update, rotate the secret of, or delete a webhook endpoint; redeliver a delivery',
+    description: [
+      'Without endpointId: create (`url`, `events` required; message `Webhook endpoint created successfully`); the reply carries the new `whsec_…` `secret`, shown only this once.',
+      'With endpointId: update `url`, `events`, `description`, `enabled` (message `Webhook endpoint updated successfully`); `rotateSecret: true` issues a new secret (in the reply, once) while the replaced one keeps signing for 24 h beside it: each POST then carries two signatures in `webhook-signature`, and a receiver accepts it with either secret (message `Webhook secret rotated successfully`); `delete: true` deletes the endpoint and its delivery log (message `Webhook endpoint deleted successfully`).',
+      '`redeliver` (a delivery id, alone): queues one fresh attempt of a delivered or failed delivery with the same `webhook-id`; the reply is the delivery (message `Redelivery queued`).',
+      'URLs must be https:// and must not resolve to a private, loopback or link-local address (checked again at every delivery). An endpoint or delivery of another platform gives 403; one that does not exist 404 (`webhook_not_found`, `delivery_not_found`).',
+    ].join('\n\n'),
+    params: webhookManageParams,
+    response: okEnvelope(webhookManageResultSchema),
+    rateClass: 'api_admin_write',
+    access: { scope: 'platform' },
+    errors: ['webhook_not_found', 'delivery_not_found'],
+    example: {
+      platformId: EXAMPLE_IDS.platformId,
+      url: 'https://hooks.example.com/switchboard',
+      events: ['ticket.closed'],
+      description: 'CRM sync',
+    },
+  }),
+  deliveries: endpoint({
+    operation: 'platform.webhooks.deliveries',
+    path: '/api/platform/v1/webhooks/deliveries',
+    summary: 'Delivery log of a webhook endpoint, paginated',
+    description:
+      'Newest first: each delivery with its event type, `webhook-id`, status (`pending`, `delivered`, `failed`), next retry and every attempt (status code, error, duration). Filter by `status`.',
+    params: webhookDeliveriesParams,
+    response: pageEnvelope(webhookDeliverySchema),
+    rateClass: 'api_read',
+    access: { scope: 'platform' },
+    errors: ['webhook_not_found'],
+    example: { platformId: EXAMPLE_IDS.platformId, endpointId: EXAMPLE_IDS.webhookEndpointId, page: 1, limit: 20 },
+  }),
+};
