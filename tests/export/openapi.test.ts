@@ -24,6 +24,7 @@ type Operation = {
 };
 
 const routes = contractRoutes();
+const isWrite = (route: { metadata: { rateClass: string } }) => route.metadata.rateClass === 'api_write' || route.metadata.rateClass === 'api_admin_write';
 
 // Not example.com or localhost: linters rightly warn about those as a deployment's address.
 const SERVER_URL = 'https://switchboard.acme.test';
@@ -154,8 +155,20 @@ describe('OpenAPI definition', () => {
     for (const route of routes) {
       const { responses } = operation(route.path, route.method) as unknown as { responses: Record<string, { headers: Record<string, { $ref: string }> }> };
       for (const response of Object.values(responses)) expect(response.headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
-      expect(Object.keys(responses['200']!.headers)).toEqual(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
+      const replayed = isWrite(route) ? ['Idempotent-Replayed'] : [];
+      expect(Object.keys(responses['200']!.headers)).toEqual(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', ...replayed]);
       expect(responses['429']!.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    }
+  });
+
+  it('declares the optional Idempotency-Key header on every write (POST and GET), and on no read', () => {
+    const key = { $ref: '#/components/parameters/IdempotencyKey' };
+    expect(doc.components!.parameters!.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+    const writes = routes.filter(isWrite);
+    expect(writes.length).toBeGreaterThanOrEqual(18);
+    for (const route of routes) {
+      const parameters = (operation(route.path, route.method).parameters ?? []) as unknown[];
+      expect(parameters.some((parameter) => JSON.stringify(parameter) === JSON.stringify(key)), `${route.method} ${route.path}`).toBe(isWrite(route));
     }
   });
 
@@ -212,7 +225,7 @@ describe('OpenAPI definition', () => {
 
 describe('Postman collection', () => {
   let collection: PostmanCollection;
-  type Request = { method: string; url: { raw?: string; path: string[]; host: string[]; query?: { key: string; value: string; disabled?: boolean }[] }; auth?: unknown; header?: { key: string }[]; body?: { raw: string } };
+  type Request = { method: string; url: { raw?: string; path: string[]; host: string[]; query?: { key: string; value: string; disabled?: boolean }[] }; auth?: unknown; header?: { key: string; value?: string }[]; body?: { raw: string } };
   const requests = () => collection.item.flatMap((folder) => (folder.item ?? []).map((item) => item.request as unknown as Request));
 
   beforeAll(async () => {
@@ -266,6 +279,12 @@ describe('Postman collection', () => {
         expect(sent, route.path).toEqual(Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)])));
       }
     }
+  });
+
+  it('gives every write a fresh Idempotency-Key ({{$guid}}), never one shared value', () => {
+    const keyed = requests().filter((request) => request.header?.some((header) => header.key === 'Idempotency-Key'));
+    expect(keyed).toHaveLength(routes.filter(isWrite).length);
+    for (const request of keyed) expect(request.header!.find((header) => header.key === 'Idempotency-Key')).toMatchObject({ value: '{{$guid}}' });
   });
 
   it('runs a pre-request script before each delete, creating the contact or label it deletes', () => {

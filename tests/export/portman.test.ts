@@ -48,6 +48,9 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     // created from a url and events, so those GETs send them as the POST examples do.
     const query = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value, overwrite: true }));
     const overwrites = [
+      // A fresh Idempotency-Key per request (Postman's {{$guid}}), as the generated collection does: the definition's
+      // header has no example, and one made-up value shared by every write would be 422 idempotency_key_reused.
+      { openApiOperation: '*::/*', overwriteRequestHeaders: [{ key: 'Idempotency-Key', value: '{{$guid}}', overwrite: true }] },
       { openApiOperationId: 'workspaceChatTemplatesSendGet', overwriteRequestQueryParams: query({ variables: 'Ada,A-1001' }) },
       { openApiOperationId: 'platformWebhooksManageGet', overwriteRequestQueryParams: query({ url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' }) },
     ];

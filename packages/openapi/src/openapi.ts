@@ -31,7 +31,21 @@ const HEADERS = {
   'RateLimit-Policy': { description: 'The window as `<limit>;w=<seconds>` (IETF RateLimit header fields draft).', required: true, schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer' } },
   'Retry-After-Optional': { description: 'Seconds to wait before trying again, when the server can tell.', schema: { type: 'integer' } },
+  'Idempotent-Replayed': { description: '`true` when this is the stored reply of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
 } as const;
+
+/** Writes take an optional Idempotency-Key (Stripe's semantics; README "Idempotent writes"). */
+const WRITE_CLASSES = new Set(['api_write', 'api_admin_write']);
+const PARAMETERS: Record<string, ParameterObject> = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes this write safe to retry: the first reply is stored for 24 h per API user and key and replayed (with `Idempotent-Replayed: true`) to a retry with the same parameters; the same key with other parameters is 422 `idempotency_key_reused`, a retry while the first still runs 409 `idempotency_key_in_progress`. Use a fresh random value (e.g. a UUID) per logical write.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  },
+};
 type HeaderName = keyof typeof HEADERS;
 
 const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
@@ -64,17 +78,19 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
   const example = metadata.example;
   const params = (route.method === 'GET' ? route.query : 'body' in route ? route.body : undefined) as AnyZodObject | undefined;
   const channelScoped = Boolean(params && 'channelId' in params.shape);
+  const write = WRITE_CLASSES.has(metadata.rateClass);
   const responses = Object.fromEntries(
     Object.entries(operation.responses as Record<string, ResponseObject>).map(([status, response]) => {
       const media = response.content?.['application/json'];
       const success = status.startsWith('2');
       const documentedFailure = status === '400' && channelScoped ? { example: CHANNEL_REQUIRED_EXAMPLE } : {};
+      const replayed = success && write ? { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } : {};
       return [
         status,
         {
           ...response,
           description: success ? 'Success envelope' : response.description,
-          headers: headersFor(status),
+          headers: { ...headersFor(status), ...replayed },
           content: { 'application/json': { ...media, ...documentedFailure } },
         },
       ];
@@ -101,6 +117,7 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
     const media = operation.requestBody.content['application/json']!;
     described.requestBody = { description: 'Parameters as JSON', content: { 'application/json': { ...media, example } } };
   }
+  if (write) described.parameters = [...((described.parameters ?? operation.parameters ?? []) as ParameterObject[]), { $ref: '#/components/parameters/IdempotencyKey' }];
   return described;
 }
 
@@ -214,6 +231,6 @@ export function buildOpenApi(options: OpenApiOptions = {}): OpenAPIObject {
     ...doc,
     paths,
     tags: tagsOf(doc),
-    components: { schemas, headers: HEADERS, securitySchemes: SECURITY_SCHEMES },
+    components: { schemas, parameters: PARAMETERS, headers: HEADERS, securitySchemes: SECURITY_SCHEMES },
   };
 }

@@ -20,6 +20,7 @@ interface PostmanQueryParam {
 interface PostmanRequest {
   method: string;
   url: { path?: string[]; query?: PostmanQueryParam[] };
+  header?: { key: string; value: string }[];
   auth?: unknown;
 }
 export interface PostmanEvent {
@@ -90,11 +91,14 @@ function withIdVariables(doc: OpenAPIObject): OpenAPIObject {
 
 /**
  * Every request inherits the collection's X-API-Key auth (the converter copies it onto each one, so a change
- * on the collection would not reach them), and a GET sends exactly the parameters of the endpoint's example
- * (the converter would also switch on the other optional ones, with made-up values).
+ * on the collection would not reach them), a write sends a fresh Idempotency-Key (Postman's `{{$guid}}`: the
+ * converter would give every write one made-up value, and a key reused on other parameters is 422), and a GET
+ * sends exactly the parameters of the endpoint's example (the converter would also switch on the other optional
+ * ones, with made-up values).
  */
 function adjustRequest(request: PostmanRequest, byRoute: OperationsByRoute) {
   delete request.auth;
+  for (const header of request.header ?? []) if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
   if (request.method !== 'GET' || !request.url.query) return;
   const operation = byRoute.get(`GET /${(request.url.path ?? []).join('/')}`);
   const examples = new Set((operation?.parameters ?? []).flatMap((parameter) => ('example' in parameter ? [parameter.name as string] : [])));
