@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
+import { createLogger } from '@switchboard/server';
+import { inboundRetentionTask } from '../../apps/server/src/modules/whatsapp/inbound-retention.js';
 import { webhookSignature } from '../../apps/server/src/modules/whatsapp/webhook-signature.js';
 import { sql } from '../helpers/database.js';
 import { test as base } from '../helpers/test.js';
@@ -85,6 +87,20 @@ describe('POST /webhooks/whatsapp/:channelId (signed events)', () => {
     const rows = await sql(server.databaseUrl, 'select status, attempts, body from whatsapp_inbound_deliveries where channel_id = $1', [whatsapp.channelId]);
     expect(rows.filter((row) => (row.body as Buffer).toString('utf8') === body)).toEqual([{ status: 'applied', attempts: 1, body: Buffer.from(body) }]);
     expect(await sql(server.databaseUrl, 'select status from messages where msgid = $1', [msgid])).toEqual([{ status: 'delivered' }]);
+  });
+
+  test('the hourly retention task deletes applied deliveries past 14 days, never pending ones', async ({ server, whatsapp }) => {
+    const bodies = ['{"retention":"old applied"}', '{"retention":"old pending"}', '{"retention":"recent applied"}'];
+    for (const body of bodies) expect((await postSigned(server.baseUrl, whatsapp, body)).status).toBe(200);
+    const age = (body: string, days: number, status: string) =>
+      sql(server.databaseUrl, `update whatsapp_inbound_deliveries set created_at = now() - make_interval(days => $2), status = $3 where convert_from(body, 'UTF8') = $1`, [body, days, status]);
+    await expect.poll(async () => (await storedDeliveries(server.databaseUrl, whatsapp.channelId)).filter((row) => row.status === 'pending').length, { timeout: 10_000 }).toBe(0);
+    await age(bodies[0]!, 15, 'applied');
+    await age(bodies[1]!, 15, 'pending');
+    await age(bodies[2]!, 13, 'applied');
+    await inboundRetentionTask.run({}, { em: server.database.orm.em.fork(), jobs: server.jobs, logger: createLogger('silent'), signal: new AbortController().signal });
+    const left = await sql(server.databaseUrl, `select convert_from(body, 'UTF8') as body from whatsapp_inbound_deliveries where convert_from(body, 'UTF8') like '%retention%' order by 1`);
+    expect(left.map((row) => row.body)).toEqual([bodies[1], bodies[2]]);
   });
 
   test('a signed body that is not JSON is answered 200, stored and skipped (Meta would retry anything else)', async ({ server, whatsapp }) => {

@@ -1,6 +1,7 @@
 import { defineModule } from '../../kit/module.js';
 import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 import { inboundDeliveryTarget } from './inbound-delivery.service.js';
+import { inboundRetentionTask } from './inbound-retention.js';
 import { whatsAppReceivers } from './inbound.receiver.js';
 import { templateSyncTasks } from './template-sync.jobs.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
@@ -20,6 +21,6 @@ export const whatsAppModule = defineModule({
   receivers: whatsAppReceivers,
   jobs: ({ config, logger, services }) => ({
     targets: [inboundDeliveryTarget(logger)],
-    tasks: templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES),
+    tasks: [...templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES), inboundRetentionTask],
   }),
 });
