@@ -38,11 +38,11 @@ export interface CustomField {
     isRequired: boolean;
     displayOrder: number;
 }
-export type ErrorCode = 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'webhook_not_found' | 'delivery_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
+export type ErrorCode = 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'contact_not_found' | 'label_not_found' | 'webhook_not_found' | 'delivery_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
 export interface ErrorEnvelope {
     message: string;
     success: false;
-    error: 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'webhook_not_found' | 'delivery_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
+    error: 'invalid_request' | 'invalid_json' | 'no_active_subscription' | 'provider_rejected' | 'unauthorized' | 'forbidden' | 'not_found' | 'no_channel' | 'template_not_found' | 'user_not_found' | 'addon_not_found' | 'ticket_not_found' | 'contact_not_found' | 'label_not_found' | 'webhook_not_found' | 'delivery_not_found' | 'method_not_allowed' | 'idempotency_key_in_progress' | 'payload_too_large' | 'unsupported_media_type' | 'idempotency_key_reused' | 'rate_limited' | 'request_headers_too_large' | 'internal_error' | 'provider_unauthorized' | 'service_unavailable' | 'provider_unavailable';
 }
 export interface Label {
     id: string;
@@ -53,10 +53,14 @@ export interface Label {
     sortOrder: number;
 }
 export interface MessageStatus {
-    type: 'text' | 'template' | 'image' | 'document' | 'audio' | 'video' | 'location' | 'interactive';
+    type: 'text' | 'template' | 'image' | 'document' | 'audio' | 'video' | 'location' | 'interactive' | 'sticker' | 'contacts' | 'button' | 'reaction' | 'order' | 'system' | 'unsupported';
     status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
     msgid: string;
     direction: 'outbound' | 'inbound';
+    error?: {
+        code: number;
+        title: string;
+    } | undefined;
 }
 export interface Pagination {
     page: number;
@@ -104,16 +108,17 @@ export interface Ticket {
     createdAt: string;
     updatedAt: string;
     description: string;
+    title: string;
     owner: {
         id: string;
         name: string;
         email: string;
     };
     shortId: string;
-    title: string;
     priority: 'low' | 'medium' | 'high' | 'urgent';
     assignedToId: string | null;
     assignedToName: string | null;
+    closedAt: string | null;
     messages: {
         message: string;
         id: string;
@@ -122,7 +127,6 @@ export interface Ticket {
         isInternal: boolean;
         authorId: string | null;
     }[];
-    closedAt: string | null;
 }
 export type TicketCreateParams = Omit<{
     platformId: string;
@@ -253,6 +257,52 @@ export interface ContactsListResponse {
     pagination: Pagination;
     message?: string | undefined;
 }
+export interface ContactsManageParams {
+    phone: string;
+    status?: 'active' | 'blocked' | 'unsubscribed' | undefined;
+    name?: string | undefined;
+    email?: string | null | undefined;
+    labels?: string[] | undefined;
+    customFields?: Record<string, string | number | boolean | null> | undefined;
+    channelId?: string | undefined;
+    addLabels?: string[] | undefined;
+    removeLabels?: string[] | undefined;
+    createMissingLabels?: boolean | undefined;
+}
+export interface ContactsManageResponse {
+    success: true;
+    data: Contact;
+    message?: string | undefined;
+}
+export type ContactsGetParams = ({
+    phone?: string | undefined;
+    channelId?: string | undefined;
+    contactId?: string | undefined;
+} & {
+    contactId: string;
+    phone?: undefined;
+}) | ({
+    phone?: string | undefined;
+    channelId?: string | undefined;
+    contactId?: string | undefined;
+} & {
+    phone: string;
+    contactId?: undefined;
+});
+export interface ContactsGetResponse {
+    success: true;
+    data: Contact;
+    message?: string | undefined;
+}
+export interface ContactsDeleteParams {
+    contactId: string;
+    channelId?: string | undefined;
+}
+export interface ContactsDeleteResponse {
+    success: true;
+    data: Contact;
+    message?: string | undefined;
+}
 export interface LabelsListParams {
     channelId?: string | undefined;
 }
@@ -270,6 +320,26 @@ export interface LabelsManageParams {
     sortOrder?: number | undefined;
 }
 export interface LabelsManageResponse {
+    success: true;
+    data: Label;
+    message?: string | undefined;
+}
+export type LabelsDeleteParams = ({
+    name?: string | undefined;
+    channelId?: string | undefined;
+    labelId?: string | undefined;
+} & {
+    name: string;
+    labelId?: undefined;
+}) | ({
+    name?: string | undefined;
+    channelId?: string | undefined;
+    labelId?: string | undefined;
+} & {
+    labelId: string;
+    name?: undefined;
+});
+export interface LabelsDeleteResponse {
     success: true;
     data: Label;
     message?: string | undefined;
@@ -318,6 +388,17 @@ export interface TemplatesSendResponse {
     };
     message?: string | undefined;
 }
+export interface TemplatesSyncParams {
+    channelId?: string | undefined;
+}
+export interface TemplatesSyncResponse {
+    success: true;
+    data: {
+        approved: number;
+        synced: number;
+    };
+    message?: string | undefined;
+}
 export interface MessageStatusParams {
     msgid: string;
 }
@@ -337,6 +418,15 @@ export interface SubscriptionListParams {
     platformId: string;
 }
 export interface SubscriptionListResponse {
+    success: true;
+    total: number;
+    data: Plan[];
+    message?: string | undefined;
+}
+export interface AddonListParams {
+    platformId: string;
+}
+export interface AddonListResponse {
     success: true;
     total: number;
     data: Plan[];
@@ -369,10 +459,74 @@ export interface AddonManageResponse {
     };
     message?: string | undefined;
 }
+export interface TicketsListParams {
+    platformId: string;
+    status?: 'open' | 'in_progress' | 'resolved' | 'closed' | undefined;
+    email?: string | undefined;
+    page?: number | undefined;
+    limit?: number | undefined;
+    priority?: 'low' | 'medium' | 'high' | 'urgent' | undefined;
+    assignedToId?: string | undefined;
+    updatedSince?: string | undefined;
+}
+export interface TicketsListResponse {
+    success: true;
+    data: {
+        status: 'open' | 'in_progress' | 'resolved' | 'closed';
+        id: string;
+        createdAt: string;
+        updatedAt: string;
+        description: string;
+        title: string;
+        owner: {
+            id: string;
+            name: string;
+            email: string;
+        };
+        shortId: string;
+        priority: 'low' | 'medium' | 'high' | 'urgent';
+        assignedToId: string | null;
+        assignedToName: string | null;
+        closedAt: string | null;
+    }[];
+    pagination: Pagination;
+    message?: string | undefined;
+}
+export interface TicketsGetParams {
+    platformId: string;
+    ticketId: string;
+}
+export interface TicketsGetResponse {
+    success: true;
+    data: Ticket;
+    message?: string | undefined;
+}
 export type TicketsManageParams = TicketCreateParams | TicketUpdateParams;
 export interface TicketsManageResponse {
     success: true;
     data: Ticket;
+    message?: string | undefined;
+}
+export interface UsersListParams {
+    platformId: string;
+    email?: string | undefined;
+    page?: number | undefined;
+    limit?: number | undefined;
+    role?: 'owner' | 'admin' | 'member' | undefined;
+}
+export interface UsersListResponse {
+    success: true;
+    data: {
+        id: string;
+        name: string;
+        createdAt: string;
+        email: string;
+        role: 'owner' | 'admin' | 'member';
+        platformAccess: boolean;
+        permissions: string[];
+        hasActiveSubscription: boolean;
+    }[];
+    pagination: Pagination;
     message?: string | undefined;
 }
 export interface WebhooksListParams {
@@ -431,10 +585,14 @@ export interface WorkspaceChannelsApi {
 }
 export interface WorkspaceContactsApi {
     list: (params?: ContactsListParams, options?: RequestOptions) => Promise<ContactsListResponse>;
+    manage: (params: ContactsManageParams, options?: RequestOptions) => Promise<ContactsManageResponse>;
+    get: (params: ContactsGetParams, options?: RequestOptions) => Promise<ContactsGetResponse>;
+    delete: (params: ContactsDeleteParams, options?: RequestOptions) => Promise<ContactsDeleteResponse>;
 }
 export interface WorkspaceLabelsApi {
     list: (params?: LabelsListParams, options?: RequestOptions) => Promise<LabelsListResponse>;
     manage: (params: LabelsManageParams, options?: RequestOptions) => Promise<LabelsManageResponse>;
+    delete: (params: LabelsDeleteParams, options?: RequestOptions) => Promise<LabelsDeleteResponse>;
 }
 export interface WorkspaceCustomFieldsApi {
     list: (params?: CustomFieldsListParams, options?: RequestOptions) => Promise<CustomFieldsListResponse>;
@@ -449,6 +607,7 @@ export interface WorkspaceChatApi {
 export interface WorkspaceChatTemplatesApi {
     list: (params?: TemplatesListParams, options?: RequestOptions) => Promise<TemplatesListResponse>;
     send: (params: TemplatesSendParams, options?: RequestOptions) => Promise<TemplatesSendResponse>;
+    sync: (params?: TemplatesSyncParams, options?: RequestOptions) => Promise<TemplatesSyncResponse>;
 }
 export interface WorkspaceChatMessageApi {
     status: (params: MessageStatusParams, options?: RequestOptions) => Promise<MessageStatusResponse>;
@@ -458,6 +617,7 @@ export interface PlatformApi {
     subscription: PlatformSubscriptionApi;
     addon: PlatformAddonApi;
     tickets: PlatformTicketsApi;
+    users: PlatformUsersApi;
     webhooks: PlatformWebhooksApi;
 }
 export interface PlatformIdApi {
@@ -467,10 +627,16 @@ export interface PlatformSubscriptionApi {
     list: (params: SubscriptionListParams, options?: RequestOptions) => Promise<SubscriptionListResponse>;
 }
 export interface PlatformAddonApi {
+    list: (params: AddonListParams, options?: RequestOptions) => Promise<AddonListResponse>;
     manage: (params: AddonManageParams, options?: RequestOptions) => Promise<AddonManageResponse>;
 }
 export interface PlatformTicketsApi {
+    list: (params: TicketsListParams, options?: RequestOptions) => Promise<TicketsListResponse>;
+    get: (params: TicketsGetParams, options?: RequestOptions) => Promise<TicketsGetResponse>;
     manage: (params: TicketsManageParams, options?: RequestOptions) => Promise<TicketsManageResponse>;
+}
+export interface PlatformUsersApi {
+    list: (params: UsersListParams, options?: RequestOptions) => Promise<UsersListResponse>;
 }
 export interface PlatformWebhooksApi {
     list: (params: WebhooksListParams, options?: RequestOptions) => Promise<WebhooksListResponse>;
