@@ -43,42 +43,31 @@ export async function startEvents(
   const log = logger.child({ component: 'delivery' });
   const taskLog = logger.child({ component: 'task' });
 
-  async function work(target: DeliveryTarget) {
-    await boss.work<DeliveryJob>(
-      target.queue,
-      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: target.concurrency },
-      async (jobs) => {
-        for (const job of jobs) {
-          try {
-            await runDelivery(target, job.data, job.signal, { em: database.orm.em.fork(), queue, policy, logger: log });
-          } catch (error) {
-            // pg-boss records the failure on the job and retries it; the log is where people look. A database outage
-            // is not this job's fault and is logged once by the queue's outage watch: one short line, no stack.
-            if (isDependencyOutage(error)) log.warn({ queue: target.queue, job: job.data, reason: (error as Error).message }, 'delivery job interrupted by a database outage; pg-boss will retry it');
-            else log.error({ err: error, queue: target.queue, job: job.data }, 'delivery job failed; pg-boss will retry it');
-            throw error;
-          }
+  /**
+   * Runs one queue's jobs one by one. pg-boss records a failure on the job and retries it; the log is where people
+   * look. A database outage is not the job's fault and is logged once by the queue's outage watch: one short line here.
+   */
+  async function consume<T extends object>(name: string, concurrency: number, jobLog: Logger, what: string, run: (data: T, signal: AbortSignal) => Promise<void>) {
+    await boss.work<T>(name, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: concurrency }, async (jobs) => {
+      for (const job of jobs) {
+        try {
+          await run(job.data, job.signal);
+        } catch (error) {
+          if (isDependencyOutage(error)) jobLog.warn({ queue: name, job: job.data, reason: (error as Error).message }, `${what} interrupted by a database outage; pg-boss will retry it`);
+          else jobLog.error({ err: error, queue: name, job: job.data }, `${what} failed; pg-boss will retry it`);
+          throw error;
         }
-      },
-    );
+      }
+    });
   }
-  async function runTasks(task: Task) {
-    await boss.work<TaskData>(
-      task.queue,
-      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: task.concurrency },
-      async (jobs) => {
-        for (const job of jobs) {
-          try {
-            await task.run(job.data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal: job.signal });
-          } catch (error) {
-            if (isDependencyOutage(error)) taskLog.warn({ queue: task.queue, job: job.data, reason: (error as Error).message }, 'task interrupted by a database outage; pg-boss will retry it');
-            else taskLog.error({ err: error, queue: task.queue, job: job.data }, 'task failed; pg-boss will retry it');
-            throw error;
-          }
-        }
-      },
+  const work = (target: DeliveryTarget) =>
+    consume<DeliveryJob>(target.queue, target.concurrency, log, 'delivery job', (data, signal) =>
+      runDelivery(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
     );
-  }
+  const runTasks = (task: Task) =>
+    consume<TaskData>(task.queue, task.concurrency, taskLog, 'task', (data, signal) =>
+      task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
+    );
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
   if (config.DELIVERY_WORKER) {
     for (const target of targets) await work(target);
