@@ -86,6 +86,24 @@ export function graphError(code: number, message: string, extra: Record<string, 
   };
 }
 
+/**
+ * The body Meta expects for a template message (WHATSAPP-CLOUD.md), written out here rather than taken from the
+ * server's code, so a test compares what was sent with the documented shape.
+ */
+export function templateMessageBody(to: string, name: string, language: string, variables: string[]) {
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    type: 'template',
+    template: {
+      name,
+      language: { code: language },
+      ...(variables.length > 0 && { components: [{ type: 'body', parameters: variables.map((text) => ({ type: 'text', text })) }] }),
+    },
+  };
+}
+
 export async function startGraphStandIn(options: GraphStandInOptions = {}): Promise<GraphStandIn> {
   const version = options.version ?? 'v23.0';
   const accessTokens = new Set(options.accessTokens ?? []);

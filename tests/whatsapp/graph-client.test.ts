@@ -8,7 +8,7 @@ import {
   type ProviderError,
 } from '../../apps/server/src/modules/whatsapp/graph-errors.js';
 import { syncedTemplates } from '../../apps/server/src/modules/whatsapp/template-sync.js';
-import { graphError, startGraphStandIn, type GraphStandIn, type StandInTemplate } from '../helpers/graph-stand-in.js';
+import { graphError, startGraphStandIn, templateMessageBody, type GraphStandIn, type StandInTemplate } from '../helpers/graph-stand-in.js';
 import { freePort } from '../helpers/ports.js';
 
 const TOKEN = `EAAG${randomBytes(24).toString('base64url')}`;
@@ -114,25 +114,7 @@ describe('sending a template message', () => {
       path: `/v23.0/${PHONE.phoneNumberId}/messages`,
       authorization: `Bearer ${TOKEN}`,
     });
-    expect(lastRequest().body).toEqual({
-      messaging_product: 'whatsapp',
-      recipient_type: 'individual',
-      to: '15550001234',
-      type: 'template',
-      template: {
-        name: 'order_update',
-        language: { code: 'en_US' },
-        components: [
-          {
-            type: 'body',
-            parameters: [
-              { type: 'text', text: 'Ada' },
-              { type: 'text', text: 'A-1001' },
-            ],
-          },
-        ],
-      },
-    });
+    expect(lastRequest().body).toEqual(templateMessageBody('15550001234', 'order_update', 'en_US', ['Ada', 'A-1001']));
   });
 
   it('omits components for a template without variables', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
-import { graphError, startGraphStandIn, type ScriptedReply } from '../helpers/graph-stand-in.js';
+import { graphError, startGraphStandIn, templateMessageBody, type ScriptedReply } from '../helpers/graph-stand-in.js';
 import { test as base } from '../helpers/test.js';
 import { META_TEMPLATES, SECRETS_KEY, whatsAppAccount, whatsAppTenantIds, whatsAppTenantSeed } from './whatsapp-fixtures.js';
 
@@ -35,17 +35,7 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
     const calls = graph.requests.slice(before);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'POST', path: SEND_PATH, authorization: `Bearer ${account.accessToken}` });
-    expect(calls[0]!.body).toEqual({
-      messaging_product: 'whatsapp',
-      recipient_type: 'individual',
-      to: '15550001234',
-      type: 'template',
-      template: {
-        name: 'order_update',
-        language: { code: 'en_US' },
-        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: 'A-1001' }] }],
-      },
-    });
+    expect(calls[0]!.body).toEqual(templateMessageBody('15550001234', 'order_update', 'en_US', ['Ada', 'A-1001']));
     const [row] = await sql(server.databaseUrl, 'select channel_id, status, provider, template_name, language, variables, "to" from messages where msgid = $1', [reply.data.msgid]);
     expect(row).toEqual({ channel_id: wa.waChannelId, status: 'accepted', provider: 'whatsapp_cloud', template_name: 'order_update', language: 'en_US', variables: ['Ada', 'A-1001'], to: '15550001234' });
     const status = await server.client(wa.ownerKey).workspace.chat.message.status({ msgid: reply.data.msgid });
