@@ -12,7 +12,7 @@ import { benchDatabase } from './bench-database.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
 import { sampleContacts } from './bulk-contacts.js';
-import { rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
+import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
@@ -67,9 +67,10 @@ function runLoad(spec: LoadSpec): Promise<LoadResult> {
   });
 }
 
-/** One scenario against one server, with the server's peak RSS sampled while it runs. */
+/** One scenario against one server, with the server's peak RSS sampled while it runs and its CPU time per request. */
 async function measure(server: ServerUnderTest, scenario: Scenario, keys: string[], seconds = SECONDS) {
   const load = loadavg()[0]!;
+  const cpuBefore = cpuMs(server.pid);
   let peakRss = rssMb(server.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid))), 200);
   try {
@@ -83,7 +84,8 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
       keys,
       bodies: scenario.bodies,
     });
-    return { ...result, peakRss, loadBefore: load };
+    const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / Math.max(1, result.latency.count);
+    return { ...result, peakRss, loadBefore: load, cpuPerRequest };
   } finally {
     clearInterval(sampler);
   }

@@ -7,6 +7,8 @@ export interface Row extends LoadResult {
   server: 'product' | 'raw';
   peakRss: number;
   loadBefore: number;
+  /** The server process's CPU ms (user + system) over the run, per request answered. */
+  cpuPerRequest: number;
 }
 
 export interface RunInfo {
@@ -30,6 +32,7 @@ function summary(rows: Row[]) {
     p99: max(rows.map((r) => r.latency.p99)),
     errors: rows.reduce((n, r) => n + r.errors, 0),
     rss: max(rows.map((r) => r.peakRss)),
+    cpu: mean(rows.map((r) => r.cpuPerRequest)),
   };
 }
 
@@ -44,15 +47,15 @@ export function report(rows: Row[], info: RunInfo): string {
     `started ${info.started.toISOString()}, ${cpus().length} CPUs, 1-min load average before runs ` +
       `${fmt(Math.min(...rows.map((r) => r.loadBefore)))}–${fmt(max(rows.map((r) => r.loadBefore)))}, now ${fmt(loadavg()[0]!)}`,
     '',
-    '| scenario | product req/s | raw req/s | product/raw | product p50/p99 ms | raw p50/p99 ms | errors (product/raw) | RSS MB (product/raw) |',
-    '|---|---|---|---|---|---|---|---|',
+    '| scenario | product req/s | raw req/s | product/raw | product p50/p99 ms | raw p50/p99 ms | server CPU ms/req (product/raw) | errors (product/raw) | RSS MB (product/raw) |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const scenario of scenarios) {
     const product = summary(rows.filter((r) => r.scenario === scenario && r.server === 'product'));
     const raw = summary(rows.filter((r) => r.scenario === scenario && r.server === 'raw'));
     lines.push(
       `| ${scenario} | ${fmt(product.rps)} | ${fmt(raw.rps)} | ${(product.rps / Math.max(1, raw.rps)).toFixed(2)} | ` +
-        `${fmt(product.p50)}/${fmt(product.p99)} | ${fmt(raw.p50)}/${fmt(raw.p99)} | ${product.errors}/${raw.errors} | ${product.rss}/${raw.rss} |`,
+        `${fmt(product.p50)}/${fmt(product.p99)} | ${fmt(raw.p50)}/${fmt(raw.p99)} | ${product.cpu.toFixed(2)}/${raw.cpu.toFixed(2)} | ${product.errors}/${raw.errors} | ${product.rss}/${raw.rss} |`,
     );
   }
   const classRows = rows.filter((r) => r.byClass);
@@ -68,6 +71,11 @@ export function report(rows: Row[], info: RunInfo): string {
       lines.push(`| ${scenario}, ${termClass} | ${cell('product')} | ${cell('raw')} |`);
     }
   }
-  lines.push('', 'p50 and req/s are means over rounds; p99 is the worst round.', '');
+  lines.push(
+    '',
+    'p50, req/s and CPU per request are means over rounds; p99 is the worst round. CPU per request is the server ' +
+      'process alone (PostgreSQL and the load driver excluded): product minus raw is what the framework costs.',
+    '',
+  );
   return lines.join('\n');
 }

@@ -17,6 +17,15 @@ export function rssMb(pid: number): number {
   return match ? Math.round(Number(match[1]) / 1024) : 0;
 }
 
+/**
+ * CPU time a process has used so far (user + system), in ms (Linux; clock ticks are 100 per second there). Over a
+ * run it divides into CPU per request: what the server itself costs, whatever else is busy on the machine.
+ */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function waitUntilServing(child: ChildProcess, baseUrl: string, apiKey: string, logFile: string): Promise<void> {
   const deadline = Date.now() + 15 * 60_000; // a kept database may first get a new index built over a million rows
   while (Date.now() < deadline) {
@@ -39,6 +48,14 @@ function stopper(child: ChildProcess) {
     });
 }
 
+/** The Node flags `pnpm start` gives the server (package.json), so the benchmark runs it with the same heap settings. */
+function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const command = /node_modules\/node\/bin\/node ((?:--\S+ )*)apps\/server\/dist\/main\.js/.exec(scripts.start);
+  if (!command) throw new Error('package.json start script: cannot find the node command that starts the server');
+  return command[1]!.split(' ').filter(Boolean);
+}
+
 /**
  * The product as `pnpm start` runs it: `node apps/server/dist/main.js` (or another build, `dist`) with its default configuration (request
  * logging at info, rate limits on; REDIS_URL passed through when set). Its logs go to a file, as to a collector.
@@ -49,7 +66,7 @@ export async function startProduct(databaseUrl: string, apiKey: string, logDir: 
   const log = openSync(logFile, 'w');
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port) };
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
-  const child = spawn(process.execPath, [path.join(dist, 'main.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [...startFlags(), path.join(dist, 'main.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilServing(child, baseUrl, apiKey, logFile);
   const probe = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'x-api-key': apiKey } });
