@@ -1,8 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { RATE_CLASSES, type AccessRule, type EndpointMetadata, type RateClass } from './access.js';
-import { ERROR_CODE_STATUS, ERROR_STATUS_DESCRIPTIONS, errorEnvelope, type ErrorCode, type ErrorStatus } from './errors.js';
+import { ERROR_CODE_STATUS, ERROR_STATUS_DESCRIPTIONS, errorEnvelope, type ErrorCode, type ErrorStatus, type FailureExample } from './errors.js';
+import { paramsObject, type ParamsSchema } from './field-rules.js';
 import { toQuerySchema } from './query.js';
+import { CHANNEL_REQUIRED_EXAMPLE } from './schemas.js';
 import { strictParams } from './strictness.js';
 
 const c = initContract();
@@ -24,7 +26,7 @@ const ALWAYS: readonly ErrorCode[] = [
 const WRITES: readonly ErrorCode[] = ['idempotency_key_in_progress', 'idempotency_key_reused'];
 const isWrite = (rateClass: RateClass) => rateClass !== 'api_read';
 
-export interface EndpointDefinition<P extends z.AnyZodObject, R extends z.ZodTypeAny> {
+export interface EndpointDefinition<P extends ParamsSchema, R extends z.ZodTypeAny> {
   /** Dotted name, e.g. `workspace.contacts.list`; the SDK method and operationId derive from it. */
   operation: string;
   path: string;
@@ -41,6 +43,11 @@ export interface EndpointDefinition<P extends z.AnyZodObject, R extends z.ZodTyp
    * and the Postman collection (where the ids become `{{variables}}`).
    */
   example: z.input<P>;
+  /**
+   * Failures of rules the schema cannot state (they depend on stored data), shown as OpenAPI examples by name; a
+   * workspace endpoint gets `channelIdRequired` without asking.
+   */
+  failureExamples?: Record<string, FailureExample>;
 }
 
 /** One failure response per status, its `error` narrowed to the codes this endpoint can give with that status. */
@@ -67,12 +74,16 @@ function accessText(access: AccessRule): string {
  * One endpoint, defined once: yields the POST route (JSON body) and the GET route (same parameters in the
  * query string, coerced), both carrying the metadata the server's guards, rate limiter and exporters read.
  */
-export function endpoint<P extends z.AnyZodObject, R extends z.ZodTypeAny>(def: EndpointDefinition<P, R>) {
+export function endpoint<P extends ParamsSchema, R extends z.ZodTypeAny>(def: EndpointDefinition<P, R>) {
   const metadata: EndpointMetadata = {
     operation: def.operation,
     rateClass: def.rateClass,
     access: def.access,
     example: def.example as Record<string, unknown>,
+    failureExamples: {
+      ...('channelId' in paramsObject(def.params)!.shape && { channelIdRequired: CHANNEL_REQUIRED_EXAMPLE }),
+      ...def.failureExamples,
+    },
   };
   const responses = { 200: def.response, ...errorResponses([...(isWrite(def.rateClass) ? WRITES : []), ...(def.errors ?? [])]) };
   const params = strictParams(def.params);
