@@ -229,7 +229,7 @@ describe('OpenAPI definition', () => {
     expect((addon.anyOf as Schema[])[1]!.properties!.planId).toMatchObject({ deprecated: true });
   });
 
-  it('documents on GET only what every current form needs: addonId (planId a deprecated alias), no field of one form among several', () => {
+  it('documents on GET only what every current form needs: addonId (planId a deprecated alias), no field of one form among several (create or update, id or name)', () => {
     const query = (path: string) => Object.fromEntries(operation(path, 'GET').parameters.map((p) => [p.name, p]));
     const addon = query('/api/platform/v1/addon/manage');
     expect(addon.addonId).toMatchObject({ required: true });
@@ -238,15 +238,19 @@ describe('OpenAPI definition', () => {
     const forms = {
       '/api/platform/v1/tickets/manage': ['ticketId', 'email', 'title', 'description'],
       '/api/platform/v1/webhooks/manage': ['endpointId', 'url', 'events', 'redeliver'],
+      '/api/workspace/v1/contacts/get': ['phone', 'contactId'],
+      '/api/workspace/v1/labels/delete': ['name', 'labelId'],
     };
     for (const [path, fields] of Object.entries(forms)) {
       for (const field of fields) {
         expect(query(path)[field]!.required, `${path} ${field}`).toBeUndefined();
-        expect(query(path)[field]!.description, `${path} ${field}`).toMatch(/Needed in one of these forms: `\w+`( \+ `\w+`)*(, `\w+`( \+ `\w+`)*)*, or `\w+`\.$/);
+        expect(query(path)[field]!.description, `${path} ${field}`).toMatch(/Needed in one of these forms: `\w+`( \+ `\w+`)*(,? `\w+`( \+ `\w+`)*)*,? or `\w+`\.$/);
       }
     }
-    expect(query('/api/platform/v1/tickets/manage').email!.description).toContain('Needed in one of these forms: `email` + `title` + `description`, or `ticketId`.');
+    expect(query('/api/platform/v1/tickets/manage').email!.description).toContain('Needed in one of these forms: `email` + `title` + `description` or `ticketId`.');
     expect(query('/api/platform/v1/tickets/manage').platformId).toMatchObject({ required: true });
+    expect(query('/api/platform/v1/webhooks/manage').redeliver!.description).toMatch(/forms: `url` \+ `events`, `endpointId`, or `redeliver`\.$/);
+    expect(query('/api/workspace/v1/contacts/get').phone).toMatchObject({ description: expect.stringMatching(/forms: `phone` or `contactId`\.$/) });
   });
 
   it('tells, on every operation that takes channelId, when it is needed, with the documented 400', () => {

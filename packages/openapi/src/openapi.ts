@@ -154,10 +154,10 @@ function requiredSets(params: ZodTypeAny | undefined): RequiredSet[] {
   return anyOf.map(({ required }) => ({ fields: required, deprecated: required.every(isDeprecated) }));
 }
 
-/** `email` + `title` + `description`, or `ticketId` */
+/** `email` + `title` + `description` or `ticketId`; `url` + `events`, `endpointId`, or `redeliver` */
 const formsText = (forms: readonly RequiredSet[]) => {
   const texts = forms.map((set) => set.fields.map((field) => `\`${field}\``).join(' + '));
-  return `${texts.slice(0, -1).join(', ')}, or ${texts.at(-1)}`;
+  return texts.length > 2 ? `${texts.slice(0, -1).join(', ')}, or ${texts.at(-1)}` : texts.join(' or ');
 };
 
 /**
