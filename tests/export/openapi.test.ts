@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { ERROR_CODE_STATUS, EXAMPLE_IDS, type ErrorCode } from '@switchboard/contract';
-import { buildOpenApi, buildPostmanCollection, toYaml, type OpenAPIObject, type PostmanCollection } from '@switchboard/openapi';
+import { ERROR_CODE_STATUS, type ErrorCode } from '@switchboard/contract';
+import { buildOpenApi, DEFAULT_SERVER_URL, serverRootOf, toYaml, type OpenAPIObject, type PostmanCollection } from '@switchboard/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { pnpm, run, runBuilding } from '../sdk/commands.js';
-import { contractRoutes } from './routes.js';
+import { contractRoutes, isWrite } from './routes.js';
 
 type Schema = { required?: string[]; anyOf?: unknown[]; properties?: Record<string, unknown> };
 type Operation = {
@@ -18,36 +18,47 @@ type Operation = {
   tags: string[];
   security: Record<string, string[]>[];
   'x-rate-limit-class': string;
-  parameters: { name: string; in: string; example?: unknown }[];
+  parameters: { name: string; in: string; example?: unknown; required?: boolean; deprecated?: boolean; description?: string }[];
   requestBody?: { content: { 'application/json': { example: unknown; schema: unknown } } };
-  responses: Record<string, { description: string; content: { 'application/json': { schema: { $ref?: string; properties?: Record<string, unknown> } } } }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      content: { 'application/json': { schema: { $ref?: string; properties?: Record<string, unknown> }; examples?: Record<string, { value: { message: string } }> } };
+    }
+  >;
 };
 
 const routes = contractRoutes();
-const isWrite = (route: { metadata: { rateClass: string } }) => route.metadata.rateClass === 'api_write' || route.metadata.rateClass === 'api_admin_write';
 
-// Not example.com or localhost: linters rightly warn about those as a deployment's address.
+// A deployment's address, as `--server` gives it; the default export's is DEFAULT_SERVER_URL.
 const SERVER_URL = 'https://switchboard.acme.test';
 const REDOCLY = path.join(REPO_ROOT, 'tests/node_modules/.bin/redocly');
 const SPECTRAL = path.join(REPO_ROOT, 'tests/node_modules/.bin/spectral');
 
 describe('pnpm export:api', () => {
   let out: string;
+  // The default export (no --server) and one for a deployment: both must lint clean.
+  let exports: string[];
   const read = (name: string) => readFileSync(path.join(out, name), 'utf8');
 
   beforeAll(async () => {
     out = mkdtempSync(path.join(tmpdir(), 'switchboard-api-'));
+    const byDefault = path.join(out, 'default');
     await runBuilding(pnpm('--silent', 'export:api', '--out', out, '--server', SERVER_URL));
+    await runBuilding(pnpm('--silent', 'export:api', '--out', byDefault));
+    exports = [out, byDefault];
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('writes openapi.json, openapi.yaml, the Postman collection and its environment, all from the contract', () => {
-    expect(readdirSync(out).sort()).toEqual(['openapi.json', 'openapi.yaml', 'postman_collection.json', 'switchboard.postman_environment.json']);
+    expect(readdirSync(out).sort()).toEqual(['default', 'openapi.json', 'openapi.yaml', 'postman_collection.json', 'switchboard.postman_environment.json']);
     const json = JSON.parse(read('openapi.json'));
     expect(json).toEqual(JSON.parse(JSON.stringify(buildOpenApi({ serverUrl: SERVER_URL }))));
     expect(parse(read('openapi.yaml'))).toEqual(json);
     const collection = JSON.parse(read('postman_collection.json')) as PostmanCollection;
     expect(collection.variable?.find((v) => v.key === 'baseUrl')?.value).toBe(SERVER_URL);
+    expect(JSON.parse(readFileSync(path.join(exports[1]!, 'openapi.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(buildOpenApi())));
   });
 
   it('writes an openapi.json that validates against the OpenAPI 3.0 schema with zero errors (swagger-parser)', async () => {
@@ -56,24 +67,28 @@ describe('pnpm export:api', () => {
     expect(Object.keys(validated.paths ?? {})).toHaveLength(routes.length / 2);
   });
 
-  it('passes `redocly lint` (recommended rules) with zero errors and zero warnings, as JSON and as YAML', async () => {
-    for (const file of ['openapi.json', 'openapi.yaml']) {
-      const env = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-      const result = await run(REDOCLY, ['lint', file, '--format', 'json'], { cwd: out, env });
-      const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
-      expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`), file).toEqual([]);
-      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-      expect(result.code).toBe(0);
+  it('passes `redocly lint` (recommended rules) with zero errors and zero warnings, as JSON and as YAML, by default and with --server', async () => {
+    for (const dir of exports) {
+      for (const file of ['openapi.json', 'openapi.yaml']) {
+        const env = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+        const result = await run(REDOCLY, ['lint', file, '--format', 'json'], { cwd: dir, env });
+        const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+        expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`), `${dir}/${file}`).toEqual([]);
+        expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+        expect(result.code).toBe(0);
+      }
     }
   });
 
-  it('passes `spectral lint` (spectral:oas ruleset) with zero errors and zero warnings', async () => {
-    writeFileSync(path.join(out, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
-    const result = await run(SPECTRAL, ['lint', 'openapi.json', '--format', 'json', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn'], { cwd: out });
-    // The JSON report is followed by a summary line on stdout.
-    const problems = JSON.parse(result.stdout.slice(result.stdout.indexOf('['), result.stdout.lastIndexOf(']') + 1)) as { code: string; message: string; path: string[] }[];
-    expect(problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`)).toEqual([]);
-    expect(result.code).toBe(0);
+  it('passes `spectral lint` (spectral:oas ruleset) with zero errors and zero warnings, by default and with --server', async () => {
+    for (const dir of exports) {
+      writeFileSync(path.join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
+      const result = await run(SPECTRAL, ['lint', 'openapi.json', '--format', 'json', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn'], { cwd: dir });
+      // The JSON report is followed by a summary line on stdout.
+      const problems = JSON.parse(result.stdout.slice(result.stdout.indexOf('['), result.stdout.lastIndexOf(']') + 1)) as { code: string; message: string; path: string[] }[];
+      expect(problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`), dir).toEqual([]);
+      expect(result.code).toBe(0);
+    }
   });
 });
 
@@ -94,8 +109,11 @@ describe('OpenAPI definition', () => {
       contact: { url: `${SERVER_URL}/developer` },
       license: { name: expect.any(String), url: `${SERVER_URL}/developer` },
     });
-    expect(buildOpenApi().servers?.[0]?.url).toBe('http://localhost:3000');
-    expect(doc.servers).toEqual([{ url: SERVER_URL, description: expect.any(String) }]);
+    // The deployment is the `baseUrl` server variable: --server sets its default, else http://localhost:3000.
+    expect(doc.servers).toEqual([{ url: '{baseUrl}', description: expect.any(String), variables: { baseUrl: { default: SERVER_URL, description: expect.any(String) } } }]);
+    expect(serverRootOf(doc)).toBe(SERVER_URL);
+    expect(serverRootOf(buildOpenApi())).toBe(DEFAULT_SERVER_URL);
+    expect(DEFAULT_SERVER_URL).toBe('http://localhost:3000');
     expect(doc.components?.securitySchemes).toEqual({
       ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: expect.any(String) },
       BearerAuth: { type: 'http', scheme: 'bearer', description: expect.any(String) },
@@ -147,17 +165,31 @@ describe('OpenAPI definition', () => {
     expect(component(addon['404']!).properties!.error).toMatchObject({ enum: ['user_not_found', 'addon_not_found'] });
   });
 
-  it('declares the headers that are always sent as required: X-Request-Id, RateLimit-* (with Policy), Retry-After on 429', () => {
+  it('declares the headers that are always sent as required: X-Request-Id, RateLimit-* (with Policy) once the limiter ran, Retry-After on 429 and 503', () => {
     const headers = doc.components!.headers as Record<string, { required?: boolean }>;
     for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']) {
       expect(headers[name]?.required, name).toBe(true);
     }
+    const rateLimit = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+    // What each status always carries: the rate limiter's headers only where the limiter has run (a 503 can come
+    // while the key is looked up, a 400 from the JSON parser, a 401 or 403 before the limiter).
+    const expected: Record<string, string[]> = {
+      '200': rateLimit,
+      '404': rateLimit,
+      '409': rateLimit,
+      '422': rateLimit,
+      '429': [...rateLimit, 'Retry-After'],
+      '502': rateLimit,
+      '503': ['Retry-After'],
+    };
     for (const route of routes) {
       const { responses } = operation(route.path, route.method) as unknown as { responses: Record<string, { headers: Record<string, { $ref: string }> }> };
-      for (const response of Object.values(responses)) expect(response.headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
-      const replayed = isWrite(route) ? ['Idempotent-Replayed'] : [];
-      expect(Object.keys(responses['200']!.headers)).toEqual(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', ...replayed]);
-      expect(responses['429']!.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+      for (const [status, response] of Object.entries(responses)) {
+        const replayed = status === '200' && isWrite(route) ? ['Idempotent-Replayed'] : [];
+        expect(Object.keys(response.headers), `${route.method} ${route.path} ${status}`).toEqual(['X-Request-Id', ...(expected[status] ?? []), ...replayed]);
+        for (const [name, header] of Object.entries(response.headers)) expect(header).toEqual({ $ref: `#/components/headers/${name}` });
+      }
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(['429', '503']));
     }
   });
 
@@ -194,10 +226,62 @@ describe('OpenAPI definition', () => {
     const addon = body('/api/platform/v1/addon/manage');
     expect(required(addon)).toEqual([['platformId', 'userId', 'addonId'], ['platformId', 'userId', 'planId']]);
     expect((addon.anyOf as Schema[])[1]!.properties!.planId).toMatchObject({ deprecated: true });
-    const addonGet = operation('/api/platform/v1/addon/manage', 'GET').parameters as { name: string; required?: boolean }[];
-    expect(addonGet.find((p) => p.name === 'addonId')?.required).toBe(true);
-    const contacts = operation('/api/workspace/v1/contacts/list', 'POST').responses['400']!.content['application/json'] as { example?: { message: string } };
-    expect(contacts.example?.message).toMatch(/^channelId: is required/);
+  });
+
+  it('documents on GET only what every current form needs: addonId (planId a deprecated alias), no field of one form among several (create or update, id or name)', () => {
+    const query = (path: string) => Object.fromEntries(operation(path, 'GET').parameters.map((p) => [p.name, p]));
+    const addon = query('/api/platform/v1/addon/manage');
+    expect(addon.addonId).toMatchObject({ required: true });
+    expect(addon.planId).toMatchObject({ deprecated: true });
+    expect(addon.planId!.required).toBeUndefined();
+    const forms = {
+      '/api/platform/v1/tickets/manage': ['ticketId', 'email', 'title', 'description'],
+      '/api/platform/v1/webhooks/manage': ['endpointId', 'url', 'events', 'redeliver'],
+      '/api/workspace/v1/contacts/get': ['phone', 'contactId'],
+      '/api/workspace/v1/labels/delete': ['name', 'labelId'],
+    };
+    for (const [path, fields] of Object.entries(forms)) {
+      for (const field of fields) {
+        expect(query(path)[field]!.required, `${path} ${field}`).toBeUndefined();
+        expect(query(path)[field]!.description, `${path} ${field}`).toMatch(/Needed in one of these forms: `\w+`( \+ `\w+`)*(,? `\w+`( \+ `\w+`)*)*,? or `\w+`\.$/);
+      }
+    }
+    expect(query('/api/platform/v1/tickets/manage').email!.description).toContain('Needed in one of these forms: `email` + `title` + `description` or `ticketId`.');
+    expect(query('/api/platform/v1/tickets/manage').platformId).toMatchObject({ required: true });
+    expect(query('/api/platform/v1/webhooks/manage').redeliver!.description).toMatch(/forms: `url` \+ `events`, `endpointId`, or `redeliver`\.$/);
+    expect(query('/api/workspace/v1/contacts/get').phone).toMatchObject({ description: expect.stringMatching(/forms: `phone` or `contactId`\.$/) });
+  });
+
+  it('tells, on every operation that takes channelId, when it is needed, with the documented 400', () => {
+    const scoped = routes.filter((route) => 'channelIdRequired' in route.metadata.failureExamples);
+    expect(scoped.length).toBeGreaterThanOrEqual(22);
+    for (const route of routes) {
+      const op = operation(route.path, route.method);
+      const schema = op.requestBody?.content['application/json'].schema as Schema | undefined;
+      const properties = { ...schema?.properties, ...Object.assign({}, ...((schema?.anyOf ?? []) as Schema[]).map((shape) => shape.properties)) };
+      const channelId = route.method === 'GET' ? op.parameters.find((p) => p.name === 'channelId') : (properties.channelId as { description?: string } | undefined);
+      expect(Boolean(channelId), `${route.method} ${route.path}`).toBe(scoped.includes(route));
+      if (!channelId) continue;
+      expect(channelId.description, route.path).toMatch(/required when it has several/);
+      const example = op.responses['400']!.content['application/json'].examples?.channelIdRequired;
+      expect(example?.value, `${route.method} ${route.path}`).toEqual({ success: false, error: 'invalid_request', message: expect.stringMatching(/^channelId: is required: /) });
+    }
+  });
+
+  it('tells when templates/send needs variables (the template has placeholders), with the documented 400', () => {
+    for (const method of ['POST', 'GET']) {
+      const op = operation('/api/workspace/v1/chat/templates/send', method);
+      const variables =
+        method === 'GET'
+          ? op.parameters.find((p) => p.name === 'variables')
+          : ((op.requestBody!.content['application/json'].schema as Schema).properties!.variables as { description: string });
+      expect(variables?.description).toMatch(/Required when the template has placeholders: exactly its `variableCount` values/);
+      expect(op.responses['400']!.content['application/json'].examples?.variablesRequired?.value).toEqual({
+        success: false,
+        error: 'invalid_request',
+        message: 'variables: template "order_update" expects 2 values, got 0',
+      });
+    }
   });
 
   it('gives request examples with real values (UUIDs, no {{variables}}): the POST body and the GET query values', () => {
@@ -220,95 +304,5 @@ describe('OpenAPI definition', () => {
     expect(yaml).toMatch(/^openapi: 3\.0\.\d/m);
     expect(yaml).not.toMatch(/[&*]a\d/); // no anchors/aliases: every tool reads it
     expect(parse(yaml)).toEqual(JSON.parse(JSON.stringify(doc)));
-  });
-});
-
-describe('Postman collection', () => {
-  let collection: PostmanCollection;
-  type Request = { method: string; url: { raw?: string; path: string[]; host: string[]; query?: { key: string; value: string; disabled?: boolean }[] }; auth?: unknown; header?: { key: string; value?: string }[]; body?: { raw: string } };
-  const requests = () => collection.item.flatMap((folder) => (folder.item ?? []).map((item) => item.request as unknown as Request));
-
-  beforeAll(async () => {
-    collection = await buildPostmanCollection(buildOpenApi({ serverUrl: 'http://localhost:3000' }));
-  });
-
-  it('is a v2.1 collection with one request per route, grouped in one folder per resource', () => {
-    expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
-    expect(collection.info.name).toBe('Switchboard API');
-    expect(requests()).toHaveLength(routes.length);
-    expect(collection.item.map((folder) => folder.name)).toEqual(expect.arrayContaining(['workspace.contacts', 'platform.tickets']));
-  });
-
-  it('has the collection variables and the X-API-Key auth every request inherits', () => {
-    expect(Object.fromEntries(collection.variable!.map((v) => [v.key, v.value]))).toEqual({
-      baseUrl: 'http://localhost:3000',
-      apiKey: '',
-      platformId: '',
-      channelId: '',
-      userId: '',
-      addonId: '',
-      ticketId: '',
-      contactId: '',
-      webhookEndpointId: '',
-    });
-    expect(collection.auth).toEqual({
-      type: 'apikey',
-      apikey: expect.arrayContaining([
-        { key: 'key', value: 'X-API-Key', type: 'string' },
-        { key: 'value', value: '{{apiKey}}', type: 'string' },
-        { key: 'in', value: 'header', type: 'string' },
-      ]),
-    });
-    for (const request of requests()) {
-      expect(request.auth).toBeUndefined();
-      expect(request.url.host).toEqual(['{{baseUrl}}']);
-      expect(request.header?.map((h) => h.key.toLowerCase())).not.toContain('x-api-key');
-    }
-  });
-
-  it('sends the contract examples with ids as {{variables}}: POST bodies and exactly the example query values on GET', () => {
-    for (const route of routes) {
-      const request = requests().find((r) => r.method === route.method && `/${r.url.path.join('/')}` === route.path)!;
-      expect(request, `${route.method} ${route.path}`).toBeDefined();
-      // Each sample id becomes the variable of its name in EXAMPLE_IDS (endpointId's is {{webhookEndpointId}}).
-      const variableOf = (value: unknown) => Object.entries(EXAMPLE_IDS).find(([, id]) => id === value)?.[0];
-      const example = Object.fromEntries(Object.entries(route.metadata.example).map(([k, v]) => [k, variableOf(v) ? `{{${variableOf(v)}}}` : v]));
-      if (route.method === 'POST') expect(JSON.parse(request.body!.raw)).toEqual(example);
-      else {
-        const sent = Object.fromEntries((request.url.query ?? []).filter((q) => !q.disabled).map((q) => [q.key, q.value]));
-        expect(sent, route.path).toEqual(Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)])));
-      }
-    }
-  });
-
-  it('gives every write a fresh Idempotency-Key ({{$guid}}), never one shared value', () => {
-    const keyed = requests().filter((request) => request.header?.some((header) => header.key === 'Idempotency-Key'));
-    expect(keyed).toHaveLength(routes.filter(isWrite).length);
-    for (const request of keyed) expect(request.header!.find((header) => header.key === 'Idempotency-Key')).toMatchObject({ value: '{{$guid}}' });
-  });
-
-  it('runs a pre-request script before each delete, creating the contact or label it deletes', () => {
-    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { request: Request; event?: { listen: string; script: { exec: string[] } }[] }[];
-    const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
-    expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
-      'GET /api/workspace/v1/contacts/delete',
-      'GET /api/workspace/v1/labels/delete',
-      'POST /api/workspace/v1/contacts/delete',
-      'POST /api/workspace/v1/labels/delete',
-    ]);
-    const contactSetup = setups.find((item) => item.request.url.path.includes('contacts'))!.event![0]!.script.exec.join('\n');
-    expect(contactSetup).toContain("'/api/workspace/v1/contacts/manage'");
-    expect(contactSetup).toContain("set('contactId', reply.data.id)");
-  });
-
-  it('tests every request: status 200, success true, the reply against its schema', () => {
-    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { name: string; event?: { listen: string; script: { exec: string[] } }[] }[];
-    expect(items).toHaveLength(routes.length);
-    for (const item of items) {
-      const script = item.event?.find((event) => event.listen === 'test')?.script.exec.join('\n') ?? '';
-      expect(script, item.name).toContain('pm.response.to.have.status(200)');
-      expect(script, item.name).toContain('pm.expect(reply.success).to.eql(true)');
-      expect(script, item.name).toMatch(/pm\.response\.to\.have\.jsonSchema\(\{"type":"object"/);
-    }
   });
 });

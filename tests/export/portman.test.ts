@@ -2,12 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EXAMPLE_IDS } from '@switchboard/contract';
-import { portmanPreRequestScripts, writeApiFiles } from '@switchboard/openapi';
+import { buildOpenApi, portmanPreRequestScripts } from '@switchboard/openapi';
 import { describe, expect } from 'vitest';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { test } from '../helpers/test.js';
 import { run, runOk, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
 import { demoVariables, demoWebhookEndpointId, singleChannelDemo } from './demo-ids.js';
+import { conditionalQueryOverwrites, withClosedObjects } from './portman-config.js';
 import { contractRoutes } from './routes.js';
 
 const BIN = path.join(REPO_ROOT, 'tests/node_modules/.bin');
@@ -16,6 +17,9 @@ const PORTMAN_PACKAGE = path.join(REPO_ROOT, 'tests/node_modules/@apideck/portma
 interface Assertion {
   assertion: string;
   error?: { message: string };
+}
+interface Folder {
+  item: { name: string; event: { listen: string; script: { exec: string[] } }[] }[];
 }
 interface Execution {
   cursor: { ref: string };
@@ -26,9 +30,11 @@ interface Execution {
 /**
  * Portman (https://github.com/apideck-libraries/portman) turns openapi.json into contract tests: status 2xx, JSON
  * content type, a JSON body, the body against the response schema, and every `required` response header. Its own
- * default config file is used as it ships; the only additions are the ids of the seeded tenant in place of the
- * definition's sample ids (rawReplacements), the template variables of one GET (overwrites) and the pre-request
- * scripts of the deletes, the ones the exported Postman collection has (each creates what its request deletes).
+ * default config file is used as it ships, with only what a run against a real tenant needs: the seeded tenant's ids
+ * in place of the definition's sample ids (rawReplacements), a fresh Idempotency-Key per write, the pre-request
+ * scripts of the deletes (each creates what its request deletes, as in the exported Postman collection), and on GET
+ * the parameters the definition says are needed in some cases only (conditionalQueryOverwrites). Schemas are
+ * checked strictly: Portman reads a copy of the definition with every object closed (withClosedObjects).
  * Portman reads only local files here: the definition and its two bundled default config files.
  */
 describe('Portman contract tests generated from openapi.json, run by newman against the live server', () => {
@@ -38,21 +44,19 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
   test.beforeAll(async ({ server }) => {
     variables = demoVariables(server.baseUrl, await server.seed(singleChannelDemo));
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-portman-'));
-    await writeApiFiles(dir, { serverUrl: server.baseUrl });
+    const doc = buildOpenApi({ serverUrl: server.baseUrl });
+    writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(withClosedObjects(doc)));
     const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
     const { platformId, channelId, userId, addonId, ticketId } = variables;
     // contactId: set by the pre-request script of contacts/delete.
     const ids = { platformId, channelId, userId, addonId, ticketId, contactId: '{{contactId}}', webhookEndpointId: await demoWebhookEndpointId(server, variables) };
     const rawReplacements = Object.entries(ids).map(([name, id]) => ({ searchFor: EXAMPLE_IDS[name as keyof typeof ids], replaceWith: id }));
-    // Portman leaves optional query parameters out; the demo's templates take variables, and a webhook endpoint is
-    // created from a url and events, so those GETs send them as the POST examples do.
-    const query = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value, overwrite: true }));
     const overwrites = [
       // A fresh Idempotency-Key per request (Postman's {{$guid}}), as the generated collection does: the definition's
       // header has no example, and one made-up value shared by every write would be 422 idempotency_key_reused.
       { openApiOperation: '*::/*', overwriteRequestHeaders: [{ key: 'Idempotency-Key', value: '{{$guid}}', overwrite: true }] },
-      { openApiOperationId: 'workspaceChatTemplatesSendGet', overwriteRequestQueryParams: query({ variables: 'Ada,A-1001' }) },
-      { openApiOperationId: 'platformWebhooksManageGet', overwriteRequestQueryParams: query({ url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' }) },
+      // Overwritten values come after Portman's rawReplacements: they get the seeded ids here.
+      ...conditionalQueryOverwrites(JSON.parse(rawReplacements.reduce((text, { searchFor, replaceWith }) => text.replaceAll(searchFor, replaceWith), JSON.stringify(doc)))),
     ];
     const config = { ...defaults, overwrites, operationPreRequestScripts: portmanPreRequestScripts(), globals: { ...defaults.globals, rawReplacements } };
     writeFileSync(path.join(dir, 'portman-config.json'), JSON.stringify(config));
@@ -79,5 +83,13 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     // status, content type, JSON body, schema, and each required header: X-Request-Id and the four RateLimit-* ones.
     expect(assertions.length).toBeGreaterThanOrEqual(executions.length * 9);
     expect(assertions.filter((a) => /RateLimit-Policy/.test(a.assertion))).toHaveLength(executions.length);
+    console.info(`Portman contract tests: ${assertions.length} assertions over ${executions.length} requests, all passed`);
+    // The schema checks are strict: each object of a reply may hold only its named properties, maps keep their values' schema.
+    const contactsList = (JSON.parse(readFileSync(path.join(dir, 'portman.postman_collection.json'), 'utf8')) as { item: Folder[] }).item
+      .flatMap((folder) => folder.item)
+      .find((item) => item.name.startsWith('List contacts of a channel, paginated') && !item.name.endsWith('(GET)'))!;
+    const script = contactsList.event.find((event) => event.listen === 'test')!.script.exec.join('\n');
+    expect(script).toContain('"additionalProperties":false');
+    expect(script).toMatch(/"customFields":\{"type":"object","additionalProperties":\{"oneOf"/);
   }, 2 * SLOW_TIMEOUT_MS); // two tools in a row: Portman's conversion and a newman run of a request per route
 });

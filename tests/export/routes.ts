@@ -12,3 +12,6 @@ export interface ContractRoute {
 export function contractRoutes(): ContractRoute[] {
   return routesOf(contract) as ContractRoute[];
 }
+
+/** Writes (`api_write`, `api_admin_write`) take an Idempotency-Key; reads do not. */
+export const isWrite = (route: { metadata: { rateClass: string } }) => route.metadata.rateClass === 'api_write' || route.metadata.rateClass === 'api_admin_write';

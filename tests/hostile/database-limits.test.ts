@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectEnvelopeError } from '../helpers/expect.js';
+import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { test } from '../helpers/test.js';
 
 test.override('serverEnv', { DB_STATEMENT_TIMEOUT_MS: '3000', DB_ACQUIRE_TIMEOUT_MS: '500' });
@@ -24,6 +25,7 @@ describe('database limits', () => {
     await Promise.all(holders);
     expectEnvelopeError(reply, 503, 'service_unavailable');
     expect(Number(reply.headers['retry-after'])).toBeGreaterThan(0);
+    expectDeclaredHeaders('POST', '/api/workspace/v1/channels/list', reply);
     // The 503 itself shows the acquire timeout fired (the holders keep their connections for 2.5 s); this bounds a hang.
     expect(waited).toBeLessThan(5_000);
     const after = await server.http.post('/api/workspace/v1/channels/list', {}, { headers: { 'X-API-Key': acme.ownerKey } });

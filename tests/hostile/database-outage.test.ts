@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger, startEmbeddedPostgres, type EmbeddedDatabase } from '@switchboard/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { freePort } from '../helpers/ports.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
@@ -90,6 +91,8 @@ describe('database outage under load', () => {
       expect(hit.status, hit.body).toBe(503);
       expect(JSON.parse(hit.body)).toEqual({ success: false, error: 'service_unavailable', message: expect.stringMatching(/temporarily unavailable/) });
       expect(Number(hit.retryAfter)).toBeGreaterThan(0);
+      // Refused while looking the key up, before the rate limiter: exactly what the OpenAPI promises for a 503.
+      expectDeclaredHeaders('POST', '/api/workspace/v1/channels/list', hit);
     }
     expect(load.hits.filter((hit) => hit.status !== 200 && hit.status !== 503), 'only 200 and 503 at any time').toEqual([]);
     expect(firstOk - back).toBeLessThanOrEqual(5000);

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { contract, ERROR_CODES, RATE_CLASSES, type EndpointMetadata, type RateClass } from '@switchboard/contract';
+import { contract, ERROR_CODES, paramsObject, RATE_CLASSES, type EndpointMetadata, type RateClass } from '@switchboard/contract';
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { describe, expect } from 'vitest';
@@ -142,7 +142,7 @@ describe(`property-based fuzzing from the contract (${RUNS} cases per endpoint)`
     { timeout: 600_000 },
     async ({ endpoint }, { server, fuzz }) => {
       const statuses: Record<number, number> = {};
-      const params = paramsFor(endpoint.post.body as z.AnyZodObject, { ...fuzz.hints, ...fuzz.hintsFor[endpoint.post.path] });
+      const params = paramsFor(paramsObject(endpoint.post.body!)!, { ...fuzz.hints, ...fuzz.hintsFor[endpoint.post.path] });
       await fc.assert(
         fc.asyncProperty(requestFor(params), async (fuzzRequest) => {
           const route = fuzzRequest.method === 'POST' ? endpoint.post : endpoint.get;

@@ -4,6 +4,7 @@ export interface Hit {
   status: number;
   body: string;
   retryAfter: string | null;
+  headers: Record<string, string>;
 }
 
 export interface Load {
@@ -24,9 +25,9 @@ export function startLoad(url: string, keys: string[], loops = 4, pauseMs = 150)
       const key = keys[turn++ % keys.length]!;
       try {
         const reply = await fetch(url, { method: 'POST', headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(15_000) });
-        hits.push({ at: Date.now(), status: reply.status, body: await reply.text(), retryAfter: reply.headers.get('retry-after') });
+        hits.push({ at: Date.now(), status: reply.status, body: await reply.text(), retryAfter: reply.headers.get('retry-after'), headers: Object.fromEntries(reply.headers) });
       } catch (error) {
-        hits.push({ at: Date.now(), status: 0, body: String(error), retryAfter: null });
+        hits.push({ at: Date.now(), status: 0, body: String(error), retryAfter: null, headers: {} });
       }
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
@@ -42,5 +43,5 @@ export function startLoad(url: string, keys: string[], loops = 4, pauseMs = 150)
 }
 
 /** Status → count, for failure messages and the printed summary. */
-export const tally = (hits: Hit[]) =>
+export const tally = (hits: Pick<Hit, 'status'>[]) =>
   hits.reduce<Record<number, number>>((counts, hit) => ({ ...counts, [hit.status]: (counts[hit.status] ?? 0) + 1 }), {});

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import type { TestServer } from '../helpers/server.js';
+import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { test } from '../helpers/test.js';
 
 const SEND = '/api/workspace/v1/chat/templates/send';
@@ -104,6 +105,7 @@ describe('Idempotency-Key on writes', () => {
     expect(failed.status).toBe(503);
     const retry = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key);
     expect([retry.status, retry.headers['idempotent-replayed']]).toEqual([503, 'true']);
+    for (const reply of [failed, retry]) expectDeclaredHeaders('POST', SEND, reply);
     expect(await templateMessages(server, acme.mainChannelId)).toBe(before);
   });
 

@@ -189,7 +189,7 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     const doc = JSON.parse(json.text);
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.info.version).toBe('1.0.0');
-    expect(doc.servers[0].url).toBe(server.baseUrl);
+    expect(doc.servers[0].variables.baseUrl.default).toBe(server.baseUrl);
     expect(doc.paths['/api/workspace/v1/channels/list'].post).toBeDefined();
 
     const yaml = await download('Download YAML');

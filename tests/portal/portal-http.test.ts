@@ -267,7 +267,7 @@ describe('Developer Portal over HTTP', () => {
     const json = await dana.get('/developer/downloads/openapi.json');
     expect(json.status).toBe(200);
     expect(json.headers.get('content-disposition')).toMatch(/attachment; filename="switchboard-openapi.json"/);
-    expect(JSON.parse(json.text).servers[0].url).toBe(server.baseUrl);
+    expect(JSON.parse(json.text).servers[0].variables.baseUrl.default).toBe(server.baseUrl);
     expect((await dana.get('/developer/downloads/openapi.json')).text).toBe(json.text);
     expect((await dana.get('/developer/downloads/openapi.yaml')).headers.get('content-type')).toMatch(/yaml/);
     expect(JSON.parse((await dana.get('/developer/downloads/postman.json')).text).info.schema).toMatch(/v2\.1\.0/);

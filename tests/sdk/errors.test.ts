@@ -79,6 +79,13 @@ describe('SDK requests and errors', () => {
     expect(error).toMatchObject({ status: 502, code: 'http_502', message: 'Request failed with status 502', retryAfter: undefined });
   });
 
+  it('names an envelope code this SDK does not know by its status, so `code` is always one of SwitchboardErrorCode', async () => {
+    stand = await startStandIn(() => ({ status: 400, body: { success: false, error: 'brand_new_code', message: 'limit: too new' } }));
+    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toMatchObject({ status: 400, code: 'http_400', message: 'limit: too new', param: 'limit' });
+  });
+
   it('reports an unreachable server as status 0 with the network error code', async () => {
     stand = await startStandIn(() => ok(null));
     const url = stand.url;

@@ -43,12 +43,15 @@ const WRONG_CALLS = [
   ['sb.workspace.chat.templates.send({ templateName: "order_update" });', 'TS2345', "parameter of type 'TemplatesSendParams'"], // required `to` missing
   ['sb.platform.subscription.list();', 'TS2554', 'Expected 1-2 arguments, but got 0'], // required platformId missing
   ['sb.workspace.contacts.lst();', 'TS2551', "'lst' does not exist on type 'WorkspaceContactsApi'. Did you mean 'list'?"], // no such endpoint
+  ['export const unknown: SwitchboardErrorCode = "no_such_code";', 'TS2322', `Type '"no_such_code"' is not assignable to type 'SwitchboardErrorCode'`], // not an API code
+  ['export const network: SwitchboardErrorCode = "EWHATEVER";', 'TS2322', `Type '"EWHATEVER"' is not assignable to type 'SwitchboardErrorCode'`], // not a connection code
+  ['export const ticket: TicketsManageErrorCode = "template_not_found";', 'TS2322', `Type '"template_not_found"' is not assignable to type 'TicketsManageErrorCode'`], // not one tickets/manage gives
 ] as const;
 
 /** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (once 1.08 MB). */
 const MAX_DECLARATION_BYTES = 60 * 1024;
 
-const WRONG = `import { createClient } from '@switchboard/client';
+const WRONG = `import { createClient, type SwitchboardErrorCode, type TicketsManageErrorCode } from '@switchboard/client';
 const sb = createClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });
 ${WRONG_CALLS.map(([call]) => call).join('\n')}
 `;

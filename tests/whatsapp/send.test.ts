@@ -2,6 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
 import { graphError, startGraphStandIn, templateMessageBody, type ScriptedReply } from '../helpers/graph-stand-in.js';
+import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { test as base } from '../helpers/test.js';
 import { META_TEMPLATES, SECRETS_KEY, whatsAppAccount, whatsAppTenantIds, whatsAppTenantSeed } from './whatsapp-fixtures.js';
 
@@ -93,10 +94,11 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
     expect(response.status).toBe(503);
     expect(response.data).toEqual({ success: false, error: 'provider_unavailable', message: expect.stringMatching(/^WhatsApp Cloud API .* while sending the template message/) });
     expect(response.headers['retry-after']).toBe(retryAfter);
+    expectDeclaredHeaders('POST', '/api/workspace/v1/chat/templates/send', response);
     expect(await messageCount()).toBe(before);
   });
 
-  test('a message Meta accepted that cannot be recorded: 503 naming the msgid, no Retry-After, no half-written row', async ({ server, wa, send, messageCount }) => {
+  test('a message Meta accepted that cannot be recorded: 503 naming the msgid, with the headers of every 503, no half-written row', async ({ server, wa, send, messageCount }) => {
     const taken = (await send()).data.msgid;
     const before = await messageCount();
     // Meta hands back an id we already hold: the insert fails after the message went out.
@@ -113,7 +115,9 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
     expect(sends()).toBe(sent);
     expect(response.data).toEqual({ success: false, error: 'service_unavailable', message: expect.stringContaining(`(msgid ${taken}) but it could not be recorded`) });
     expect(response.data.message).toMatch(/do not resend it without checking/);
-    expect(response.headers['retry-after']).toBeUndefined();
+    // Retry-After like every 503: a retry under the same Idempotency-Key replays this reply, never a second send.
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    for (const reply of [response, retried]) expectDeclaredHeaders('POST', '/api/workspace/v1/chat/templates/send', reply);
     expect(await messageCount()).toBe(before);
     const [row] = await sql(server.databaseUrl, 'select "to" from messages where msgid = $1', [taken]);
     expect(row).toEqual({ to: '15550001234' });

@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
 import type { TestServer } from '../helpers/server.js';
+import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { test as base } from '../helpers/test.js';
 
 type SendParams = Parameters<ReturnType<TestServer['client']>['workspace']['chat']['templates']['send']>[0];
@@ -70,7 +71,8 @@ describe('workspace chat/templates/send', () => {
   test('503 when the channel’s messaging provider is not configured here, and records nothing', async ({ server, acme }) => {
     await sql(server.databaseUrl, `update channels set provider = 'retired_provider' where id = $1`, [acme.secondChannelId]);
     const send = server.client(acme.ownerKey).workspace.chat.templates.send({ channelId: acme.secondChannelId, to: '15550000009', templateName: 'follow_up', variables: 'Li' });
-    await expectError(send, 503, 'service_unavailable', 'messaging provider "retired_provider" is not configured');
+    const error = await expectError(send, 503, 'service_unavailable', 'messaging provider "retired_provider" is not configured');
+    expectDeclaredHeaders('POST', '/api/workspace/v1/chat/templates/send', error);
     expect(await sql(server.databaseUrl, 'select count(*)::int as count from messages where channel_id = $1', [acme.secondChannelId])).toEqual([{ count: 0 }]);
   });
 

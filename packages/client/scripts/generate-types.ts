@@ -2,13 +2,13 @@
  * Writes src/generated/api.ts: the SDK's public types as plain TypeScript, computed from the contract.
  *
  * The types are the ones the contract already infers (zod `input` for parameters, `output` for replies, including
- * hand-narrowed inputs such as requireOneOf): the TypeScript compiler resolves them and prints their structure, so the
+ * hand-narrowed inputs such as withFieldRules): the TypeScript compiler resolves them and prints their structure, so the
  * published declarations name `ContactsListParams` instead of carrying ts-rest and zod generics. We print with the
  * compiler rather than convert the zod schemas (zod-to-ts) because only the compiler sees those narrowed inputs.
- * Run `pnpm --filter @switchboard/client generate` after changing the contract; tests/sdk/generated-types.test.ts
- * fails while the committed file is out of date.
+ * The client's build runs it first (turbo task `generate`), so the file always follows the contract; it is not
+ * committed.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -110,6 +110,7 @@ function probeSource(list: readonly Endpoint[]): string {
     ...list.flatMap((endpoint) => [
       `type ${endpoint.name}Params = z.input<${access(endpoint)}['body']>;`,
       `type ${endpoint.name}Response = z.output<${access(endpoint)}['responses'][200]>;`,
+      `type ${endpoint.name}ErrorCode = z.output<${access(endpoint)}['responses'][Exclude<keyof ${access(endpoint)}['responses'], 200>]>['error'];`,
       `type ${endpoint.name}ParamsOptional = {} extends ${endpoint.name}Params ? true : false;`,
     ]),
   ].join('\n');
@@ -165,4 +166,7 @@ export function generateApiTypes(): string {
   return printer.printFile(ts.createSourceFile(GENERATED_FILE, text, ts.ScriptTarget.ES2023, true));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(GENERATED_FILE, generateApiTypes());
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  mkdirSync(path.dirname(GENERATED_FILE), { recursive: true });
+  writeFileSync(GENERATED_FILE, generateApiTypes());
+}

@@ -2,7 +2,7 @@ import { contract, type EndpointMetadata } from '@switchboard/contract';
 import { initClient, isAppRoute, type ApiFetcherArgs, type AppRouter } from '@ts-rest/core';
 import axios, { type AxiosError, type AxiosInstance } from 'axios';
 import type { SwitchboardApi } from './generated/api.js';
-import { ApiConnectionError, toSwitchboardError, type ConnectionErrorCode } from './errors.js';
+import { ApiConnectionError, connectionErrorCode, toSwitchboardError } from './errors.js';
 import { idempotencyHeaders, type WriteOptions } from './idempotency.js';
 import { paginate } from './paginate.js';
 import { isIdempotent, resolveRetry, withRetry, type ResolvedRetry, type RetryOptions } from './retry.js';
@@ -64,7 +64,7 @@ function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined) {
       return { status: response.status, body: response.data, headers: new Headers(response.headers as Record<string, string>) };
     } catch (error) {
       const cause = error as AxiosError;
-      throw new ApiConnectionError(0, (cause.code as ConnectionErrorCode | undefined) ?? 'ERR_NETWORK', cause.message, undefined, undefined);
+      throw new ApiConnectionError(0, connectionErrorCode(cause.code), cause.message, undefined, undefined);
     }
   };
 }

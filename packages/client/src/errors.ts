@@ -1,9 +1,41 @@
+import { ERROR_CODES } from '@switchboard/contract';
 import type { ErrorCode } from './generated/api.js';
 
-/** Codes of failures where no reply arrived: the network's (`ECONNREFUSED`, `ECONNABORTED` on timeout) or `ERR_CANCELED` on abort. */
-export type ConnectionErrorCode = `E${string}` | `ERR_${string}`;
+/**
+ * Why no reply arrived: the operating system's network errors and axios's own codes (`ECONNABORTED` on timeout,
+ * `ERR_CANCELED` on abort). Any other cause is reported as `ERR_NETWORK`, so this list is all a `code` can be.
+ */
+export const CONNECTION_ERROR_CODES = [
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'ERR_CANCELED',
+  'ERR_NETWORK',
+  'ERR_FR_TOO_MANY_REDIRECTS',
+  'ERR_BAD_RESPONSE',
+  'ERR_BAD_REQUEST',
+  'ERR_BAD_OPTION',
+  'ERR_BAD_OPTION_VALUE',
+  'ERR_INVALID_URL',
+  'ERR_NOT_SUPPORT',
+  'ERR_DEPRECATED',
+] as const;
+export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
+
+/** A known connection code as it is, anything else (or none) as `ERR_NETWORK`. */
+export const connectionErrorCode = (code: string | undefined): ConnectionErrorCode =>
+  (CONNECTION_ERROR_CODES as readonly (string | undefined)[]).includes(code) ? (code as ConnectionErrorCode) : 'ERR_NETWORK';
+
+/** A reply that is not the API's envelope (a proxy's 502 page): `http_<status>`. */
+export type HttpErrorCode = `http_${number}`;
 /** Every `code` a SwitchboardError can carry: the API's codes, `http_<status>` for a reply that is not the envelope, or a connection code. */
-export type SwitchboardErrorCode = ErrorCode | `http_${number}` | ConnectionErrorCode;
+export type SwitchboardErrorCode = ErrorCode | HttpErrorCode | ConnectionErrorCode;
 
 /**
  * Thrown for every non-2xx reply (and for network failures, with status 0). Subclasses name the family, so callers
@@ -73,6 +105,9 @@ const BY_STATUS: Record<number, typeof SwitchboardError> = {
   429: RateLimitError,
 };
 
+/** One of the codes of the contract this SDK was built from (a code it does not know reads as `http_<status>`). */
+const isErrorCode = (value: unknown): value is ErrorCode => (ERROR_CODES as readonly unknown[]).includes(value);
+
 /** A failed reply in the `{success: false, error, message}` envelope (or anything else a proxy sent) as an error. */
 export function toSwitchboardError(status: number, body: unknown, headers: Record<string, string>): SwitchboardError {
   const envelope = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; message?: unknown };
@@ -80,7 +115,7 @@ export function toSwitchboardError(status: number, body: unknown, headers: Recor
   const ErrorClass = BY_STATUS[status] ?? SwitchboardError;
   return new ErrorClass(
     status,
-    typeof envelope.error === 'string' ? (envelope.error as ErrorCode) : `http_${status}`,
+    isErrorCode(envelope.error) ? envelope.error : `http_${status}`,
     typeof envelope.message === 'string' ? envelope.message : `Request failed with status ${status}`,
     headers['x-request-id'],
     Number.isFinite(retryAfter) ? retryAfter : undefined,

@@ -9,6 +9,7 @@ export {
   RateLimitError,
   SwitchboardError,
   type ConnectionErrorCode,
+  type HttpErrorCode,
   type SwitchboardErrorCode,
 } from './errors.js';
 export { paginate } from './paginate.js';

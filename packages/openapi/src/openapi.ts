@@ -1,8 +1,8 @@
-import { API_INFO, API_LICENSE, CHANNEL_REQUIRED_EXAMPLE, contract, RATE_CLASSES, type EndpointMetadata } from '@switchboard/contract';
+import { API_INFO, API_LICENSE, contract, paramsObject, RATE_CLASSES, type EndpointMetadata } from '@switchboard/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import type { AnyZodObject } from 'zod';
-import type { InfoObject, OpenAPIObject, OperationObject, RequestBodyObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject, SecurityRequirementObject, TagObject } from 'openapi3-ts';
+import type { ZodTypeAny } from 'zod';
+import type { InfoObject, OpenAPIObject, OperationObject, RequestBodyObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject, SecurityRequirementObject, ServerObject, TagObject } from 'openapi3-ts';
 
 export type { OpenAPIObject } from 'openapi3-ts';
 
@@ -30,7 +30,6 @@ const HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets.', required: true, schema: { type: 'integer' } },
   'RateLimit-Policy': { description: 'The window as `<limit>;w=<seconds>` (IETF RateLimit header fields draft).', required: true, schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer' } },
-  'Retry-After-Optional': { description: 'Seconds to wait before trying again, when the server can tell.', schema: { type: 'integer' } },
   'Idempotent-Replayed': { description: '`true` when this is the stored reply of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
 } as const;
 
@@ -50,16 +49,19 @@ type HeaderName = keyof typeof HEADERS;
 
 const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 /**
- * Statuses only given once the rate limiter has counted the request, so they always carry its headers. (400, 403
- * and 500 can also come before it: malformed JSON, a missing permission.)
+ * Statuses only given once the rate limiter has counted the request, so they always carry its headers: the limiter's
+ * own 429, the Idempotency-Key's 409 and 422 (checked right after it) and the handlers' replies. 400, 401, 403, 500
+ * and 503 can also come before it (malformed JSON, an unknown key, a missing permission, the database down while
+ * the key is looked up).
  */
-const AFTER_RATE_LIMITER = new Set(['200', '404', '429', '503']);
+const AFTER_RATE_LIMITER = new Set(['200', '404', '409', '422', '429', '502']);
+/** Every 429 and 503 says when to try again. */
+const RETRY_AFTER = new Set(['429', '503']);
 
 function headersFor(status: string): Record<string, ReferenceObject> {
   const headers: Record<string, ReferenceObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
   if (AFTER_RATE_LIMITER.has(status)) for (const name of RATE_LIMIT_HEADERS) headers[name] = ref('headers', name);
-  if (status === '429') headers['Retry-After'] = ref('headers', 'Retry-After');
-  if (status === '503') headers['Retry-After'] = ref('headers', 'Retry-After-Optional');
+  if (RETRY_AFTER.has(status)) headers['Retry-After'] = ref('headers', 'Retry-After');
   return headers;
 }
 
@@ -76,14 +78,12 @@ const tagOf = (operation: string) => operation.split('.').slice(0, -1).join('.')
 function describeOperation(operation: OperationObject, route: AppRoute): OperationObject {
   const metadata = route.metadata as EndpointMetadata;
   const example = metadata.example;
-  const params = (route.method === 'GET' ? route.query : 'body' in route ? route.body : undefined) as AnyZodObject | undefined;
-  const channelScoped = Boolean(params && 'channelId' in params.shape);
+  const params = (route.method === 'GET' ? route.query : 'body' in route ? route.body : undefined) as ZodTypeAny | undefined;
   const write = WRITE_CLASSES.has(metadata.rateClass);
   const responses = Object.fromEntries(
     Object.entries(operation.responses as Record<string, ResponseObject>).map(([status, response]) => {
       const media = response.content?.['application/json'];
       const success = status.startsWith('2');
-      const documentedFailure = status === '400' && channelScoped ? { example: CHANNEL_REQUIRED_EXAMPLE } : {};
       const replayed = success && write ? { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } : {};
       return [
         status,
@@ -91,7 +91,7 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
           ...response,
           description: success ? 'Success envelope' : response.description,
           headers: { ...headersFor(status), ...replayed },
-          content: { 'application/json': { ...media, ...documentedFailure } },
+          content: { 'application/json': { ...media, ...failureExamples(metadata, status) } },
         },
       ];
     }),
@@ -107,11 +107,10 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
     responses,
   };
   if (route.method === 'GET') {
-    const required = new Set(firstRequiredSet(params));
+    const sets = requiredSets(params);
     described.parameters = (operation.parameters as ParameterObject[]).map((parameter) => ({
-      ...jsonEncodedIfObject(parameter),
+      ...jsonEncodedIfObject(withRequiredSets(parameter, sets)),
       ...(parameter.name in example && { example: example[parameter.name] }),
-      ...(required.has(parameter.name) && { required: true }),
     }));
   } else if (operation.requestBody && 'content' in operation.requestBody) {
     const media = operation.requestBody.content['application/json']!;
@@ -133,13 +132,49 @@ function jsonEncodedIfObject(parameter: ParameterObject): ParameterObject {
   return { ...rest, content: { 'application/json': { schema } } };
 }
 
+/** The contract's examples of failures with this status, as OpenAPI `examples`. */
+function failureExamples(metadata: EndpointMetadata, status: string): { examples?: Record<string, { summary: string; value: unknown }> } {
+  const shown = Object.entries(metadata.failureExamples).filter(([, failure]) => String(failure.status) === status);
+  if (!shown.length) return {};
+  const value = ({ error, message }: { error: string; message: string }) => ({ success: false, error, message });
+  return { examples: Object.fromEntries(shown.map(([name, failure]) => [name, { summary: failure.summary, value: value(failure) }])) };
+}
+
+interface RequiredSet {
+  fields: string[];
+  /** Every field of the set is a deprecated alias (addon/manage `planId`): not a form to document as needed. */
+  deprecated: boolean;
+}
+
+/** The field sets of which one is required (tickets/manage: create or update), from the contract's field rules. */
+function requiredSets(params: ZodTypeAny | undefined): RequiredSet[] {
+  const anyOf = (params as { metaOpenApi?: { anyOf?: { required: string[] }[] } } | undefined)?.metaOpenApi?.anyOf ?? [];
+  const shape = params ? (paramsObject(params)?.shape ?? {}) : {};
+  const isDeprecated = (field: string) => Boolean((shape[field] as { metaOpenApi?: { deprecated?: boolean } } | undefined)?.metaOpenApi?.deprecated);
+  return anyOf.map(({ required }) => ({ fields: required, deprecated: required.every(isDeprecated) }));
+}
+
+/** `email` + `title` + `description` or `ticketId`; `url` + `events`, `endpointId`, or `redeliver` */
+const formsText = (forms: readonly RequiredSet[]) => {
+  const texts = forms.map((set) => set.fields.map((field) => `\`${field}\``).join(' + '));
+  return texts.length > 2 ? `${texts.slice(0, -1).join(', ')}, or ${texts.at(-1)}` : texts.join(' or ');
+};
+
 /**
- * Query parameters cannot say "one of these sets is required" (the POST body's `anyOf`): on GET, the first set
- * (the endpoint's main form, e.g. addonId rather than its deprecated alias) is documented as required.
+ * A query parameter cannot say "one of these sets is required" (the POST body's `anyOf`). A field every current
+ * form needs is `required` (addon/manage `addonId`: its other form is a deprecated alias); a field of one form among
+ * several stays optional and its description names the forms (tickets/manage: create or update). A deprecated
+ * field is marked so on the parameter itself, where generators look.
  */
-function firstRequiredSet(params: AnyZodObject | undefined): string[] {
-  const anyOf = (params as { metaOpenApi?: { anyOf?: { required: string[] }[] } } | undefined)?.metaOpenApi?.anyOf;
-  return anyOf?.[0]?.required ?? [];
+function withRequiredSets(parameter: ParameterObject, sets: readonly RequiredSet[]): ParameterObject {
+  const deprecated = (parameter.schema as SchemaObject | undefined)?.deprecated ? { deprecated: true } : {};
+  const forms = sets.filter((set) => !set.deprecated);
+  const inForm = forms.filter((set) => set.fields.includes(parameter.name));
+  if (!inForm.length) return { ...parameter, ...deprecated };
+  if (inForm.length === forms.length) return { ...parameter, ...deprecated, required: true };
+  const rule = `Needed in one of these forms: ${formsText(forms)}.`;
+  const description = parameter.description ? `${parameter.description.replace(/\.?$/, '.')} ${rule}` : rule;
+  return { ...parameter, ...deprecated, description };
 }
 
 /** Whether a POST body schema demands anything: then `requestBody.required`, so tools never send an empty body. */
@@ -198,6 +233,26 @@ function tagsOf(doc: OpenAPIObject): TagObject[] {
   }));
 }
 
+/**
+ * The deployment as a server variable: tools offer to change it (Swagger UI, Postman's baseUrl), and the default
+ * export's `http://localhost:3000` reads as the placeholder it is rather than as the API's address.
+ */
+function serversFor(serverUrl: string): ServerObject[] {
+  return [
+    {
+      url: '{baseUrl}',
+      description: 'Switchboard deployment (server root)',
+      variables: { baseUrl: { default: serverUrl, description: 'Root URL of your Switchboard deployment, without /api/… (set at export with --server)' } },
+    },
+  ];
+}
+
+/** The server root a definition points at: its `baseUrl` variable's value. */
+export function serverRootOf(doc: OpenAPIObject): string {
+  const [server] = doc.servers ?? [];
+  return server?.variables?.baseUrl?.default.toString() ?? server?.url ?? DEFAULT_SERVER_URL;
+}
+
 /** Who publishes the API and under what terms: the deployment's Developer Portal. */
 function infoFor(serverUrl: string): InfoObject {
   const portal = `${serverUrl.replace(/\/+$/, '')}/developer`;
@@ -219,7 +274,7 @@ export function buildOpenApi(options: OpenApiOptions = {}): OpenAPIObject {
     contract,
     {
       info: infoFor(serverUrl),
-      servers: [{ url: serverUrl, description: 'Switchboard deployment (server root)' }],
+      servers: serversFor(serverUrl),
       security: SECURITY,
     },
     { operationMapper: describeOperation },

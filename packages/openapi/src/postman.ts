@@ -1,7 +1,7 @@
 import { EXAMPLE_IDS } from '@switchboard/contract';
 import { convertV2 } from 'openapi-to-postmanv2';
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts';
-import { DEFAULT_SERVER_URL } from './openapi.js';
+import { serverRootOf } from './openapi.js';
 import { setupScript } from './postman-setup.js';
 import { replyTests } from './postman-tests.js';
 
@@ -137,7 +137,7 @@ export async function buildPostmanCollection(definition: OpenAPIObject): Promise
   }
   const variable = (key: string, value = ''): PostmanVariable => ({ key, value, type: 'string', ...(VARIABLE_HELP[key] && { description: VARIABLE_HELP[key] }) });
   collection.variable = [
-    variable('baseUrl', doc.servers?.[0]?.url ?? DEFAULT_SERVER_URL),
+    variable('baseUrl', serverRootOf(doc)),
     variable('apiKey'),
     ...exampleVariables(byRoute).map((key) => variable(key)),
   ];

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { paramsObject } from '@switchboard/contract';
 import { z } from 'zod';
 import { ValidationError, type FieldIssue } from '../kit/errors.js';
 
@@ -15,7 +16,7 @@ function acceptsList(schema: z.ZodTypeAny | undefined): boolean {
 
 function queryShape(req: Request): z.ZodRawShape {
   const route = (req as Request & { tsRestRoute?: { query?: unknown } }).tsRestRoute;
-  return route?.query instanceof z.ZodObject ? (route.query.shape as z.ZodRawShape) : {};
+  return route?.query instanceof z.ZodType ? ((paramsObject(route.query)?.shape ?? {}) as z.ZodRawShape) : {};
 }
 
 /**

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RateClass } from '@switchboard/contract';
 import type { NextFunction, Request, Response } from 'express';
 import type { ZodTypeAny } from 'zod';
-import { AppError, ValidationError } from '../kit/errors.js';
+import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS, ValidationError } from '../kit/errors.js';
 import type { IdempotencyStore } from '../kit/idempotency.js';
 import type { Logger } from '../logger.js';
 import { routeMetadata } from './context.js';
@@ -78,7 +78,9 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
         if (existing.statusCode === null) {
           return next(new AppError(409, 'idempotency_key_in_progress', `A request with this ${IDEMPOTENCY_HEADER} is still running; retry after it finishes.`));
         }
-        return res.status(existing.statusCode).set('Idempotent-Replayed', 'true').json(existing.responseBody);
+        // Only the status and body are kept; a kept 503 (AfterEffectError) still says when to look again.
+        const retryAfter = existing.statusCode === 503 ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
+        return res.status(existing.statusCode).set({ 'Idempotent-Replayed': 'true', ...retryAfter }).json(existing.responseBody);
       }
       next(new AppError(409, 'idempotency_key_in_progress', `A request with this ${IDEMPOTENCY_HEADER} is being retried concurrently; retry shortly.`));
     } catch (error) {

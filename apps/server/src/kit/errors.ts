@@ -5,16 +5,25 @@ export interface FieldIssue {
   problem: string;
 }
 
+/**
+ * What a 503 asks callers to wait when its cause names no time (a misconfigured channel, a reply kept for its
+ * Idempotency-Key): every 503 carries Retry-After, as the OpenAPI declares.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
 /** Every failure the API reports on purpose. The error handler turns it into the failure envelope. */
 export class AppError extends Error {
+  readonly headers: Record<string, string>;
+
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly headers: Record<string, string> = {},
+    headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = new.target.name;
+    this.headers = status === 503 ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS), ...headers } : headers;
   }
 }
 

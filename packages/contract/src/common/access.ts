@@ -1,3 +1,5 @@
+import type { FailureExample } from './errors.js';
+
 export const RATE_CLASSES = {
   api_read: { points: 120, durationSeconds: 60 },
   api_write: { points: 30, durationSeconds: 60 },
@@ -28,4 +30,6 @@ export interface EndpointMetadata {
   readonly rateClass: RateClass;
   readonly access: AccessRule;
   readonly example: Record<string, unknown>;
+  /** Failures worth an example in the OpenAPI, by name (e.g. `channelIdRequired`). */
+  readonly failureExamples: Readonly<Record<string, FailureExample>>;
 }

@@ -1,14 +1,16 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { RATE_CLASSES, type AccessRule, type EndpointMetadata, type RateClass } from './access.js';
-import { ERROR_CODE_STATUS, ERROR_STATUS_DESCRIPTIONS, errorEnvelope, type ErrorCode, type ErrorStatus } from './errors.js';
+import { ERROR_CODE_STATUS, ERROR_STATUS_DESCRIPTIONS, errorEnvelope, type ErrorCode, type ErrorStatus, type FailureExample } from './errors.js';
+import { paramsObject, type ParamsSchema } from './field-rules.js';
 import { toQuerySchema } from './query.js';
+import { CHANNEL_REQUIRED_EXAMPLE } from './schemas.js';
 import { strictParams } from './strictness.js';
 
 const c = initContract();
 
 /** Failures every authenticated endpoint can give, whatever it does. */
-const ALWAYS: readonly ErrorCode[] = [
+const ALWAYS = [
   'invalid_request',
   'invalid_json',
   'unauthorized',
@@ -19,12 +21,20 @@ const ALWAYS: readonly ErrorCode[] = [
   'request_headers_too_large',
   'internal_error',
   'service_unavailable',
-];
+] as const satisfies readonly ErrorCode[];
 /** Writes also honour an `Idempotency-Key` header, whose misuse has codes of its own. */
-const WRITES: readonly ErrorCode[] = ['idempotency_key_in_progress', 'idempotency_key_reused'];
+const WRITES = ['idempotency_key_in_progress', 'idempotency_key_reused'] as const satisfies readonly ErrorCode[];
 const isWrite = (rateClass: RateClass) => rateClass !== 'api_read';
 
-export interface EndpointDefinition<P extends z.AnyZodObject, R extends z.ZodTypeAny> {
+/** The codes an endpoint of rate class `K` with its own failures `E` can give: what the SDK's types narrow to. */
+type EndpointErrorCode<E extends ErrorCode, K extends RateClass> = (typeof ALWAYS)[number] | (K extends 'api_read' ? never : (typeof WRITES)[number]) | E;
+type StatusOf<C extends ErrorCode> = (typeof ERROR_CODE_STATUS)[C];
+/** Per status, the failure envelope with `error` narrowed to the codes of that status among `C`. */
+type ErrorResponses<C extends ErrorCode> = {
+  [S in StatusOf<C>]: z.ZodType<{ success: false; error: { [K in C]: StatusOf<K> extends S ? K : never }[C]; message: string }>;
+};
+
+export interface EndpointDefinition<P extends ParamsSchema, R extends z.ZodTypeAny, E extends ErrorCode, K extends RateClass> {
   /** Dotted name, e.g. `workspace.contacts.list`; the SDK method and operationId derive from it. */
   operation: string;
   path: string;
@@ -32,28 +42,33 @@ export interface EndpointDefinition<P extends z.AnyZodObject, R extends z.ZodTyp
   description?: string;
   params: P;
   response: R;
-  rateClass: RateClass;
+  rateClass: K;
   access: AccessRule;
   /** Failure codes beyond the ones every endpoint has (e.g. `ticket_not_found`); each brings its status. */
-  errors?: readonly ErrorCode[];
+  errors?: readonly E[];
   /**
    * A request body that works against the demo data, with the ids of EXAMPLE_IDS; feeds the OpenAPI examples
    * and the Postman collection (where the ids become `{{variables}}`).
    */
   example: z.input<P>;
+  /**
+   * Failures of rules the schema cannot state (they depend on stored data), shown as OpenAPI examples by name; a
+   * workspace endpoint gets `channelIdRequired` without asking.
+   */
+  failureExamples?: Record<string, FailureExample>;
 }
 
 /** One failure response per status, its `error` narrowed to the codes this endpoint can give with that status. */
-function errorResponses(extra: readonly ErrorCode[]) {
+function errorResponses<C extends ErrorCode>(codes: readonly C[]): ErrorResponses<C> {
   const byStatus = new Map<ErrorStatus, ErrorCode[]>();
-  for (const code of new Set([...ALWAYS, ...extra])) {
+  for (const code of new Set(codes)) {
     const status = ERROR_CODE_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const statuses = [...byStatus.keys()].sort();
   return Object.fromEntries(
     statuses.map((status) => [status, errorEnvelope(byStatus.get(status) as [ErrorCode, ...ErrorCode[]], ERROR_STATUS_DESCRIPTIONS[status])]),
-  ) as Record<ErrorStatus, ReturnType<typeof errorEnvelope>>;
+  ) as unknown as ErrorResponses<C>;
 }
 
 /** Who may call, in words, for the OpenAPI description. */
@@ -67,14 +82,21 @@ function accessText(access: AccessRule): string {
  * One endpoint, defined once: yields the POST route (JSON body) and the GET route (same parameters in the
  * query string, coerced), both carrying the metadata the server's guards, rate limiter and exporters read.
  */
-export function endpoint<P extends z.AnyZodObject, R extends z.ZodTypeAny>(def: EndpointDefinition<P, R>) {
+export function endpoint<P extends ParamsSchema, R extends z.ZodTypeAny, E extends ErrorCode = never, K extends RateClass = RateClass>(
+  def: EndpointDefinition<P, R, E, K>,
+) {
   const metadata: EndpointMetadata = {
     operation: def.operation,
     rateClass: def.rateClass,
     access: def.access,
     example: def.example as Record<string, unknown>,
+    failureExamples: {
+      ...('channelId' in paramsObject(def.params)!.shape && { channelIdRequired: CHANNEL_REQUIRED_EXAMPLE }),
+      ...def.failureExamples,
+    },
   };
-  const responses = { 200: def.response, ...errorResponses([...(isWrite(def.rateClass) ? WRITES : []), ...(def.errors ?? [])]) };
+  const codes: EndpointErrorCode<E, K>[] = [...ALWAYS, ...(isWrite(def.rateClass) ? WRITES : []), ...(def.errors ?? [])] as EndpointErrorCode<E, K>[];
+  const responses = { 200: def.response, ...errorResponses(codes) };
   const params = strictParams(def.params);
   const { points, durationSeconds } = RATE_CLASSES[def.rateClass];
   const description = [
@@ -83,28 +105,31 @@ export function endpoint<P extends z.AnyZodObject, R extends z.ZodTypeAny>(def: 
     accessText(def.access),
     'Accepts POST with a JSON body or GET with the same parameters in the query string.',
   ].join('\n\n');
-  return c.router({
+  const routes = {
     post: {
-      method: 'POST',
+      method: 'POST' as const,
       path: def.path,
       body: params,
       responses,
       summary: def.summary,
       description,
       metadata,
-      strictStatusCodes: true,
+      strictStatusCodes: true as const,
     },
     get: {
-      method: 'GET',
+      method: 'GET' as const,
       path: def.path,
       query: toQuerySchema(params),
       responses,
       summary: `${def.summary} (GET)`,
       description,
       metadata,
-      strictStatusCodes: true,
+      strictStatusCodes: true as const,
     },
-  });
+  };
+  // ts-rest checks a route's headers through a conditional type that cannot resolve while the error codes are a
+  // type parameter; these routes declare no headers, and each endpoint's type is checked where it is concrete.
+  return c.router(routes as never) as typeof routes;
 }
 
 export type Endpoint = ReturnType<typeof endpoint>;

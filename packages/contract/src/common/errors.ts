@@ -57,6 +57,14 @@ export const ERROR_STATUS_DESCRIPTIONS: Record<ErrorStatus, string> = {
   503: 'A dependency is temporarily unavailable: the database (`service_unavailable`) or the messaging provider (`provider_unavailable`); retry after `Retry-After` seconds',
 };
 
+/** A failure the OpenAPI shows as an example of its status: how a rule that no schema can state is enforced. */
+export interface FailureExample {
+  summary: string;
+  status: ErrorStatus;
+  error: ErrorCode;
+  message: string;
+}
+
 const pascal = (code: string) => code.replace(/(^|_)(\w)/g, (_, _sep: string, letter: string) => letter.toUpperCase());
 
 /**

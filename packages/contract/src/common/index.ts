@@ -3,6 +3,7 @@ export * from './endpoint.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './examples.js';
+export * from './field-rules.js';
 export * from './ids.js';
 export * from './openapi-meta.js';
 export * from './paging.js';

@@ -16,18 +16,3 @@ export function withOpenApi<S extends z.ZodTypeAny>(schema: S, meta: Record<stri
 /** A schema that the OpenAPI names as a component (`#/components/schemas/<name>`): generators emit a type of that name. */
 export const named = <S extends z.ZodTypeAny>(name: string, schema: S): S => withOpenApi(schema, { title: name });
 
-/**
- * Parameters where one of several field sets is required (`anyOf` of `required` lists in the OpenAPI), e.g. create
- * vs update. The accepted input type narrows to `Input` (a union of those shapes) so typed callers must pick one;
- * the parsed output and the validation stay those of `schema` (the server names the missing field itself).
- */
-export function requireOneOf<Input>() {
-  return <S extends z.AnyZodObject>(schema: S, requiredSets: readonly (readonly string[])[]) =>
-    withOpenApi(schema, { anyOf: requiredSets.map((required) => ({ required })) }) as unknown as z.ZodObject<
-      S['shape'],
-      S['_def']['unknownKeys'],
-      S['_def']['catchall'],
-      z.output<S>,
-      Input
-    >;
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { withOpenApi } from './openapi-meta.js';
+import { mapParamsObject, type ParamsSchema } from './field-rules.js';
 
 type FieldKind = 'number' | 'boolean' | 'object' | 'array' | 'other';
 
@@ -46,17 +46,16 @@ export function coerceQueryValue(kind: FieldKind, value: unknown): unknown {
  * The GET twin of a POST body schema: the same fields, rules and messages, with numbers, booleans, objects and
  * lists coerced from their query-string text. The output type is unchanged, so callers see one parameter type.
  */
-export function toQuerySchema<P extends z.AnyZodObject>(params: P): P {
-  const shape = Object.fromEntries(
-    Object.entries(params.shape as z.ZodRawShape).map(([key, field]) => {
-      const kind = kindOf(field);
-      return [key, kind === 'other' ? field : z.preprocess((v) => coerceQueryValue(kind, v), field)];
-    }),
-  );
-  // Same keys, same output types and strictness; only the accepted input widens to strings. The OpenAPI metadata
-  // (required sets) carries over for the exporter.
-  const object = params._def.unknownKeys === 'strict' ? z.object(shape).strict() : z.object(shape);
-  const query = object.describe(params.description ?? '') as unknown as P;
-  const meta = (params as { metaOpenApi?: Record<string, unknown> }).metaOpenApi;
-  return meta ? withOpenApi(query, meta) : query;
+export function toQuerySchema<P extends ParamsSchema>(params: P): P {
+  return mapParamsObject(params, (object) => {
+    const shape = Object.fromEntries(
+      Object.entries(object.shape as z.ZodRawShape).map(([key, field]) => {
+        const kind = kindOf(field);
+        return [key, kind === 'other' ? field : z.preprocess((v) => coerceQueryValue(kind, v), field)];
+      }),
+    );
+    // Same keys, output types and strictness; only the accepted input widens to strings.
+    const query = object._def.unknownKeys === 'strict' ? z.object(shape).strict() : z.object(shape);
+    return query.describe(object.description ?? '');
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FailureExample } from './errors.js';
 
 /** Any UUID: a malformed id is a 400 naming the field, never a lookup that ends in 403 or 404. */
 export const uuidParam = () => z.string({ required_error: 'is required' }).min(1, 'must not be empty').uuid('must be a UUID');
@@ -16,12 +17,13 @@ export const phoneParam = () =>
 export const idSchema = z.string().describe('Identifier (UUID)');
 export const timestampSchema = z.string().describe('ISO 8601 timestamp, UTC');
 
-/** What a workspace endpoint answers (400) when channelId is omitted and the key has several channels. */
-export const CHANNEL_REQUIRED_EXAMPLE = {
-  success: false,
+/** What a workspace endpoint answers when channelId is omitted and the key has several channels. */
+export const CHANNEL_REQUIRED_EXAMPLE: FailureExample = {
+  summary: 'channelId left out with a key authorized for several channels',
+  status: 400,
   error: 'invalid_request',
-  message: 'channelId: is required: this key is authorized for 3 channels (see channels/list)',
-} as const;
+  message: 'channelId: is required: this key is authorized for 2 channels (see channels/list)',
+};
 
 /** Optional on every workspace endpoint: chosen automatically when the key has exactly one channel. */
 export const channelIdParam = uuidParam()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mapParamsObject, type ParamsSchema } from './field-rules.js';
 import { withOpenApi } from './openapi-meta.js';
 import { MULTI_LINE_PARAMS, MULTI_LINE_TEXT, SINGLE_LINE_TEXT } from './schemas.js';
 
@@ -34,16 +35,16 @@ function applyTextRule(schema: z.ZodTypeAny, rule: TextRule): z.ZodTypeAny {
 /**
  * Every endpoint's parameters, made strict in one place: an unknown parameter is refused (a typo such as
  * `serach` must not silently return the unfiltered list), and every string obeys the contract's text rules.
+ * Same keys, output types, field rules and OpenAPI metadata (required sets); only stricter.
  */
-export function strictParams<P extends z.AnyZodObject>(params: P): P {
-  const shape = Object.fromEntries(
-    Object.entries(params.shape as z.ZodRawShape).map(([name, field]) => [
-      name,
-      withTextRule(field, MULTI_LINE_PARAMS.has(name) ? MULTI_LINE_TEXT : SINGLE_LINE_TEXT),
-    ]),
-  );
-  // Same keys, output types and OpenAPI metadata (required sets); only stricter.
-  const strict = z.object(shape).strict().describe(params.description ?? '');
-  const meta = (params as { metaOpenApi?: Record<string, unknown> }).metaOpenApi;
-  return (meta ? withOpenApi(strict, meta) : strict) as unknown as P;
+export function strictParams<P extends ParamsSchema>(params: P): P {
+  return mapParamsObject(params, (object) => {
+    const shape = Object.fromEntries(
+      Object.entries(object.shape as z.ZodRawShape).map(([name, field]) => [
+        name,
+        withTextRule(field, MULTI_LINE_PARAMS.has(name) ? MULTI_LINE_TEXT : SINGLE_LINE_TEXT),
+      ]),
+    );
+    return z.object(shape).strict().describe(object.description ?? '');
+  });
 }

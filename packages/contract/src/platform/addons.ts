@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, requireOneOf, withOpenApi } from '../common/index.js';
+import { endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, withFieldRules, withOpenApi, type FieldProblem } from '../common/index.js';
 import { platformIdParam } from './platform.js';
 import { BILLING_CYCLES, planSchema } from './subscriptions.js';
 
@@ -23,7 +23,22 @@ type AddonManageInput = z.input<typeof addonManageFields>;
 /** What callers send: `addonId`, or the deprecated alias `planId` (both only if equal). */
 export type AddonManageParams = (AddonManageInput & { addonId: string }) | (AddonManageInput & { planId: string });
 
-export const addonManageParams = requireOneOf<AddonManageParams>()(addonManageFields, [['addonId'], ['planId']]);
+type AddonManageFields = z.output<typeof addonManageFields>;
+
+function addonAliasProblems({ addonId, planId }: AddonManageFields): FieldProblem[] {
+  if (addonId === undefined && planId === undefined) return [{ field: 'addonId', problem: 'is required (planId is accepted as an alias)' }];
+  if (addonId !== undefined && planId !== undefined && addonId !== planId) {
+    return [{ field: 'planId', problem: 'is an alias of addonId and must match it when both are given' }];
+  }
+  return [];
+}
+
+/** Handlers see `addonId` only, whichever name the caller used. */
+export const addonManageParams = withFieldRules<AddonManageParams>()(addonManageFields, {
+  sets: [['addonId'], ['planId']],
+  check: addonAliasProblems,
+  resolve: ({ planId, ...values }: AddonManageFields) => ({ ...values, addonId: (values.addonId ?? planId)! }),
+});
 export type AddonManageValues = z.output<typeof addonManageParams>;
 
 export const addonAssignmentSchema = named(

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { endpoint, EXAMPLE_IDS, idSchema, named, okEnvelope, pageEnvelope, pagingParams, requireOneOf, timestampSchema, uuidParam } from '../common/index.js';
+import {
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  named,
+  okEnvelope,
+  pageEnvelope,
+  pagingParams,
+  timestampSchema,
+  uuidParam,
+  withFieldRules,
+  type FieldProblem,
+} from '../common/index.js';
 import { platformIdParam } from './platform.js';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
@@ -61,7 +73,31 @@ export type TicketCreateParams = Omit<TicketManageInput, 'ticketId'> & { ticketI
 export type TicketUpdateParams = TicketManageInput & { ticketId: string };
 export type TicketManageParams = TicketCreateParams | TicketUpdateParams;
 
-export const ticketManageParams = requireOneOf<TicketManageParams>()(ticketManageFields, [['email', 'title', 'description'], ['ticketId']]);
+/** What creation needs, and which `message` options go together. */
+function ticketManageProblems(params: z.output<typeof ticketManageFields>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (params.ticketId === undefined) {
+    for (const field of ['email', 'title', 'description'] as const) {
+      if (params[field] === undefined) problems.push({ field, problem: 'is required to create a ticket (no ticketId given)' });
+    }
+    if (params.status !== undefined && params.status !== 'open') {
+      problems.push({ field: 'status', problem: 'a new ticket starts open; change the status with an update' });
+    }
+  }
+  if (params.message === undefined) {
+    for (const field of ['senderRole', 'isInternal'] as const) {
+      if (params[field] !== undefined) problems.push({ field, problem: 'only applies together with message' });
+    }
+  } else if (params.isInternal && params.senderRole === 'creator') {
+    problems.push({ field: 'isInternal', problem: 'marks an admin note and cannot be used with senderRole creator' });
+  }
+  return problems;
+}
+
+export const ticketManageParams = withFieldRules<TicketManageParams>()(ticketManageFields, {
+  sets: [['email', 'title', 'description'], ['ticketId']],
+  check: ticketManageProblems,
+});
 export type TicketManageValues = z.output<typeof ticketManageParams>;
 
 const ISO_TIME_MESSAGE = 'must be an ISO 8601 time like 2026-01-31T09:00:00Z';

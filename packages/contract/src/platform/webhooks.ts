@@ -7,9 +7,10 @@ import {
   named,
   okEnvelope,
   pageEnvelope,
-  requireOneOf,
   timestampSchema,
   uuidParam,
+  withFieldRules,
+  type FieldProblem,
 } from '../common/index.js';
 import { platformIdParam } from './platform.js';
 
@@ -138,7 +139,28 @@ export type WebhookChangeParams = WebhookManageInput & { endpointId: string };
 export type WebhookRedeliverParams = WebhookManageInput & { redeliver: string };
 export type WebhookManageParams = WebhookCreateParams | WebhookChangeParams | WebhookRedeliverParams;
 
-export const webhookManageParams = requireOneOf<WebhookManageParams>()(webhookManageFields, [['url', 'events'], ['endpointId'], ['redeliver']]);
+type WebhookManageFields = z.output<typeof webhookManageFields>;
+const WEBHOOK_CHANGES = ['url', 'events', 'description', 'enabled', 'rotateSecret'] as const;
+
+/** Which operation the parameters ask for (redeliver, create, delete, update), and what does not go with it. */
+function webhookManageProblems(params: WebhookManageFields): FieldProblem[] {
+  const given = (field: keyof WebhookManageFields) => params[field] !== undefined;
+  const refuse = (fields: readonly (keyof WebhookManageFields)[], problem: string) => fields.filter(given).map((field) => ({ field, problem }));
+  if (given('redeliver')) return refuse(['endpointId', ...WEBHOOK_CHANGES, 'delete'], 'cannot be combined with redeliver (the delivery names its endpoint)');
+  if (!given('endpointId')) {
+    const missing = (['url', 'events'] as const).filter((field) => !given(field));
+    return [
+      ...missing.map((field) => ({ field, problem: 'is required to create an endpoint (no endpointId given)' })),
+      ...refuse(['rotateSecret', 'delete'], 'applies to an existing endpoint: pass endpointId'),
+    ];
+  }
+  return params.delete ? refuse(WEBHOOK_CHANGES, 'cannot be combined with delete') : [];
+}
+
+export const webhookManageParams = withFieldRules<WebhookManageParams>()(webhookManageFields, {
+  sets: [['url', 'events'], ['endpointId'], ['redeliver']],
+  check: webhookManageProblems,
+});
 export type WebhookManageValues = z.output<typeof webhookManageParams>;
 
 export const webhookDeliveriesParams = z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   channelScoped,
   endpoint,
+  exactlyOneOf,
   EXAMPLE_IDS,
   idSchema,
   named,
@@ -9,9 +10,9 @@ import {
   pageEnvelope,
   pagingParams,
   phoneParam,
-  requireOneOf,
   timestampSchema,
   uuidParam,
+  withFieldRules,
 } from '../common/index.js';
 import { labelNameParam } from './labels.js';
 
@@ -79,7 +80,7 @@ const contactLookupFields = z.object({
 type ContactLookupInput = z.input<typeof contactLookupFields>;
 /** A contact of the channel, by id or by phone (one of them). */
 export type ContactLookupParams = (ContactLookupInput & { contactId: string; phone?: undefined }) | (ContactLookupInput & { phone: string; contactId?: undefined });
-export const contactLookupParams = requireOneOf<ContactLookupParams>()(contactLookupFields, [['phone'], ['contactId']]);
+export const contactLookupParams = withFieldRules<ContactLookupParams>()(contactLookupFields, exactlyOneOf('phone', 'contactId'));
 export type ContactLookupValues = z.output<typeof contactLookupParams>;
 
 export const contactsContract = {

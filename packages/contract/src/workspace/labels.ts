@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, requireOneOf, uuidParam } from '../common/index.js';
+import { channelScoped, endpoint, exactlyOneOf, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, uuidParam, withFieldRules } from '../common/index.js';
 
 export const labelSchema = named('Label', z.object({
   id: idSchema,
@@ -42,7 +42,7 @@ const labelLookupFields = z.object({
 type LabelLookupInput = z.input<typeof labelLookupFields>;
 /** A label of the channel, by name or by id (one of them). */
 export type LabelLookupParams = (LabelLookupInput & { name: string; labelId?: undefined }) | (LabelLookupInput & { labelId: string; name?: undefined });
-export const labelLookupParams = requireOneOf<LabelLookupParams>()(labelLookupFields, [['name'], ['labelId']]);
+export const labelLookupParams = withFieldRules<LabelLookupParams>()(labelLookupFields, exactlyOneOf('name', 'labelId'));
 export type LabelLookupValues = z.output<typeof labelLookupParams>;
 
 export const labelsContract = {

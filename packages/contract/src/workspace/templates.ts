@@ -35,7 +35,11 @@ export const templateSendParams = z.object({
     .transform(splitVariables)
     .refine((values) => values.every((v) => v.length > 0), 'must not contain empty values')
     .refine((values) => values.every((v) => v.length <= 1024), 'values must be at most 1024 characters each')
-    .describe('Placeholder values in order: "Ada,A-1001" or ["Ada", "A-1001"] (the array form allows commas in a value)'),
+    .describe(
+      'Placeholder values in order: "Ada,A-1001" or ["Ada", "A-1001"] (the array form allows commas in a value). Required when the ' +
+        'template has placeholders: exactly its `variableCount` values (chat/templates/list), else 400 `invalid_request` ' +
+        '(`variables: template "order_update" expects 2 values, got 0`); left out for a template without placeholders.',
+    ),
   language: z
     .string()
     .min(2, 'must be a language code like en_US')
@@ -84,6 +88,14 @@ export const templatesContract = {
     access: { scope: 'workspace' },
     errors: ['no_channel', 'template_not_found', 'service_unavailable', ...PROVIDER_ERRORS],
     example: { channelId: EXAMPLE_IDS.channelId, to: '15550000001', templateName: 'order_update', variables: 'Ada,A-1001' },
+    failureExamples: {
+      variablesRequired: {
+        summary: 'variables left out for a template with placeholders',
+        status: 400,
+        error: 'invalid_request',
+        message: 'variables: template "order_update" expects 2 values, got 0',
+      },
+    },
   }),
   sync: endpoint({
     operation: 'workspace.chat.templates.sync',

@@ -1,6 +1,5 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { requireExactlyOne } from '../../kit/params.js';
 import { resolveChannel } from '../channels/channel.scope.js';
 import { deleteContact, getContact, manageContact } from './contact.manage.js';
 import { listContacts } from './contact.service.js';
@@ -18,7 +17,6 @@ export function contactsRouter({ em, logger }: RouteDeps) {
       return { success: true, data: contact, message: created ? 'Contact created successfully' : 'Contact updated successfully' };
     }),
     get: implement<typeof contract.workspace.contacts.get>(em, logger, async (params, ctx) => {
-      requireExactlyOne(params, 'phone', 'contactId');
       const channel = await resolveChannel(ctx, params.channelId);
       return { success: true, data: await getContact(ctx, channel, params) };
     }),

@@ -1,6 +1,5 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { requireExactlyOne } from '../../kit/params.js';
 import { resolveChannel } from '../channels/channel.scope.js';
 import { deleteLabel, listLabels, upsertLabel } from './label.service.js';
 
@@ -17,7 +16,6 @@ export function labelsRouter({ em, logger }: RouteDeps) {
       return { success: true, data: label, message: created ? 'Label created successfully' : 'Label updated successfully' };
     }),
     delete: implement<typeof contract.workspace.labels.delete>(em, logger, async (params, ctx) => {
-      requireExactlyOne(params, 'name', 'labelId');
       const channel = await resolveChannel(ctx, params.channelId);
       return { success: true, data: await deleteLabel(ctx, channel, params), message: 'Label deleted successfully' };
     }),

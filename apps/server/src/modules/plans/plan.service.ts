@@ -37,13 +37,8 @@ const MAX_AMOUNT = '9999999999.99';
  * transaction and the active add-on record in one database transaction (both or neither).
  */
 export async function assignAddon(ctx: ServiceContext, params: AddonManageValues): Promise<{ addonId: string; transactionId: string }> {
-  const addonId = params.addonId ?? params.planId;
-  if (!addonId) throw ValidationError.field('addonId', 'is required (planId is accepted as an alias)');
-  if (params.addonId && params.planId && params.addonId !== params.planId) {
-    throw ValidationError.field('planId', 'is an alias of addonId and must match it when both are given');
-  }
   const { platformId } = ctx.caller;
-  const { userId, billingCycle, quantity } = params;
+  const { userId, addonId, billingCycle, quantity } = params;
 
   return ctx.em.transactional(async (tx) => {
     if (!(await tx.count(User, { id: userId, platform: platformId }))) throw new NotFoundError('user_not_found', `No user ${userId} in this platform.`);

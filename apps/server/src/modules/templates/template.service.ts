@@ -58,7 +58,8 @@ async function sendableTemplate(ctx: ServiceContext, channelId: string, name: st
  * from the template row itself, so only the database can refuse the insert now. If it does after the provider
  * accepted (database gone in between, a provider id we cannot store), the message is out and unrecorded: that is
  * logged at error level with its msgid, and the caller gets a 503 that names the msgid and says not to resend
- * blindly, without Retry-After (a plain retry would send it twice). No half-written row is left either way.
+ * blindly. Like every 503 it carries Retry-After; the reply is kept for its Idempotency-Key, so a retry under the
+ * same key gets it again instead of a second message. No half-written row is left either way.
  */
 export async function sendTemplate(ctx: ServiceContext, providers: MessagingProviders, channelId: string, send: TemplateSend) {
   const template = await sendableTemplate(ctx, channelId, send.templateName, send.language);

@@ -1,6 +1,6 @@
 import type { Pagination, Ticket, TicketManageValues, TicketsListValues, TicketSummary } from '@switchboard/contract';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { ValidationError, type FieldIssue } from '../../kit/errors.js';
+import { ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { enqueueTicketClosed } from './ticket-closed.js';
 import type { ServiceContext } from '../../kit/context.js';
@@ -9,26 +9,6 @@ import { User } from '../users/user.entity.js';
 import { TicketMessage } from './ticket-message.entity.js';
 import { Ticket as TicketEntity } from './ticket.entity.js';
 import { findAdmin, findTicket, insertTicket, lockTicket, readTicket, resolveOwner, ticketSummary } from './ticket.queries.js';
-
-/** Rules the schema cannot express alone: which fields creation needs, and what `message` options go together. */
-function checkParams(params: TicketManageValues): void {
-  const issues: FieldIssue[] = [];
-  if (params.ticketId === undefined) {
-    for (const field of ['email', 'title', 'description'] as const) {
-      if (params[field] === undefined) issues.push({ field, problem: 'is required to create a ticket (no ticketId given)' });
-    }
-    if (params.status !== undefined && params.status !== 'open') {
-      issues.push({ field: 'status', problem: 'a new ticket starts open; change the status with an update' });
-    }
-  }
-  if (params.message === undefined) {
-    if (params.senderRole !== undefined) issues.push({ field: 'senderRole', problem: 'only applies together with message' });
-    if (params.isInternal !== undefined) issues.push({ field: 'isInternal', problem: 'only applies together with message' });
-  } else if (params.isInternal && params.senderRole === 'creator') {
-    issues.push({ field: 'isInternal', problem: 'marks an admin note and cannot be used with senderRole creator' });
-  }
-  if (issues.length) throw new ValidationError(issues);
-}
 
 interface Assignment {
   assignedToId?: string | null;
@@ -91,7 +71,6 @@ async function updateTicket(tx: EntityManager, platformId: string, ticketId: str
  * closed, queues the owner's email and the `ticket.closed` webhooks — all in one transaction.
  */
 export async function manageTicket(ctx: ServiceContext, params: TicketManageValues, jobs: JobQueue): Promise<Ticket> {
-  checkParams(params);
   const { platformId, userId } = ctx.caller;
   return ctx.em.transactional(async (tx) => {
     const written =

@@ -1,0 +1,54 @@
+import type { OpenAPIObject } from '@switchboard/openapi';
+
+type Node = Record<string, unknown>;
+/** The slices of an operation read here. */
+interface Operation {
+  operationId: string;
+  parameters?: { name: string; in: string; required?: boolean; example?: unknown }[];
+  requestBody?: { content: { 'application/json': { schema: { anyOf?: { required?: string[] }[] } } } };
+  responses: Record<string, { content?: { 'application/json': { examples?: Record<string, { value: { message: string } }> } } }>;
+}
+
+/**
+ * The definition with every object schema that names its properties closed (`additionalProperties: false`), for
+ * the strict schema check of the Portman run; maps (contacts' `customFields`) keep their value schema. Portman's
+ * own `schemaValidation.additionalProperties` option cannot be used: it overwrites `additionalProperties` on every
+ * `type: object`, maps included, and so refuses every contact that has a custom field. The published definition
+ * stays open, so clients keep working when a later version adds a property.
+ */
+export function withClosedObjects(doc: OpenAPIObject): OpenAPIObject {
+  const close = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(close);
+    if (typeof node !== 'object' || node === null) return node;
+    const closed: Node = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, close(value)]));
+    if (closed.type === 'object' && closed.properties && closed.additionalProperties === undefined) closed.additionalProperties = false;
+    return closed;
+  };
+  return close(doc) as OpenAPIObject;
+}
+
+/** Postman query values: a list as its comma-separated form, which every list parameter of the API accepts. */
+const queryValue = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
+
+/**
+ * Portman leaves optional query parameters out, and OpenAPI 3.0 cannot mark a query parameter required in some
+ * cases only. The definition says those cases where it can: the POST body's `anyOf` (one of several forms, e.g.
+ * tickets/manage create or update) and a documented 400 naming the parameter (templates/send `variables` for a
+ * template with placeholders). Each GET sends the example's value of exactly those parameters, read from there.
+ */
+export function conditionalQueryOverwrites(doc: OpenAPIObject) {
+  return Object.values(doc.paths).flatMap((item) => {
+    const { get, post } = item as { get?: Operation; post?: Operation };
+    if (!get || !post) return [];
+    const forms = post.requestBody?.content['application/json'].schema.anyOf ?? [];
+    const inForms = new Set(forms.flatMap((form) => form.required ?? []));
+    const examples = post.responses['400']?.content?.['application/json'].examples ?? {};
+    const named = new Set(Object.values(examples).map((example) => example.value.message.split(':')[0]));
+    const needed = (get.parameters ?? []).filter(
+      (parameter) => parameter.in === 'query' && !parameter.required && 'example' in parameter && (inForms.has(parameter.name) || named.has(parameter.name)),
+    );
+    if (!needed.length) return [];
+    const overwriteRequestQueryParams = needed.map((parameter) => ({ key: parameter.name, value: queryValue(parameter.example), overwrite: true }));
+    return [{ openApiOperationId: get.operationId, overwriteRequestQueryParams }];
+  });
+}

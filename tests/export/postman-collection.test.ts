@@ -1,0 +1,96 @@
+import { EXAMPLE_IDS } from '@switchboard/contract';
+import { buildOpenApi, buildPostmanCollection, type PostmanCollection } from '@switchboard/openapi';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { contractRoutes, isWrite } from './routes.js';
+
+const routes = contractRoutes();
+
+describe('Postman collection', () => {
+  let collection: PostmanCollection;
+  type Request = { method: string; url: { raw?: string; path: string[]; host: string[]; query?: { key: string; value: string; disabled?: boolean }[] }; auth?: unknown; header?: { key: string; value?: string }[]; body?: { raw: string } };
+  const requests = () => collection.item.flatMap((folder) => (folder.item ?? []).map((item) => item.request as unknown as Request));
+
+  beforeAll(async () => {
+    collection = await buildPostmanCollection(buildOpenApi({ serverUrl: 'http://localhost:3000' }));
+  });
+
+  it('is a v2.1 collection with one request per route, grouped in one folder per resource', () => {
+    expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
+    expect(collection.info.name).toBe('Switchboard API');
+    expect(requests()).toHaveLength(routes.length);
+    expect(collection.item.map((folder) => folder.name)).toEqual(expect.arrayContaining(['workspace.contacts', 'platform.tickets']));
+  });
+
+  it('has the collection variables and the X-API-Key auth every request inherits', () => {
+    expect(Object.fromEntries(collection.variable!.map((v) => [v.key, v.value]))).toEqual({
+      baseUrl: 'http://localhost:3000',
+      apiKey: '',
+      platformId: '',
+      channelId: '',
+      userId: '',
+      addonId: '',
+      ticketId: '',
+      contactId: '',
+      webhookEndpointId: '',
+    });
+    expect(collection.auth).toEqual({
+      type: 'apikey',
+      apikey: expect.arrayContaining([
+        { key: 'key', value: 'X-API-Key', type: 'string' },
+        { key: 'value', value: '{{apiKey}}', type: 'string' },
+        { key: 'in', value: 'header', type: 'string' },
+      ]),
+    });
+    for (const request of requests()) {
+      expect(request.auth).toBeUndefined();
+      expect(request.url.host).toEqual(['{{baseUrl}}']);
+      expect(request.header?.map((h) => h.key.toLowerCase())).not.toContain('x-api-key');
+    }
+  });
+
+  it('sends the contract examples with ids as {{variables}}: POST bodies and exactly the example query values on GET', () => {
+    for (const route of routes) {
+      const request = requests().find((r) => r.method === route.method && `/${r.url.path.join('/')}` === route.path)!;
+      expect(request, `${route.method} ${route.path}`).toBeDefined();
+      // Each sample id becomes the variable of its name in EXAMPLE_IDS (endpointId's is {{webhookEndpointId}}).
+      const variableOf = (value: unknown) => Object.entries(EXAMPLE_IDS).find(([, id]) => id === value)?.[0];
+      const example = Object.fromEntries(Object.entries(route.metadata.example).map(([k, v]) => [k, variableOf(v) ? `{{${variableOf(v)}}}` : v]));
+      if (route.method === 'POST') expect(JSON.parse(request.body!.raw)).toEqual(example);
+      else {
+        const sent = Object.fromEntries((request.url.query ?? []).filter((q) => !q.disabled).map((q) => [q.key, q.value]));
+        expect(sent, route.path).toEqual(Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)])));
+      }
+    }
+  });
+
+  it('gives every write a fresh Idempotency-Key ({{$guid}}), never one shared value', () => {
+    const keyed = requests().filter((request) => request.header?.some((header) => header.key === 'Idempotency-Key'));
+    expect(keyed).toHaveLength(routes.filter(isWrite).length);
+    for (const request of keyed) expect(request.header!.find((header) => header.key === 'Idempotency-Key')).toMatchObject({ value: '{{$guid}}' });
+  });
+
+  it('runs a pre-request script before each delete, creating the contact or label it deletes', () => {
+    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { request: Request; event?: { listen: string; script: { exec: string[] } }[] }[];
+    const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
+    expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
+      'GET /api/workspace/v1/contacts/delete',
+      'GET /api/workspace/v1/labels/delete',
+      'POST /api/workspace/v1/contacts/delete',
+      'POST /api/workspace/v1/labels/delete',
+    ]);
+    const contactSetup = setups.find((item) => item.request.url.path.includes('contacts'))!.event![0]!.script.exec.join('\n');
+    expect(contactSetup).toContain("'/api/workspace/v1/contacts/manage'");
+    expect(contactSetup).toContain("set('contactId', reply.data.id)");
+  });
+
+  it('tests every request: status 200, success true, the reply against its schema', () => {
+    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { name: string; event?: { listen: string; script: { exec: string[] } }[] }[];
+    expect(items).toHaveLength(routes.length);
+    for (const item of items) {
+      const script = item.event?.find((event) => event.listen === 'test')?.script.exec.join('\n') ?? '';
+      expect(script, item.name).toContain('pm.response.to.have.status(200)');
+      expect(script, item.name).toContain('pm.expect(reply.success).to.eql(true)');
+      expect(script, item.name).toMatch(/pm\.response\.to\.have\.jsonSchema\(\{"type":"object"/);
+    }
+  });
+});
