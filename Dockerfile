@@ -7,7 +7,8 @@
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-ENV CI=true
+# CI=true: no progress bars or prompts; TURBO_TELEMETRY_DISABLED=1: turbo sends nothing and prints no notice about it.
+ENV CI=true TURBO_TELEMETRY_DISABLED=1
 RUN npm install --global --silent pnpm@10.34.9
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc turbo.json tsconfig.base.json ./
 COPY patches patches
