@@ -127,11 +127,23 @@ describe('SDK requests and errors', () => {
     }
   });
 
+  it('reports a server that cannot be reached as ApiConnectionError, still a SwitchboardError', async () => {
+    stand = await startStandIn(() => ok({}));
+    const baseUrl = stand.url;
+    await stand.close();
+    stand = undefined;
+    const error = await createClient({ baseUrl, apiKey: 'k' }).workspace.channels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(error).toBeInstanceOf(SwitchboardError);
+    expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ECONNREFUSED' });
+  });
+
   it('reports a per-call timeout and an aborted signal as ApiConnectionError', async () => {
     stand = await startStandIn(() => 'never');
     const sb = createClient({ baseUrl: stand.url, apiKey: 'k' });
     const timedOut = await sb.workspace.channels.list({}, { timeout: 50 }).catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(ApiConnectionError);
+    expect(timedOut).toBeInstanceOf(SwitchboardError);
     expect(timedOut).toMatchObject({ status: 0, code: 'ECONNABORTED' });
     const controller = new AbortController();
     const pending = sb.workspace.channels.list({}, { signal: controller.signal }).catch((e: unknown) => e);
