@@ -20,8 +20,9 @@ COPY tests/package.json tests/
 RUN pnpm install --frozen-lockfile
 COPY packages packages
 COPY apps apps
+COPY scripts scripts
 RUN pnpm exec turbo run build --filter=@switchboard/server... \
- && pnpm --filter @switchboard/server deploy --legacy --prod /bundle
+ && scripts/bundle-server /bundle
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000

@@ -33,7 +33,8 @@ describe('Dockerfile', () => {
   it('builds in one stage and runs in another that copies only the pruned production bundle', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const build = stages.slice(0, -1).flat();
-    expect(args(build, 'RUN').join('\n')).toMatch(/pnpm (--filter \S+ )?deploy (--legacy )?--prod /);
+    expect(args(build, 'RUN').join('\n')).toMatch(/scripts\/bundle-server \/bundle/);
+    expect(readFileSync(path.join(REPO_ROOT, 'scripts/bundle-server'), 'utf8')).toMatch(/^pnpm --filter @switchboard\/server deploy (--legacy )?--prod "\$target"$/m);
     expect(args(runtime, 'COPY')).toEqual([expect.stringMatching(/^--from=build .*\/bundle \/app$/)]);
   });
 
