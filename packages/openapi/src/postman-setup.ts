@@ -48,12 +48,10 @@ function setupLines({ path, body, fills }: ExampleSetup): string[] {
 interface Lookup {
   variable: string;
   path: string;
-  /** Whether the call sends `platformId` (looked up before, when it is a lookup of the same request). */
+  /** Whether the list takes `platformId` (then an earlier lookup of the same request fills it when empty). */
   byPlatform: boolean;
   pick: string;
 }
-
-const platformLookup: Lookup = { variable: 'platformId', path: contract.platform.id.list.post.path, byPlatform: false, pick: 'reply.data.id' };
 
 /**
  * Ids a request needs that the API itself can tell: when the variable is empty, its pre-request script reads it
@@ -61,7 +59,7 @@ const platformLookup: Lookup = { variable: 'platformId', path: contract.platform
  */
 const LOOKUPS: Record<string, Lookup[]> = {
   platformAddonManage: [
-    platformLookup,
+    { variable: 'platformId', path: contract.platform.id.list.post.path, byPlatform: false, pick: 'reply.data.id' },
     {
       variable: 'userId',
       path: contract.platform.users.list.post.path,
