@@ -86,6 +86,7 @@ describe('SDK requests and errors', () => {
     stand = undefined;
     const error = await createClient({ baseUrl: url, apiKey: 'k' }).workspace.channels.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(error).toBeInstanceOf(SwitchboardError);
     expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ECONNREFUSED', requestId: undefined });
   });
 
@@ -125,17 +126,6 @@ describe('SDK requests and errors', () => {
       await stand.close();
       stand = undefined;
     }
-  });
-
-  it('reports a server that cannot be reached as ApiConnectionError, still a SwitchboardError', async () => {
-    stand = await startStandIn(() => ok({}));
-    const baseUrl = stand.url;
-    await stand.close();
-    stand = undefined;
-    const error = await createClient({ baseUrl, apiKey: 'k' }).workspace.channels.list().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiConnectionError);
-    expect(error).toBeInstanceOf(SwitchboardError);
-    expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ECONNREFUSED' });
   });
 
   it('reports a per-call timeout and an aborted signal as ApiConnectionError', async () => {
