@@ -7,7 +7,8 @@
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-ENV CI=true
+# CI=true: no progress bars or prompts; TURBO_TELEMETRY_DISABLED=1: turbo sends nothing and prints no notice about it.
+ENV CI=true TURBO_TELEMETRY_DISABLED=1
 RUN npm install --global --silent pnpm@10.34.9
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc turbo.json tsconfig.base.json ./
 COPY patches patches
@@ -19,8 +20,9 @@ COPY tests/package.json tests/
 RUN pnpm install --frozen-lockfile
 COPY packages packages
 COPY apps apps
+COPY scripts scripts
 RUN pnpm exec turbo run build --filter=@switchboard/server... \
- && pnpm --filter @switchboard/server deploy --legacy --prod /bundle
+ && scripts/bundle-server /bundle
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000

@@ -15,7 +15,7 @@ const NEWMAN = path.join(REPO_ROOT, 'tests/node_modules/.bin/newman');
 
 interface NewmanRun {
   stats: { requests: { total: number }; assertions: { total: number; failed: number } };
-  executions: { cursor: { ref: string }; item: { name: string }; request: { method: string; url: { path: string[] } }; assertions?: { assertion: string; error?: { message: string } }[] }[];
+  executions: { cursor: { ref: string }; item: { name: string }; request: { method: string; url: { path: string[] }; body?: { raw: string } }; assertions?: { assertion: string; error?: { message: string } }[] }[];
 }
 
 /** The exported environment file with `values` filled in, as a user fills it in Postman. */
@@ -33,6 +33,12 @@ async function newman(dir: string, environment: string): Promise<{ code: number 
   const result = await run(NEWMAN, args, { cwd: dir });
   return { code: result.code, output: result.stdout.slice(-3000), run: JSON.parse(readFileSync(report, 'utf8')).run as NewmanRun };
 }
+
+/**
+ * The executions, one per request item: newman's JSON report lists an item whose pre-request script sends
+ * requests (postman-setup.ts) once more per request sent, under the same cursor.
+ */
+const onePerItem = (run: NewmanRun) => [...new Map(run.executions.map((execution) => [execution.cursor.ref, execution])).values()];
 
 const failures = (run: NewmanRun) =>
   run.executions.flatMap((execution) => (execution.assertions ?? []).filter((a) => a.error).map((a) => `${execution.item.name}: ${a.assertion}: ${a.error!.message.slice(0, 200)}`));
@@ -62,20 +68,22 @@ describe('the Postman collection and its environment file, run by newman against
   test('every request passes its tests (status 200, success, reply schema) with the environment filled in', async () => {
     const { code, output, run } = await newman(dir, filledEnvironment(dir, variables));
     expect(failures(run), output).toEqual([]);
-    // newman's JSON report lists an item whose pre-request script sends a request (the deletes, see
-    // postman-setup.ts) once more under the same cursor: count each item once.
-    const tested = [...new Map(run.executions.map((execution) => [execution.cursor.ref, execution])).values()];
+    const tested = onePerItem(run);
     const routes = tested.map((execution) => `${execution.request.method} /${execution.request.url.path.join('/')}`);
     expect(routes.sort()).toEqual(contractRoutes().map((route) => `${route.method} ${route.path}`).sort());
     expect(run.stats.assertions.total).toBe(routes.length * 3);
     expect(code).toBe(0);
   }, SLOW_TIMEOUT_MS);
 
-  test('channels/list and id/list fill channelId and platformId when the environment leaves them empty', async () => {
-    const { baseUrl, userId, addonId } = variables;
-    const { code, run } = await newman(dir, filledEnvironment(dir, { baseUrl, apiKey: secondKey, userId, addonId }));
+  test('with only baseUrl and apiKey set, the collection fills every id it needs from the API', async () => {
+    const { code, run } = await newman(dir, filledEnvironment(dir, { baseUrl: variables.baseUrl, apiKey: secondKey }));
     expect(failures(run)).toEqual([]);
     expect(code).toBe(0);
+    // addon/manage's pre-request script found the demo's one subscribed user (the owner) and its add-on.
+    const assigns = onePerItem(run).filter(({ request }) => request.method === 'POST' && request.url.path.join('/') === 'api/platform/v1/addon/manage');
+    expect(assigns.map((execution) => JSON.parse(execution.request.body!.raw))).toEqual([
+      expect.objectContaining({ platformId: variables.platformId, userId: variables.userId, addonId: variables.addonId }),
+    ]);
   }, SLOW_TIMEOUT_MS);
 
   test('fails (non-zero exit, failed assertions) when the server is down', async () => {

@@ -69,18 +69,23 @@ describe('Postman collection', () => {
     for (const request of keyed) expect(request.header!.find((header) => header.key === 'Idempotency-Key')).toMatchObject({ value: '{{$guid}}' });
   });
 
-  it('runs a pre-request script before each delete, creating the contact or label it deletes', () => {
+  it('runs a pre-request script before each delete (creating what it deletes) and before addon/manage (looking up empty ids)', () => {
     const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { request: Request; event?: { listen: string; script: { exec: string[] } }[] }[];
     const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
     expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
+      'GET /api/platform/v1/addon/manage',
       'GET /api/workspace/v1/contacts/delete',
       'GET /api/workspace/v1/labels/delete',
+      'POST /api/platform/v1/addon/manage',
       'POST /api/workspace/v1/contacts/delete',
       'POST /api/workspace/v1/labels/delete',
     ]);
-    const contactSetup = setups.find((item) => item.request.url.path.includes('contacts'))!.event![0]!.script.exec.join('\n');
-    expect(contactSetup).toContain("'/api/workspace/v1/contacts/manage'");
-    expect(contactSetup).toContain("set('contactId', reply.data.id)");
+    const script = (path: string) => setups.find((item) => item.request.url.path.join('/') === path)!.event![0]!.script.exec.join('\n');
+    expect(script('api/workspace/v1/contacts/delete')).toContain("'/api/workspace/v1/contacts/manage'");
+    expect(script('api/workspace/v1/contacts/delete')).toContain("set('contactId', reply.data.id)");
+    for (const [variable, list] of [['platformId', 'id/list'], ['userId', 'users/list'], ['addonId', 'addon/list']]) {
+      expect(script('api/platform/v1/addon/manage')).toContain(`['${variable}', '/api/platform/v1/${list}'`);
+    }
   });
 
   it('tests every request: status 200, success true, the reply against its schema', () => {

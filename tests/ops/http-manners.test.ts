@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { createFreshDatabase } from '../helpers/database.js';
+import { prepareSpawnedTenant } from '../hostile/spawned-tenant.js';
 import { spawnServer } from '../helpers/processes.js';
 import { test } from '../helpers/test.js';
 
@@ -85,18 +87,53 @@ describe('metrics', () => {
 });
 
 describe('logs', () => {
-  test('every line of a request carries its id as a top-level field', { timeout: 120_000 }, async () => {
-    const running = spawnServer({ DATABASE_URL: await createFreshDatabase(), MIGRATE_ON_START: 'true', PORT: '0' });
+  test('every line logged for a request carries its id as a top-level field, outage lines included', { timeout: 120_000 }, async () => {
+    const databaseUrl = await createFreshDatabase();
+    const { keys } = await prepareSpawnedTenant(databaseUrl);
+    // No delivery worker: nothing but the requests below logs while they run.
+    const running = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DB_STATEMENT_TIMEOUT_MS: '1000', DELIVERY_WORKER: 'false' });
+    const lock = new pg.Client({ connectionString: databaseUrl });
     try {
       const [, port] = await running.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
-      await fetch(`http://127.0.0.1:${port}${CHANNELS}`, { method: 'POST', headers: { 'X-Request-Id': 'trace-123', 'X-API-Key': 'sb_live_nope' } });
-      await running.waitFor(/"requestId":"trace-123"/);
+      /**
+       * Sends a request and returns every line the server logged from then until the last of that request's lines
+       * with these messages (its own `request completed`/`request errored` by default).
+       */
+      const linesOf = async (requestId: string, apiKey: string, lastMessages = ['request (completed|errored)']) => {
+        const from = running.output().length;
+        const reply = await fetch(`http://127.0.0.1:${port}${CHANNELS}`, { method: 'POST', headers: { 'X-Request-Id': requestId, 'X-API-Key': apiKey } });
+        const logged = async (message: string) => {
+          const [line] = await running.waitFor(new RegExp(`^.*"requestId":"${requestId}".*"msg":"${message}".*$`, 'm'), 5000);
+          return running.output().indexOf(line, from) + line.length;
+        };
+        const end = Math.max(...(await Promise.all(lastMessages.map(logged))));
+        const lines = running.output().slice(from, end).split('\n').filter(Boolean);
+        return { status: reply.status, lines: lines.map((line) => JSON.parse(line) as { requestId?: string; msg: string }) };
+      };
+      const expectAllCarry = (requestId: string, lines: { requestId?: string; msg: string }[]) => {
+        for (const line of lines) expect(line, JSON.stringify(line)).toMatchObject({ requestId });
+      };
+
+      const refused = await linesOf('trace-401', 'sb_live_nope');
+      expect(refused.status).toBe(401);
+      expectAllCarry('trace-401', refused.lines);
+
+      // The request's query waits behind this lock until the statement timeout cancels it: a database outage.
+      await lock.connect();
+      await lock.query('begin; lock table channels in access exclusive mode');
+      const outage = await linesOf('trace-503', keys[0]!);
+      expect(outage.status).toBe(503);
+      expect(outage.lines.map((line) => line.msg)).toContain('database unavailable: answering 503 until it is back');
+      expectAllCarry('trace-503', outage.lines);
+
+      await lock.query('commit');
+      const recovered = await linesOf('trace-200', keys[0]!, ['request completed', 'database available again']);
+      expect(recovered.status).toBe(200);
+      expectAllCarry('trace-200', recovered.lines);
     } finally {
+      await lock.end().catch(() => undefined);
       running.child.kill('SIGTERM');
       await running.exited;
     }
-    const lines = running.output().split('\n').filter((line) => line.includes('trace-123')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line.requestId).toBe('trace-123');
   });
 });

@@ -18,9 +18,23 @@ function startCommand(env: Record<string, string>) {
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
+  // How the top process itself ended (npx: what a terminal or supervisor sees).
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   // 'close' waits for every process still holding the output pipes: the whole tree, not only npx.
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  return { child, closed, output: () => output };
+  return { child, exited, closed, output: () => output };
+}
+
+/** True while any process is left in the group the command started (npx, pnpm, the server). */
+function groupAlive(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
@@ -53,26 +67,41 @@ describe('stopping `npx -y pnpm@10.34.9 start`', { timeout: 300_000 }, () => {
   async function expectCleanStop(run: ReturnType<typeof startCommand>) {
     const took = await until(async () => (await portIsFree(ports[0]!)) && (await portIsFree(ports[1]!)), 10_000, 'both ports to be free');
     await run.closed;
+    await until(() => !groupAlive(run.child.pid!), 10_000, 'no process left in the group');
     const output = run.output();
     expect(output.match(/"msg":"stopped"/g), output).toHaveLength(1);
-    expect(output).not.toMatch(/ELIFECYCLE|Unhandled|"level":(50|60)/);
+    // No error, and no outage warning: the database going away is part of the orderly stop, not an outage.
+    expect(output).not.toMatch(/ELIFECYCLE|Unhandled|"level":(50|60)|cannot reach the database/);
     return took;
   }
 
-  it('SIGINT to the process group (Ctrl-C) stops the server and the embedded PostgreSQL cleanly', async () => {
+  async function started() {
     const run = startCommand(env);
     await until(() => /Switchboard ready on/.test(run.output()), 240_000, 'ready');
+    return run;
+  }
+
+  it('SIGINT to the process group (Ctrl-C) stops the server and the embedded PostgreSQL cleanly, exit 0', async () => {
+    const run = await started();
     process.kill(-run.child.pid!, 'SIGINT');
     const took = await expectCleanStop(run);
+    expect(await run.exited).toEqual({ code: 0, signal: null });
     process.stdout.write(`SIGINT to the group: ports free after ${took} ms\n`);
   });
 
-  it('SIGTERM to the top process only stops the whole tree, leaving no orphan on a port', async () => {
-    const run = startCommand(env);
-    await until(() => /Switchboard ready on/.test(run.output()), 240_000, 'ready');
+  it('SIGTERM to the top process only stops the whole tree, exit 0, leaving no orphan on a port', async () => {
+    const run = await started();
     process.kill(run.child.pid!, 'SIGTERM');
     const took = await expectCleanStop(run);
-    expect(run.output()).toMatch(/"reason":"launcher process \d+ exited"/);
+    expect(await run.exited).toEqual({ code: 0, signal: null });
     process.stdout.write(`SIGTERM to the top process: ports free after ${took} ms\n`);
+  });
+
+  it('SIGKILL to the top process (no chance to forward anything): the server sees its launcher gone and stops', async () => {
+    const run = await started();
+    process.kill(run.child.pid!, 'SIGKILL');
+    const took = await expectCleanStop(run);
+    expect(run.output()).toMatch(/"reason":"launcher process \d+ exited"/);
+    process.stdout.write(`SIGKILL to the top process: ports free after ${took} ms\n`);
   });
 });

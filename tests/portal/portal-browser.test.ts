@@ -175,7 +175,7 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     await shot(page, 'reference-response');
   });
 
-  it('downloads OpenAPI JSON, OpenAPI YAML and a Postman collection that parse', async () => {
+  it('downloads OpenAPI JSON, OpenAPI YAML, a Postman collection and its environment that parse', async () => {
     await page.goto(url('/developer/downloads'));
     await shot(page, 'downloads');
     const download = async (label: string) => {
@@ -203,6 +203,12 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     expect(collection.info.name).toEqual(expect.any(String));
     expect(collection.item.length).toBeGreaterThan(0);
     expect(collection.variable.map((v: { key: string }) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey']));
+
+    const environment = await download('Download environment');
+    expect(environment.name).toBe('switchboard.postman_environment.json');
+    const values = JSON.parse(environment.text).values as { key: string; value: string }[];
+    expect(values.map((v) => v.key).sort()).toEqual(collection.variable.map((v: { key: string }) => v.key).sort());
+    expect(values.find((v) => v.key === 'channelId')?.value).toBe(tenant.channelId);
   });
 
   it('adds a webhook endpoint, copies its secret once, rotates it after confirming, and fits a phone', async () => {

@@ -14,7 +14,7 @@ const test = base
 
 describe('Developer Portal over HTTP', () => {
   test('sends anonymous visitors to the sign-in form, for pages and downloads alike', async ({ agent }) => {
-    for (const path of ['/developer/keys', '/developer/reference', '/developer/reference/openapi.json', '/developer/downloads/openapi.json', '/developer/nowhere']) {
+    for (const path of ['/developer/keys', '/developer/reference', '/developer/reference/openapi.json', '/developer/downloads/openapi.json', '/developer/downloads/postman-environment.json', '/developer/nowhere']) {
       const reply = await agent().get(path);
       expect(reply.status, path).toBe(303);
       expect(reply.headers.get('location')).toBe('/developer/sign-in');
@@ -104,10 +104,33 @@ describe('Developer Portal over HTTP', () => {
     expect((await dev.get('/developer/downloads/openapi.json')).text).toContain(EXAMPLE_IDS.channelId);
   });
 
+  test('offers the Postman environment with the signed-in user’s own ids and no API key', async ({ server, tenant, agent }) => {
+    const dev = agent();
+    expect((await dev.signIn(tenant.devEmail, PASSWORD)).status).toBe(303);
+    const reply = await dev.get('/developer/downloads/postman-environment.json');
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-disposition')).toBe('attachment; filename="switchboard.postman_environment.json"');
+    expect(reply.headers.get('cache-control')).toContain('no-store');
+    const environment = JSON.parse(reply.text) as { values: { key: string; value: string; type: string }[] };
+    const values = Object.fromEntries(environment.values.map(({ key, value }) => [key, value]));
+    expect(values).toMatchObject({
+      baseUrl: server.baseUrl,
+      apiKey: '',
+      platformId: tenant.platformAId,
+      channelId: tenant.channelId,
+      userId: tenant.devId,
+      addonId: tenant.addonId,
+      ticketId: tenant.ticketId,
+      contactId: '',
+    });
+    expect(environment.values.find(({ key }) => key === 'apiKey')?.type).toBe('secret');
+    expect((await dev.get('/developer/downloads')).text).toContain('href="/developer/downloads/postman-environment.json"');
+  });
+
   test('shows users without settings:api a clear 403 page after signing in', async ({ tenant, agent }) => {
     const plain = agent();
     expect((await plain.signIn(tenant.plainEmail, PASSWORD)).status).toBe(303);
-    for (const path of ['/developer/keys', '/developer/reference', '/developer/downloads/openapi.json']) {
+    for (const path of ['/developer/keys', '/developer/reference', '/developer/downloads/openapi.json', '/developer/downloads/postman-environment.json']) {
       const reply = await plain.get(path);
       expect(reply.status, path).toBe(403);
       expect(reply.text).toContain('settings:api');

@@ -93,6 +93,7 @@ describe('SDK requests and errors', () => {
     stand = undefined;
     const error = await createClient({ baseUrl: url, apiKey: 'k' }).workspace.channels.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(error).toBeInstanceOf(SwitchboardError);
     expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ECONNREFUSED', requestId: undefined });
   });
 
@@ -139,6 +140,7 @@ describe('SDK requests and errors', () => {
     const sb = createClient({ baseUrl: stand.url, apiKey: 'k' });
     const timedOut = await sb.workspace.channels.list({}, { timeout: 50 }).catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(ApiConnectionError);
+    expect(timedOut).toBeInstanceOf(SwitchboardError);
     expect(timedOut).toMatchObject({ status: 0, code: 'ECONNABORTED' });
     const controller = new AbortController();
     const pending = sb.workspace.channels.list({}, { signal: controller.signal }).catch((e: unknown) => e);

@@ -92,6 +92,24 @@ describe('the packed SDK, installed outside the workspace', () => {
     expect(manifest.exports['.'].require.types).toBe('./dist/index.d.cts');
   });
 
+  it('exports only the public API at runtime, the same from import and require', async () => {
+    const esm = await runOk(process.execPath, ['--input-type=module', '-e', `console.log(JSON.stringify(Object.keys(await import('@switchboard/client'))))`], { cwd: project });
+    const cjs = await runOk(process.execPath, ['-e', `console.log(JSON.stringify(Object.keys(require('@switchboard/client'))))`], { cwd: project });
+    for (const exported of [esm, cjs]) {
+      expect((JSON.parse(exported) as string[]).sort()).toEqual([
+        'ApiConnectionError',
+        'AuthenticationError',
+        'InvalidRequestError',
+        'NotFoundError',
+        'PermissionError',
+        'RateLimitError',
+        'SwitchboardError',
+        'createClient',
+        'paginate',
+      ]);
+    }
+  });
+
   it('declares its types in plain named interfaces, small enough to read', () => {
     for (const file of ['index.d.ts', 'index.d.cts']) {
       const declarations = readFileSync(path.join(project, 'node_modules/@switchboard/client/dist', file), 'utf8');

@@ -20,25 +20,26 @@ export function isDependencyOutage(error: unknown, depth = 0): boolean {
   return isDependencyOutage(cause, depth + 1);
 }
 
+/** `via`: the logger of the request that noticed the change (its line then carries the request id), if any. */
 export interface OutageLog {
   /** Logs the first failure of an outage; later ones are silent until up(). */
-  down(details: Record<string, unknown>): void;
+  down(details: Record<string, unknown>, via?: Logger): void;
   /** Logs the end of an outage, if one was going on. */
-  up(): void;
+  up(via?: Logger): void;
 }
 
 /** One warn line when a dependency goes away and one when it is back, instead of one per failed call. */
 export function outageLog(logger: Logger, messages: { down: string; up: string }): OutageLog {
   let downSince: number | undefined;
   return {
-    down(details) {
+    down(details, via = logger) {
       if (downSince !== undefined) return;
       downSince = Date.now();
-      logger.warn(details, messages.down);
+      via.warn(details, messages.down);
     },
-    up() {
+    up(via = logger) {
       if (downSince === undefined) return;
-      logger.warn({ downForMs: Date.now() - downSince }, messages.up);
+      via.warn({ downForMs: Date.now() - downSince }, messages.up);
       downSince = undefined;
     },
   };

@@ -118,7 +118,11 @@ export async function startServer(config: Config, database: Database, logger: Lo
   logger.info({ port, rateLimitStore: redis ? 'redis' : 'memory' }, 'Switchboard listening');
   const metricsServer = metrics && (await startMetricsServer(config.METRICS_PORT!, metrics, logger));
   // Seeding waits for the schema: an instance that may not migrate leaves an unmigrated database alone.
-  const demo = seedsDemo(config) && pendingMigrations === 0 ? await readiness.track('demo data', seedDemoIfEmpty(database.orm.em.fork())) : null;
+  const wantsDemo = seedsDemo(config);
+  if (wantsDemo && pendingMigrations > 0) {
+    logger.warn('demo data not loaded: migrations are pending; after `pnpm cli migrate`, restart or run `pnpm cli seed:demo`');
+  }
+  const demo = wantsDemo && pendingMigrations === 0 ? await readiness.track('demo data', seedDemoIfEmpty(database.orm.em.fork())) : null;
 
   return {
     server,

@@ -44,13 +44,81 @@ function setupLines({ path, body, fills }: ExampleSetup): string[] {
   ];
 }
 
-/** The pre-request script of an operation that needs one, else undefined. */
-export function setupScript(operationId: string): PostmanEvent | undefined {
-  const setup = SETUPS[operationId.replace(/Get$/, '')];
-  return setup && { listen: 'prerequest', script: { type: 'text/javascript', exec: setupLines(setup) } };
+/** A variable a list endpoint can supply: `pick` is a JavaScript expression over `reply` giving the id, or nothing. */
+interface Lookup {
+  variable: string;
+  path: string;
+  /** Whether the list takes `platformId` (then an earlier lookup of the same request fills it when empty). */
+  byPlatform: boolean;
+  pick: string;
 }
 
-/** Every setup as Portman's `operationPreRequestScripts` config wants it (both routes of each endpoint). */
+/**
+ * Ids a request needs that the API itself can tell: when the variable is empty, its pre-request script reads it
+ * from a list (in order, so platformId comes first), so a user needs only baseUrl and apiKey. Keyed like SETUPS.
+ */
+const LOOKUPS: Record<string, Lookup[]> = {
+  platformAddonManage: [
+    { variable: 'platformId', path: contract.platform.id.list.post.path, byPlatform: false, pick: 'reply.data.id' },
+    {
+      variable: 'userId',
+      path: contract.platform.users.list.post.path,
+      byPlatform: true,
+      pick: '(reply.data.find((user) => user.hasActiveSubscription) || {}).id',
+    },
+    {
+      // The example assigns it monthly: an active add-on with a monthly price.
+      variable: 'addonId',
+      path: contract.platform.addon.list.post.path,
+      byPlatform: true,
+      pick: '(reply.data.find((plan) => plan.isActive && plan.prices.monthly != null) || {}).id',
+    },
+  ],
+};
+
+/** The script lines that fill each empty variable of `lookups` in turn, each call waiting for the one before. */
+function lookupLines(lookups: Lookup[]): string[] {
+  return [
+    'const lookups = [',
+    ...lookups.map(({ variable, path, byPlatform, pick }) => `  ['${variable}', '${path}', ${byPlatform}, (reply) => ${pick}],`),
+    '];',
+    '(function next(index) {',
+    '  if (index === lookups.length) return;',
+    '  const [variable, path, byPlatform, pick] = lookups[index];',
+    '  if (pm.variables.get(variable)) return next(index + 1);',
+    '  pm.sendRequest({',
+    "    url: pm.variables.get('baseUrl') + path,",
+    "    method: 'POST',",
+    "    header: { 'Content-Type': 'application/json', 'X-API-Key': pm.variables.get('apiKey') },",
+    "    body: { mode: 'raw', raw: JSON.stringify(byPlatform ? { platformId: pm.variables.get('platformId') } : {}) },",
+    '  }, (error, response) => {',
+    "    if (error || response.code !== 200) throw new Error('looking up ' + variable + ' with ' + path + ' failed: ' + (error || response.text()));",
+    '    const id = pick(response.json());',
+    "    if (!id) throw new Error(path + ' found no ' + variable + ' for this request; set ' + variable + ' in the environment');",
+    '    (pm.environment.has(variable) ? pm.environment : pm.collectionVariables).set(variable, id);',
+    '    next(index + 1);',
+    '  });',
+    '})(0);',
+  ];
+}
+
+/** The pre-request script lines of an operation (both routes of an endpoint share them), or none. */
+function preRequestLines(operationId: string): string[] {
+  const setup = SETUPS[operationId];
+  const lookups = LOOKUPS[operationId];
+  return [...(lookups ? lookupLines(lookups) : []), ...(setup ? setupLines(setup) : [])];
+}
+
+/** The pre-request script of an operation that needs one, else undefined. */
+export function setupScript(operationId: string): PostmanEvent | undefined {
+  const exec = preRequestLines(operationId.replace(/Get$/, ''));
+  return exec.length ? { listen: 'prerequest', script: { type: 'text/javascript', exec } } : undefined;
+}
+
+/**
+ * Every setup as Portman's `operationPreRequestScripts` config wants it (both routes of each endpoint). Not the
+ * lookups: a Portman config writes every id into the requests itself.
+ */
 export function portmanPreRequestScripts(): { openApiOperationIds: string[]; scripts: string[] }[] {
   return Object.entries(SETUPS).map(([operationId, setup]) => ({ openApiOperationIds: [operationId, `${operationId}Get`], scripts: [setupLines(setup).join('\n')] }));
 }

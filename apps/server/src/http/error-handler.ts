@@ -13,10 +13,10 @@ export function validationError(error: RequestValidationError): ValidationError 
   return new ValidationError(zodError ? zodIssues(zodError, error.body ? 'body' : 'query') : []);
 }
 
-function toAppError(error: unknown, outages: OutageMonitor): AppError | undefined {
+function toAppError(error: unknown, outages: OutageMonitor, requestLog: Logger): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof RequestValidationError) return validationError(error);
-  return bodyParserError(error) ?? outages.unavailable(error);
+  return bodyParserError(error) ?? outages.unavailable(error, requestLog);
 }
 
 /**
@@ -25,11 +25,12 @@ function toAppError(error: unknown, outages: OutageMonitor): AppError | undefine
  */
 export function errorHandler(logger: Logger, outages: OutageMonitor) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const known = toAppError(error, outages);
+    // req.log already carries the request id as a top-level field; only the app logger needs it added.
+    const requestLog = req.log ?? logger.child({ requestId: req.id });
+    const known = toAppError(error, outages, requestLog);
     const failure: AppError =
       known ?? new AppError(500, 'internal_error', `Internal server error. Quote request id ${req.id} when reporting it.`);
-    // req.log already carries the request id as a top-level field; only the app logger needs it added.
-    if (!known) (req.log ?? logger.child({ requestId: req.id })).error({ err: error }, 'unhandled error');
+    if (!known) requestLog.error({ err: error }, 'unhandled error');
     if (res.headersSent) return res.end();
     if (failure instanceof AfterEffectError) res.locals[KEEP_IDEMPOTENT_REPLY] = true;
     const body: ErrorEnvelope = { success: false, error: failure.code, message: failure.message };

@@ -14,8 +14,11 @@ export class ServiceUnavailableError extends AppError {
 }
 
 export interface OutageMonitor {
-  /** Call with a request's failure: a dependency outage becomes a 503 (logged once when it starts), else undefined. */
-  unavailable(error: unknown): ServiceUnavailableError | undefined;
+  /**
+   * Call with a request's failure and that request's logger: a dependency outage becomes a 503 (logged once when it
+   * starts, through `requestLog`), else undefined.
+   */
+  unavailable(error: unknown, requestLog: Logger): ServiceUnavailableError | undefined;
   /** Middleware: an API reply below 500 means the database answered again; logs the recovery once. */
   recovery(req: Request, res: Response, next: NextFunction): void;
 }
@@ -24,15 +27,15 @@ export interface OutageMonitor {
 export function createOutageMonitor(logger: Logger): OutageMonitor {
   const log = outageLog(logger, { down: 'database unavailable: answering 503 until it is back', up: 'database available again' });
   return {
-    unavailable(error) {
+    unavailable(error, requestLog) {
       if (!isDependencyOutage(error)) return undefined;
       const { code, message } = error as { code?: string; message: string };
-      log.down({ code, reason: message });
+      log.down({ code, reason: message }, requestLog);
       return new ServiceUnavailableError();
     },
-    recovery(_req, res, next) {
+    recovery(req, res, next) {
       res.on('finish', () => {
-        if (res.statusCode < 500) log.up();
+        if (res.statusCode < 500) log.up(req.log);
       });
       next();
     },

@@ -3,7 +3,6 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../kit/errors.js';
-import type { Logger } from '../logger.js';
 import { routeMetadata } from './context.js';
 
 /**
@@ -32,7 +31,7 @@ function setHeaders(res: Response, rateClass: RateClass, result: RateLimiterRes)
 }
 
 /** Budgets are per API user (all of a user's keys share one) and per class declared on the route in the contract. */
-export function rateLimit(limiters: RateLimiters, logger: Logger) {
+export function rateLimit(limiters: RateLimiters) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const metadata = routeMetadata(req);
     if (!metadata || !req.caller) return next();
@@ -47,7 +46,7 @@ export function rateLimit(limiters: RateLimiters, logger: Logger) {
         return next(new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), rateClass));
       }
       // The store failed and no fallback answered: serve the request rather than lock everyone out.
-      logger.error({ err: rejection }, 'rate limiter unavailable');
+      req.log.error({ err: rejection }, 'rate limiter unavailable');
       next();
     }
   };

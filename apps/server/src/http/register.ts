@@ -39,7 +39,7 @@ export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], r
     authenticate(deps.em, deps.apiKeys, deps.callers),
     rejectNestedQuery,
     authorize,
-    rateLimit(deps.rateLimiters, deps.logger),
+    rateLimit(deps.rateLimiters),
     idempotency(deps.em, deps.idempotencyKeys, deps.logger),
   ];
   for (const slice of slices) {

@@ -20,9 +20,9 @@ function readProcess(pid: number): ProcessInfo | null {
 }
 
 /**
- * The processes that launched this one: its ancestors in the same process group (`npx` → `pnpm` → `sh` → the
- * `node_modules/.bin/node` wrapper). A shell with job control puts a command line in a group of its own, so the
- * interactive shell, a supervisor or a container's init are never part of it.
+ * The processes that launched this one: its ancestors in the same process group (`npx` → `pnpm`). A shell with job
+ * control puts a command line in a group of its own, so the interactive shell, a supervisor or a container's init
+ * are never part of it.
  */
 function launcherChain(): ProcessInfo[] {
   const self = readProcess(process.pid);
@@ -39,10 +39,10 @@ function isGone(launcher: ProcessInfo): boolean {
 }
 
 /**
- * Calls `onGone` once when any process of the launcher chain exits. Why: SIGTERM to the top of
- * `npx pnpm start` ends `npx`, but the shell wrappers in between neither forward the signal nor exit, so without
- * this the server (and its embedded PostgreSQL) would live on as orphans holding their ports. Linux only (/proc);
- * elsewhere, and when started directly (container, systemd), there is nothing to watch. Returns a stop function.
+ * Calls `onGone` once when any process of the launcher chain exits. Why: npx and pnpm forward SIGINT and SIGTERM
+ * and wait for the server, but a launcher killed outright (SIGKILL, a crash) forwards nothing, and without this the
+ * server (and its embedded PostgreSQL) would live on as orphans holding their ports. Linux only (/proc); elsewhere,
+ * and when started directly (container, systemd), there is nothing to watch. Returns a stop function.
  */
 export function watchLauncher(onGone: (pid: number) => void, intervalMs = 250): () => void {
   const chain = launcherChain();

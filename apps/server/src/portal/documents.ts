@@ -1,8 +1,12 @@
-/** The three downloads, rendered once per server URL. */
+import type { PostmanEnvironment } from '@switchboard/openapi';
+
+/** The downloads, rendered once per server URL. */
 export interface ApiDocuments {
   openApiJson: string;
   openApiYaml: string;
   postmanJson: string;
+  /** The collection's environment as `pnpm export:api` writes it (every id empty), before a user's ids go in. */
+  postmanEnvironment: PostmanEnvironment;
   /** The security scheme carrying `X-API-Key`, which the reference prefills with the user's key. */
   apiKeyScheme: string | undefined;
 }
@@ -20,12 +24,14 @@ function apiKeySchemeOf(doc: { components?: { securitySchemes?: Record<string, u
 
 async function render(serverUrl: string): Promise<ApiDocuments> {
   // Loaded on first use: the exporters (openapi-to-postmanv2 and friends) are heavy and most processes never need them.
-  const { buildOpenApi, buildPostmanCollection, toYaml } = await import('@switchboard/openapi');
+  const { buildOpenApi, buildPostmanCollection, buildPostmanEnvironment, toYaml } = await import('@switchboard/openapi');
   const doc = buildOpenApi({ serverUrl });
+  const collection = await buildPostmanCollection(doc);
   return {
     openApiJson: JSON.stringify(doc, null, 2),
     openApiYaml: toYaml(doc),
-    postmanJson: JSON.stringify(await buildPostmanCollection(doc), null, 2),
+    postmanJson: JSON.stringify(collection, null, 2),
+    postmanEnvironment: buildPostmanEnvironment(collection),
     apiKeyScheme: apiKeySchemeOf(doc),
   };
 }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ApiDocuments } from './documents.js';
 import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
-import { withUserIds } from './try-ids.js';
+import { environmentWithUserIds, withUserIds } from './try-ids.js';
 import { downloadsPage, DOWNLOADS, REFERENCE_DEFINITION_PATH, referencePage } from './views/tools.js';
 
 const FILES: { path: string; file: string; type: string; body: (docs: ApiDocuments) => string }[] = [
@@ -10,7 +10,7 @@ const FILES: { path: string; file: string; type: string; body: (docs: ApiDocumen
   { ...DOWNLOADS.postman, type: 'application/json; charset=utf-8', body: (docs) => docs.postmanJson },
 ];
 
-/** The interactive reference and its definition, the downloads page and the three files (all behind sign-in and `settings:api`). */
+/** The interactive reference and its definition, the downloads page and the files (all behind sign-in and `settings:api`). */
 export function toolRoutes(ctx: PortalContext): Router {
   const router = Router();
 
@@ -37,6 +37,18 @@ export function toolRoutes(ctx: PortalContext): Router {
   router.get('/downloads', (req, res) => {
     res.send(downloadsPage(ctx.assets, signedIn(req).viewer, ctx.serverUrl(req)));
   });
+
+  // Personal: the environment carries the signed-in user's ids.
+  router.get(
+    DOWNLOADS.postmanEnvironment.path,
+    asyncRoute(async (req, res) => {
+      const docs = await ctx.documents(ctx.serverUrl(req));
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Disposition', `attachment; filename="${DOWNLOADS.postmanEnvironment.file}"`);
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.send(await environmentWithUserIds(docs.postmanEnvironment, ctx.em.fork(), signedIn(req).user.id));
+    }),
+  );
 
   for (const file of FILES) {
     router.get(

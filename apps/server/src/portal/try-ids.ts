@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EXAMPLE_IDS, type ExampleIdName } from '@switchboard/contract';
+import type { PostmanEnvironment } from '@switchboard/openapi';
 
 type TryIds = Partial<Record<ExampleIdName, string>>;
 
@@ -38,4 +39,14 @@ export async function withUserIds(openApiJson: string, em: EntityManager, userId
     if (own) text = text.replaceAll(sample, own);
   }
   return text;
+}
+
+/**
+ * The Postman environment with the user's own ids filled in, so the collection runs once the key is pasted. Never
+ * the API key (only its owner has it, shown once) and never a contact (contacts/delete makes its own).
+ */
+export async function environmentWithUserIds(environment: PostmanEnvironment, em: EntityManager, userId: string): Promise<string> {
+  const ids = await tryIds(em, userId);
+  const values = environment.values.map((entry) => ({ ...entry, value: ids[entry.key as ExampleIdName] ?? entry.value }));
+  return `${JSON.stringify({ ...environment, values }, null, 2)}\n`;
 }

@@ -3,11 +3,12 @@ import { html, jsonScript } from '../html.js';
 import { PORTAL_PATH } from '../session.js';
 import { page, type Viewer } from './layout.js';
 
-/** The three files, by path inside the portal. */
+/** The files, by path inside the portal (the environment's name is the one `pnpm export:api` writes). */
 export const DOWNLOADS = {
   json: { path: '/downloads/openapi.json', file: 'switchboard-openapi.json' },
   yaml: { path: '/downloads/openapi.yaml', file: 'switchboard-openapi.yaml' },
   postman: { path: '/downloads/postman.json', file: 'switchboard.postman_collection.json' },
+  postmanEnvironment: { path: '/downloads/postman-environment.json', file: 'switchboard.postman_environment.json' },
 } as const;
 const href = (download: { path: string }) => `${PORTAL_PATH}${download.path}`;
 /** The definition the reference loads: example ids are the signed-in user's own. */
@@ -74,7 +75,8 @@ export function downloadsPage(assets: AssetUrls, viewer: Viewer, serverUrl: stri
       <ul class="downloads">
         ${item('OpenAPI (JSON)', 'OpenAPI 3 definition for code generators, gateways and API tools.', href(DOWNLOADS.json), 'Download JSON')}
         ${item('OpenAPI (YAML)', 'The same definition as YAML, for reading and review.', href(DOWNLOADS.yaml), 'Download YAML')}
-        ${item('Postman collection', 'Every endpoint with example bodies; set the apiKey variable and send.', href(DOWNLOADS.postman), 'Download collection')}
+        ${item('Postman collection', 'Every endpoint with example bodies and tests; import it together with the environment.', href(DOWNLOADS.postman), 'Download collection')}
+        ${item('Postman environment', 'The collection’s variables with your own ids filled in. Paste an API key into apiKey, select it, and run.', href(DOWNLOADS.postmanEnvironment), 'Download environment')}
       </ul>`,
   });
 }
