@@ -33,9 +33,9 @@ export const modules = [
   contactsModule,
   templatesModule,
   automationsModule,
-  // Before messages: its provider registry sends WhatsApp channels' messages through this module's service.
-  whatsAppModule,
   messagesModule,
+  // After messages: its service registers the WhatsApp Cloud API with the messaging providers as it starts.
+  whatsAppModule,
   plansModule,
   ticketsModule,
   webhooksModule,
