@@ -1,4 +1,4 @@
-import { demoSeed, type SeedFile, type SeedResult } from '@switchboard/server';
+import { demoExampleIds, demoSeed, type SeedFile, type SeedResult } from '@switchboard/server';
 import type { TestServer } from '../helpers/server.js';
 
 /**
@@ -10,21 +10,16 @@ export const singleChannelDemo: SeedFile = {
   channels: demoSeed.channels?.map((channel) => (channel.ref === 'support' ? channel : { ...channel, users: ['agent'] })),
 };
 
-/** The values of the Postman variables (and of Portman's replacements) for the seeded demo. */
+/**
+ * The values of the Postman variables (and of Portman's replacements) for the seeded demo: its owner's key and the
+ * sample ids the modules fill from their demo entries.
+ */
 export function demoVariables(baseUrl: string, ids: SeedResult) {
-  return {
-    baseUrl,
-    apiKey: ids.users!.owner!.apiKey!,
-    platformId: ids.platforms!.demo!,
-    channelId: ids.channels!.support!,
-    userId: ids.users!.owner!.id,
-    addonId: ids.plans!.seats!,
-    ticketId: ids.tickets!.welcome!.id,
-  };
+  return { baseUrl, apiKey: ids.users!.owner!.apiKey!, ...demoExampleIds(ids) };
 }
 
 /** A webhook endpoint of the demo platform, made through the API, for the examples that read one (webhooks/deliveries). */
 export async function demoWebhookEndpointId(server: TestServer, { apiKey, platformId }: ReturnType<typeof demoVariables>): Promise<string> {
-  const reply = await server.client(apiKey).platform.webhooks.manage({ platformId, url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' });
+  const reply = await server.client(apiKey).platform.webhooks.manage({ platformId: platformId!, url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' });
   return reply.data.id;
 }

@@ -4,7 +4,7 @@ export { ConfigError, loadConfig, type Config } from './config.js';
 export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 export { listenForNotifications } from './db/notification-listener.js';
 export { migrate, type Database, type Orm } from './db/orm.js';
-export { demoSeed, DEMO_PASSWORD } from './demo.js';
+export { demoExampleIds, demoSeed, DEMO_PASSWORD } from './demo.js';
 export { idempotencyStore } from './modules/index.js';
 export { SeedError } from './kit/seed.js';
 export { startServices, type Services } from './kit/services.js';

@@ -1,5 +1,8 @@
 import type { EntityClass } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ExampleIdName } from '@switchboard/contract';
 import type { Router } from 'express';
+import type { z } from 'zod';
 import type { RouteDeps, RouteSlice } from './implement.js';
 import type { JobDeps, ModuleJobs } from './jobs.js';
 import type { SeedExtension, SeedSection } from './seed.js';
@@ -11,6 +14,30 @@ export type AnySeedSection = SeedSection<string, any, unknown>;
 export type AnySeedExtension = SeedExtension<string, any, any, any>;
 /** What a module contributes to the seed file: sections of its own, extensions of earlier modules' sections. */
 export type AnySeedEntry = AnySeedSection | AnySeedExtension;
+
+/** A module's part of the demo data: entries of its own sections, and by ref the fields it adds to others' entries. */
+export type DemoOf<Seed extends readonly AnySeedEntry[]> = {
+  [X in Extract<Seed[number], AnySeedSection> as X['key']]?: z.input<X['item']>[];
+} & {
+  [X in Extract<Seed[number], AnySeedExtension> as X['extends']]?: Record<string, z.input<z.ZodObject<X['fields']>>>;
+};
+
+/** Whose ids the API reference's "Try it" examples show: the signed-in portal user. */
+export interface ExampleViewer {
+  userId: string;
+  platformId: string;
+}
+
+/**
+ * How a module fills one of the contract's sample ids (EXAMPLE_IDS) with a real one: in the demo data (the ids the
+ * Postman environment is filled with) and for a signed-in portal user (the API reference's "Try it").
+ */
+export interface ExampleId {
+  /** The demo entry it names, `section.ref` (e.g. `plans.seats`); none when the demo has no such entry. */
+  demo?: string;
+  /** The viewer's own (e.g. their newest ticket), so "Send" works as it stands; undefined when they have none. */
+  of(em: EntityManager, viewer: ExampleViewer): Promise<string | undefined>;
+}
 
 /**
  * Everything the core needs to know about one resource. `modules/index.ts` lists the manifests; the app, the
@@ -33,6 +60,10 @@ export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly 
   services?: readonly ServiceProvider[];
   /** The delivery jobs it runs in the worker. */
   jobs?(deps: JobDeps): ModuleJobs;
+  /** Its part of the demo data (`DEMO=true`, `pnpm cli seed:demo`): what lets every example request answer 200. */
+  demo?: DemoOf<Seed>;
+  /** The contract's sample ids it owns, filled with real ones for the demo and the portal's "Try it". */
+  examples?: Partial<Record<ExampleIdName, ExampleId>>;
 }
 
 /** Declares a manifest, keeping its seed sections' types (the seed file and result types derive from them). */

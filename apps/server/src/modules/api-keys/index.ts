@@ -9,4 +9,5 @@ export const apiKeysModule = defineModule({
   name: 'api-keys',
   entities: [ApiKey],
   seed: [userApiKeySeed],
+  demo: { users: { owner: { apiKey: true } } },
 });

@@ -89,7 +89,7 @@ export async function upsertLabel(ctx: ServiceContext, channelId: string, change
     .createQueryBuilder(LabelEntity)
     .insert({ channel: channelId, name: changes.name, description: changes.description ?? null, color: changes.color ?? null, sortOrder: changes.sortOrder ?? 0 })
     .onConflict(['channel', 'name'])
-    .merge({ ...merged, updatedAt: raw('now()') })
+    .merge({ ...merged, updatedAt: new Date() })
     // `returning` is typed for entity fields only; a raw fragment is what MikroORM passes through as written.
     .returning(['id', 'channel', 'name', 'description', 'color', 'sortOrder', raw('(xmax = 0) as created') as unknown as 'id'])
     .execute<UpsertedRow>('get');

@@ -2,6 +2,7 @@ import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { User } from './user.entity.js';
+import { usersDemo } from './user.demo.js';
 import { platformMembersService } from './user.members.js';
 import { usersRouter } from './user.router.js';
 import { usersSeed } from './user.seed.js';
@@ -13,4 +14,5 @@ export const usersModule = defineModule({
   routes: [routes(contract.platform.users, usersRouter)],
   seed: [usersSeed],
   services: [platformMembersService],
+  demo: { users: usersDemo },
 });

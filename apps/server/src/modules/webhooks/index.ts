@@ -20,4 +20,10 @@ export const webhooksModule = defineModule({
   seed: [platformWebhooksSeed],
   services: [webhookPolicyService],
   jobs: ({ config }) => ({ targets: [webhookTarget(config.WEBHOOK_TIMEOUT_MS, { allowLocal: config.ALLOW_HTTP_WEBHOOKS })] }),
+  examples: {
+    webhookEndpointId: {
+      of: async (em, viewer) =>
+        (await em.findOne(WebhookEndpoint, { platform: viewer.platformId }, { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } }))?.id,
+    },
+  },
 });
