@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 
 /**
- * The committed migrations: every file in migrations/ beside this one, found when the migrator runs (MikroORM's glob
+ * The committed migrations: every `Migration*` file in migrations/ beside this one, found when the migrator runs (MikroORM's glob
  * discovery, Node ≥ 22), so a new migration is only its file. Resolved from this module, not the working directory:
  * the TypeScript sources under tsx and vitest, the compiled `.js` in dist/ and in the `pnpm deploy` bundle.
  */
@@ -37,6 +37,8 @@ export function ormConfig(entities: Entities, clientUrl: string, poolMax = 20, l
     extensions: [Migrator],
     migrations: {
       path: MIGRATIONS_PATH,
+      // Migration files only: not their .d.ts, nor another file left in a stale dist/ (tsc never deletes output).
+      glob: 'Migration!(*.d).{js,ts}',
       transactional: true,
       allOrNothing: true,
       snapshot: false,
