@@ -68,5 +68,3 @@ export const seededId = <E extends { id: string }>(entity: E): SeededEntry<strin
 
 /** A ref: how entries of the file point at each other (`"platform": "acme"`). */
 export const seedRef = z.string().min(1);
-/** A phone as stored: digits with the country code. */
-export const seedPhone = z.string().regex(/^\d{8,15}$/, 'must be 8 to 15 digits with country code, no +');

@@ -1,6 +1,6 @@
-import { CHANNEL_STATUSES } from '@switchboard/contract';
+import { CHANNEL_STATUSES, phoneParam } from '@switchboard/contract';
 import { z } from 'zod';
-import { SeedError, seededId, seedPhone, seedRef, seedSection } from '../../kit/seed.js';
+import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { User } from '../users/user.entity.js';
 import { Channel } from './channel.entity.js';
@@ -12,7 +12,7 @@ export const channelsSeed = seedSection({
       ref: seedRef.optional(),
       platform: seedRef,
       name: z.string().min(1).max(200),
-      phone: seedPhone,
+      phone: phoneParam(),
       status: z.enum(CHANNEL_STATUSES).default('active'),
       users: z.array(seedRef).default([]),
     })

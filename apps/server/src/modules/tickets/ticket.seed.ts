@@ -1,4 +1,4 @@
-import { TICKET_PRIORITIES, TICKET_STATUSES } from '@switchboard/contract';
+import { TICKET_PRIORITIES, TICKET_STATUSES, ticketManageParams } from '@switchboard/contract';
 import { z } from 'zod';
 import { seedRef, seedSection } from '../../kit/seed.js';
 import { Platform } from '../platforms/platform.entity.js';
@@ -7,15 +7,18 @@ import { User } from '../users/user.entity.js';
 import { generateShortId } from './short-id.js';
 import { Ticket } from './ticket.entity.js';
 
+/** A new ticket's fields as tickets/manage takes them. */
+const { email, title, description } = ticketManageParams.shape;
+
 export const ticketsSeed = seedSection({
   key: 'tickets',
   item: z
     .object({
       ref: seedRef.optional(),
       platform: seedRef,
-      email: z.string().email(),
-      title: z.string().min(1).max(200),
-      description: z.string().min(1),
+      email: email.unwrap(),
+      title: title.unwrap(),
+      description: description.unwrap(),
       status: z.enum(TICKET_STATUSES).default('open'),
       priority: z.enum(TICKET_PRIORITIES).default('medium'),
     })

@@ -1,4 +1,4 @@
-import { webhookEventsProblem } from '@switchboard/contract';
+import { webhookEventsProblem, webhookManageParams } from '@switchboard/contract';
 import { z } from 'zod';
 import { seedExtension } from '../../kit/seed.js';
 import type { Platform } from '../platforms/platform.entity.js';
@@ -10,7 +10,7 @@ export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=]{16,}$/;
 /** A platform's webhook endpoint, as the seed file nests it under its platform. */
 const webhookSeed = z
   .object({
-    url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+    url: webhookManageParams.shape.url.unwrap().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
     secret: z.string().regex(WEBHOOK_SECRET_PATTERN, 'must be whsec_ followed by base64').optional(),
     events: z
       .array(z.string())
