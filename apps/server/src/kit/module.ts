@@ -41,7 +41,8 @@ export interface ExampleId {
 
 /**
  * Everything the core needs to know about one resource. `modules/index.ts` lists the manifests; the app, the
- * ORM, the seed loader, the worker and the 404/405 table are built from that list.
+ * ORM, the seed loader, the worker, the 404/405 table, the demo data and the portal's example ids are built from
+ * that list (wiring.ts).
  */
 export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly AnySeedEntry[]> {
   name: string;

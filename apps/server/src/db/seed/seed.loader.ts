@@ -83,7 +83,7 @@ export function createSeeder<S extends AnySeedEntry>(entries: readonly S[]) {
   const extensions = (entries as readonly AnySeedEntry[]).filter(isExtension);
   const extensionsOf = (key: string) => extensions.filter((extension) => extension.extends === key);
   for (const extension of extensions) {
-    if (!sections.some((section) => section.key === extension.extends)) throw new Error(`a seed extension extends "${extension.extends}", which no module lists before it`);
+    if (!sections.some((section) => section.key === extension.extends)) throw new Error(`a seed extension extends "${extension.extends}", which no module has`);
   }
   const schema = z
     .object(Object.fromEntries(sections.map((section) => [section.key, z.array(entrySchema(section, extensionsOf(section.key))).default([])])))
