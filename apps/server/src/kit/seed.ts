@@ -66,5 +66,18 @@ export const seedExtension = <K extends string, Fields extends z.ZodRawShape, E,
 /** The id of an entry, what most sections report for a ref. */
 export const seededId = <E extends { id: string }>(entity: E): SeededEntry<string> => ({ entity, result: entity.id });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any output: only the object inside matters here
+type ParamsSchema = z.AnyZodObject | z.ZodEffects<z.AnyZodObject, any, any>;
+type ObjectOf<S extends ParamsSchema> = S extends z.ZodEffects<infer O, unknown, unknown> ? O : S;
+
+/**
+ * The fields of a contract endpoint's parameters (inside its cross-field rules, if it has any): what a seed item
+ * takes its fields from, so the seed file and the API accept the same values.
+ */
+export function contractFields<S extends ParamsSchema>(params: S): ObjectOf<S>['shape'] {
+  const object: z.AnyZodObject = params instanceof z.ZodEffects ? params.innerType() : (params as z.AnyZodObject);
+  return object.shape;
+}
+
 /** A ref: how entries of the file point at each other (`"platform": "acme"`). */
 export const seedRef = z.string().min(1);

@@ -1,13 +1,13 @@
 import { CONTACT_STATUSES, contactManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
+import { contractFields, SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/channel.entity.js';
 import { Label } from '../labels/label.entity.js';
 import { labelKey } from '../labels/label.seed.js';
 import { Contact } from './contact.entity.js';
 
 /** A contact's fields as contacts/manage takes them (its name required here: every seeded contact is new). */
-const { name, phone, email, customFields } = contactManageParams.shape;
+const { name, phone, email, customFields } = contractFields(contactManageParams);
 
 export const contactsSeed = seedSection({
   key: 'contacts',

@@ -1,6 +1,6 @@
 import { labelManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
+import { contractFields, SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/channel.entity.js';
 import { Label } from './label.entity.js';
 
@@ -8,7 +8,7 @@ import { Label } from './label.entity.js';
 export const labelKey = (channelId: string, name: string) => `${channelId}:${name}`;
 
 /** A label's fields as labels/manage takes them. */
-const { name, description, color, sortOrder } = labelManageParams.shape;
+const { name, description, color, sortOrder } = contractFields(labelManageParams);
 
 export const labelsSeed = seedSection({
   key: 'labels',

@@ -1,6 +1,6 @@
 import { TICKET_PRIORITIES, TICKET_STATUSES, ticketManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { seedRef, seedSection } from '../../kit/seed.js';
+import { contractFields, seedRef, seedSection } from '../../kit/seed.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { userKey } from '../users/user.seed.js';
 import { User } from '../users/user.entity.js';
@@ -8,7 +8,7 @@ import { generateShortId } from './short-id.js';
 import { Ticket } from './ticket.entity.js';
 
 /** A new ticket's fields as tickets/manage takes them. */
-const { email, title, description } = ticketManageParams.shape;
+const { email, title, description } = contractFields(ticketManageParams);
 
 export const ticketsSeed = seedSection({
   key: 'tickets',

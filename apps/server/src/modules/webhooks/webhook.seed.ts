@@ -1,6 +1,6 @@
 import { webhookEventsProblem, webhookManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { seedExtension } from '../../kit/seed.js';
+import { contractFields, seedExtension } from '../../kit/seed.js';
 import type { Platform } from '../platforms/platform.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { newWebhookSecret } from './webhook-secrets.js';
@@ -10,7 +10,7 @@ export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=]{16,}$/;
 /** A platform's webhook endpoint, as the seed file nests it under its platform. */
 const webhookSeed = z
   .object({
-    url: webhookManageParams.shape.url.unwrap().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+    url: contractFields(webhookManageParams).url.unwrap().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
     secret: z.string().regex(WEBHOOK_SECRET_PATTERN, 'must be whsec_ followed by base64').optional(),
     events: z
       .array(z.string())
