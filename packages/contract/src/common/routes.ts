@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { EndpointMetadata } from './access.js';
 
 /** A route of the contract: each is made by `endpoint()`, so it carries its endpoint's metadata and zod schemas. */
-export type ContractRoute = AppRoute & { metadata: EndpointMetadata; responses: Record<number, z.ZodTypeAny>; body?: unknown };
+export type ContractRoute = AppRoute & { metadata: EndpointMetadata; responses: Record<number, z.ZodTypeAny>; body?: z.ZodTypeAny };
 
 /** One endpoint: where it sits in the contract tree (the SDK method's path, e.g. `workspace.contacts.list`) and its two routes. */
 export interface ContractEndpoint {
