@@ -1,4 +1,4 @@
-import { demoSeed, type SeedFile, type SeedResult } from '@switchboard/server';
+import { demoExampleIds, demoSeed, type SeedFile, type SeedResult } from '@switchboard/server';
 import type { TestServer } from '../helpers/server.js';
 
 /**
@@ -10,16 +10,25 @@ export const singleChannelDemo: SeedFile = {
   channels: demoSeed.channels?.map((channel) => (channel.ref === 'support' ? channel : { ...channel, users: ['agent'] })),
 };
 
-/** The values of the Postman variables (and of Portman's replacements) for the seeded demo. */
-export function demoVariables(baseUrl: string, ids: SeedResult) {
+/**
+ * The values of the Postman variables (and of Portman's replacements) for the seeded demo: its owner's key and the
+ * sample ids the modules fill from their demo entries.
+ */
+export function demoVariables(baseUrl: string, seeded: SeedResult) {
+  const ids = demoExampleIds(seeded);
+  const filled = (name: 'platformId' | 'channelId' | 'userId' | 'addonId' | 'ticketId') => {
+    const id = ids[name];
+    if (!id) throw new Error(`the demo data fills no ${name}: a module's manifest lost its demo example`);
+    return id;
+  };
   return {
     baseUrl,
-    apiKey: ids.users!.owner!.apiKey!,
-    platformId: ids.platforms!.demo!,
-    channelId: ids.channels!.support!,
-    userId: ids.users!.owner!.id,
-    addonId: ids.plans!.seats!,
-    ticketId: ids.tickets!.welcome!.id,
+    apiKey: seeded.users!.owner!.apiKey!,
+    platformId: filled('platformId'),
+    channelId: filled('channelId'),
+    userId: filled('userId'),
+    addonId: filled('addonId'),
+    ticketId: filled('ticketId'),
   };
 }
 

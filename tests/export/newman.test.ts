@@ -19,7 +19,7 @@ interface NewmanRun {
 }
 
 /** The exported environment file with `values` filled in, as a user fills it in Postman. */
-function filledEnvironment(dir: string, values: Record<string, string>): string {
+function filledEnvironment(dir: string, values: Record<string, string | undefined>): string {
   const environment = JSON.parse(readFileSync(path.join(dir, API_FILES.postmanEnvironment), 'utf8')) as PostmanEnvironment;
   const filled = { ...environment, values: environment.values.map((entry) => ({ ...entry, value: values[entry.key] ?? entry.value })) };
   const file = path.join(dir, `filled-${Object.keys(values).length}.postman_environment.json`);

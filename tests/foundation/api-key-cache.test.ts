@@ -58,6 +58,8 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
     });
     platformId = ids.platforms!.p!;
     channelIds = { main: ids.channels!.main!, other: ids.channels!.other! };
+    // One seed file creates both in the same millisecond; channels list oldest first, so make `other` the newer.
+    await sql(first.databaseUrl, `update channels set created_at = created_at + interval '1 second' where id = $1`, [channelIds.other]);
     await untilListening(first);
     await untilListening(second);
   });

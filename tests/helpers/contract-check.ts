@@ -1,18 +1,7 @@
-import { contract } from '@switchboard/contract';
+import { contract, contractRoutes } from '@switchboard/contract';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import type { ZodTypeAny } from 'zod';
 
-interface Route {
-  method: string;
-  path: string;
-  responses: Record<number, ZodTypeAny>;
-}
-type Tree = { [name: string]: Tree | Route };
-
-function routesOf(tree: Tree): Route[] {
-  return Object.values(tree).flatMap((node) => ('method' in node && 'path' in node ? [node as Route] : routesOf(node as Tree)));
-}
-const ROUTES = new Map(routesOf(contract as unknown as Tree).map((route) => [`${route.method} ${route.path}`, route]));
+const ROUTES = new Map(contractRoutes(contract).map((route) => [`${route.method} ${route.path}`, route]));
 
 /** A reply that does not say what the contract says it does: the test fails with what drifted. */
 export class ContractDriftError extends Error {}

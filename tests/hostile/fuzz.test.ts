@@ -1,7 +1,6 @@
 import { request } from 'node:http';
-import { contract, ERROR_CODES, paramsObject, RATE_CLASSES, type EndpointMetadata, type RateClass } from '@switchboard/contract';
+import { contract, contractEndpoints, ERROR_CODES, paramsObject, RATE_CLASSES, type ContractEndpoint, type RateClass } from '@switchboard/contract';
 import fc from 'fast-check';
-import type { z } from 'zod';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
@@ -18,22 +17,8 @@ const SEED = process.env.FUZZ_SEED === 'random' ? undefined : Number(process.env
 /** Internals a reply must never show: stack frames, file paths, SQL, driver messages. */
 const LEAK = /\bat [\w.<>]+ \(|\.(js|ts):\d+|node_modules|\/work\/|\/src\/|select .+ from|insert into|update \w+ set|syntax error|sqlstate|violates|duplicate key|stack/i;
 
-interface Route {
-  path: string;
-  body?: z.ZodTypeAny;
-  responses: Record<number, z.ZodTypeAny>;
-  metadata: EndpointMetadata;
-}
-interface Endpoint {
-  post: Route;
-  get: Route;
-}
-type Tree = { [name: string]: Tree | Endpoint };
-function endpointsOf(tree: Tree): Endpoint[] {
-  return Object.values(tree).flatMap((node) => ('post' in node && 'path' in node.post ? [node as Endpoint] : endpointsOf(node as Tree)));
-}
-const ENDPOINTS = endpointsOf(contract as unknown as Tree);
-const classOf = (endpoint: Endpoint) => endpoint.post.metadata.rateClass;
+const ENDPOINTS = contractEndpoints(contract);
+const classOf = (endpoint: ContractEndpoint) => endpoint.post.metadata.rateClass;
 
 /** Enough users that no class's per-user budget runs out, counting shrinking's extra requests. */
 const USERS = Math.max(

@@ -163,6 +163,17 @@ describe('Idempotency-Key on writes', () => {
     expect(await storedKeys(server, fresh)).toHaveLength(1);
   });
 
+  test('a claim whose request never answered lapses after its 5-minute lease; then the key can be claimed again', async ({ server, acme }) => {
+    const key = randomUUID();
+    const em = server.database.orm.em.fork();
+    expect(await idempotencyStore.claim(em, acme.memberId, key, 'first')).toBe(true);
+    expect(await storedKeys(server, key)).toEqual([{ user_id: acme.memberId, status_code: null, kept_seconds: 300 }]);
+    expect(await idempotencyStore.claim(em, acme.memberId, key, 'second')).toBe(false);
+    await sql(server.databaseUrl, `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`, [key]);
+    expect(await idempotencyStore.claim(em, acme.memberId, key, 'second')).toBe(true);
+    expect(await idempotencyStore.stored(em, acme.memberId, key)).toEqual({ fingerprint: 'second', statusCode: null, responseBody: null });
+  });
+
   test('GET with the same parameters in the query is the same request as the POST', async ({ server, acme }) => {
     const key = randomUUID();
     const params = { channelId: acme.mainChannelId, name: `idem-${key.slice(0, 8)}`, sortOrder: 3 };

@@ -8,7 +8,7 @@ import {
   RateLimitError,
   SwitchboardError,
 } from '@switchboard/client';
-import { contract, type EndpointMetadata } from '@switchboard/contract';
+import { contract, contractEndpoints } from '@switchboard/contract';
 import axios from 'axios';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,21 +16,12 @@ import { REPO_ROOT } from '../helpers/processes.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failure, ok, startStandIn, type StandIn } from './stand-in.js';
 
-interface Route {
-  method: string;
-  path: string;
-  metadata: EndpointMetadata;
-}
-type Tree = { [name: string]: Tree | Route };
-
 /** Every POST route of the contract with the SDK method at the same place in the tree. */
-function postRoutes(router: Tree, sdk: Record<string, unknown>): { route: Route; method: (params: object) => Promise<unknown> }[] {
-  return Object.entries(router).flatMap(([name, node]) => {
-    const branch = sdk[name] as Record<string, unknown>;
-    const post = (node as Tree).post as Route | undefined;
-    if (post?.method === 'POST') return [{ route: post, method: branch as unknown as (params: object) => Promise<unknown> }];
-    return postRoutes(node as Tree, branch);
-  });
+function postRoutes(sdk: Record<string, unknown>) {
+  return contractEndpoints(contract).map(({ at, post }) => ({
+    route: post,
+    method: at.reduce<unknown>((branch, name) => (branch as Record<string, unknown>)[name], sdk) as (params: object) => Promise<unknown>,
+  }));
 }
 
 describe('SDK requests and errors', () => {
@@ -40,7 +31,7 @@ describe('SDK requests and errors', () => {
   it('has one method per contract endpoint, placed like the path, sending the example to that path', async () => {
     stand = await startStandIn(() => ok({}));
     const sb = createClient({ baseUrl: stand.url, apiKey: 'k' });
-    const endpoints = postRoutes(contract as unknown as Tree, sb as unknown as Record<string, unknown>);
+    const endpoints = postRoutes(sb as unknown as Record<string, unknown>);
     expect(endpoints.length).toBeGreaterThanOrEqual(13);
     for (const { route, method } of endpoints) {
       const { example, operation } = route.metadata;

@@ -16,7 +16,6 @@ import type { Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import type { Logger } from './logger.js';
 import { apiKeyLookup, idempotencyStore } from './modules/index.js';
-import { WEBHOOK_POLICY } from './modules/webhooks/webhook-policy.js';
 import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
 import { root } from './portal/root.js';
@@ -73,8 +72,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.corsOrigins?.length) app.use('/api', corsFor(deps.corsOrigins));
 
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
-  const webhooks = { policy: deps.services.get(WEBHOOK_POLICY), jobs: deps.jobs };
-  app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, webhooks, ...deps.portal }));
+  app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, jobs: deps.jobs, ...deps.portal }));
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);

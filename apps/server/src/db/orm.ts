@@ -1,10 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { Migrator } from '@mikro-orm/migrations';
 import type { EntityClass } from '@mikro-orm/core';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
-import { migrationsList } from './migrations/index.js';
+
+/**
+ * The committed migrations: every `Migration*` file in migrations/ beside this one, found when the migrator runs (MikroORM's glob
+ * discovery, Node ≥ 22), so a new migration is only its file. Resolved from this module, not the working directory:
+ * the TypeScript sources under tsx and vitest, the compiled `.js` in dist/ and in the `pnpm deploy` bundle.
+ */
+const MIGRATIONS_PATH = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export type Orm = MikroORM;
 
@@ -29,8 +36,9 @@ export function ormConfig(entities: Entities, clientUrl: string, poolMax = 20, l
     entities: [...entities],
     extensions: [Migrator],
     migrations: {
-      migrationsList,
-      path: 'src/db/migrations',
+      path: MIGRATIONS_PATH,
+      // Migration files only: not their .d.ts, nor another file left in a stale dist/ (tsc never deletes output).
+      glob: 'Migration!(*.d).{js,ts}',
       transactional: true,
       allOrNothing: true,
       snapshot: false,

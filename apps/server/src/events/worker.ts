@@ -4,9 +4,17 @@ import type { DeliveryJob, DeliveryTarget, JobDeps, JobQueue, ModuleJobs, Task, 
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
-import type { QueueStats } from '../observability/metrics.js';
 import { runDelivery } from './delivery.js';
 import { startQueue } from './queue.js';
+
+/** What the job queue reports about one queue (pg-boss's own counts). */
+export interface QueueStats {
+  queue: string;
+  ready: number;
+  deferred: number;
+  active: number;
+  failed: number;
+}
 
 export interface EventsRuntime {
   queue: JobQueue;

@@ -1,3 +1,4 @@
+import { isUuid } from '@switchboard/contract';
 import { LRUCache } from 'lru-cache';
 import { LAST_USE_INTERVAL_MS } from '../kit/auth.js';
 import type { Caller } from '../kit/context.js';
@@ -51,9 +52,6 @@ export interface CallerCache {
   stop(): Promise<void>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-
 const frozen = (caller: Caller): Caller =>
   Object.freeze({ ...caller, permissions: Object.freeze([...caller.permissions]), channelIds: Object.freeze([...caller.channelIds]) });
 
@@ -89,7 +87,7 @@ export function startCallerCache(options: CallerCacheOptions, connect: (changes:
   };
   const feed = connect({
     // The triggers send the user's id, or '' after a TRUNCATE; anything unexpected drops everything.
-    notified: (payload) => forget(UUID.test(payload) ? payload.toLowerCase() : null),
+    notified: (payload) => forget(isUuid(payload) ? payload.toLowerCase() : null),
     listening() {
       forget(null);
       state.listening = true;

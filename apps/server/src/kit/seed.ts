@@ -48,10 +48,36 @@ export interface SeedSection<K extends string = string, Item extends z.ZodTypeAn
 
 export const seedSection = <K extends string, Item extends z.ZodTypeAny, R>(section: SeedSection<K, Item, R>) => section;
 
+/**
+ * Fields a module adds to the entries of a lower module's section, and what it does with them once such an entry
+ * exists: how a module seeds its part of an entry it builds on (an API key for a user, webhooks of a platform, a
+ * channel's WhatsApp connection) while the lower module knows nothing of it. `load` runs right after the section
+ * created the entry; an object it returns is merged into that entry's result.
+ */
+export interface SeedExtension<K extends string = string, Fields extends z.ZodRawShape = z.ZodRawShape, E = never, R = void> {
+  /** The key of the section whose entries gain `fields`, e.g. `users`. */
+  extends: K;
+  fields: Fields;
+  load(ctx: SeedContext, entity: E, values: z.output<z.ZodObject<Fields>>, path: string): Promise<R>;
+}
+
+export const seedExtension = <K extends string, Fields extends z.ZodRawShape, E, R = void>(extension: SeedExtension<K, Fields, E, R>) => extension;
+
 /** The id of an entry, what most sections report for a ref. */
 export const seededId = <E extends { id: string }>(entity: E): SeededEntry<string> => ({ entity, result: entity.id });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any output: only the object inside matters here
+type ParamsSchema = z.AnyZodObject | z.ZodEffects<z.AnyZodObject, any, any>;
+type ObjectOf<S extends ParamsSchema> = S extends z.ZodEffects<infer O, unknown, unknown> ? O : S;
+
+/**
+ * The fields of a contract endpoint's parameters (inside its cross-field rules, if it has any): what a seed item
+ * takes its fields from, so the seed file and the API accept the same values.
+ */
+export function contractFields<S extends ParamsSchema>(params: S): ObjectOf<S>['shape'] {
+  const object: z.AnyZodObject = params instanceof z.ZodEffects ? params.innerType() : (params as z.AnyZodObject);
+  return object.shape;
+}
+
 /** A ref: how entries of the file point at each other (`"platform": "acme"`). */
 export const seedRef = z.string().min(1);
-/** A phone as stored: digits with the country code. */
-export const seedPhone = z.string().regex(/^\d{8,15}$/, 'must be 8 to 15 digits with country code, no +');

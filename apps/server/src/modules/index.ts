@@ -19,26 +19,26 @@ export { apiKeyLookup } from './api-keys/index.js';
 export { idempotencyStore } from './idempotency/index.js';
 
 /**
- * The one list of modules. The app mounts their routes, the ORM knows their entities, the worker runs their
- * jobs and the seed file has their sections, in this order: a seed section may refer to entries of the
- * sections before it (users name their platform, contacts their channel and labels).
+ * The one list of modules. The app mounts their routes, the ORM knows their entities, the worker runs their jobs,
+ * the seed file has their sections and the demo data their parts. In dependency order: each module comes after the
+ * modules it imports, so its seed entries can refer to theirs (users name their platform, contacts their channel
+ * and labels) and its services start after the ones they use (whatsapp registers with messages' providers).
  */
 export const modules = [
   platformsModule,
   usersModule,
   apiKeysModule,
+  idempotencyModule,
   channelsModule,
   labelsModule,
   customFieldsModule,
   contactsModule,
-  templatesModule,
   automationsModule,
-  // Before messages: its provider registry sends WhatsApp channels' messages through this module's service.
-  whatsAppModule,
-  messagesModule,
-  plansModule,
-  ticketsModule,
   webhooksModule,
   mailModule,
-  idempotencyModule,
+  messagesModule,
+  templatesModule,
+  whatsAppModule,
+  plansModule,
+  ticketsModule,
 ] as const;

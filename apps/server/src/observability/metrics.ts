@@ -2,17 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { QueueStats } from '../events/worker.js';
 import type { CallerCacheStats } from '../http/caller-cache.js';
 import { routeMetadata } from '../http/context.js';
-
-/** What the job queue reports about one queue (pg-boss's own counts). */
-export interface QueueStats {
-  queue: string;
-  ready: number;
-  deferred: number;
-  active: number;
-  failed: number;
-}
 
 export interface MetricsSources {
   orm: MikroORM;

@@ -3,9 +3,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
+import type { JobQueue } from '../kit/jobs.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
-import type { WebhookDeps } from '../modules/webhooks/webhook-endpoints.service.js';
+import { WEBHOOK_POLICY } from '../modules/webhooks/webhook-policy.js';
 import { portalAssets, type AssetUrls } from './assets.js';
 import { authRoutes } from './auth.routes.js';
 import { channelRoutes } from './channels.routes.js';
@@ -32,7 +33,7 @@ export interface PortalDeps extends PortalOptions {
   orm: MikroORM;
   logger: Logger;
   services: Pick<Services, 'get'>;
-  webhooks: WebhookDeps;
+  jobs: JobQueue;
 }
 
 /**
@@ -97,7 +98,7 @@ export function createPortal(deps: PortalDeps): Router {
     documents: documentCache(),
     serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, ''),
     services: deps.services,
-    webhooks: deps.webhooks,
+    webhooks: { policy: deps.services.get(WEBHOOK_POLICY), jobs: deps.jobs },
   };
 
   const router = Router();

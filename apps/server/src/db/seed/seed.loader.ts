@@ -2,16 +2,30 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '@switchboard/contract';
 import { z, type ZodIssue } from 'zod';
-import type { AnySeedSection } from '../../kit/module.js';
-import { SeedError, type SeedContext, type SeedSection } from '../../kit/seed.js';
+import type { AnySeedEntry, AnySeedExtension, AnySeedSection } from '../../kit/module.js';
+import { SeedError, type SeedContext, type SeedExtension, type SeedSection } from '../../kit/seed.js';
 import type { Services } from '../../kit/services.js';
 
-/** The seed file's shape: one optional list per section, in the sections' order. */
-type SeedShape<S extends AnySeedSection> = { [X in S as X['key']]: z.ZodDefault<z.ZodArray<X['item']>> };
-export type SeedFileSchema<S extends AnySeedSection> = z.ZodObject<SeedShape<S>, 'strict'>;
+type SectionsOf<S extends AnySeedEntry> = Extract<S, AnySeedSection>;
+/** `(value: T) => void` per extension of section K: inferring T back from their union intersects them. */
+type PerExtension<X, K, T> = X extends { extends: K } ? (value: T) => void : never;
+type Intersected<F> = [F] extends [never] ? unknown : F extends (value: infer I) => void ? I : never;
+/** The fields every extension of section K adds to its entries (unknown when none does). */
+type ExtensionFields<S extends AnySeedEntry, K> = Intersected<
+  S extends SeedExtension<string, infer F, never, unknown> ? PerExtension<S, K, z.input<z.ZodObject<F>>> : never
+>;
+/** What the extensions of section K add to an entry's result (unknown when none adds anything). */
+type ExtensionResults<S extends AnySeedEntry, K> = Intersected<
+  S extends SeedExtension<string, z.ZodRawShape, never, infer R> ? ([R] extends [void] ? never : PerExtension<S, K, R>) : never
+>;
+
+/** A seed file as written: one optional list per section, each entry with its section's and extensions' fields. */
+export type SeedFileOf<S extends AnySeedEntry> = {
+  [X in SectionsOf<S> as X['key']]?: (z.input<X['item']> & ExtensionFields<S, X['key']>)[];
+};
 /** What each ref of the file became, per section (an id, or what the section reports, e.g. a user's API key). */
-export type SeedResultOf<S extends AnySeedSection> = {
-  [X in S as X['key']]?: Record<string, X extends SeedSection<string, z.ZodTypeAny, infer R> ? R : never>;
+export type SeedResultOf<S extends AnySeedEntry> = {
+  [X in SectionsOf<S> as X['key']]?: Record<string, (X extends SeedSection<string, z.ZodTypeAny, infer R> ? R : never) & ExtensionResults<S, X['key']>>;
 };
 
 function jsonPath(path: (string | number)[]): string {
@@ -50,15 +64,32 @@ class SeedRun implements SeedContext {
   }
 }
 
+const isExtension = (entry: AnySeedEntry): entry is AnySeedExtension => 'extends' in entry;
+const isSection = (entry: AnySeedEntry): entry is AnySeedSection => !isExtension(entry);
+
+/** A section's entry schema with the fields its extensions add (sections that are extended are plain objects). */
+function entrySchema(section: AnySeedSection, extensions: readonly AnySeedExtension[]): z.ZodTypeAny {
+  if (extensions.length === 0) return section.item;
+  if (!(section.item instanceof z.ZodObject)) throw new Error(`seed section "${section.key}" is extended, so its item must be a z.object`);
+  return extensions.reduce<z.AnyZodObject>((item, extension) => item.extend(extension.fields), section.item);
+}
+
 /**
- * The seed file loader, composed from the modules' seed sections: the file schema (every section optional,
- * refs tie entries together within the file), parsing with errors located by JSON path, and loading.
+ * The seed file loader, composed from the modules' seed sections and extensions: the file schema (every section
+ * optional, refs tie entries together within the file), parsing with errors located by JSON path, and loading.
  */
-export function createSeeder<S extends AnySeedSection>(sections: readonly S[]) {
+export function createSeeder<S extends AnySeedEntry>(entries: readonly S[]) {
+  const sections = (entries as readonly AnySeedEntry[]).filter(isSection);
+  const extensions = (entries as readonly AnySeedEntry[]).filter(isExtension);
+  const extensionsOf = (key: string) => extensions.filter((extension) => extension.extends === key);
+  for (const extension of extensions) {
+    if (!sections.some((section) => section.key === extension.extends)) throw new Error(`a seed extension extends "${extension.extends}", which no module has`);
+  }
   const schema = z
-    .object(Object.fromEntries(sections.map((section) => [section.key, z.array(section.item).default([])])))
-    .strict() as unknown as SeedFileSchema<S>;
-  type File = z.output<SeedFileSchema<S>>;
+    .object(Object.fromEntries(sections.map((section) => [section.key, z.array(entrySchema(section, extensionsOf(section.key))).default([])])))
+    .strict();
+  /** A parsed file: defaults applied, every section present. */
+  type File = Record<string, Record<string, unknown>[]>;
   type Result = SeedResultOf<S>;
 
   function parse(input: unknown): File {
@@ -67,7 +98,18 @@ export function createSeeder<S extends AnySeedSection>(sections: readonly S[]) {
       const issue: ZodIssue = parsed.error.issues[0]!;
       throw new SeedError(jsonPath(issue.path), issue.message);
     }
-    return parsed.data;
+    return parsed.data as File;
+  }
+
+  /** One entry: the section's load, then each extension's on the entity it created; their results merged. */
+  async function loadEntry(run: SeedRun, section: AnySeedSection, item: Record<string, unknown>, path: string) {
+    const loaded = await section.load(run, item as never, path);
+    let result = loaded.result;
+    for (const extension of extensionsOf(section.key)) {
+      const added: unknown = await extension.load(run, loaded.entity, item, path);
+      if (added !== undefined) result = { ...(result as object), ...(added as object) };
+    }
+    return { entity: loaded.entity, result };
   }
 
   /**
@@ -78,13 +120,14 @@ export function createSeeder<S extends AnySeedSection>(sections: readonly S[]) {
     const run = new SeedRun(em, services);
     const result: Record<string, Record<string, unknown>> = {};
     for (const section of sections) {
-      const items = (file as Record<string, { ref?: string }[]>)[section.key] ?? [];
+      const items = file[section.key] ?? [];
       for (const [i, item] of items.entries()) {
         const path = `${section.key}[${i}]`;
-        const { entity, result: value } = await section.load(run, item, path);
-        if (item.ref === undefined) continue;
-        run.remember(section.key, item.ref, entity, path);
-        (result[section.key] ??= {})[item.ref] = value;
+        const { entity, result: value } = await loadEntry(run, section, item, path);
+        const { ref } = item as { ref?: string };
+        if (ref === undefined) continue;
+        run.remember(section.key, ref, entity, path);
+        (result[section.key] ??= {})[ref] = value;
       }
     }
     await em.flush();
@@ -97,5 +140,5 @@ export function createSeeder<S extends AnySeedSection>(sections: readonly S[]) {
     return em.transactional((tx) => load(tx, file, services));
   }
 
-  return { schema, parse, load, seed };
+  return { seed };
 }

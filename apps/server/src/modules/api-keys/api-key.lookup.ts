@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LAST_USE_INTERVAL_MS, type ApiKeyLookup } from '../../kit/auth.js';
 import { containsApiKey, displayPrefix, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key.crypto.js';
+import { ApiKey } from './api-key.entity.js';
 
 interface KeyRow {
   api_key_id: string;
@@ -22,11 +23,10 @@ interface KeyRow {
  * ignores this column, so recording a use never evicts anything.
  */
 function recordUse(em: EntityManager, apiKeyId: string): void {
+  const now = new Date();
+  const due = new Date(now.getTime() - LAST_USE_INTERVAL_MS);
   void em
-    .execute(`update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - ? * interval '1 millisecond')`, [
-      apiKeyId,
-      LAST_USE_INTERVAL_MS,
-    ])
+    .nativeUpdate(ApiKey, { id: apiKeyId, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: due } }] }, { lastUsedAt: now })
     .catch(() => undefined);
 }
 

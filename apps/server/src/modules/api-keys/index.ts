@@ -1,5 +1,6 @@
 import { defineModule } from '../../kit/module.js';
 import { ApiKey } from './api-key.entity.js';
+import { userApiKeySeed } from './api-key.seed.js';
 
 export { apiKeyLookup } from './api-key.lookup.js';
 
@@ -7,4 +8,6 @@ export { apiKeyLookup } from './api-key.lookup.js';
 export const apiKeysModule = defineModule({
   name: 'api-keys',
   entities: [ApiKey],
+  seed: [userApiKeySeed],
+  demo: { users: { owner: { apiKey: true } } },
 });

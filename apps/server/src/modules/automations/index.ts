@@ -10,4 +10,10 @@ export const automationsModule = defineModule({
   entities: [Automation],
   routes: [routes(contract.workspace.automations, automationsRouter)],
   seed: [automationsSeed],
+  demo: {
+    automations: [
+      { channel: 'support', name: 'Welcome new contacts', status: 'active', executionCount: 42 },
+      { channel: 'support', name: 'Out of office reply', status: 'paused', executionCount: 7 },
+    ],
+  },
 });

@@ -1,8 +1,8 @@
 import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
-import { ChannelUser } from './channel-user.entity.js';
 import { Channel } from './channel.entity.js';
+import { ChannelUser } from './channel-user.entity.js';
 import { channelsRouter } from './channel.router.js';
 import { channelsSeed } from './channel.seed.js';
 
@@ -11,4 +11,17 @@ export const channelsModule = defineModule({
   entities: [Channel, ChannelUser],
   routes: [routes(contract.workspace.channels, channelsRouter)],
   seed: [channelsSeed],
+  demo: {
+    channels: [
+      { ref: 'support', platform: 'demo', name: 'Support', phone: '15550001111', users: ['owner', 'agent'] },
+      { ref: 'sales', platform: 'demo', name: 'Sales', phone: '15550002222', users: ['owner'] },
+    ],
+  },
+  examples: {
+    channelId: {
+      demo: 'channels.support',
+      of: async (em, viewer) =>
+        (await em.findOne(Channel, { users: viewer.userId, platform: viewer.platformId }, { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } }))?.id,
+    },
+  },
 });

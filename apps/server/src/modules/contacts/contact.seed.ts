@@ -1,10 +1,13 @@
-import { CONTACT_STATUSES } from '@switchboard/contract';
+import { CONTACT_STATUSES, contactManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { SeedError, seededId, seedPhone, seedRef, seedSection } from '../../kit/seed.js';
+import { contractFields, SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/channel.entity.js';
 import { Label } from '../labels/label.entity.js';
 import { labelKey } from '../labels/label.seed.js';
 import { Contact } from './contact.entity.js';
+
+/** A contact's fields as contacts/manage takes them (its name required here: every seeded contact is new). */
+const { name, phone, email, customFields } = contractFields(contactManageParams);
 
 export const contactsSeed = seedSection({
   key: 'contacts',
@@ -12,12 +15,12 @@ export const contactsSeed = seedSection({
     .object({
       ref: seedRef.optional(),
       channel: seedRef,
-      name: z.string().min(1).max(200),
-      phone: seedPhone,
-      email: z.string().email().nullable().optional(),
+      name: name.unwrap(),
+      phone,
+      email,
       labels: z.array(z.string().min(1)).default([]),
       status: z.enum(CONTACT_STATUSES).default('active'),
-      customFields: z.record(z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}),
+      customFields: customFields.default({}),
     })
     .strict(),
   async load(ctx, item, path) {

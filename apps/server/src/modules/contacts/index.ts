@@ -2,6 +2,7 @@ import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { ContactCount } from './contact-count.entity.js';
+import { contactsDemo } from './contact.demo.js';
 import { ContactLabel } from './contact-label.entity.js';
 import { Contact } from './contact.entity.js';
 import { contactsRouter } from './contact.router.js';
@@ -12,4 +13,5 @@ export const contactsModule = defineModule({
   entities: [Contact, ContactLabel, ContactCount],
   routes: [routes(contract.workspace.contacts, contactsRouter)],
   seed: [contactsSeed],
+  demo: { contacts: contactsDemo },
 });

@@ -1,6 +1,8 @@
 import type { CustomField } from '@switchboard/contract';
 import type { FieldIssue } from '../../kit/errors.js';
-import type { CustomFieldValues } from '../contacts/contact.entity.js';
+
+/** A contact's values, by custom field name. */
+export type CustomFieldValues = Record<string, string | number | boolean | null>;
 
 /** How long a `text` value may be. */
 export const MAX_TEXT_VALUE_LENGTH = 1000;

@@ -10,4 +10,11 @@ export const customFieldsModule = defineModule({
   entities: [CustomField],
   routes: [routes(contract.workspace.customFields, customFieldsRouter)],
   seed: [customFieldsSeed],
+  demo: {
+    customFields: [
+      { channel: 'support', name: 'Age', type: 'number', displayOrder: 1 },
+      { channel: 'support', name: 'Plan', type: 'select', options: ['free', 'pro', 'enterprise'], displayOrder: 2 },
+      { channel: 'support', name: 'Birthday', type: 'date', displayOrder: 3 },
+    ],
+  },
 });

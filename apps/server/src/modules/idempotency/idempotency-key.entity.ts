@@ -4,7 +4,7 @@ import { User } from '../users/user.entity.js';
 
 /**
  * One `Idempotency-Key` of one API user: claimed (no status yet) while the first request runs, then the reply
- * it got, replayed to retries until `expiresAt`. Read and written by idempotency.store.ts.
+ * it got, replayed to retries. Read and written by idempotency.store.ts.
  */
 const IdempotencyKeySchema = defineEntity({
   name: 'IdempotencyKey',
@@ -17,7 +17,9 @@ const IdempotencyKeySchema = defineEntity({
     /** Null while the first request is still running. */
     statusCode: p.integer().nullable(),
     responseBody: p.json<unknown>().nullable(),
+    /** When the claim, then its reply, was written. */
     createdAt: createdAtColumn(),
+    /** When the key lapses: a claim 5 minutes after it was made (its request died), a reply 24 h after it was kept. */
     expiresAt: p.datetime().index('idempotency_keys_expires_at_index'),
   },
 });

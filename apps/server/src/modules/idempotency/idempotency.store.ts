@@ -3,25 +3,27 @@ import type { IdempotencyStore } from '../../kit/idempotency.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 
 /** How long a reply is replayed to retries (Stripe keeps 24 h too). */
-const KEEP_HOURS = 24;
-/** A claim whose request never replied (its process died) is given up after this, so the key is not stuck for 24 h. */
-const ABANDONED_CLAIM_MINUTES = 5;
+const KEEP_MS = 24 * 3_600_000;
+/** A claim whose request never replied (its process died) lapses after this, so the key is not stuck for 24 h. */
+const CLAIM_LEASE_MS = 5 * 60_000;
+
+const after = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
 /** The `idempotency_keys` table behind the HTTP layer's Idempotency-Key middleware. */
 export const idempotencyStore: IdempotencyStore = {
   async claim(em, userId, key, fingerprint) {
-    // One statement so that it is the lock: of two parallel requests with one key, exactly one gets the row back.
-    // Plain SQL because the ORM's upsert cannot make the conflict update conditional (expired or abandoned only).
-    const rows = await em.execute(
-      `insert into idempotency_keys (user_id, key, fingerprint, expires_at) values (?, ?, ?, now() + make_interval(hours => ?))
-       on conflict (user_id, key) do update
-          set fingerprint = excluded.fingerprint, status_code = null, response_body = null, created_at = now(), expires_at = excluded.expires_at
-        where idempotency_keys.expires_at <= now()
-           or (idempotency_keys.status_code is null and idempotency_keys.created_at < now() - make_interval(mins => ?))
-       returning 1`,
-      [userId, key, fingerprint, KEEP_HOURS, ABANDONED_CLAIM_MINUTES],
-    );
-    return rows.length === 1;
+    // One statement so that it is the lock: of two parallel requests with one key, exactly one inserts the row or
+    // takes over a lapsed one (a reply past its 24 h, or a claim past its lease); the other changes nothing.
+    const now = new Date();
+    const claim = { fingerprint, statusCode: null, responseBody: null, createdAt: now, expiresAt: after(now, CLAIM_LEASE_MS) };
+    const { affectedRows } = await em
+      .createQueryBuilder(IdempotencyKey)
+      .insert({ user: userId, key, ...claim })
+      .onConflict(['user', 'key'])
+      .merge(claim)
+      .where({ expiresAt: { $lte: now } })
+      .execute('run');
+    return affectedRows === 1;
   },
 
   async stored(em, userId, key) {
@@ -34,7 +36,12 @@ export const idempotencyStore: IdempotencyStore = {
       await em.nativeDelete(IdempotencyKey, { user: userId, key, statusCode: null });
       return;
     }
-    await em.nativeUpdate(IdempotencyKey, { user: userId, key, statusCode: null }, { statusCode: status, responseBody: body ?? null });
+    const now = new Date();
+    await em.nativeUpdate(
+      IdempotencyKey,
+      { user: userId, key, statusCode: null },
+      { statusCode: status, responseBody: body ?? null, createdAt: now, expiresAt: after(now, KEEP_MS) },
+    );
   },
 
   async sweep(em: EntityManager) {

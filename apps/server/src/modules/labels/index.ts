@@ -10,4 +10,11 @@ export const labelsModule = defineModule({
   entities: [Label],
   routes: [routes(contract.workspace.labels, labelsRouter)],
   seed: [labelsSeed],
+  demo: {
+    labels: [
+      { channel: 'support', name: 'vip', description: 'Top customers', color: '#ff8800', sortOrder: 1 },
+      { channel: 'support', name: 'new', description: 'Joined this month', color: '#22aa55', sortOrder: 2 },
+      { channel: 'sales', name: 'lead', description: 'Warm lead', color: '#3366ff', sortOrder: 1 },
+    ],
+  },
 });

@@ -1,10 +1,14 @@
+import { labelManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
+import { contractFields, SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/channel.entity.js';
 import { Label } from './label.entity.js';
 
 /** How labels created by this seed file are found by later sections (contacts): `channelId:name`. */
 export const labelKey = (channelId: string, name: string) => `${channelId}:${name}`;
+
+/** A label's fields as labels/manage takes them. */
+const { name, description, color, sortOrder } = contractFields(labelManageParams);
 
 export const labelsSeed = seedSection({
   key: 'labels',
@@ -12,10 +16,10 @@ export const labelsSeed = seedSection({
     .object({
       ref: seedRef.optional(),
       channel: seedRef,
-      name: z.string().min(1).max(100),
-      description: z.string().max(500).nullable().optional(),
-      color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #ff8800').nullable().optional(),
-      sortOrder: z.number().int().default(0),
+      name,
+      description,
+      color,
+      sortOrder: sortOrder.default(0),
     })
     .strict(),
   async load(ctx, item, path) {

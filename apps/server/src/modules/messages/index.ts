@@ -12,4 +12,5 @@ export const messagesModule = defineModule({
   routes: [routes(contract.workspace.chat.message, messagesRouter)],
   seed: [messagesSeed],
   services: [messagingService],
+  demo: { messages: [{ channel: 'support', msgid: 'wamid.DEMO0001', to: '15550000001', status: 'delivered', direction: 'outbound', type: 'text' }] },
 });

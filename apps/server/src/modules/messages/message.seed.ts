@@ -1,6 +1,6 @@
-import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '@switchboard/contract';
+import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES, phoneParam } from '@switchboard/contract';
 import { z } from 'zod';
-import { SeedError, seededId, seedPhone, seedRef, seedSection } from '../../kit/seed.js';
+import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/channel.entity.js';
 import { Message } from './message.entity.js';
 
@@ -11,7 +11,7 @@ export const messagesSeed = seedSection({
       ref: seedRef.optional(),
       channel: seedRef,
       msgid: z.string().min(1).max(200),
-      to: seedPhone,
+      to: phoneParam(),
       status: z.enum(MESSAGE_STATUSES),
       direction: z.enum(MESSAGE_DIRECTIONS).default('outbound'),
       type: z.enum(MESSAGE_TYPES).default('text'),

@@ -8,7 +8,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { authorizedChannelIds } from '../channels/channel.scope.js';
 import { Message } from './message.entity.js';
 import { MESSAGE_RECEIVED, MESSAGE_STATUS_UPDATED, queueMessageEvent, type MessageReceivedData, type MessageStatusUpdatedData } from './message-events.js';
-import type { OutboundTemplateMessage, StatusUpdate } from './provider/messaging-provider.js';
+import type { OutboundTemplateMessage, StatusUpdate } from './messaging-provider.js';
 import { nextStatus, statusesReplacedBy } from './status-order.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */

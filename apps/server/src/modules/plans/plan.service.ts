@@ -1,9 +1,9 @@
-import { raw } from '@mikro-orm/postgresql';
 import { BILLING_CYCLES, type AddonManageValues, type Plan } from '@switchboard/contract';
+import { Decimal } from 'decimal.js';
 import type { ServiceContext } from '../../kit/context.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import { User } from '../users/user.entity.js';
-import { Plan as PlanEntity, type PlanPrices } from './plan.entity.js';
+import { Plan as PlanEntity } from './plan.entity.js';
 import { Subscription } from './subscription.entity.js';
 import { Transaction } from './transaction.entity.js';
 import { UserAddon } from './user-addon.entity.js';
@@ -16,17 +16,6 @@ export async function listPlans(ctx: ServiceContext, itemType: Plan['itemType'])
     { fields: ['name', 'itemType', 'prices', 'currency', 'isActive'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
   return plans.map((p) => ({ id: p.id, name: p.name, itemType: p.itemType, prices: p.prices, currency: p.currency, isActive: p.isActive }));
-}
-
-interface AddonRow {
-  id: string;
-  name: string;
-  prices: PlanPrices;
-  currency: string;
-  isActive: boolean;
-  /** price × quantity computed by PostgreSQL in `numeric`: exact, never through a binary float. */
-  amount: string | null;
-  fitsColumn: boolean | null;
 }
 
 /** transactions.amount is numeric(12,2). */
@@ -43,21 +32,7 @@ export async function assignAddon(ctx: ServiceContext, params: AddonManageValues
   return ctx.em.transactional(async (tx) => {
     if (!(await tx.count(User, { id: userId, platform: platformId }))) throw new NotFoundError('user_not_found', `No user ${userId} in this platform.`);
 
-    // price × quantity is computed by PostgreSQL in `numeric`: exact decimal arithmetic, where a JavaScript
-    // number would pass the price through a binary float.
-    const addon = await tx
-      .createQueryBuilder(PlanEntity)
-      .select([
-        'id',
-        'name',
-        'prices',
-        'currency',
-        'isActive',
-        raw('((prices->>?)::numeric * ?)::text as amount', [billingCycle, quantity]),
-        raw(`(prices->>?)::numeric * ? <= ${MAX_AMOUNT} as "fitsColumn"`, [billingCycle, quantity]),
-      ])
-      .where({ id: addonId, platform: platformId, itemType: 'addon' })
-      .execute<AddonRow | undefined>('get');
+    const addon = await tx.findOne(PlanEntity, { id: addonId, platform: platformId, itemType: 'addon' }, { fields: ['name', 'prices', 'currency', 'isActive'] });
     if (!addon) throw new NotFoundError('addon_not_found', `No add-on ${addonId} in this platform (a plan with itemType addon).`);
     if (!addon.isActive) throw ValidationError.field('addonId', `add-on "${addon.name}" is inactive and cannot be assigned`);
 
@@ -69,11 +44,14 @@ export async function assignAddon(ctx: ServiceContext, params: AddonManageValues
       );
     }
 
-    if (addon.amount === null) {
+    const price = addon.prices[billingCycle];
+    if (price === undefined) {
       const available = BILLING_CYCLES.filter((cycle) => addon.prices[cycle] !== undefined).join(', ') || 'none';
       throw ValidationError.field('billingCycle', `add-on "${addon.name}" has no ${billingCycle} price; available cycles: ${available}`);
     }
-    if (!addon.fitsColumn) throw ValidationError.field('quantity', `makes the amount exceed ${MAX_AMOUNT}`);
+    // decimal.js: the price as written (19.99, not the binary float nearest to it) times the quantity, exactly.
+    const amount = new Decimal(price).times(quantity);
+    if (amount.gt(MAX_AMOUNT)) throw ValidationError.field('quantity', `makes the amount exceed ${MAX_AMOUNT}`);
 
     const transaction = tx.create(Transaction, {
       platform: platformId,
@@ -81,7 +59,7 @@ export async function assignAddon(ctx: ServiceContext, params: AddonManageValues
       plan: addon.id,
       billingCycle,
       quantity,
-      amount: addon.amount,
+      amount: amount.toFixed(),
       currency: addon.currency,
       status: 'completed',
     });

@@ -10,4 +10,6 @@ export const platformsModule = defineModule({
   entities: [Platform],
   routes: [routes(contract.platform.id, platformRouter)],
   seed: [platformsSeed],
+  demo: { platforms: [{ ref: 'demo', name: 'Demo Co', domain: 'demo.switchboard.local', isActive: true }] },
+  examples: { platformId: { demo: 'platforms.demo', of: async (_em, viewer) => viewer.platformId } },
 });

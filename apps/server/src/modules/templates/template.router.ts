@@ -2,12 +2,10 @@ import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/channel.scope.js';
 import { MESSAGING } from '../messages/messaging.js';
-import { WHATSAPP } from '../whatsapp/whatsapp.js';
 import { listApprovedTemplates, sendTemplate, syncTemplates } from './template.service.js';
 
 export function templatesRouter({ em, logger, services }: RouteDeps) {
   const messaging = services.get(MESSAGING);
-  const whatsApp = services.get(WHATSAPP);
   return {
     list: implement<typeof contract.workspace.chat.templates.list>(em, logger, async ({ channelId }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
@@ -21,7 +19,7 @@ export function templatesRouter({ em, logger, services }: RouteDeps) {
     }),
     sync: implement<typeof contract.workspace.chat.templates.sync>(em, logger, async ({ channelId }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
-      const { provider, ...data } = await syncTemplates(ctx, whatsApp, channel.id);
+      const { provider, ...data } = await syncTemplates(ctx, messaging, channel.id);
       const message = provider === 'sandbox' ? 'Sandbox channel: templates come from the seed file; nothing to sync' : 'Templates synced from WhatsApp';
       return { success: true, data, message };
     }),

@@ -3,9 +3,8 @@ import { AfterEffectError, AppError, NotFoundError, ValidationError } from '../.
 import type { ServiceContext } from '../../kit/context.js';
 import { Channel } from '../channels/channel.entity.js';
 import { recordOutboundTemplate } from '../messages/message.service.js';
-import type { MessagingProviders } from '../messages/provider/providers.js';
-import { syncChannelTemplates, type TemplateSyncResult } from '../whatsapp/template-sync.service.js';
-import { WHATSAPP_CLOUD, type WhatsApp } from '../whatsapp/whatsapp.js';
+import type { TemplateSyncResult } from '../messages/messaging-provider.js';
+import type { MessagingProviders } from '../messages/messaging-providers.js';
 import { Template as TemplateEntity } from './template.entity.js';
 
 /** The channel's approved templates, by name then language. */
@@ -93,12 +92,13 @@ export async function sendTemplate(ctx: ServiceContext, providers: MessagingProv
 export type TemplateSyncOutcome = TemplateSyncResult & { provider: string };
 
 /**
- * Pulls the channel's templates from its provider (WhatsApp Cloud API). A sandbox channel has nothing to pull: its
- * templates come from the seed file, so it reports 0 synced and its approved templates.
+ * Pulls the channel's templates from its provider (WhatsApp Cloud API). A provider with nothing to pull (the
+ * sandbox: its templates come from the seed file) reports 0 synced and the channel's approved templates.
  */
-export async function syncTemplates(ctx: ServiceContext, whatsApp: WhatsApp, channelId: string): Promise<TemplateSyncOutcome> {
+export async function syncTemplates(ctx: ServiceContext, providers: MessagingProviders, channelId: string): Promise<TemplateSyncOutcome> {
   const { provider } = await ctx.em.findOneOrFail(Channel, channelId, { fields: ['provider'] });
-  if (provider === WHATSAPP_CLOUD) return { ...(await syncChannelTemplates(ctx.em, whatsApp, channelId, ctx.log)), provider };
+  const syncing = providers.get(provider);
+  if (syncing?.syncTemplates) return { ...(await syncing.syncTemplates(ctx.em, channelId, ctx.log)), provider };
   const approved = await ctx.em.count(TemplateEntity, { channel: channelId, status: 'approved' });
   return { synced: 0, approved, provider };
 }

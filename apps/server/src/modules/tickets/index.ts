@@ -12,4 +12,15 @@ export const ticketsModule = defineModule({
   entities: [Ticket, TicketMessage],
   routes: [routes(contract.platform.tickets, ticketsRouter)],
   seed: [ticketsSeed],
+  demo: {
+    tickets: [
+      { ref: 'welcome', platform: 'demo', email: 'customer@example.com', title: 'Cannot log in', description: 'The login page rejects my password.', status: 'open', priority: 'high' },
+    ],
+  },
+  examples: {
+    ticketId: {
+      demo: 'tickets.welcome',
+      of: async (em, viewer) => (await em.findOne(Ticket, { platform: viewer.platformId }, { fields: ['id'], orderBy: { updatedAt: 'desc', id: 'desc' } }))?.id,
+    },
+  },
 });

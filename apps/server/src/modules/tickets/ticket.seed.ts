@@ -1,11 +1,14 @@
-import { TICKET_PRIORITIES, TICKET_STATUSES } from '@switchboard/contract';
+import { TICKET_PRIORITIES, TICKET_STATUSES, ticketManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { seedRef, seedSection } from '../../kit/seed.js';
+import { contractFields, seedRef, seedSection } from '../../kit/seed.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { userKey } from '../users/user.seed.js';
 import { User } from '../users/user.entity.js';
 import { generateShortId } from './short-id.js';
 import { Ticket } from './ticket.entity.js';
+
+/** A new ticket's fields as tickets/manage takes them. */
+const { email, title, description } = contractFields(ticketManageParams);
 
 export const ticketsSeed = seedSection({
   key: 'tickets',
@@ -13,9 +16,9 @@ export const ticketsSeed = seedSection({
     .object({
       ref: seedRef.optional(),
       platform: seedRef,
-      email: z.string().email(),
-      title: z.string().min(1).max(200),
-      description: z.string().min(1),
+      email: email.unwrap(),
+      title: title.unwrap(),
+      description: description.unwrap(),
       status: z.enum(TICKET_STATUSES).default('open'),
       priority: z.enum(TICKET_PRIORITIES).default('medium'),
     })

@@ -2,6 +2,8 @@ import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { User } from './user.entity.js';
+import { usersDemo } from './user.demo.js';
+import { platformMembersService } from './user.members.js';
 import { usersRouter } from './user.router.js';
 import { usersSeed } from './user.seed.js';
 
@@ -11,4 +13,6 @@ export const usersModule = defineModule({
   entities: [User],
   routes: [routes(contract.platform.users, usersRouter)],
   seed: [usersSeed],
+  services: [platformMembersService],
+  demo: { users: usersDemo },
 });

@@ -1,8 +1,6 @@
 import { USER_ROLES } from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seedRef, seedSection } from '../../kit/seed.js';
-import { generateApiKey } from '../api-keys/api-key.crypto.js';
-import { ApiKey } from '../api-keys/api-key.entity.js';
 import { Platform } from '../platforms/platform.entity.js';
 import { hashPassword } from './password.js';
 import { User } from './user.entity.js';
@@ -22,7 +20,6 @@ export const usersSeed = seedSection({
       platformAccess: z.boolean().default(false),
       permissions: z.array(z.string().min(1)).default([]),
       password: z.string().min(8, 'must be at least 8 characters').optional(),
-      apiKey: z.boolean().default(false),
     })
     .strict(),
   async load(ctx, item, path) {
@@ -44,12 +41,6 @@ export const usersSeed = seedSection({
       passwordHash: item.password ? await hashPassword(item.password) : null,
     });
     created.set(key, user);
-    let apiKey: string | null = null;
-    if (item.apiKey) {
-      const generated = generateApiKey();
-      em.create(ApiKey, { user, name: 'seed', prefix: generated.prefix, keyHash: generated.keyHash });
-      apiKey = generated.apiKey;
-    }
-    return { entity: user, result: { id: user.id, apiKey } };
+    return { entity: user, result: { id: user.id } };
   },
 });

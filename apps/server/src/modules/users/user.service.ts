@@ -1,14 +1,14 @@
 import type { Pagination, PlatformUser, UsersListValues } from '@switchboard/contract';
 import type { ServiceContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
-import { Subscription } from '../plans/subscription.entity.js';
+import type { PlanHolders } from './plan-holders.js';
 import { User } from './user.entity.js';
 
 /**
  * users/list: the platform's users, oldest first, filtered by email (stored lowercase, so matched
  * case-insensitively) and role, each with whether it holds an active base plan. Never the password hash.
  */
-export async function listUsers(ctx: ServiceContext, query: UsersListValues): Promise<{ data: PlatformUser[]; pagination: Pagination }> {
+export async function listUsers(ctx: ServiceContext, planHolders: PlanHolders, query: UsersListValues): Promise<{ data: PlatformUser[]; pagination: Pagination }> {
   const { em } = ctx;
   const where = {
     platform: ctx.caller.platformId,
@@ -21,10 +21,7 @@ export async function listUsers(ctx: ServiceContext, query: UsersListValues): Pr
     limit: query.limit,
     offset: offsetOf(query),
   });
-  const subscribed = users.length
-    ? await em.find(Subscription, { user: { $in: users.map((u) => u.id) }, status: 'active', plan: { itemType: 'plan' } }, { fields: ['user'] })
-    : [];
-  const withPlan = new Set(subscribed.map((s) => s.user.id));
+  const withPlan = users.length ? await planHolders.among(em, users.map((u) => u.id)) : new Set<string>();
   const data = users.map((u) => ({
     id: u.id,
     name: u.name,

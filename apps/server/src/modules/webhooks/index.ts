@@ -6,6 +6,7 @@ import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { webhookPolicyService } from './webhook-policy.js';
 import { webhooksRouter } from './webhook.router.js';
+import { platformWebhooksSeed } from './webhook.seed.js';
 import { webhookTarget } from './webhook.service.js';
 
 /**
@@ -16,6 +17,13 @@ export const webhooksModule = defineModule({
   name: 'webhooks',
   entities: [WebhookEndpoint, WebhookDelivery, WebhookAttempt],
   routes: [routes(contract.platform.webhooks, webhooksRouter)],
+  seed: [platformWebhooksSeed],
   services: [webhookPolicyService],
   jobs: ({ config }) => ({ targets: [webhookTarget(config.WEBHOOK_TIMEOUT_MS, { allowLocal: config.ALLOW_HTTP_WEBHOOKS })] }),
+  examples: {
+    webhookEndpointId: {
+      of: async (em, viewer) =>
+        (await em.findOne(WebhookEndpoint, { platform: viewer.platformId }, { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } }))?.id,
+    },
+  },
 });

@@ -5,18 +5,21 @@ import { inboundRetentionTask } from './inbound-retention.js';
 import { whatsAppReceivers } from './inbound.receiver.js';
 import { templateSyncTasks } from './template-sync.jobs.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
-import { WHATSAPP, whatsAppService } from './whatsapp.js';
+import { channelProviderSeed } from './whatsapp.seed.js';
+import { whatsAppService } from './whatsapp.service.js';
+import { WHATSAPP } from './whatsapp.js';
 
 export { requestTemplateSync } from './template-sync.service.js';
 
 /**
  * Channels carried by Meta's WhatsApp Cloud API: their encrypted credentials, the Graph client, template sync and
- * Meta's inbound webhooks (stored on receipt, applied by the `whatsapp.inbound` job). The messages module's provider
- * registry sends through it.
+ * Meta's inbound webhooks (stored on receipt, applied by the `whatsapp.inbound` job). Its messaging provider joins the
+ * messages module's registry when it starts.
  */
 export const whatsAppModule = defineModule({
   name: 'whatsapp',
   entities: [WhatsAppConnection, WhatsAppInboundDelivery],
+  seed: [channelProviderSeed],
   services: [whatsAppService],
   receivers: whatsAppReceivers,
   jobs: ({ config, logger, services }) => ({

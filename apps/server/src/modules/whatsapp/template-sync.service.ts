@@ -3,17 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
+import type { TemplateSyncResult } from '../messages/messaging-provider.js';
 import { Template } from '../templates/template.entity.js';
 import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import type { WhatsApp } from './whatsapp.js';
-
-/** What a sync left listed: templates stored (approved, pending, rejected), and of those the approved ones. */
-export interface TemplateSyncResult {
-  synced: number;
-  approved: number;
-}
 
 /** The queue of one channel's sync; its jobs are keyed by channel, so requests made while one waits merge. */
 export const TEMPLATE_SYNC_QUEUE = 'whatsapp.template-sync';

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MessagingProvider, OutboundTemplateMessage } from '../messages/provider/messaging-provider.js';
+import type { Logger } from '../../logger.js';
+import type { MessagingProvider, OutboundTemplateMessage, TemplateSyncResult } from '../messages/messaging-provider.js';
+import { syncChannelTemplates } from './template-sync.service.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import { WHATSAPP_CLOUD, type WhatsApp } from './whatsapp.js';
 
@@ -19,6 +21,10 @@ export class WhatsAppCloudProvider implements MessagingProvider {
   async send(message: OutboundTemplateMessage): Promise<{ providerMessageId: string }> {
     const credentials = await requireCredentials(this.em.fork(), this.whatsApp, message.channelId);
     return this.whatsApp.graph.sendTemplate(credentials, message);
+  }
+
+  syncTemplates(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult> {
+    return syncChannelTemplates(em, this.whatsApp, channelId, log);
   }
 
   /** The Graph client's connections belong to the WhatsApp service, which closes them. */

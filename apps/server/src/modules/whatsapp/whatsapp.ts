@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
-import { provide, serviceKey } from '../../kit/services.js';
+import { serviceKey } from '../../kit/services.js';
 import { createSecretBox, type SecretBox } from '../../kit/secrets.js';
 import { GraphClient } from './graph-client.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
@@ -27,13 +27,6 @@ export function createWhatsApp(config: Config): WhatsApp {
     publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
   };
 }
-
-export const whatsAppService = provide({
-  key: WHATSAPP,
-  start: ({ config }) => createWhatsApp(config),
-  check: (whatsApp, { em }) => checkStoredSecrets(em.fork(), whatsApp),
-  stop: (whatsApp) => whatsApp.graph.close(),
-});
 
 /** The URL Meta calls for this channel: verification GET and signed event POSTs. */
 export const inboundWebhookUrl = (whatsApp: Pick<WhatsApp, 'publicUrl'>, channelId: string) => `${whatsApp.publicUrl}/webhooks/whatsapp/${channelId}`;

@@ -1,4 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MessageError, MessageStatus } from '@switchboard/contract';
+import type { Logger } from '../../logger.js';
 
 /** What the service hands a provider: one outbound template message, already validated against the template. */
 export interface OutboundTemplateMessage {
@@ -27,6 +29,12 @@ export interface StatusUpdate {
 /** The single way status updates come back from any provider; it stores them (never moving a status backwards). */
 export type StatusSink = (update: StatusUpdate) => Promise<void>;
 
+/** What a template sync left listed: templates stored (approved, pending, rejected), and of those the approved ones. */
+export interface TemplateSyncResult {
+  synced: number;
+  approved: number;
+}
+
 /**
  * A messaging provider (sandbox, WhatsApp Cloud API, …). `send` returns the provider's own message id, which
  * becomes the message's `msgid`; later progress arrives through the StatusSink the provider was built with.
@@ -34,6 +42,11 @@ export type StatusSink = (update: StatusUpdate) => Promise<void>;
 export interface MessagingProvider {
   readonly name: string;
   send(message: OutboundTemplateMessage): Promise<{ providerMessageId: string }>;
+  /**
+   * Replaces the channel's templates with the provider's own (chat/templates/sync). A provider without it keeps the
+   * templates the seed file gave (the sandbox).
+   */
+  syncTemplates?(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult>;
   /** Stops background work (timers, connections); nothing is reported after it resolves. */
   close(): Promise<void>;
 }

@@ -1,13 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { JobQueue } from '../../../kit/jobs.js';
-import type { Logger } from '../../../logger.js';
-import { applyStatusUpdate } from '../message.service.js';
+import type { JobQueue } from '../../kit/jobs.js';
+import type { Logger } from '../../logger.js';
+import { applyStatusUpdate } from './message.service.js';
 import type { MessagingProvider, StatusSink } from './messaging-provider.js';
 import { SandboxProvider, type SandboxTimeline } from './sandbox.provider.js';
 
 /** The configured providers by name; a channel's `provider` column picks one. */
 export interface MessagingProviders {
   get(name: string): MessagingProvider | undefined;
+  /** Adds a provider: a module that carries channels of its own (WhatsApp Cloud API) registers it when it starts. */
+  register(provider: MessagingProvider): void;
   close(): Promise<void>;
 }
 
@@ -27,17 +29,18 @@ export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): S
   };
 }
 
-export function messagingProviders(providers: MessagingProvider[]): MessagingProviders {
-  const byName = new Map(providers.map((provider) => [provider.name, provider]));
+/** The sandbox provider, reporting into the database; real providers register themselves. */
+export function createMessagingProviders(em: EntityManager, jobs: JobQueue, logger: Logger, sandbox: SandboxTimeline): MessagingProviders {
+  const sandboxProvider = new SandboxProvider(sandbox, statusSink(em, jobs, logger));
+  const byName = new Map<string, MessagingProvider>([[sandboxProvider.name, sandboxProvider]]);
   return {
     get: (name) => byName.get(name),
+    register(provider) {
+      if (byName.has(provider.name)) throw new Error(`A messaging provider named "${provider.name}" is registered already`);
+      byName.set(provider.name, provider);
+    },
     close: async () => {
-      await Promise.all(providers.map((provider) => provider.close()));
+      await Promise.all([...byName.values()].map((provider) => provider.close()));
     },
   };
-}
-
-/** The default wiring: the sandbox provider, reporting into the database, next to the real providers given. */
-export function createMessagingProviders(em: EntityManager, jobs: JobQueue, logger: Logger, sandbox: SandboxTimeline, providers: MessagingProvider[] = []): MessagingProviders {
-  return messagingProviders([new SandboxProvider(sandbox, statusSink(em, jobs, logger)), ...providers]);
 }

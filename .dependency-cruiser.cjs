@@ -1,0 +1,61 @@
+/**
+ * The server's layering, checked by `pnpm lint` (see README "Repository layout").
+ *
+ * dependency-cruiser rather than eslint-plugin-import-x's `no-cycle` or ESLint's `no-restricted-imports`: it
+ * judges resolved file paths (not import strings, which `../index.js` or a type-only import slip past) and, with
+ * `scope: 'folder'`, finds cycles between folders. A module cycle is rarely a cycle of files: `channels/a.ts` →
+ * `whatsapp/b.ts` while `whatsapp/c.ts` → `channels/d.ts` is invisible to a file-level cycle check.
+ *
+ * Each folder lists what it MAY import (anything else under apps/server/src is an error), so a new folder or file
+ * is covered without editing this file:
+ * - modules/<resource>/  kit/, other modules (no cycles), config.ts, logger.ts — never the module list itself;
+ * - kit/                 config.ts, logger.ts: what modules build on imports no other server folder;
+ * - http/ events/ db/    the core: kit/ and each other as below, never a module (they are handed the module list);
+ * - lifecycle/           process start and readiness: db/;  observability/: reads http/ and events/;
+ * - the composition (app.ts, server.ts, main.ts, wiring.ts, demo.ts, index.ts, cli/, portal/) may import anything
+ *   and nothing above imports it.
+ */
+const SERVER = '^apps/server/src/';
+const SHARED = 'config\\.ts$|logger\\.ts$';
+
+/** Files in `folder` may import, under apps/server/src, only what `allowed` matches (and their own folder). */
+const mayImport = (folder, allowed, comment) => ({
+  name: `${folder.replaceAll('/', '-')}-layer`,
+  comment,
+  severity: 'error',
+  from: { path: `${SERVER}${folder}/` },
+  to: { path: SERVER, pathNot: `${SERVER}(${folder}/|${[...allowed, SHARED].join('|')})` },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycles',
+      comment: 'Folders (modules included) depend on each other one way only: their dependencies form a DAG.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: SERVER },
+      to: { circular: true },
+    },
+    {
+      name: 'modules-layer',
+      comment: 'A module depends on kit/ and lower modules only; the core is handed the module list, and no module reads that list.',
+      severity: 'error',
+      from: { path: `${SERVER}modules/([^/]+)/` },
+      to: { path: SERVER, pathNot: `${SERVER}(kit/|modules/[^/]+/|${SHARED})` },
+    },
+    mayImport('kit', [], 'kit/ is what modules build on; it imports no other server folder.'),
+    mayImport('http', ['kit/', 'lifecycle/readiness\\.ts$', 'outages\\.ts$'], 'http/ imports no module (it is handed the module list) and reaches them through kit ports.'),
+    mayImport('events', ['kit/', 'db/', 'outages\\.ts$'], 'events/ knows job names, not modules: it is handed their delivery targets.'),
+    mayImport('db', ['kit/'], 'db/ imports no module: it is handed the entities and seed sections.'),
+    mayImport('lifecycle', ['db/'], 'lifecycle/ starts and watches the process; it knows the database, nothing above it.'),
+    mayImport('observability', ['http/', 'events/', 'kit/'], 'observability/ reads what http/ and events/ report; the core never imports it.'),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)dist/' },
+    // Type-only imports count: a type import is a dependency of the design even when it erases at run time.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'apps/server/tsconfig.json' },
+  },
+};
