@@ -9,6 +9,7 @@ import { CallerChangeNotifications } from './Migration20261123160000_caller_chan
 import { WhatsAppConnections } from './Migration20261123161655_whatsapp_connections.js';
 import { WebhookManagement } from './Migration20261123162342_webhook_management.js';
 import { WhatsAppInbound } from './Migration20261123163418_whatsapp_inbound.js';
+import { ContactSearchKeys } from './Migration20261124100000_contact_search_keys.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and bundled builds find them all. */
 export const migrationsList: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123161655_whatsapp_connections', class: WhatsAppConnections },
   { name: 'Migration20261123162342_webhook_management', class: WebhookManagement },
   { name: 'Migration20261123163418_whatsapp_inbound', class: WhatsAppInbound },
+  { name: 'Migration20261124100000_contact_search_keys', class: ContactSearchKeys },
 ];
