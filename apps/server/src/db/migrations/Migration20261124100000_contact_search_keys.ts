@@ -2,8 +2,10 @@ import { Migration } from '@mikro-orm/migrations';
 
 /** Longest name prefix stored; a longer term looks its first this-many characters up and is rechecked on the name. */
 const NAME_PREFIX_LENGTH = 24;
-/** A word starts at the beginning of the name, after a space, and at a letter or digit after punctuation. */
-const WORD_START = `'^.|(?<= )[^ ]|(?<=[[:punct:]])[^ [:punct:]]'`;
+/** The phone column's length. */
+const PHONE_LENGTH = 20;
+/** Where a word starts: after a space, and at a letter or digit after punctuation (and at the beginning). */
+const WORD_BOUNDARY = `'(?<= )|(?<=[[:punct:]])(?=[^ [:punct:]])'`;
 
 /** Adds (`insert`) or removes (`delete`) the search keys of the contacts in `rows` (channel_id, id, name, phone, created_at). */
 function keysSql(action: 'insert' | 'delete', rows: string): string[] {
@@ -42,21 +44,26 @@ export class ContactSearchKeys extends Migration {
     this.addSql(`create table "contact_name_prefixes" ("channel_id" uuid not null, "prefix" text collate "C" not null, "created_at" timestamptz not null, "contact_id" uuid not null);`);
     this.addSql(`create table "contact_phone_suffixes" ("channel_id" uuid not null, "suffix" text collate "C" not null, "created_at" timestamptz not null, "contact_id" uuid not null);`);
 
-    // SQL functions without STRICT or BEGIN ATOMIC, so that the planner inlines them into the statements that use them.
+    // SQL functions without STRICT or BEGIN ATOMIC, so that the planner inlines them into the statements that use
+    // them. Their row counts come from unnest (estimated 10) and constant generate_series bounds: with the default
+    // estimate of a thousand rows per set-returning call, the planner would see millions of keys per contact,
+    // delete a contact's keys by a sequential scan and JIT-compile every trigger call.
     this.addSql(`create function "contact_search_text"(value text) returns text language sql immutable parallel safe
       as $$ select lower(btrim(regexp_replace(value, '\\s+', ' ', 'g'), ' ')) $$;`);
-    this.addSql(`create function "contact_name_words_of"(name text) returns setof text language sql immutable parallel safe as $$
-      select substr(t.s, regexp_instr(t.s, ${WORD_START}, 1, n))
-        from (select contact_search_text(name) as s) t, generate_series(1, regexp_count(t.s, ${WORD_START})) n $$;`);
+    // The word-start suffixes of a name, in order: "Jean-Luc Picard" gives "jean-luc picard", "luc picard", "picard".
+    this.addSql(`create function "contact_name_words_of"(name text) returns table (word text, at bigint) language sql immutable parallel safe as $$
+      select array_to_string(t.pieces[p.at:], ''), p.at
+        from (select regexp_split_to_array(contact_search_text(name), ${WORD_BOUNDARY}) as pieces) t,
+             unnest(t.pieces) with ordinality p(piece, at) $$;`);
     // A prefix shared by two words of one name ("Anna Andersen": a, an) is kept once, for the first.
     this.addSql(`create function "contact_name_prefixes_of"(name text) returns setof text language sql immutable parallel safe as $$
-      with words as materialized (select w.word, w.ord from contact_name_words_of(name) with ordinality w(word, ord))
-      select left(w.word, n) from words w, generate_series(1, least(char_length(w.word), ${NAME_PREFIX_LENGTH})) n
-       where not exists (select 1 from words e where e.ord < w.ord and starts_with(e.word, left(w.word, n))) $$;`);
+      with words as materialized (select * from contact_name_words_of(name))
+      select left(w.word, n) from words w, generate_series(1, ${NAME_PREFIX_LENGTH}) n
+       where n <= char_length(w.word) and not exists (select 1 from words e where e.at < w.at and starts_with(e.word, left(w.word, n))) $$;`);
     this.addSql(`create function "contact_name_matches"(name text, term text) returns boolean language sql immutable parallel safe
-      as $$ select exists (select 1 from contact_name_words_of(name) w where starts_with(w, contact_search_text(term))) $$;`);
+      as $$ select exists (select 1 from contact_name_words_of(name) w where starts_with(w.word, contact_search_text(term))) $$;`);
     this.addSql(`create function "contact_phone_suffixes_of"(phone text) returns setof text language sql immutable parallel safe
-      as $$ select substr(phone, p) from generate_series(1, char_length(phone)) p $$;`);
+      as $$ select substr(phone, p) from generate_series(1, ${PHONE_LENGTH}) p where p <= char_length(phone) $$;`);
 
     this.addSql(`create function "contacts_search_keys_inserted"() returns trigger language plpgsql as $$
       begin

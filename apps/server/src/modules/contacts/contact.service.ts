@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { nameMatches, nameMatchesContact, phoneDigits, phoneMatches, PHONE_ROWS_READ, type SqlPart } from './contact.search.js';
 import { isoTimestamp } from './iso-timestamp.js';
+import { executePrepared } from './prepared-statement.js';
 
 /*
  * Hand-written SQL on purpose: contacts/list is the hot path (a channel can hold a million contacts). Each
@@ -46,7 +47,8 @@ const CONTACT_COLUMNS = `c.id, c.name, c.phone, c.email, c.status, c.custom_fiel
  * contact_counts migration) in one statement. A page at or past the end is not even scanned.
  */
 async function channelPage(ctx: ServiceContext, channelId: string, limit: number, offset: number) {
-  const rows = await ctx.em.execute<(Contact & { channelTotal: number })[]>(
+  const rows = await executePrepared<Contact & { channelTotal: number }>(
+    ctx.em,
     `select ${CONTACT_COLUMNS}, n.total as "channelTotal"
        from (select coalesce(max(total), 0) as total from channel_contact_counts where channel_id = ?) n
        left join lateral (${pageOf('c.channel_id = ? and ? < n.total')}) c on true
@@ -70,7 +72,8 @@ interface SearchStatement {
  * carries the total when the page is empty.
  */
 async function searchPage(ctx: ServiceContext, channelId: string, { counted, page }: SearchStatement) {
-  const rows = await ctx.em.execute<(Contact & { matchTotal: number; complete: boolean })[]>(
+  const rows = await executePrepared<Contact & { matchTotal: number; complete: boolean }>(
+    ctx.em,
     `${counted.sql}
      select ${CONTACT_COLUMNS}, n.total as "matchTotal", n.complete
        from n left join lateral (
@@ -126,7 +129,8 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
  */
 async function densePhonePage(ctx: ServiceContext, channelId: string, term: string, digits: string, limit: number, offset: number) {
   const name = nameMatchesContact(term);
-  return ctx.em.execute<Contact[]>(
+  return executePrepared<Contact>(
+    ctx.em,
     `select ${CONTACT_COLUMNS}
        from (${pageOf(`c.channel_id = ? and (strpos(c.phone, ?) > 0 or ${name.sql})`)}) c
       order by c.created_at desc, c.id desc`,
