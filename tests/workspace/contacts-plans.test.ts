@@ -85,7 +85,7 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
   /** A name search: its key index read backwards (index entries only), then the page's contacts by primary key. */
   const NAME_LOOKUP = ['Index Only Scan Backward: contact_name_prefixes_pkey', 'Index Scan: contacts_pkey'];
 
-  it('runs every statement as a prepared statement, planned once per connection', async () => {
+  it('runs its statements as prepared statements, planned once per connection', async () => {
     // One connection, so that the statements it has prepared are the ones this session lists.
     const single = await openDatabase(loadConfig({ DATABASE_URL: database.url }), createLogger('silent'), 1);
     try {
@@ -93,8 +93,8 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
       const prepared = await single.orm.em.fork().execute<{ name: string; generic_plans: number }[]>(
         `select name, generic_plans from pg_prepared_statements order by name`,
       );
-      // The listing, a name search, a phone fragment, and the walk for a broad one.
-      expect(prepared.map((p) => p.name)).toEqual(Array(4).fill(expect.stringMatching(/^contacts_list_\d+$/)));
+      // The listing, a name search and a phone fragment; the walk for a broad phone fragment is planned for its values.
+      expect(prepared.map((p) => p.name)).toEqual(Array(3).fill(expect.stringMatching(/^contacts_list_\d+$/)));
       for (const statement of prepared) expect(Number(statement.generic_plans)).toBeGreaterThan(0);
     } finally {
       await single.close();

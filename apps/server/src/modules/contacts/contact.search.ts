@@ -52,13 +52,16 @@ export function nameMatches(channelId: string, term: string): SqlPart {
   };
 }
 
-/** Whether contact `c` (a row of contacts) has a name matching `term`: one primary-key probe of its keys. */
-export function nameMatchesContact(term: string): SqlPart {
+/**
+ * Whether contact `c` (a row of contacts in the channel) has a name matching `term`. The channel is a parameter,
+ * not `c.channel_id`, so that the planner can also run this as one index lookup of the term's key (a hashed subplan).
+ */
+export function nameMatchesContact(channelId: string, term: string): SqlPart {
   return {
     sql: `(exists (select 1 from contact_name_prefixes k
-                    where k.channel_id = c.channel_id and k.prefix = ${NAME_KEY} and k.created_at = c.created_at and k.contact_id = c.id)
+                    where k.channel_id = ? and k.prefix = ${NAME_KEY} and k.created_at = c.created_at and k.contact_id = c.id)
            ${keyDecides(term) ? '' : 'and contact_name_matches(c.name, ?)'})`,
-    params: keyDecides(term) ? [term] : [term, term],
+    params: keyDecides(term) ? [channelId, term] : [channelId, term, term],
   };
 }
 

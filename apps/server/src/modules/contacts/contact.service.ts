@@ -7,12 +7,11 @@ import { isoTimestamp } from './iso-timestamp.js';
 import { executePrepared } from './prepared-statement.js';
 
 /*
- * Hand-written SQL on purpose: contacts/list is the hot path (a channel can hold a million contacts). Each
- * listing is one statement: the page is cut in index order first, labels are aggregated per row by a lateral
- * join, and the total comes from the trigger-kept counter. The ORM's form (em.find with populate labels, plus
- * the counter, or a capped count for a search) takes two or three round trips. Measured in-process on 200,000
- * contacts (PostgreSQL 15, 2 shared cores under load): page 1 p50 5.4 ms here vs 34 ms through em.find;
- * a name search p50 67 ms vs 139 ms. `pnpm bench` has the HTTP figures.
+ * Hand-written SQL on purpose: contacts/list is the hot path (a channel can hold a million contacts). Each listing
+ * or search is one statement (a phone fragment too broad to sort takes a second): the page is cut in index order
+ * first, labels are aggregated per row, and the total comes from the trigger-kept counter or a count capped at
+ * CONTACTS_SEARCH_COUNT_CAP. The statements are prepared once per connection (executePrepared). Figures: README
+ * "Benchmark"; `tests/bench/sql-bench.ts` measures the SQL alone.
  */
 
 export interface ContactQuery {
@@ -126,11 +125,13 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
 /**
  * The page of a phone fragment too broad to sort its matches: read in listing order, where such a term is dense
  * (one contact in a few hundred at the least), each contact checked by its phone and one probe of its name keys.
+ * Planned for its values (not prepared): a generic plan cannot tell that LIMIT 50 stops a walk of the listing index
+ * early, and sorts every contact of a big channel instead (seconds at a million). This path is rare (one or two
+ * digits in a big channel), so its planning (~0.3 ms) does not matter.
  */
 async function densePhonePage(ctx: ServiceContext, channelId: string, term: string, digits: string, limit: number, offset: number) {
-  const name = nameMatchesContact(term);
-  return executePrepared<Contact>(
-    ctx.em,
+  const name = nameMatchesContact(channelId, term);
+  return ctx.em.execute<Contact[]>(
     `select ${CONTACT_COLUMNS}
        from (${pageOf(`c.channel_id = ? and (strpos(c.phone, ?) > 0 or ${name.sql})`)}) c
       order by c.created_at desc, c.id desc`,
