@@ -71,18 +71,17 @@ export interface SearchTerm {
 }
 
 /**
- * Search terms as people type them, cycled through the classes and taken from real contacts (so common names are
- * searched more often, as they are more often in the book): a 4-letter piece of a name word (`Mich`, `ller`), a
- * surname (the last word of a name), a whole name, and 4–7 digits of a phone typed with a space or dash.
+ * Search terms as people type them into a search box, cycled through the classes and taken from real contacts (so
+ * common names are searched more often, as they are more often in the book): the first four letters of a name word
+ * (`Mich`: search matches word starts, so a mid-word piece would match nothing and flatter the figures), a surname
+ * (the last word of a name), a whole name, and 4–7 digits of a phone typed with a space or dash.
  */
 export function searchTerms(contacts: { name: string; phone: string }[], count: number): SearchTerm[] {
   const random = seededRandom(7);
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
   const fragment = (name: string) => {
     const words = name.split(' ').filter((w) => w.length >= 4);
-    const word = words.length ? pick(words) : name;
-    const start = Math.floor(random() * Math.max(1, word.length - 3));
-    return word.slice(start, start + 4);
+    return (words.length ? pick(words) : name).slice(0, 4);
   };
   const phone = (digits: string) => {
     const length = 4 + Math.floor(random() * 4);

@@ -1,15 +1,19 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACTS_SEARCH_COUNT_CAP } from '@switchboard/contract';
 import { createLogger, loadConfig, migrate, openDatabase, type Database } from '@switchboard/server';
 import { listContacts, type ContactQuery } from '../../apps/server/src/modules/contacts/contact.service.js';
-import type { ServiceContext } from '../../apps/server/src/kit/context.js';
 import { bulkLoadContacts, seedTenant } from '../bench/bulk-contacts.js';
+import { explain, withStatements } from '../bench/recorded-sql.js';
 import { createFreshDatabase, sql } from '../helpers/database.js';
 
 /**
  * The query plans of contacts/list at 100,000 contacts in one channel (faker names, Zipf-weighted, as the
- * benchmark seeds them): every statement the product runs for a listing or an indexable search is explained by
- * the real PostgreSQL before it runs, and none may read the channel sequentially.
+ * benchmark seeds them): every statement the product runs for a listing or a search is explained by the real
+ * PostgreSQL before it runs, as the product runs it (a prepared statement's generic plan) and as its parameters'
+ * values would be planned as literals: both must scan alike. A listing reads the listing index; a search reads its key
+ * index alone (an index-only scan, already in listing order for names) and fetches only the page's contacts by id;
+ * nothing reads the channel sequentially, and only a phone fragment too broad to sort walks the listing index.
  */
 const CONTACTS = 100_000;
 
@@ -17,12 +21,16 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Scan Direction'?: string;
   Plans?: PlanNode[];
 }
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
+const TABLES = ['contacts', 'contact_name_prefixes', 'contact_phone_suffixes'];
+
 describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () => {
   let database: Database;
+  let client: pg.Client;
   let channelId: string;
 
   beforeAll(async () => {
@@ -31,82 +39,120 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
     await migrate(database.orm);
     ({ channelId } = await seedTenant(url, 1, 0));
     await bulkLoadContacts(url, channelId, CONTACTS);
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
   });
-  afterAll(() => database?.close());
+  afterAll(async () => {
+    await client?.end();
+    await database?.close();
+  });
 
-  /** Lists through the product's service; each statement is explained (as sent, parameters inlined) first. */
+  /** The scans of the contacts and key tables, as `node type [Backward]: index` (or the table for a scan without one). */
+  const scansOf = (plan: PlanNode[]) =>
+    plan
+      .filter((n) => TABLES.includes(n['Relation Name'] ?? '') || TABLES.some((t) => n['Index Name']?.startsWith(`${t}_`)))
+      .map((n) => `${n['Node Type']}${n['Scan Direction'] === 'Backward' ? ' Backward' : ''}: ${n['Index Name'] ?? n['Relation Name']}`);
+
+  /**
+   * Lists through the product's service. Each statement is explained (as sent) first, with its generic plan and
+   * the plan of its values as literals, which must scan alike: `scans` has one entry per statement, the distinct
+   * scans of its plan, sorted.
+   */
   async function plansOf(query: Partial<ContactQuery>) {
-    const em = database.orm.em.fork();
-    const plans: PlanNode[][] = [];
-    const explaining = {
-      execute: async (statement: string, params: unknown[] = []) => {
-        const [row] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${statement}`, params);
-        plans.push(nodesOf(row!['QUERY PLAN'][0].Plan));
-        return em.execute(statement, params);
+    const scans: string[][] = [];
+    const { result: reply } = await withStatements(
+      database.orm.em.fork(),
+      client,
+      (ctx) => listContacts(ctx, channelId, { page: 1, limit: 50, ...query }),
+      async (statement) => {
+        const scansIn = async (mode: 'force_custom_plan' | 'force_generic_plan') => {
+          const [plan] = (await explain<[{ Plan: PlanNode }]>(client, statement, 'format json', mode))[0]!;
+          return [...new Set(scansOf(nodesOf(plan.Plan)))].sort();
+        };
+        const custom = await scansIn('force_custom_plan');
+        expect(await scansIn('force_generic_plan')).toEqual(custom);
+        scans.push(custom);
       },
-    };
-    const ctx = { em: explaining } as unknown as ServiceContext;
-    const reply = await listContacts(ctx, channelId, { page: 1, limit: 50, ...query });
-    return { plans, reply };
+    );
+    return { scans, reply };
   }
-
-  const scansOf = (plan: PlanNode[]) => plan.filter((n) => n['Relation Name'] === 'contacts' || n['Index Name']?.startsWith('contacts_'));
-  const indexesOf = (plan: PlanNode[]) => scansOf(plan).map((n) => n['Index Name'] ?? n['Node Type']);
-  const expectNoSequentialScan = (plans: PlanNode[][]) => {
-    for (const plan of plans) expect(scansOf(plan).map((n) => n['Node Type'])).not.toContain('Seq Scan');
-  };
 
   async function one(statement: string, params: unknown[] = []) {
     const [row] = await sql<{ value: string }>(database.url, statement, params);
     return row!.value;
   }
 
+  /** A name search: its key index read backwards (index entries only), then the page's contacts by primary key. */
+  const NAME_LOOKUP = ['Index Only Scan Backward: contact_name_prefixes_pkey', 'Index Scan: contacts_pkey'];
+
+  it('runs its statements as prepared statements, planned once per connection', async () => {
+    // One connection, so that the statements it has prepared are the ones this session lists.
+    const single = await openDatabase(loadConfig({ DATABASE_URL: database.url }), createLogger('silent'), 1);
+    try {
+      for (const search of [undefined, 'Mari', '55-1', '7']) await listContacts({ em: single.orm.em.fork() } as never, channelId, { page: 1, limit: 50, search });
+      const prepared = await single.orm.em.fork().execute<{ name: string; generic_plans: number }[]>(
+        `select name, generic_plans from pg_prepared_statements order by name`,
+      );
+      // The listing, a name search and a phone fragment; the walk for a broad phone fragment is planned for its values.
+      expect(prepared.map((p) => p.name)).toEqual(Array(3).fill(expect.stringMatching(/^contacts_list_\d+$/)));
+      for (const statement of prepared) expect(Number(statement.generic_plans)).toBeGreaterThan(0);
+    } finally {
+      await single.close();
+    }
+  });
+
   it('reads a page straight off the listing index', async () => {
-    const { plans, reply } = await plansOf({ page: 3 });
+    const { scans, reply } = await plansOf({ page: 3 });
     expect(reply.data).toHaveLength(50);
     expect(reply.pagination.total).toBe(CONTACTS);
-    expect(plans).toHaveLength(1);
-    expect(indexesOf(plans[0]!)).toEqual(['contacts_channel_recent_index']);
+    expect(scans).toEqual([['Index Scan: contacts_channel_recent_index']]);
   });
 
-  it('finds a whole name through the name trigram index', async () => {
+  it('finds a whole name by one key, in listing order', async () => {
     const name = await one(`select name as value from contacts group by name order by count(*), name limit 1`);
-    const { plans, reply } = await plansOf({ search: name });
+    const { scans, reply } = await plansOf({ search: name });
     expect(reply.data.map((c) => c.name)).toContain(name);
-    expect(indexesOf(plans[0]!)).toContain('contacts_name_trgm_index');
-    expectNoSequentialScan(plans);
+    expect(scans).toEqual([NAME_LOOKUP]);
   });
 
-  it('finds a typed phone fragment through both trigram indexes', async () => {
-    const phone = await one(`select phone as value from contacts order by id limit 1`);
-    // Two digits, a dash, two digits: no three in a row, yet pg_trgm still takes trigrams from it for the name.
-    const digits = phone.slice(3, 7);
-    const { plans, reply } = await plansOf({ search: `${digits.slice(0, 2)}-${digits.slice(2)}` });
-    expect(reply.data.length).toBeGreaterThan(0);
-    for (const contact of reply.data) expect(contact.phone).toContain(digits);
-    expect(indexesOf(plans[0]!)).toEqual(expect.arrayContaining(['contacts_name_trgm_index', 'contacts_phone_trgm_index']));
-    expectNoSequentialScan(plans);
+  it('finds a 4-letter word prefix by one key, in listing order', async () => {
+    const { scans, reply } = await plansOf({ search: 'Mari' });
+    expect(reply.data).toHaveLength(50);
+    expect(scans).toEqual([NAME_LOOKUP]);
   });
 
-  it('counts the commonest surname to the cap, then reads its page off the listing index', async () => {
+  it('counts the commonest surname to the cap and pages it off the key index in the same statement', async () => {
     const surname = await one(`select split_part(name, ' ', -1) as value from contacts group by 1 order by count(*) desc limit 1`);
-    const { plans, reply } = await plansOf({ search: surname });
+    const { scans, reply } = await plansOf({ search: surname, page: 3 });
     expect(reply.data).toHaveLength(50);
     expect(reply.pagination.total).toBe(CONTACTS_SEARCH_COUNT_CAP);
-    expect(plans).toHaveLength(2);
-    expect(indexesOf(plans[1]!)).toEqual(['contacts_channel_recent_index']);
-    expectNoSequentialScan(plans);
+    expect(scans).toEqual([NAME_LOOKUP]);
   });
 
-  it('pages and counts a surname under the cap in one statement through the trigram index', async () => {
-    const surname = await one(
-      `select split_part(name, ' ', -1) as value from contacts group by 1 having count(*) between 100 and 500 order by count(*) desc limit 1`,
-    );
-    const { plans, reply } = await plansOf({ search: surname });
+  it('rechecks a term longer than the stored prefixes on the contacts it looks up', async () => {
+    const name = await one(`select name as value from contacts where char_length(name) > 26 order by id limit 1`);
+    const { scans, reply } = await plansOf({ search: name });
+    expect(reply.data.map((c) => c.name)).toContain(name);
+    expect(scans).toEqual([NAME_LOOKUP]);
+  });
+
+  it('finds a typed phone fragment by one range of the phone key index, and tries it on names', async () => {
+    const phone = await one(`select phone as value from contacts order by id limit 1`);
+    const digits = phone.slice(3, 8);
+    const { scans, reply } = await plansOf({ search: `${digits.slice(0, 2)}-${digits.slice(2)}` });
+    expect(reply.data.length).toBeGreaterThan(0);
+    for (const contact of reply.data) expect(contact.phone).toContain(digits);
+    expect(scans).toEqual([[...NAME_LOOKUP, 'Index Only Scan: contact_phone_suffixes_pkey'].sort()]);
+  });
+
+  it('walks the listing index for a phone fragment too broad to sort (one digit), after counting it to the cap', async () => {
+    const { scans, reply } = await plansOf({ search: '7' });
     expect(reply.data).toHaveLength(50);
-    expect(reply.pagination.total).toBeGreaterThanOrEqual(100);
-    expect(plans).toHaveLength(1);
-    expect(indexesOf(plans[0]!)).toContain('contacts_name_trgm_index');
-    expectNoSequentialScan(plans);
+    for (const contact of reply.data) expect(contact.phone).toContain('7');
+    expect(reply.pagination.total).toBe(CONTACTS_SEARCH_COUNT_CAP);
+    expect(scans).toEqual([
+      [...NAME_LOOKUP, 'Index Only Scan: contact_phone_suffixes_pkey'].sort(),
+      ['Index Only Scan: contact_name_prefixes_pkey', 'Index Scan: contacts_channel_recent_index'],
+    ]);
   });
 });

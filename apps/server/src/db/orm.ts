@@ -50,8 +50,9 @@ export function ormConfig(entities: Entities, clientUrl: string, poolMax = 20, l
     forceUtcTimezone: true,
     ensureDatabase: false,
     discovery: { warnWhenNoEntities: false },
-    // Triggers are written in migrations (e.g. the contact counters); a generated migration must not drop them.
-    schemaGenerator: { ignoreTriggers: true },
+    // Triggers and SQL functions are written in migrations (the contact counters, the contact search keys); a
+    // generated migration must not drop them.
+    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
   });
 }
 

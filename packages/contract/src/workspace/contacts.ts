@@ -45,7 +45,10 @@ export const contactsListParams = z.object({
     .trim()
     .max(100, 'must be at most 100 characters')
     .optional()
-    .describe('Case-insensitive substring of the name or phone (+, spaces, dashes and parentheses in a phone are ignored)'),
+    .describe(
+      'Case-insensitive start of a word of the name (may run on past the word: `john sm`), or digits anywhere in the phone ' +
+        '(+, spaces, dashes and parentheses in the term are ignored)',
+    ),
 });
 
 const labelNames = (what: string) =>
@@ -94,9 +97,11 @@ export const contactsContract = {
         `${CONTACTS_SEARCH_COUNT_CAP.toLocaleString('en-US')}; when more match, \`total\` reports that cap (or the ` +
         'number of contacts up to the requested page, if higher) and `pages` follows it: narrow the search rather than ' +
         'paging through it.',
-      'A search term from which a trigram can be taken (three letters or digits in a row, or a shorter piece next ' +
-        'to a space or punctuation, like `27-72`) uses the trigram indexes; other terms scan the channel, which is ' +
-        'slower on very large channels.',
+      '`search` matches a contact when, case-insensitively and with runs of whitespace folded, it is the beginning of ' +
+        'a word of the name and may run on past that word: `mich` finds "Michael Smith" and "Anna Michalska", `john sm` ' +
+        'finds "John Smith", `ller` does not find "Müller". A word starts at the beginning of the name, after a space, ' +
+        'and at a letter or digit after punctuation (`luc` finds "Jean-Luc"). A term that is digits once +, spaces, ' +
+        'dashes and parentheses are stripped also matches the phones containing those digits (`27-72` finds 4915127720001).',
     ].join('\n\n'),
     params: contactsListParams,
     response: pageEnvelope(contactSchema),

@@ -29,9 +29,6 @@ const ContactSchema = defineEntity({
       name: 'contacts_channel_recent_index',
       expression: 'create index "contacts_channel_recent_index" on "contacts" ("channel_id", "created_at" desc, "id" desc)',
     },
-    // Substring search on name and phone (pg_trgm); an operator class needs the statement itself.
-    { name: 'contacts_name_trgm_index', expression: 'create index "contacts_name_trgm_index" on "contacts" using gin ("name" gin_trgm_ops)' },
-    { name: 'contacts_phone_trgm_index', expression: 'create index "contacts_phone_trgm_index" on "contacts" using gin ("phone" gin_trgm_ops)' },
   ],
 });
 export class Contact extends ContactSchema.class {}

@@ -1,48 +1,74 @@
-import { stripPhone } from '@switchboard/contract';
+import { CONTACTS_SEARCH_COUNT_CAP, stripPhone } from '@switchboard/contract';
 
-export interface SqlCondition {
+/*
+ * How contacts/list finds a search term, over the key tables the contact_search_keys migration keeps by trigger
+ * (README "Workspace API" states the semantics):
+ *
+ * - Names: the term, lower-cased with runs of whitespace folded (by the same SQL function that made the keys), is
+ *   looked up as one key of `contact_name_prefixes`; its entries under (channel, key), read backwards, are the
+ *   matching contacts newest first. A term longer than the stored prefixes looks up its first NAME_PREFIX_LENGTH
+ *   characters and is rechecked on the name.
+ * - Phones, for a term that is digits once +, spaces, dashes and parentheses are stripped: the contacts having a
+ *   phone suffix in [digits, digits || ':') in byte order, i.e. whose phone contains the digits.
+ */
+
+/** The longest name prefix stored (NAME_PREFIX_LENGTH of the contact_search_keys migration; tests pin the two together). */
+export const NAME_PREFIX_LENGTH = 24;
+/**
+ * The phone column's length (contact.entity.ts): one contact has at most this many suffixes under a term, so
+ * reading this many times (cap + 1) suffix rows, or all of them, finds cap + 1 distinct contacts if there are.
+ */
+const PHONE_MAX_LENGTH = 20;
+export const PHONE_ROWS_READ = PHONE_MAX_LENGTH * (CONTACTS_SEARCH_COUNT_CAP + 1);
+
+export interface SqlPart {
   sql: string;
-  params: string[];
+  params: unknown[];
 }
 
-/** LIKE wildcards and the escape character itself, taken literally (backslash is PostgreSQL's default escape). */
-export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\\${char}`);
-
-/**
- * Whether pg_trgm can take a trigram out of the pattern `%term%` (it mirrors pg_trgm's generate_wildcard_trgm):
- * each run of letters or digits is a word, padded with two spaces when something other than the wildcard comes
- * before it and one space when something comes after it, and yields trigrams once that is three characters long.
- * `Ali`, `27-72` (`27 `, `  7`, ` 72`) and `Al ` do; `Al` and `%` do not. Without a trigram pg_trgm would read the
- * whole GIN index (seconds at a million rows), so such terms use strpos(), which the planner cannot send to the
- * index: it reads the channel in listing order instead.
- */
-export function yieldsTrigram(term: string): boolean {
-  return [...term.matchAll(/[\p{L}\p{N}]+/gu)].some((word) => {
-    const padding = (word.index > 0 ? 2 : 0) + (word.index + word[0].length < term.length ? 1 : 0);
-    return [...word[0]].length + padding >= 3;
-  });
-}
-
-function contains(column: string, term: string, caseInsensitive: boolean, viaTrigrams: boolean): SqlCondition {
-  if (viaTrigrams && yieldsTrigram(term)) {
-    return { sql: `${column} ${caseInsensitive ? 'ilike' : 'like'} ?`, params: [`%${escapeLike(term)}%`] };
-  }
-  return caseInsensitive
-    ? { sql: `strpos(lower(${column}), lower(?)) > 0`, params: [term] }
-    : { sql: `strpos(${column}, ?) > 0`, params: [term] };
-}
-
-/**
- * `search` as SQL over contacts `c`: a case-insensitive substring of the name, or of the phone once the
- * term is reduced to the digits a caller may have typed with +, spaces, dashes or parentheses. Phones are
- * stored as digits only, so a term that is not digits after stripping cannot match one and is not tried.
- * `viaTrigrams: false` gives the same matches as strpos(), which the planner cannot send to the trigram indexes:
- * for a term known to match densely, reading the channel in listing order finds a page sooner.
- */
-export function contactSearch(term: string, viaTrigrams = true): SqlCondition {
-  const name = contains('c.name', term, true, viaTrigrams);
+/** The term's digits when it is a phone fragment (digits once +, spaces, dashes and parentheses are stripped). */
+export function phoneDigits(term: string): string | undefined {
   const digits = stripPhone(term);
-  if (!/^\d+$/.test(digits)) return { sql: `(${name.sql})`, params: name.params };
-  const phone = contains('c.phone', digits, false, viaTrigrams);
-  return { sql: `(${name.sql} or ${phone.sql})`, params: [...name.params, ...phone.params] };
+  return /^\d+$/.test(digits) ? digits : undefined;
+}
+
+/**
+ * Whether the name keys alone decide the term. Counted in code points before PostgreSQL normalizes it, which
+ * only folds whitespace and lower-cases character by character, so the normalized term is never longer.
+ */
+const keyDecides = (term: string) => [...term].length <= NAME_PREFIX_LENGTH;
+
+/** The name key of `term` as SQL, in the key column's collation so that the primary key serves the comparison. */
+const NAME_KEY = `left(contact_search_text(?), ${NAME_PREFIX_LENGTH}) collate "C"`;
+
+/** The contacts of a channel whose name matches `term` (contact_id, created_at), newest first, straight off the index. */
+export function nameMatches(channelId: string, term: string): SqlPart {
+  const recheck = keyDecides(term) ? '' : ` and contact_name_matches((select c.name from contacts c where c.id = k.contact_id), ?)`;
+  return {
+    sql: `select k.contact_id, k.created_at from contact_name_prefixes k
+           where k.channel_id = ? and k.prefix = ${NAME_KEY}${recheck}
+           order by k.created_at desc, k.contact_id desc`,
+    params: keyDecides(term) ? [channelId, term] : [channelId, term, term],
+  };
+}
+
+/**
+ * Whether contact `c` (a row of contacts in the channel) has a name matching `term`. The channel is a parameter,
+ * not `c.channel_id`, so that the planner can also run this as one index lookup of the term's key (a hashed subplan).
+ */
+export function nameMatchesContact(channelId: string, term: string): SqlPart {
+  return {
+    sql: `(exists (select 1 from contact_name_prefixes k
+                    where k.channel_id = ? and k.prefix = ${NAME_KEY} and k.created_at = c.created_at and k.contact_id = c.id)
+           ${keyDecides(term) ? '' : 'and contact_name_matches(c.name, ?)'})`,
+    params: keyDecides(term) ? [channelId, term] : [channelId, term, term],
+  };
+}
+
+/** Suffix rows (contact_id, created_at) of the channel's phones containing `digits`: one index range, in no useful order. */
+export function phoneMatches(channelId: string, digits: string): SqlPart {
+  return {
+    sql: `select s.contact_id, s.created_at from contact_phone_suffixes s where s.channel_id = ? and s.suffix >= ? and s.suffix < ?`,
+    params: [channelId, digits, `${digits}:`],
+  };
 }

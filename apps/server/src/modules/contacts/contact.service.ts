@@ -2,16 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONTACTS_SEARCH_COUNT_CAP, type Contact } from '@switchboard/contract';
 import type { ServiceContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
-import { contactSearch, type SqlCondition } from './contact.search.js';
+import { nameMatches, nameMatchesContact, phoneDigits, phoneMatches, PHONE_ROWS_READ, type SqlPart } from './contact.search.js';
 import { isoTimestamp } from './iso-timestamp.js';
+import { executePrepared } from './prepared-statement.js';
 
 /*
- * Hand-written SQL on purpose: contacts/list is the hot path (a channel can hold a million contacts). Each
- * listing is one statement: the page is cut in index order first, labels are aggregated per row by a lateral
- * join, and the total comes from the trigger-kept counter. The ORM's form (em.find with populate labels, plus
- * the counter, or a capped count for a search) takes two or three round trips. Measured in-process on 200,000
- * contacts (PostgreSQL 15, 2 shared cores under load): page 1 p50 5.4 ms here vs 34 ms through em.find;
- * a name search p50 67 ms vs 139 ms. `pnpm bench` has the HTTP figures.
+ * Hand-written SQL on purpose: contacts/list is the hot path (a channel can hold a million contacts). Each listing
+ * or search is one statement (a phone fragment too broad to sort takes a second): the page is cut in index order
+ * first, labels are aggregated per row, and the total comes from the trigger-kept counter or a count capped at
+ * CONTACTS_SEARCH_COUNT_CAP. The statements are prepared once per connection (executePrepared). Figures: README
+ * "Benchmark"; `tests/bench/sql-bench.ts` measures the SQL alone.
  */
 
 export interface ContactQuery {
@@ -20,76 +20,122 @@ export interface ContactQuery {
   search?: string;
 }
 
+/** The columns of contacts `c` that contacts/list shows. */
+const CONTACT_ROW = 'c.id, c.name, c.phone, c.email, c.status, c.custom_fields, c.created_at, c.updated_at';
+
 /** A page of contacts `c`, cut in index order before anything else is computed for its rows. */
 const pageOf = (where: string) =>
-  `select id, name, phone, email, status, custom_fields, created_at, updated_at
+  `select ${CONTACT_ROW}
      from contacts c where ${where}
     order by c.created_at desc, c.id desc
     limit ? offset ?`;
 
-/** The contact fields, with each contact's labels as a JSON array from a lateral subquery (one statement, no N+1). */
+/**
+ * The contact fields of contacts `c`, with its labels as a JSON array (one statement, no N+1). The labels are a
+ * subquery in the select list, which costs a third of the same subquery joined laterally (measured on a page of
+ * 50: 0.15 ms against 0.5 ms); its one parameter is the channel, and it comes first in the statement.
+ */
 const CONTACT_COLUMNS = `c.id, c.name, c.phone, c.email, c.status, c.custom_fields as "customFields",
   ${isoTimestamp('c.created_at', 'createdAt')}, ${isoTimestamp('c.updated_at', 'updatedAt')},
-  coalesce(l.labels, '[]'::json) as labels`;
-const WITH_LABELS = `left join lateral (
-    select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by l.sort_order, l.name) as labels
-      from contact_labels cl join labels l on l.id = cl.label_id
-     where cl.contact_id = c.id and l.channel_id = ?) l on true`;
+  coalesce((select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by l.sort_order, l.name)
+              from contact_labels cl join labels l on l.id = cl.label_id
+             where cl.contact_id = c.id and l.channel_id = ?), '[]'::json) as labels`;
 
 /**
  * Without a search: the page and the channel's exact total (the trigger-maintained counter, see the
  * contact_counts migration) in one statement. A page at or past the end is not even scanned.
  */
 async function channelPage(ctx: ServiceContext, channelId: string, limit: number, offset: number) {
-  const rows = await ctx.em.execute<(Contact & { channelTotal: number })[]>(
+  const rows = await executePrepared<Contact & { channelTotal: number }>(
+    ctx.em,
     `select ${CONTACT_COLUMNS}, n.total as "channelTotal"
        from (select coalesce(max(total), 0) as total from channel_contact_counts where channel_id = ?) n
        left join lateral (${pageOf('c.channel_id = ? and ? < n.total')}) c on true
-       ${WITH_LABELS}
       order by c.created_at desc, c.id desc`,
-    [channelId, channelId, offset, limit, offset, channelId],
+    [channelId, channelId, channelId, offset, limit, offset],
   );
   // There is always one row, carrying the total; an empty page leaves its contact columns null.
   const data = rows[0]!.id === null ? [] : rows.map(({ channelTotal: _total, ...contact }) => contact);
   return { data, total: rows[0]!.channelTotal };
 }
 
-/**
- * A search in one statement: the matches (id and creation time only) are read once, stopping one past the count
- * cap, and give both the exact total and, when it is within the cap, the page (sorted from those rows, then
- * fetched by id). Reading them a second time to count was half the cost of a search. Past the cap those rows are
- * not the newest ones, so no page is cut from them (`total` says cap + 1) and denseSearchPage fetches it instead.
- */
-async function searchWithinCap(ctx: ServiceContext, channelId: string, search: SqlCondition, limit: number, offset: number) {
-  const rows = await ctx.em.execute<(Contact & { matchTotal: number })[]>(
-    `with matches as materialized (
-       select c.id, c.created_at from contacts c where c.channel_id = ? and ${search.sql} limit ?),
-     n as (select count(*)::int as total from matches)
-     select ${CONTACT_COLUMNS}, n.total as "matchTotal"
-       from n left join lateral (
-         select c.id, c.name, c.phone, c.email, c.status, c.custom_fields, c.created_at, c.updated_at
-           from (select id from matches where n.total <= ? order by created_at desc, id desc limit ? offset ?) page
-           join contacts c on c.id = page.id) c on true
-       ${WITH_LABELS}
-      order by c.created_at desc, c.id desc`,
-    [channelId, ...search.params, CONTACTS_SEARCH_COUNT_CAP + 1, CONTACTS_SEARCH_COUNT_CAP, limit, offset, channelId],
-  );
-  const data = rows[0]!.id === null ? [] : rows.map(({ matchTotal: _total, ...contact }) => contact);
-  return { data, total: rows[0]!.matchTotal };
+interface SearchStatement {
+  /** A WITH clause defining `n` (total, complete): how many match, counted up to one past the cap. */
+  counted: SqlPart;
+  /** The page's contact ids, newest first. */
+  page: SqlPart;
 }
 
 /**
- * A page of a search matching more than the cap, read in listing order: at least one contact in
- * channel-size / cap matches, so a page is found after a bounded stretch of the listing index. Left to itself the
- * planner often sorts every match instead (it cannot estimate a substring's frequency), hence the strpos() form.
+ * Runs a search statement: the page's contacts are fetched by id, in the channel, with their labels; one row
+ * carries the total when the page is empty.
  */
-async function denseSearchPage(ctx: ServiceContext, channelId: string, search: SqlCondition, limit: number, offset: number) {
+async function searchPage(ctx: ServiceContext, channelId: string, { counted, page }: SearchStatement) {
+  const rows = await executePrepared<Contact & { matchTotal: number; complete: boolean }>(
+    ctx.em,
+    `${counted.sql}
+     select ${CONTACT_COLUMNS}, n.total as "matchTotal", n.complete
+       from n left join lateral (
+         select ${CONTACT_ROW} from (${page.sql}) page
+           join contacts c on c.id = page.contact_id and c.channel_id = ?) c on true
+      order by c.created_at desc, c.id desc`,
+    [...counted.params, channelId, ...page.params, channelId],
+  );
+  const [first] = rows;
+  const data = first!.id === null ? [] : rows.map(({ matchTotal: _total, complete: _complete, ...contact }) => contact);
+  return { data, total: first!.matchTotal, complete: first!.complete };
+}
+
+/**
+ * A name search: the count (stopping one past the cap) and the page are both read off the key index in listing
+ * order, index entries only; then the page's contacts and labels are fetched.
+ */
+function nameSearch(channelId: string, term: string, limit: number, offset: number): SearchStatement {
+  const names = nameMatches(channelId, term);
+  return {
+    counted: {
+      sql: `with n as (select count(*)::int as total, true as complete from (${names.sql} limit ?) m)`,
+      params: [...names.params, CONTACTS_SEARCH_COUNT_CAP + 1],
+    },
+    page: { sql: `${names.sql} limit ? offset ?`, params: [...names.params, limit, offset] },
+  };
+}
+
+/**
+ * A phone fragment, matched in phones and names: the phone suffix rows (at most PHONE_ROWS_READ, enough to know
+ * whether more than the cap match) and the newest name matches, merged. Unless the phone rows were cut off (a
+ * very broad term, such as two digits in a big channel), they hold every phone match, so the page is sorted from
+ * them (a few hundred rows for four digits in a million contacts).
+ */
+function phoneSearch(channelId: string, term: string, digits: string, limit: number, offset: number): SearchStatement {
+  const phones = phoneMatches(channelId, digits);
+  const names = nameMatches(channelId, term);
+  return {
+    counted: {
+      sql: `with phone as materialized (${phones.sql} limit ?),
+         named as materialized (${names.sql} limit ?),
+         matches as materialized (select contact_id, created_at from phone union select contact_id, created_at from named),
+         n as (select count(*)::int as total, (select count(*) from phone) < ? as complete from matches)`,
+      params: [...phones.params, PHONE_ROWS_READ, ...names.params, Math.max(CONTACTS_SEARCH_COUNT_CAP + 1, offset + limit), PHONE_ROWS_READ],
+    },
+    page: { sql: 'select contact_id from matches where n.complete order by created_at desc, contact_id desc limit ? offset ?', params: [limit, offset] },
+  };
+}
+
+/**
+ * The page of a phone fragment too broad to sort its matches: read in listing order, where such a term is dense
+ * (one contact in a few hundred at the least), each contact checked by its phone and one probe of its name keys.
+ * Planned for its values (not prepared): a generic plan cannot tell that LIMIT 50 stops a walk of the listing index
+ * early, and sorts every contact of a big channel instead (seconds at a million). This path is rare (one or two
+ * digits in a big channel), so its planning (~0.3 ms) does not matter.
+ */
+async function densePhonePage(ctx: ServiceContext, channelId: string, term: string, digits: string, limit: number, offset: number) {
+  const name = nameMatchesContact(channelId, term);
   return ctx.em.execute<Contact[]>(
     `select ${CONTACT_COLUMNS}
-       from (${pageOf(`c.channel_id = ? and ${search.sql}`)}) c
-       ${WITH_LABELS}
+       from (${pageOf(`c.channel_id = ? and (strpos(c.phone, ?) > 0 or ${name.sql})`)}) c
       order by c.created_at desc, c.id desc`,
-    [channelId, ...search.params, limit, offset, channelId],
+    [channelId, channelId, digits, ...name.params, limit, offset],
   );
 }
 
@@ -100,18 +146,19 @@ export async function listContacts(ctx: ServiceContext, channelId: string, query
     const { data, total } = await channelPage(ctx, channelId, limit, offset);
     return { data, pagination: paginationOf(page, limit, total) };
   }
-  const within = await searchWithinCap(ctx, channelId, contactSearch(query.search), limit, offset);
-  if (within.total <= CONTACTS_SEARCH_COUNT_CAP) return { data: within.data, pagination: paginationOf(page, limit, within.total) };
-  // More match than are counted: `total` is the cap, or what the requested page proves exists if that is higher.
-  const data = await denseSearchPage(ctx, channelId, contactSearch(query.search, false), limit, offset);
-  const total = Math.max(CONTACTS_SEARCH_COUNT_CAP, data.length > 0 ? offset + data.length : 0);
+  const term = query.search;
+  const digits = phoneDigits(term);
+  const found = await searchPage(ctx, channelId, digits ? phoneSearch(channelId, term, digits, limit, offset) : nameSearch(channelId, term, limit, offset));
+  const data = found.complete ? found.data : await densePhonePage(ctx, channelId, term, digits!, limit, offset);
+  // Past the cap, `total` is the cap, or what the requested page proves exists if that is higher.
+  const total = found.complete && found.total <= CONTACTS_SEARCH_COUNT_CAP ? found.total : Math.max(CONTACTS_SEARCH_COUNT_CAP, data.length > 0 ? offset + data.length : 0);
   return { data, pagination: paginationOf(page, limit, total) };
 }
 
 /** One contact of the channel, by id or by phone, exactly as contacts/list shows it; undefined when there is none. */
 export async function readContact(em: EntityManager, channelId: string, by: 'id' | 'phone', value: string): Promise<Contact | undefined> {
   const [contact] = await em.execute<Contact[]>(
-    `select ${CONTACT_COLUMNS} from contacts c ${WITH_LABELS} where c.channel_id = ? and c.${by} = ?`,
+    `select ${CONTACT_COLUMNS} from contacts c where c.channel_id = ? and c.${by} = ?`,
     [channelId, channelId, value],
   );
   return contact;
