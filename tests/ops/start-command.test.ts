@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.js';
 import { REPO_ROOT } from '../helpers/processes.js';
 
-/** The README's start command, in a process group of its own as a terminal would run it. */
-function startCommand(env: Record<string, string>) {
-  const child = spawn('npx', ['-y', 'pnpm@10.34.9', 'start'], {
+const START = ['npx', '-y', 'pnpm@10.34.9', 'start'];
+
+/** The README's start command (or a command line running it), in a process group of its own as a terminal would run it. */
+function startCommand(env: Record<string, string>, [command, ...args] = START) {
+  const child = spawn(command!, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,8 +77,8 @@ describe('stopping `npx -y pnpm@10.34.9 start`', { timeout: 300_000 }, () => {
     return took;
   }
 
-  async function started() {
-    const run = startCommand(env);
+  async function started(commandLine?: string[]) {
+    const run = startCommand(env, commandLine);
     await until(() => /Switchboard ready on/.test(run.output()), 240_000, 'ready');
     return run;
   }
@@ -103,5 +105,19 @@ describe('stopping `npx -y pnpm@10.34.9 start`', { timeout: 300_000 }, () => {
     const took = await expectCleanStop(run);
     expect(run.output()).toMatch(/"reason":"launcher process \d+ exited"/);
     process.stdout.write(`SIGKILL to the top process: ports free after ${took} ms\n`);
+  });
+
+  it('a script that starts it in the background and then ends does not stop it (a shell is not a launcher)', async () => {
+    const run = await started(['bash', '-c', `${START.join(' ')} & sleep 600`]);
+    // The script ends (here: killed while it waits) after the server started with it as an ancestor.
+    process.kill(run.child.pid!, 'SIGTERM');
+    await run.exited;
+    // Longer than the launcher watch's polling interval (250 ms): a watched shell's exit would have stopped it.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const ready = await fetch(`http://127.0.0.1:${ports[0]}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(run.output()).not.toMatch(/shutting down/);
+    process.kill(-run.child.pid!, 'SIGINT');
+    await expectCleanStop(run);
   });
 });
