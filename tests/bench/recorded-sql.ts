@@ -8,15 +8,8 @@ type EntityManager = ReturnType<Database['orm']['em']['fork']>;
 export type Statement =
   /** One simple query, parameters inlined (em.execute). */
   | { prepared: false; text: string }
-  /** A prepared statement (`$n` placeholders) run with `args`, its parameters as a list of literals (executePrepared). */
-  | { prepared: true; text: string; args: string; values: unknown[] };
-
-/** The values of a list of SQL literals as PostgreSQL's escapeLiteral writes them (`'it''s'`, ` E'a\\b'`, `50`). */
-function valuesOf(literals: string): unknown[] {
-  return [...literals.matchAll(/\s*(E?)'((?:[^']|'')*)'|\s*(-?[\d.]+)/g)].map(([, e, quoted, number]) =>
-    quoted === undefined ? Number(number) : e ? quoted.replace(/''/g, "'").replace(/\\\\/g, '\\') : quoted.replace(/''/g, "'"),
-  );
-}
+  /** A named prepared statement (`$n` placeholders) run with its parameters bound (executePrepared). */
+  | { prepared: true; text: string; values: unknown[] };
 
 /**
  * Runs a service function on a context whose EntityManager hands every statement to `inspect` first, as
@@ -35,16 +28,12 @@ export async function withStatements<T>(
     statements.push(statement);
     await inspect(statement);
   };
-  const texts = new Map<string, string>();
-  const connection = {
-    query: async (sql: string) => {
-      const prepare = /^prepare (\w+) as ([\s\S]*)$/.exec(sql);
-      if (prepare) texts.set(prepare[1]!, prepare[2]!);
-      const execute = /execute (\w+)\(([\s\S]*)\)$/.exec(sql);
-      if (execute) await record({ prepared: true, text: texts.get(execute[1]!)!, args: execute[2]!, values: valuesOf(execute[2]!) });
-      return client.query(sql);
+  const pool = {
+    query: async (query: { name: string; text: string; values: unknown[] }) => {
+      await record({ prepared: true, text: query.text, values: query.values });
+      // Unnamed here: `explain` prepares the statements it plans itself.
+      return client.query({ text: query.text, values: query.values });
     },
-    release: () => undefined,
   };
   const recording = {
     isInTransaction: () => false,
@@ -54,15 +43,15 @@ export async function withStatements<T>(
       await record({ prepared: false, text });
       return em.execute(text);
     },
-    getConnection: () => ({ getNativeClient: async () => ({ connect: async () => connection }) }),
+    getConnection: () => ({ getNativeClient: async () => pool }),
   };
-  try {
-    const result = await run({ em: recording } as unknown as ServiceContext);
-    return { result, statements };
-  } finally {
-    await client.query('deallocate all');
-  }
+  const result = await run({ em: recording } as unknown as ServiceContext);
+  return { result, statements };
 }
+
+/** A prepared statement's parameters as the literals of an EXECUTE. */
+export const literalsOf = (client: pg.Client, values: unknown[]) =>
+  values.map((value) => (typeof value === 'number' ? String(value) : client.escapeLiteral(String(value)))).join(', ');
 
 /**
  * EXPLAIN (with `options`) of a statement on `client`: its rows (one for `format json`, a line each for text). A prepared statement is prepared there and explained as
@@ -80,7 +69,7 @@ export async function explain<Plan>(
   await client.query(`prepare explained as ${statement.text}`);
   try {
     await client.query(`set plan_cache_mode = ${planCacheMode}; set jit = off`);
-    const execute = `execute explained(${statement.args})`;
+    const execute = `execute explained(${literalsOf(client, statement.values)})`;
     for (let run = 0; run < 5; run++) await client.query(execute);
     return await explained(execute);
   } finally {

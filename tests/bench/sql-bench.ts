@@ -22,7 +22,7 @@ import { REPO_ROOT } from '../helpers/processes.js';
 import { existingTenant, sampleContacts } from './bulk-contacts.js';
 import { searchTerms, type TermClass } from './names.js';
 import pg from 'pg';
-import { explain, withStatements, type Statement } from './recorded-sql.js';
+import { explain, literalsOf, withStatements, type Statement } from './recorded-sql.js';
 
 const URL = process.env.BENCH_DATABASE_URL;
 const TERMS = Number(process.env.SQL_BENCH_TERMS ?? 25);
@@ -111,7 +111,7 @@ async function main() {
           cost.planningMs += plan['Planning Time'];
           cost.executionMs += plan['Execution Time'];
           const lines = await explain<string>(client, statement, 'analyze, buffers');
-          plans.push(`-- ${search ?? '(no search)'}\n${statement.prepared ? `-- args: ${statement.args}\n` : ''}${lines.join('\n')}`);
+          plans.push(`-- ${search ?? '(no search)'}\n${statement.prepared ? `-- args: ${literalsOf(client, statement.values)}\n` : ''}${lines.join('\n')}`);
         }
         costs.push(cost);
         writeFileSync(path.join(directory, `${number}.plan.txt`), plans.join('\n\n'));

@@ -3,7 +3,6 @@ export interface Hit {
   at: number;
   status: number;
   body: string;
-  retryAfter: string | null;
   headers: Record<string, string>;
 }
 
@@ -25,9 +24,9 @@ export function startLoad(url: string, keys: string[], loops = 4, pauseMs = 150)
       const key = keys[turn++ % keys.length]!;
       try {
         const reply = await fetch(url, { method: 'POST', headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(15_000) });
-        hits.push({ at: Date.now(), status: reply.status, body: await reply.text(), retryAfter: reply.headers.get('retry-after'), headers: Object.fromEntries(reply.headers) });
+        hits.push({ at: Date.now(), status: reply.status, body: await reply.text(), headers: Object.fromEntries(reply.headers) });
       } catch (error) {
-        hits.push({ at: Date.now(), status: 0, body: String(error), retryAfter: null, headers: {} });
+        hits.push({ at: Date.now(), status: 0, body: String(error), headers: {} });
       }
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }

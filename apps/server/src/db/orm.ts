@@ -45,8 +45,14 @@ export function ormConfig(entities: Entities, clientUrl: string, poolMax = 20, l
     },
     pool: { min: 0, max: poolMax },
     // node-postgres Pool options: statement_timeout is set on every connection; connectionTimeoutMillis bounds
-    // both the wait for a free pooled client and the connect of a new one.
-    driverOptions: limits ? { statement_timeout: limits.statementTimeoutMs, connectionTimeoutMillis: limits.acquireTimeoutMs } : {},
+    // both the wait for a free pooled client and the connect of a new one. Every connection runs prepared
+    // statements with their generic plan and without JIT: only contacts/list prepares statements (executePrepared
+    // says why; MikroORM sends simple queries with inlined literals, never planned as prepared statements), and JIT
+    // pays off only for long analytical queries, which this API does not run.
+    driverOptions: {
+      options: '-c plan_cache_mode=force_generic_plan -c jit=off',
+      ...(limits && { statement_timeout: limits.statementTimeoutMs, connectionTimeoutMillis: limits.acquireTimeoutMs }),
+    },
     forceUtcTimezone: true,
     ensureDatabase: false,
     discovery: { warnWhenNoEntities: false },
