@@ -39,17 +39,34 @@ module.exports = {
     },
     {
       name: 'modules-layer',
-      comment: 'A module depends on kit/ and lower modules only; the core is handed the module list, and no module reads that list.',
+      comment:
+        'A module depends on kit/ and lower modules only; the core is handed the module list, and no module reads that list.',
       severity: 'error',
       from: { path: `${SERVER}modules/([^/]+)/` },
       to: { path: SERVER, pathNot: `${SERVER}(kit/|modules/[^/]+/|${SHARED})` },
     },
     mayImport('kit', [], 'kit/ is what modules build on; it imports no other server folder.'),
-    mayImport('http', ['kit/', 'lifecycle/readiness\\.ts$', 'outages\\.ts$'], 'http/ imports no module (it is handed the module list) and reaches them through kit ports.'),
-    mayImport('events', ['kit/', 'db/', 'outages\\.ts$'], 'events/ knows job names, not modules: it is handed their delivery targets.'),
+    mayImport(
+      'http',
+      ['kit/', 'lifecycle/readiness\\.ts$', 'outages\\.ts$'],
+      'http/ imports no module (it is handed the module list) and reaches them through kit ports.',
+    ),
+    mayImport(
+      'events',
+      ['kit/', 'db/', 'outages\\.ts$'],
+      'events/ knows job names, not modules: it is handed their delivery targets.',
+    ),
     mayImport('db', ['kit/'], 'db/ imports no module: it is handed the entities and seed sections.'),
-    mayImport('lifecycle', ['db/'], 'lifecycle/ starts and watches the process; it knows the database, nothing above it.'),
-    mayImport('observability', ['http/', 'events/', 'kit/'], 'observability/ reads what http/ and events/ report; the core never imports it.'),
+    mayImport(
+      'lifecycle',
+      ['db/'],
+      'lifecycle/ starts and watches the process; it knows the database, nothing above it.',
+    ),
+    mayImport(
+      'observability',
+      ['http/', 'events/', 'kit/'],
+      'observability/ reads what http/ and events/ report; the core never imports it.',
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,13 +1,18 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'tests/artifacts/**', '**/*.config.ts', '**/*.config.js'] },
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'tests/artifacts/**', '**/*.config.ts', '**/*.config.js'],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-empty-object-type': 'off',
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in apps/server/src/config.ts only.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration in apps/server/src/config.ts only.' },
+      ],
     },
   },
   {

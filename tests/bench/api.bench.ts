@@ -41,14 +41,21 @@ function scenarios(channelId: string, msgids: string[], samples: { name: string;
   const search = terms.map(({ search, termClass }) => ({ body: { channelId, search }, termClass }));
   const pages = Array.from({ length: 20 }, (_, i) => ({ body: { channelId, page: i + 1 } }));
   const page1 = [{ body: { channelId } }];
-  const labels = Array.from({ length: 40 }, (_, i) => ({ body: { channelId, name: `bench-${i}`, color: '#3366cc', sortOrder: i % 10 } }));
+  const labels = Array.from({ length: 40 }, (_, i) => ({
+    body: { channelId, name: `bench-${i}`, color: '#3366cc', sortOrder: i % 10 },
+  }));
   const all: Scenario[] = [
     { name: 'channels/list', path: `${WORKSPACE}/channels/list`, mode: 'closed', bodies: [{ body: {} }] },
     { name: 'contacts/list page 1', path: `${WORKSPACE}/contacts/list`, mode: 'closed', bodies: page1 },
     { name: 'contacts/list pages 1-20', path: `${WORKSPACE}/contacts/list`, mode: 'closed', bodies: pages },
     { name: 'search, varied terms', path: `${WORKSPACE}/contacts/list`, mode: 'closed', bodies: search },
     { name: 'labels/manage', path: `${WORKSPACE}/labels/manage`, mode: 'closed', bodies: labels },
-    { name: 'chat/message/status', path: `${WORKSPACE}/chat/message/status`, mode: 'closed', bodies: msgids.map((msgid) => ({ body: { msgid } })) },
+    {
+      name: 'chat/message/status',
+      path: `${WORKSPACE}/chat/message/status`,
+      mode: 'closed',
+      bodies: msgids.map((msgid) => ({ body: { msgid } })),
+    },
     { name: 'page 1 at 300 req/s', path: `${WORKSPACE}/contacts/list`, mode: 'open', rate: 300, bodies: page1 },
     { name: 'search at 100 req/s', path: `${WORKSPACE}/contacts/list`, mode: 'open', rate: 100, bodies: search },
   ];
@@ -61,8 +68,14 @@ function runLoad(spec: LoadSpec): Promise<LoadResult> {
   writeFileSync(specFile, JSON.stringify(spec));
   const worker = path.join(import.meta.dirname, 'load-worker.ts');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', worker, specFile], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`load worker failed: ${stderr || error.message}`)) : resolve(JSON.parse(stdout) as LoadResult),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', worker, specFile],
+      { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error
+          ? reject(new Error(`load worker failed: ${stderr || error.message}`))
+          : resolve(JSON.parse(stdout) as LoadResult),
     );
   });
 }
@@ -93,16 +106,27 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
 
 async function main() {
   const started = new Date();
-  const database = await benchDatabase({ contacts: CONTACTS, users: USERS, messages: 100_000, keep: process.env.BENCH_KEEP === '1', name: process.env.BENCH_DATABASE, log });
+  const database = await benchDatabase({
+    contacts: CONTACTS,
+    users: USERS,
+    messages: 100_000,
+    keep: process.env.BENCH_KEEP === '1',
+    name: process.env.BENCH_DATABASE,
+    log,
+  });
   if (process.env.BENCH_SEED_ONLY === '1') return database.dispose();
   const { apiKeys, channelId, msgids } = database.tenant;
   const servers: ServerUnderTest[] = [];
   try {
     mkdirSync(ARTIFACTS, { recursive: true });
-    servers.push(await startProduct(database.url, apiKeys[0]!, ARTIFACTS, DIST), await startRaw(database.url, apiKeys[0]!, ARTIFACTS, DIST));
+    servers.push(
+      await startProduct(database.url, apiKeys[0]!, ARTIFACTS, DIST),
+      await startRaw(database.url, apiKeys[0]!, ARTIFACTS, DIST),
+    );
     const list = scenarios(channelId, msgids, await sampleContacts(database.url, 2_000));
     log('warming up both servers (not measured)');
-    for (const server of servers) for (const scenario of list.filter((s) => s.mode === 'closed')) await measure(server, scenario, apiKeys, 2);
+    for (const server of servers)
+      for (const scenario of list.filter((s) => s.mode === 'closed')) await measure(server, scenario, apiKeys, 2);
 
     const rows: Row[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -111,11 +135,23 @@ async function main() {
         const order = round % 2 === 1 ? servers : [...servers].reverse();
         for (const server of order) {
           log(`round ${round}/${ROUNDS}: ${scenario.name} → ${server.name}`);
-          rows.push({ round, scenario: scenario.name, server: server.name, ...(await measure(server, scenario, apiKeys)) });
+          rows.push({
+            round,
+            scenario: scenario.name,
+            server: server.name,
+            ...(await measure(server, scenario, apiKeys)),
+          });
         }
       }
     }
-    const text = report(rows, { contacts: CONTACTS, seconds: SECONDS, rounds: ROUNDS, users: USERS, connections: CONNECTIONS, started });
+    const text = report(rows, {
+      contacts: CONTACTS,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      users: USERS,
+      connections: CONNECTIONS,
+      started,
+    });
     process.stdout.write(text);
     const file = path.join(ARTIFACTS, `bench-${started.toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, JSON.stringify({ contacts: CONTACTS, seconds: SECONDS, rows }, null, 2));

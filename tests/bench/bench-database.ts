@@ -49,7 +49,9 @@ async function admin(adminUrl: string, statement: string): Promise<void> {
 async function databaseExists(adminUrl: string, name: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]).finally(() => client.end());
+  const { rowCount } = await client
+    .query('select 1 from pg_database where datname = $1', [name])
+    .finally(() => client.end());
   return rowCount === 1;
 }
 
@@ -69,7 +71,8 @@ export async function benchDatabase(options: BenchDatabaseOptions): Promise<Benc
     await server.stop();
   };
 
-  const reusable = keep && (await databaseExists(server.adminUrl, name)) ? await existingTenant(databaseUrl) : undefined;
+  const reusable =
+    keep && (await databaseExists(server.adminUrl, name)) ? await existingTenant(databaseUrl) : undefined;
   if (reusable) {
     log(`reusing the seeded database ${name} (BENCH_KEEP=1)`);
     return { url: databaseUrl, tenant: reusable, dispose };

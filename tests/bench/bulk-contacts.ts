@@ -85,7 +85,8 @@ export async function bulkLoadContacts(
     );
     progress('  rebuilding indexes');
     for (const index of indexes) await client.query(index.create);
-    for (const table of ['contacts', 'contact_labels', 'contact_name_prefixes', 'contact_phone_suffixes']) await client.query(`vacuum analyze ${table}`);
+    for (const table of ['contacts', 'contact_labels', 'contact_name_prefixes', 'contact_phone_suffixes'])
+      await client.query(`vacuum analyze ${table}`);
     await client.query('analyze labels');
   } finally {
     await client.end();
@@ -111,12 +112,15 @@ export async function seedTenant(databaseUrl: string, users: number, messages: n
     await client.query('begin');
     const {
       rows: [platform],
-    } = await client.query<{ id: string }>(`insert into platforms (name, domain) values ('Bench', 'bench.example.com') returning id`);
+    } = await client.query<{ id: string }>(
+      `insert into platforms (name, domain) values ('Bench', 'bench.example.com') returning id`,
+    );
     const {
       rows: [channel],
-    } = await client.query<{ id: string }>(`insert into channels (platform_id, name, phone) values ($1, 'Bench', '14150000000') returning id`, [
-      platform!.id,
-    ]);
+    } = await client.query<{ id: string }>(
+      `insert into channels (platform_id, name, phone) values ($1, 'Bench', '14150000000') returning id`,
+      [platform!.id],
+    );
     const keys = Array.from({ length: users }, () => generateApiKey());
     await client.query(
       `with created as (
@@ -147,7 +151,8 @@ export async function seedTenant(databaseUrl: string, users: number, messages: n
   }
 }
 
-const msgidsOf = (messages: number) => Array.from({ length: Math.min(messages, 10_000) }, (_, i) => `wamid.bench${1 + ((i * 7919) % messages)}`);
+const msgidsOf = (messages: number) =>
+  Array.from({ length: Math.min(messages, 10_000) }, (_, i) => `wamid.bench${1 + ((i * 7919) % messages)}`);
 
 /** The tenant of a database seeded earlier, or undefined when it was never completely seeded. */
 export async function existingTenant(databaseUrl: string): Promise<BenchTenant | undefined> {
@@ -176,6 +181,8 @@ export async function markReady(databaseUrl: string): Promise<void> {
 export async function sampleContacts(databaseUrl: string, count: number): Promise<{ name: string; phone: string }[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const { rows } = await client.query<{ name: string; phone: string }>('select name, phone from contacts order by id limit $1', [count]).finally(() => client.end());
+  const { rows } = await client
+    .query<{ name: string; phone: string }>('select name, phone from contacts order by id limit $1', [count])
+    .finally(() => client.end());
   return rows;
 }

@@ -82,7 +82,11 @@ function send(spec: LoadSpec, agent: Agent, i: number): Promise<boolean> {
         method: 'POST',
         agent,
         timeout: TIMEOUT_MS,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-api-key': spec.keys[i % spec.keys.length]! },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'x-api-key': spec.keys[i % spec.keys.length]!,
+        },
       },
       (res) => {
         res.resume();
@@ -113,7 +117,11 @@ async function openLoop(spec: LoadSpec): Promise<LoadResult> {
         if (!ok) errors++;
         latencies.push(latency);
         const termClass = spec.bodies[i % spec.bodies.length]!.termClass;
-        if (termClass) byClass.set(termClass, byClass.get(termClass) ?? []).get(termClass)!.push(latency);
+        if (termClass)
+          byClass
+            .set(termClass, byClass.get(termClass) ?? [])
+            .get(termClass)!
+            .push(latency);
       }),
     );
   }
@@ -124,7 +132,9 @@ async function openLoop(spec: LoadSpec): Promise<LoadResult> {
     requestsPerSecond: Math.round(total / elapsed),
     latency: percentiles(latencies),
     errors,
-    byClass: byClass.size ? Object.fromEntries([...byClass].map(([name, samples]) => [name, percentiles(samples)])) : undefined,
+    byClass: byClass.size
+      ? Object.fromEntries([...byClass].map(([name, samples]) => [name, percentiles(samples)]))
+      : undefined,
   };
 }
 

@@ -1,4 +1,21 @@
-import { de, en, en_IN, es, fi, fr, id_ID, it, nb_NO, nl, pl, pt_BR, sv, tr, vi, type LocaleDefinition } from '@faker-js/faker';
+import {
+  de,
+  en,
+  en_IN,
+  es,
+  fi,
+  fr,
+  id_ID,
+  it,
+  nb_NO,
+  nl,
+  pl,
+  pt_BR,
+  sv,
+  tr,
+  vi,
+  type LocaleDefinition,
+} from '@faker-js/faker';
 
 /**
  * Realistic names for the benchmark: faker's first-name and surname lists from several locales, shuffled with a
@@ -47,8 +64,14 @@ export interface NameLists {
 export function nameLists(): NameLists {
   const random = seededRandom(13);
   return {
-    firstNames: shuffled(collect((person) => person.first_name), random),
-    surnames: shuffled(collect((person) => person.last_name), random),
+    firstNames: shuffled(
+      collect((person) => person.first_name),
+      random,
+    ),
+    surnames: shuffled(
+      collect((person) => person.last_name),
+      random,
+    ),
   };
 }
 

@@ -15,21 +15,40 @@ import type { Caller, ServiceContext } from '../../apps/server/src/kit/context.j
 /** The build under test (SERVER_DIST, default apps/server/dist): the product process runs the same one. */
 const dist = process.env.SERVER_DIST ?? path.resolve(import.meta.dirname, '../../apps/server/dist');
 const fromBuild = <T>(file: string) => import(pathToFileURL(path.join(dist, file)).href) as Promise<T>;
-const { createLogger, loadConfig, openDatabase } = await fromBuild<typeof import('../../apps/server/src/index.js')>('index.js');
+const { createLogger, loadConfig, openDatabase } =
+  await fromBuild<typeof import('../../apps/server/src/index.js')>('index.js');
 const { authenticateKey } = await fromBuild<typeof import('../../apps/server/src/http/auth.js')>('http/auth.js');
-const { apiKeyLookup } = await fromBuild<typeof import('../../apps/server/src/modules/api-keys/api-key.lookup.js')>('modules/api-keys/api-key.lookup.js');
-const { listChannels } = await fromBuild<typeof import('../../apps/server/src/modules/channels/channel.service.js')>('modules/channels/channel.service.js');
-const { resolveChannel } = await fromBuild<typeof import('../../apps/server/src/modules/channels/channel.scope.js')>('modules/channels/channel.scope.js');
-const { listContacts } = await fromBuild<typeof import('../../apps/server/src/modules/contacts/contact.service.js')>('modules/contacts/contact.service.js');
-const { upsertLabel } = await fromBuild<typeof import('../../apps/server/src/modules/labels/label.service.js')>('modules/labels/label.service.js');
-const { findMessageStatus } = await fromBuild<typeof import('../../apps/server/src/modules/messages/message.service.js')>('modules/messages/message.service.js');
+const { apiKeyLookup } = await fromBuild<typeof import('../../apps/server/src/modules/api-keys/api-key.lookup.js')>(
+  'modules/api-keys/api-key.lookup.js',
+);
+const { listChannels } = await fromBuild<typeof import('../../apps/server/src/modules/channels/channel.service.js')>(
+  'modules/channels/channel.service.js',
+);
+const { resolveChannel } = await fromBuild<typeof import('../../apps/server/src/modules/channels/channel.scope.js')>(
+  'modules/channels/channel.scope.js',
+);
+const { listContacts } = await fromBuild<typeof import('../../apps/server/src/modules/contacts/contact.service.js')>(
+  'modules/contacts/contact.service.js',
+);
+const { upsertLabel } = await fromBuild<typeof import('../../apps/server/src/modules/labels/label.service.js')>(
+  'modules/labels/label.service.js',
+);
+const { findMessageStatus } = await fromBuild<
+  typeof import('../../apps/server/src/modules/messages/message.service.js')
+>('modules/messages/message.service.js');
 
 const logger = createLogger('silent');
-const database = await openDatabase(loadConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent' }), logger, Number(process.env.POOL_SIZE ?? 20));
+const database = await openDatabase(
+  loadConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent' }),
+  logger,
+  Number(process.env.POOL_SIZE ?? 20),
+);
 
 /** Every benchmark key (see bulk-contacts.ts), resolved once by the product's own key lookup. */
 const callers = new Map<string, Caller>();
-for (const { api_key: key } of await database.orm.em.fork().execute<{ api_key: string }[]>('select api_key from bench_keys')) {
+for (const { api_key: key } of await database.orm.em
+  .fork()
+  .execute<{ api_key: string }[]>('select api_key from bench_keys')) {
   callers.set(key, await authenticateKey(database.orm.em.fork(), apiKeyLookup, key));
 }
 
@@ -38,20 +57,32 @@ const routes: Record<string, (ctx: ServiceContext, params: Params) => Promise<ob
   '/api/workspace/v1/channels/list': async (ctx) => ({ data: await listChannels(ctx) }),
   '/api/workspace/v1/contacts/list': async (ctx, params) => {
     const channel = await resolveChannel(ctx, params.channelId as string | undefined);
-    const query = { page: Number(params.page ?? 1), limit: Number(params.limit ?? 50), search: params.search as string | undefined };
+    const query = {
+      page: Number(params.page ?? 1),
+      limit: Number(params.limit ?? 50),
+      search: params.search as string | undefined,
+    };
     return listContacts(ctx, channel.id, query);
   },
   '/api/workspace/v1/labels/manage': async (ctx, params) => {
     const channel = await resolveChannel(ctx, params.channelId as string | undefined);
     const { label, created } = await upsertLabel(ctx, channel.id, params as { name: string });
-    return { message: created ? 'Label created successfully' : 'Label updated successfully', data: { id: label.id, channelId: channel.id, name: label.name } };
+    return {
+      message: created ? 'Label created successfully' : 'Label updated successfully',
+      data: { id: label.id, channelId: channel.id, name: label.name },
+    };
   },
-  '/api/workspace/v1/chat/message/status': async (ctx, params) => ({ data: await findMessageStatus(ctx, params.msgid as string) }),
+  '/api/workspace/v1/chat/message/status': async (ctx, params) => ({
+    data: await findMessageStatus(ctx, params.msgid as string),
+  }),
 };
 
 function reply(res: ServerResponse, status: number, body: object) {
   const json = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(json),
+  });
   res.end(json);
 }
 

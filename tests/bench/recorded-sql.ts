@@ -64,7 +64,8 @@ export async function explain<Plan>(
   options: string,
   planCacheMode: 'force_custom_plan' | 'force_generic_plan' = 'force_generic_plan',
 ): Promise<Plan[]> {
-  const explained = async (sql: string) => (await client.query<{ 'QUERY PLAN': Plan }>(`explain (${options}) ${sql}`)).rows.map((row) => row['QUERY PLAN']);
+  const explained = async (sql: string) =>
+    (await client.query<{ 'QUERY PLAN': Plan }>(`explain (${options}) ${sql}`)).rows.map((row) => row['QUERY PLAN']);
   if (!statement.prepared) return explained(statement.text);
   await client.query(`prepare explained as ${statement.text}`);
   try {

@@ -22,7 +22,8 @@ export interface RunInfo {
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 const max = (values: number[]) => Math.max(0, ...values);
-const fmt = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : String(Math.round(value * 10) / 10));
+const fmt = (value: number) =>
+  value >= 100 ? Math.round(value).toLocaleString('en-US') : String(Math.round(value * 10) / 10);
 
 /** Both servers' figures for one scenario over all rounds: mean req/s and p50, worst p99, all errors, peak RSS. */
 function summary(rows: Row[]) {
@@ -65,7 +66,9 @@ export function report(rows: Row[], info: RunInfo): string {
     for (const key of keys) {
       const [scenario, termClass] = key.split('\u0000') as [string, string];
       const cell = (server: Row['server']) => {
-        const stats = classRows.filter((r) => r.scenario === scenario && r.server === server).map((r) => r.byClass![termClass]!);
+        const stats = classRows
+          .filter((r) => r.scenario === scenario && r.server === server)
+          .map((r) => r.byClass![termClass]!);
         return `${fmt(mean(stats.map((s) => s.p50)))}/${fmt(max(stats.map((s) => s.p99)))}`;
       };
       lines.push(`| ${scenario}, ${termClass} | ${cell('product')} | ${cell('raw')} |`);

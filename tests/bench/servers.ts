@@ -30,7 +30,10 @@ async function waitUntilServing(child: ChildProcess, baseUrl: string, apiKey: st
   const deadline = Date.now() + 15 * 60_000; // a kept database may first get a new index built over a million rows
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); see ${logFile}`);
-    const ok = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'x-api-key': apiKey } })
+    const ok = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey },
+    })
       .then((res) => res.status === 200)
       .catch(() => false);
     if (ok) return;
@@ -50,7 +53,9 @@ function stopper(child: ChildProcess) {
 
 /** The Node flags `pnpm start` gives the server (package.json), so the benchmark runs it with the same heap settings. */
 export function startFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
   const command = /exec node ((?:--\S+ )*)apps\/server\/dist\/main\.js/.exec(scripts.start);
   if (!command) throw new Error('package.json start script: cannot find the node command that starts the server');
   return command[1]!.split(' ').filter(Boolean);
@@ -60,26 +65,50 @@ export function startFlags(): string[] {
  * The product as `pnpm start` runs it: `node apps/server/dist/main.js` (or another build, `dist`) with its default configuration (request
  * logging at info, rate limits on; REDIS_URL passed through when set). Its logs go to a file, as to a collector.
  */
-export async function startProduct(databaseUrl: string, apiKey: string, logDir: string, dist: string): Promise<ServerUnderTest> {
+export async function startProduct(
+  databaseUrl: string,
+  apiKey: string,
+  logDir: string,
+  dist: string,
+): Promise<ServerUnderTest> {
   const port = await freePort();
   const logFile = path.join(logDir, 'bench-server.log');
   const log = openSync(logFile, 'w');
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port) };
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
-  const child = spawn(process.execPath, [...startFlags(), path.join(dist, 'main.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [...startFlags(), path.join(dist, 'main.js')], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', log, log],
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilServing(child, baseUrl, apiKey, logFile);
-  const probe = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'x-api-key': apiKey } });
-  if (!probe.headers.get('ratelimit-limit')) throw new Error('the server under test answers without rate-limit headers');
+  const probe = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey },
+  });
+  if (!probe.headers.get('ratelimit-limit'))
+    throw new Error('the server under test answers without rate-limit headers');
   return { name: 'product', baseUrl, pid: child.pid!, stop: stopper(child) };
 }
 
 /** The raw node:http + pg baseline (raw-server.ts) on the same build, with the server's pool size. */
-export async function startRaw(databaseUrl: string, apiKey: string, logDir: string, dist: string): Promise<ServerUnderTest> {
+export async function startRaw(
+  databaseUrl: string,
+  apiKey: string,
+  logDir: string,
+  dist: string,
+): Promise<ServerUnderTest> {
   const port = await freePort();
   const logFile = path.join(logDir, 'bench-raw.log');
   const log = openSync(logFile, 'w');
-  const env = { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), POOL_SIZE: '20', SERVER_DIST: dist };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    POOL_SIZE: '20',
+    SERVER_DIST: dist,
+  };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'raw-server.ts')], {
     cwd: REPO_ROOT,
     env,

@@ -50,7 +50,10 @@ const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 
  * spelled chr(58) (a constant the planner folds: the same work).
  */
 function pgbenchCommand(statement: Statement, script: number, defines: string[]): string {
-  const text = statement.text.replace(/'YYYY-MM-DD"T"HH24:MI:SS\.MS"Z"'/g, `('YYYY-MM-DD"T"HH24' || chr(58) || 'MI' || chr(58) || 'SS.MS"Z"')`);
+  const text = statement.text.replace(
+    /'YYYY-MM-DD"T"HH24:MI:SS\.MS"Z"'/g,
+    `('YYYY-MM-DD"T"HH24' || chr(58) || 'MI' || chr(58) || 'SS.MS"Z"')`,
+  );
   if (!statement.prepared) return text;
   return text.replace(/\$(\d+)/g, (_, n: string) => {
     defines.push('-D', `p${script}_${n}=${String(statement.values[Number(n) - 1])}`);
@@ -62,9 +65,26 @@ function pgbenchCommand(statement: Statement, script: number, defines: string[])
 function pgbench(scripts: string[], defines: string[]) {
   const output = execFileSync(
     'pgbench',
-    ['-n', '-M', 'prepared', '-c', String(CLIENTS), '-j', String(CLIENTS), '-T', String(SECONDS), ...defines, ...scripts.flatMap((s) => ['-f', s]), URL!],
+    [
+      '-n',
+      '-M',
+      'prepared',
+      '-c',
+      String(CLIENTS),
+      '-j',
+      String(CLIENTS),
+      '-T',
+      String(SECONDS),
+      ...defines,
+      ...scripts.flatMap((s) => ['-f', s]),
+      URL!,
+    ],
     // As executePrepared runs them: generic plans, no JIT.
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PGOPTIONS: '-c plan_cache_mode=force_generic_plan -c jit=off' } },
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PGOPTIONS: '-c plan_cache_mode=force_generic_plan -c jit=off' },
+    },
   );
   const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1]);
   const latency = Number(/latency average = ([\d.]+) ms/.exec(output)?.[1]);
@@ -111,7 +131,9 @@ async function main() {
           cost.planningMs += plan['Planning Time'];
           cost.executionMs += plan['Execution Time'];
           const lines = await explain<string>(client, statement, 'analyze, buffers');
-          plans.push(`-- ${search ?? '(no search)'}\n${statement.prepared ? `-- args: ${literalsOf(client, statement.values)}\n` : ''}${lines.join('\n')}`);
+          plans.push(
+            `-- ${search ?? '(no search)'}\n${statement.prepared ? `-- args: ${literalsOf(client, statement.values)}\n` : ''}${lines.join('\n')}`,
+          );
         }
         costs.push(cost);
         writeFileSync(path.join(directory, `${number}.plan.txt`), plans.join('\n\n'));
@@ -133,7 +155,9 @@ async function main() {
     }
     const load = loadavg()[0]!;
     const { tps, latency } = pgbench(allScripts, allDefines);
-    rows.push(`| the four classes mixed | ${allScripts.length} | ${round(tps, 0)} | ${round(latency, 2)} | | | | ${round(load, 1)} |`);
+    rows.push(
+      `| the four classes mixed | ${allScripts.length} | ${round(tps, 0)} | ${round(latency, 2)} | | | | ${round(load, 1)} |`,
+    );
     process.stdout.write(
       [
         '',

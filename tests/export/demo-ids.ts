@@ -7,7 +7,9 @@ import type { TestServer } from '../helpers/server.js';
  */
 export const singleChannelDemo: SeedFile = {
   ...demoSeed,
-  channels: demoSeed.channels?.map((channel) => (channel.ref === 'support' ? channel : { ...channel, users: ['agent'] })),
+  channels: demoSeed.channels?.map((channel) =>
+    channel.ref === 'support' ? channel : { ...channel, users: ['agent'] },
+  ),
 };
 
 /**
@@ -33,7 +35,12 @@ export function demoVariables(baseUrl: string, seeded: SeedResult) {
 }
 
 /** A webhook endpoint of the demo platform, made through the API, for the examples that read one (webhooks/deliveries). */
-export async function demoWebhookEndpointId(server: TestServer, { apiKey, platformId }: ReturnType<typeof demoVariables>): Promise<string> {
-  const reply = await server.client(apiKey).platform.webhooks.manage({ platformId, url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' });
+export async function demoWebhookEndpointId(
+  server: TestServer,
+  { apiKey, platformId }: ReturnType<typeof demoVariables>,
+): Promise<string> {
+  const reply = await server
+    .client(apiKey)
+    .platform.webhooks.manage({ platformId, url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' });
   return reply.data.id;
 }

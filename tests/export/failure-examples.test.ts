@@ -9,13 +9,18 @@ import { contractRoutes } from './routes.js';
 function queryOf(params: Record<string, unknown>): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
-    for (const item of Array.isArray(value) ? value : [value]) query.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      query.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
   }
   return query.toString();
 }
 
 const cases = contractRoutes().flatMap((route) =>
-  Object.entries(route.metadata.failureExamples).map(([name, failure]) => ({ name: `${route.method} ${route.path} ${name}`, route, failure })),
+  Object.entries(route.metadata.failureExamples).map(([name, failure]) => ({
+    name: `${route.method} ${route.path} ${name}`,
+    route,
+    failure,
+  })),
 );
 
 /**
@@ -28,26 +33,44 @@ describe('documented failure examples', () => {
   let apiKey: string;
 
   test.beforeAll(async ({ server }) => {
-    const { apiKey: ownerKey, platformId, channelId, userId, addonId, ticketId } = demoVariables(server.baseUrl, await server.seed(demoSeed));
+    const {
+      apiKey: ownerKey,
+      platformId,
+      channelId,
+      userId,
+      addonId,
+      ticketId,
+    } = demoVariables(server.baseUrl, await server.seed(demoSeed));
     ids = { platformId, channelId, userId, addonId, ticketId };
     apiKey = ownerKey;
   });
 
   test('cover every channel-scoped operation and templates/send', () => {
     expect(cases.filter((c) => c.name.endsWith('channelIdRequired')).length).toBeGreaterThanOrEqual(22);
-    expect(cases.map((c) => c.name)).toEqual(expect.arrayContaining(['POST /api/workspace/v1/chat/templates/send variablesRequired', 'GET /api/workspace/v1/chat/templates/send variablesRequired']));
+    expect(cases.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        'POST /api/workspace/v1/chat/templates/send variablesRequired',
+        'GET /api/workspace/v1/chat/templates/send variablesRequired',
+      ]),
+    );
   });
 
   test.for(cases)('$name is what the server answers', async ({ route, failure }, { server }) => {
     const omitted = failure.message.split(':')[0]!;
     // The demo's own ids in place of the definition's sample ids, as a user trying the example would send.
     let text = JSON.stringify(route.metadata.example);
-    for (const [name, id] of Object.entries(ids)) text = text.replaceAll(EXAMPLE_IDS[name as keyof typeof EXAMPLE_IDS], id);
-    const params = Object.fromEntries(Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== omitted));
+    for (const [name, id] of Object.entries(ids))
+      text = text.replaceAll(EXAMPLE_IDS[name as keyof typeof EXAMPLE_IDS], id);
+    const params = Object.fromEntries(
+      Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== omitted),
+    );
     const reply =
       route.method === 'POST'
         ? await server.http.post(route.path, params, { headers: { 'X-API-Key': apiKey } })
         : await server.http.get(`${route.path}?${queryOf(params)}`, { headers: { 'X-API-Key': apiKey } });
-    expect([reply.status, reply.data]).toEqual([failure.status, { success: false, error: failure.error, message: failure.message }]);
+    expect([reply.status, reply.data]).toEqual([
+      failure.status,
+      { success: false, error: failure.error, message: failure.message },
+    ]);
   });
 });

@@ -15,33 +15,67 @@ const NEWMAN = path.join(REPO_ROOT, 'tests/node_modules/.bin/newman');
 
 interface NewmanRun {
   stats: { requests: { total: number }; assertions: { total: number; failed: number } };
-  executions: { cursor: { ref: string }; item: { name: string }; request: { method: string; url: { path: string[] }; body?: { raw: string } }; assertions?: { assertion: string; error?: { message: string } }[] }[];
+  executions: {
+    cursor: { ref: string };
+    item: { name: string };
+    request: { method: string; url: { path: string[] }; body?: { raw: string } };
+    assertions?: { assertion: string; error?: { message: string } }[];
+  }[];
 }
 
 /** The exported environment file with `values` filled in, as a user fills it in Postman. */
 function filledEnvironment(dir: string, values: Record<string, string | undefined>): string {
-  const environment = JSON.parse(readFileSync(path.join(dir, API_FILES.postmanEnvironment), 'utf8')) as PostmanEnvironment;
-  const filled = { ...environment, values: environment.values.map((entry) => ({ ...entry, value: values[entry.key] ?? entry.value })) };
+  const environment = JSON.parse(
+    readFileSync(path.join(dir, API_FILES.postmanEnvironment), 'utf8'),
+  ) as PostmanEnvironment;
+  const filled = {
+    ...environment,
+    values: environment.values.map((entry) => ({ ...entry, value: values[entry.key] ?? entry.value })),
+  };
   const file = path.join(dir, `filled-${Object.keys(values).length}.postman_environment.json`);
   writeFileSync(file, JSON.stringify(filled));
   return file;
 }
 
-async function newman(dir: string, environment: string): Promise<{ code: number | null; output: string; run: NewmanRun }> {
+async function newman(
+  dir: string,
+  environment: string,
+): Promise<{ code: number | null; output: string; run: NewmanRun }> {
   const report = path.join(dir, 'report.json');
-  const args = ['run', API_FILES.postman, '-e', environment, '--reporters', 'cli,json', '--reporter-json-export', report, '--color', 'off'];
+  const args = [
+    'run',
+    API_FILES.postman,
+    '-e',
+    environment,
+    '--reporters',
+    'cli,json',
+    '--reporter-json-export',
+    report,
+    '--color',
+    'off',
+  ];
   const result = await run(NEWMAN, args, { cwd: dir });
-  return { code: result.code, output: result.stdout.slice(-3000), run: JSON.parse(readFileSync(report, 'utf8')).run as NewmanRun };
+  return {
+    code: result.code,
+    output: result.stdout.slice(-3000),
+    run: JSON.parse(readFileSync(report, 'utf8')).run as NewmanRun,
+  };
 }
 
 /**
  * The executions, one per request item: newman's JSON report lists an item whose pre-request script sends
  * requests (postman-setup.ts) once more per request sent, under the same cursor.
  */
-const onePerItem = (run: NewmanRun) => [...new Map(run.executions.map((execution) => [execution.cursor.ref, execution])).values()];
+const onePerItem = (run: NewmanRun) => [
+  ...new Map(run.executions.map((execution) => [execution.cursor.ref, execution])).values(),
+];
 
 const failures = (run: NewmanRun) =>
-  run.executions.flatMap((execution) => (execution.assertions ?? []).filter((a) => a.error).map((a) => `${execution.item.name}: ${a.assertion}: ${a.error!.message.slice(0, 200)}`));
+  run.executions.flatMap((execution) =>
+    (execution.assertions ?? [])
+      .filter((a) => a.error)
+      .map((a) => `${execution.item.name}: ${a.assertion}: ${a.error!.message.slice(0, 200)}`),
+  );
 
 describe('the Postman collection and its environment file, run by newman against the seeded demo', () => {
   let dir: string;
@@ -54,9 +88,20 @@ describe('the Postman collection and its environment file, run by newman against
     variables = demoVariables(server.baseUrl, ids);
     const owner = singleChannelDemo.users!.find((user) => user.ref === 'owner')!;
     const second = await server.seed({
-      users: [{ ...owner, ref: 'second', platform: ids.platforms!.demo!, email: 'second@demo.switchboard.local', password: undefined }],
+      users: [
+        {
+          ...owner,
+          ref: 'second',
+          platform: ids.platforms!.demo!,
+          email: 'second@demo.switchboard.local',
+          password: undefined,
+        },
+      ],
     });
-    await sql(server.databaseUrl, 'insert into channel_users (channel_id, user_id) values ($1, $2)', [ids.channels!.support, second.users!.second!.id]);
+    await sql(server.databaseUrl, 'insert into channel_users (channel_id, user_id) values ($1, $2)', [
+      ids.channels!.support,
+      second.users!.second!.id,
+    ]);
     secondKey = second.users!.second!.apiKey!;
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-newman-'));
     await writeApiFiles(dir, { serverUrl: server.baseUrl });
@@ -65,31 +110,56 @@ describe('the Postman collection and its environment file, run by newman against
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('every request passes its tests (status 200, success, reply schema) with the environment filled in', async () => {
-    const { code, output, run } = await newman(dir, filledEnvironment(dir, variables));
-    expect(failures(run), output).toEqual([]);
-    const tested = onePerItem(run);
-    const routes = tested.map((execution) => `${execution.request.method} /${execution.request.url.path.join('/')}`);
-    expect(routes.sort()).toEqual(contractRoutes().map((route) => `${route.method} ${route.path}`).sort());
-    expect(run.stats.assertions.total).toBe(routes.length * 3);
-    expect(code).toBe(0);
-  }, SLOW_TIMEOUT_MS);
+  test(
+    'every request passes its tests (status 200, success, reply schema) with the environment filled in',
+    async () => {
+      const { code, output, run } = await newman(dir, filledEnvironment(dir, variables));
+      expect(failures(run), output).toEqual([]);
+      const tested = onePerItem(run);
+      const routes = tested.map((execution) => `${execution.request.method} /${execution.request.url.path.join('/')}`);
+      expect(routes.sort()).toEqual(
+        contractRoutes()
+          .map((route) => `${route.method} ${route.path}`)
+          .sort(),
+      );
+      expect(run.stats.assertions.total).toBe(routes.length * 3);
+      expect(code).toBe(0);
+    },
+    SLOW_TIMEOUT_MS,
+  );
 
-  test('with only baseUrl and apiKey set, the collection fills every id it needs from the API', async () => {
-    const { code, run } = await newman(dir, filledEnvironment(dir, { baseUrl: variables.baseUrl, apiKey: secondKey }));
-    expect(failures(run)).toEqual([]);
-    expect(code).toBe(0);
-    // addon/manage's pre-request script found the demo's one subscribed user (the owner) and its add-on.
-    const assigns = onePerItem(run).filter(({ request }) => request.method === 'POST' && request.url.path.join('/') === 'api/platform/v1/addon/manage');
-    expect(assigns.map((execution) => JSON.parse(execution.request.body!.raw))).toEqual([
-      expect.objectContaining({ platformId: variables.platformId, userId: variables.userId, addonId: variables.addonId }),
-    ]);
-  }, SLOW_TIMEOUT_MS);
+  test(
+    'with only baseUrl and apiKey set, the collection fills every id it needs from the API',
+    async () => {
+      const { code, run } = await newman(
+        dir,
+        filledEnvironment(dir, { baseUrl: variables.baseUrl, apiKey: secondKey }),
+      );
+      expect(failures(run)).toEqual([]);
+      expect(code).toBe(0);
+      // addon/manage's pre-request script found the demo's one subscribed user (the owner) and its add-on.
+      const assigns = onePerItem(run).filter(
+        ({ request }) => request.method === 'POST' && request.url.path.join('/') === 'api/platform/v1/addon/manage',
+      );
+      expect(assigns.map((execution) => JSON.parse(execution.request.body!.raw))).toEqual([
+        expect.objectContaining({
+          platformId: variables.platformId,
+          userId: variables.userId,
+          addonId: variables.addonId,
+        }),
+      ]);
+    },
+    SLOW_TIMEOUT_MS,
+  );
 
-  test('fails (non-zero exit, failed assertions) when the server is down', async () => {
-    const down = `http://127.0.0.1:${await freePort()}`;
-    const { code, run } = await newman(dir, filledEnvironment(dir, { ...variables, baseUrl: down }));
-    expect(code).not.toBe(0);
-    expect(run.stats.assertions.failed).toBeGreaterThan(0);
-  }, SLOW_TIMEOUT_MS);
+  test(
+    'fails (non-zero exit, failed assertions) when the server is down',
+    async () => {
+      const down = `http://127.0.0.1:${await freePort()}`;
+      const { code, run } = await newman(dir, filledEnvironment(dir, { ...variables, baseUrl: down }));
+      expect(code).not.toBe(0);
+      expect(run.stats.assertions.failed).toBeGreaterThan(0);
+    },
+    SLOW_TIMEOUT_MS,
+  );
 });

@@ -73,15 +73,25 @@ describe('a client generated from openapi.json by openapi-typescript + openapi-f
     expect(schema).toMatch(/workspaceContactsList: \{/);
   });
 
-  it('compiles under strict tsc, reads, writes and narrows a 400 on its error code against the live server', async () => {
-    await runOk(path.join(BIN, 'tsc'), ['--strict', '--module', 'nodenext', '--target', 'es2022', '--types', 'node', 'client.mts'], { cwd: dir });
-    const output = JSON.parse(await runOk(process.execPath, ['client.mjs', server.baseUrl, acme.ownerKey, acme.mainChannelId], { cwd: dir }));
-    expect(output).toEqual({
-      names: ['Ada Lovelace'],
-      pagination: { page: 1, limit: 10, total: 1, pages: 1 },
-      got: ['Grace Hopper'],
-      label: 'generated',
-      refused: [400, 'invalid_request: limit: must be at most 200'],
-    });
-  }, SLOW_TIMEOUT_MS);
+  it(
+    'compiles under strict tsc, reads, writes and narrows a 400 on its error code against the live server',
+    async () => {
+      await runOk(
+        path.join(BIN, 'tsc'),
+        ['--strict', '--module', 'nodenext', '--target', 'es2022', '--types', 'node', 'client.mts'],
+        { cwd: dir },
+      );
+      const output = JSON.parse(
+        await runOk(process.execPath, ['client.mjs', server.baseUrl, acme.ownerKey, acme.mainChannelId], { cwd: dir }),
+      );
+      expect(output).toEqual({
+        names: ['Ada Lovelace'],
+        pagination: { page: 1, limit: 10, total: 1, pages: 1 },
+        got: ['Grace Hopper'],
+        label: 'generated',
+        refused: [400, 'invalid_request: limit: must be at most 200'],
+      });
+    },
+    SLOW_TIMEOUT_MS,
+  );
 });

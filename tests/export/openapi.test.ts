@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ERROR_CODE_STATUS, type ErrorCode } from '@switchboard/contract';
-import { buildOpenApi, DEFAULT_SERVER_URL, serverRootOf, toYaml, type OpenAPIObject, type PostmanCollection } from '@switchboard/openapi';
+import {
+  buildOpenApi,
+  DEFAULT_SERVER_URL,
+  serverRootOf,
+  toYaml,
+  type OpenAPIObject,
+  type PostmanCollection,
+} from '@switchboard/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../helpers/processes.js';
@@ -18,13 +25,25 @@ type Operation = {
   tags: string[];
   security: Record<string, string[]>[];
   'x-rate-limit-class': string;
-  parameters: { name: string; in: string; example?: unknown; required?: boolean; deprecated?: boolean; description?: string }[];
+  parameters: {
+    name: string;
+    in: string;
+    example?: unknown;
+    required?: boolean;
+    deprecated?: boolean;
+    description?: string;
+  }[];
   requestBody?: { content: { 'application/json': { example: unknown; schema: unknown } } };
   responses: Record<
     string,
     {
       description: string;
-      content: { 'application/json': { schema: { $ref?: string; properties?: Record<string, unknown> }; examples?: Record<string, { value: { message: string } }> } };
+      content: {
+        'application/json': {
+          schema: { $ref?: string; properties?: Record<string, unknown> };
+          examples?: Record<string, { value: { message: string } }>;
+        };
+      };
     }
   >;
 };
@@ -52,13 +71,21 @@ describe('pnpm export:api', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('writes openapi.json, openapi.yaml, the Postman collection and its environment, all from the contract', () => {
-    expect(readdirSync(out).sort()).toEqual(['default', 'openapi.json', 'openapi.yaml', 'postman_collection.json', 'switchboard.postman_environment.json']);
+    expect(readdirSync(out).sort()).toEqual([
+      'default',
+      'openapi.json',
+      'openapi.yaml',
+      'postman_collection.json',
+      'switchboard.postman_environment.json',
+    ]);
     const json = JSON.parse(read('openapi.json'));
     expect(json).toEqual(JSON.parse(JSON.stringify(buildOpenApi({ serverUrl: SERVER_URL }))));
     expect(parse(read('openapi.yaml'))).toEqual(json);
     const collection = JSON.parse(read('postman_collection.json')) as PostmanCollection;
     expect(collection.variable?.find((v) => v.key === 'baseUrl')?.value).toBe(SERVER_URL);
-    expect(JSON.parse(readFileSync(path.join(exports[1]!, 'openapi.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(buildOpenApi())));
+    expect(JSON.parse(readFileSync(path.join(exports[1]!, 'openapi.json'), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(buildOpenApi())),
+    );
   });
 
   it('writes an openapi.json that validates against the OpenAPI 3.0 schema with zero errors (swagger-parser)', async () => {
@@ -72,8 +99,14 @@ describe('pnpm export:api', () => {
       for (const file of ['openapi.json', 'openapi.yaml']) {
         const env = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
         const result = await run(REDOCLY, ['lint', file, '--format', 'json'], { cwd: dir, env });
-        const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
-        expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`), `${dir}/${file}`).toEqual([]);
+        const report = JSON.parse(result.stdout) as {
+          totals: { errors: number; warnings: number };
+          problems: { ruleId: string; message: string }[];
+        };
+        expect(
+          report.problems.map((p) => `${p.ruleId}: ${p.message}`),
+          `${dir}/${file}`,
+        ).toEqual([]);
         expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
         expect(result.code).toBe(0);
       }
@@ -83,10 +116,19 @@ describe('pnpm export:api', () => {
   it('passes `spectral lint` (spectral:oas ruleset) with zero errors and zero warnings, by default and with --server', async () => {
     for (const dir of exports) {
       writeFileSync(path.join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
-      const result = await run(SPECTRAL, ['lint', 'openapi.json', '--format', 'json', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn'], { cwd: dir });
+      const result = await run(
+        SPECTRAL,
+        ['lint', 'openapi.json', '--format', 'json', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn'],
+        { cwd: dir },
+      );
       // The JSON report is followed by a summary line on stdout.
-      const problems = JSON.parse(result.stdout.slice(result.stdout.indexOf('['), result.stdout.lastIndexOf(']') + 1)) as { code: string; message: string; path: string[] }[];
-      expect(problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`), dir).toEqual([]);
+      const problems = JSON.parse(
+        result.stdout.slice(result.stdout.indexOf('['), result.stdout.lastIndexOf(']') + 1),
+      ) as { code: string; message: string; path: string[] }[];
+      expect(
+        problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`),
+        dir,
+      ).toEqual([]);
       expect(result.code).toBe(0);
     }
   });
@@ -96,7 +138,8 @@ describe('OpenAPI definition', () => {
   let doc: OpenAPIObject;
   const operation = (path: string, method: string) => doc.paths[path][method.toLowerCase()] as Operation;
   const componentOf = (ref: { $ref?: string }) => doc.components!.schemas![ref.$ref!.split('/').pop()!] as Schema;
-  const component = (response: { content: { 'application/json': { schema: { $ref?: string } } } }) => componentOf(response.content['application/json'].schema);
+  const component = (response: { content: { 'application/json': { schema: { $ref?: string } } } }) =>
+    componentOf(response.content['application/json'].schema);
 
   beforeAll(() => {
     doc = buildOpenApi({ serverUrl: SERVER_URL });
@@ -110,7 +153,13 @@ describe('OpenAPI definition', () => {
       license: { name: expect.any(String), url: `${SERVER_URL}/developer` },
     });
     // The deployment is the `baseUrl` server variable: --server sets its default, else http://localhost:3000.
-    expect(doc.servers).toEqual([{ url: '{baseUrl}', description: expect.any(String), variables: { baseUrl: { default: SERVER_URL, description: expect.any(String) } } }]);
+    expect(doc.servers).toEqual([
+      {
+        url: '{baseUrl}',
+        description: expect.any(String),
+        variables: { baseUrl: { default: SERVER_URL, description: expect.any(String) } },
+      },
+    ]);
     expect(serverRootOf(doc)).toBe(SERVER_URL);
     expect(serverRootOf(buildOpenApi())).toBe(DEFAULT_SERVER_URL);
     expect(DEFAULT_SERVER_URL).toBe('http://localhost:3000');
@@ -118,7 +167,11 @@ describe('OpenAPI definition', () => {
       ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: expect.any(String) },
       BearerAuth: { type: 'http', scheme: 'bearer', description: expect.any(String) },
     });
-    for (const route of routes) expect(operation(route.path, route.method).security, route.path).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }]);
+    for (const route of routes)
+      expect(operation(route.path, route.method).security, route.path).toEqual([
+        { ApiKeyAuth: [] },
+        { BearerAuth: [] },
+      ]);
   });
 
   it('has a GET and a POST for every contract endpoint, each with a unique operationId, summary, tag and rate class', () => {
@@ -152,22 +205,36 @@ describe('OpenAPI definition', () => {
         const envelope = component(response);
         expect(envelope.required, `${route.path} ${status}`).toEqual(['success', 'error', 'message']);
         const codes = (envelope.properties!.error as { enum: ErrorCode[] }).enum;
-        expect(codes.map((code) => ERROR_CODE_STATUS[code]), `${route.path} ${status}`).toEqual(codes.map(() => Number(status)));
+        expect(
+          codes.map((code) => ERROR_CODE_STATUS[code]),
+          `${route.path} ${status}`,
+        ).toEqual(codes.map(() => Number(status)));
         expect(response.description).not.toBe(status);
       }
     }
     const tickets = operation('/api/platform/v1/tickets/manage', 'POST').responses;
-    expect(tickets['404']!.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TicketNotFoundError' });
+    expect(tickets['404']!.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/TicketNotFoundError',
+    });
     expect(component(tickets['404']!).properties!.error).toMatchObject({ enum: ['ticket_not_found'] });
     expect(component(tickets['400']!).properties!.error).toMatchObject({ enum: ['invalid_request', 'invalid_json'] });
     const addon = operation('/api/platform/v1/addon/manage', 'POST').responses;
-    expect(component(addon['400']!).properties!.error).toMatchObject({ enum: ['invalid_request', 'invalid_json', 'no_active_subscription'] });
+    expect(component(addon['400']!).properties!.error).toMatchObject({
+      enum: ['invalid_request', 'invalid_json', 'no_active_subscription'],
+    });
     expect(component(addon['404']!).properties!.error).toMatchObject({ enum: ['user_not_found', 'addon_not_found'] });
   });
 
   it('declares the headers that are always sent as required: X-Request-Id, RateLimit-* (with Policy) once the limiter ran, Retry-After on 429 and 503', () => {
     const headers = doc.components!.headers as Record<string, { required?: boolean }>;
-    for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']) {
+    for (const name of [
+      'X-Request-Id',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
+      'Retry-After',
+    ]) {
       expect(headers[name]?.required, name).toBe(true);
     }
     const rateLimit = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
@@ -183,11 +250,18 @@ describe('OpenAPI definition', () => {
       '503': ['Retry-After'],
     };
     for (const route of routes) {
-      const { responses } = operation(route.path, route.method) as unknown as { responses: Record<string, { headers: Record<string, { $ref: string }> }> };
+      const { responses } = operation(route.path, route.method) as unknown as {
+        responses: Record<string, { headers: Record<string, { $ref: string }> }>;
+      };
       for (const [status, response] of Object.entries(responses)) {
         const replayed = status === '200' && isWrite(route) ? ['Idempotent-Replayed'] : [];
-        expect(Object.keys(response.headers), `${route.method} ${route.path} ${status}`).toEqual(['X-Request-Id', ...(expected[status] ?? []), ...replayed]);
-        for (const [name, header] of Object.entries(response.headers)) expect(header).toEqual({ $ref: `#/components/headers/${name}` });
+        expect(Object.keys(response.headers), `${route.method} ${route.path} ${status}`).toEqual([
+          'X-Request-Id',
+          ...(expected[status] ?? []),
+          ...replayed,
+        ]);
+        for (const [name, header] of Object.entries(response.headers))
+          expect(header).toEqual({ $ref: `#/components/headers/${name}` });
       }
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(['429', '503']));
     }
@@ -195,21 +269,45 @@ describe('OpenAPI definition', () => {
 
   it('declares the optional Idempotency-Key header on every write (POST and GET), and on no read', () => {
     const key = { $ref: '#/components/parameters/IdempotencyKey' };
-    expect(doc.components!.parameters!.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+    expect(doc.components!.parameters!.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 255 },
+    });
     const writes = routes.filter(isWrite);
     expect(writes.length).toBeGreaterThanOrEqual(18);
     for (const route of routes) {
       const parameters = (operation(route.path, route.method).parameters ?? []) as unknown[];
-      expect(parameters.some((parameter) => JSON.stringify(parameter) === JSON.stringify(key)), `${route.method} ${route.path}`).toBe(isWrite(route));
+      expect(
+        parameters.some((parameter) => JSON.stringify(parameter) === JSON.stringify(key)),
+        `${route.method} ${route.path}`,
+      ).toBe(isWrite(route));
     }
   });
 
   it('names a component schema for every resource and envelope', () => {
     const names = Object.keys(doc.components!.schemas!);
-    expect(names).toEqual(expect.arrayContaining(['Contact', 'ContactPage', 'Channel', 'ChannelList', 'Label', 'Ticket', 'TicketResponse', 'Plan', 'Platform', 'Pagination']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'Contact',
+        'ContactPage',
+        'Channel',
+        'ChannelList',
+        'Label',
+        'Ticket',
+        'TicketResponse',
+        'Plan',
+        'Platform',
+        'Pagination',
+      ]),
+    );
     for (const route of routes) {
       const { responses } = operation(route.path, route.method);
-      for (const response of Object.values(responses)) expect(response.content['application/json'].schema, route.path).toEqual({ $ref: expect.stringMatching(/^#\/components\/schemas\/\w+$/) });
+      for (const response of Object.values(responses))
+        expect(response.content['application/json'].schema, route.path).toEqual({
+          $ref: expect.stringMatching(/^#\/components\/schemas\/\w+$/),
+        });
     }
   });
 
@@ -222,9 +320,15 @@ describe('OpenAPI definition', () => {
     const body = (path: string) => operation(path, 'POST').requestBody!.content['application/json'].schema as Schema;
     const tickets = body('/api/platform/v1/tickets/manage');
     const required = (schema: Schema) => (schema.anyOf as Schema[]).map((shape) => shape.required);
-    expect(required(tickets)).toEqual([['platformId', 'email', 'title', 'description'], ['platformId', 'ticketId']]);
+    expect(required(tickets)).toEqual([
+      ['platformId', 'email', 'title', 'description'],
+      ['platformId', 'ticketId'],
+    ]);
     const addon = body('/api/platform/v1/addon/manage');
-    expect(required(addon)).toEqual([['platformId', 'userId', 'addonId'], ['platformId', 'userId', 'planId']]);
+    expect(required(addon)).toEqual([
+      ['platformId', 'userId', 'addonId'],
+      ['platformId', 'userId', 'planId'],
+    ]);
     expect((addon.anyOf as Schema[])[1]!.properties!.planId).toMatchObject({ deprecated: true });
   });
 
@@ -243,13 +347,21 @@ describe('OpenAPI definition', () => {
     for (const [path, fields] of Object.entries(forms)) {
       for (const field of fields) {
         expect(query(path)[field]!.required, `${path} ${field}`).toBeUndefined();
-        expect(query(path)[field]!.description, `${path} ${field}`).toMatch(/Needed in one of these forms: `\w+`( \+ `\w+`)*(,? `\w+`( \+ `\w+`)*)*,? or `\w+`\.$/);
+        expect(query(path)[field]!.description, `${path} ${field}`).toMatch(
+          /Needed in one of these forms: `\w+`( \+ `\w+`)*(,? `\w+`( \+ `\w+`)*)*,? or `\w+`\.$/,
+        );
       }
     }
-    expect(query('/api/platform/v1/tickets/manage').email!.description).toContain('Needed in one of these forms: `email` + `title` + `description` or `ticketId`.');
+    expect(query('/api/platform/v1/tickets/manage').email!.description).toContain(
+      'Needed in one of these forms: `email` + `title` + `description` or `ticketId`.',
+    );
     expect(query('/api/platform/v1/tickets/manage').platformId).toMatchObject({ required: true });
-    expect(query('/api/platform/v1/webhooks/manage').redeliver!.description).toMatch(/forms: `url` \+ `events`, `endpointId`, or `redeliver`\.$/);
-    expect(query('/api/workspace/v1/contacts/get').phone).toMatchObject({ description: expect.stringMatching(/forms: `phone` or `contactId`\.$/) });
+    expect(query('/api/platform/v1/webhooks/manage').redeliver!.description).toMatch(
+      /forms: `url` \+ `events`, `endpointId`, or `redeliver`\.$/,
+    );
+    expect(query('/api/workspace/v1/contacts/get').phone).toMatchObject({
+      description: expect.stringMatching(/forms: `phone` or `contactId`\.$/),
+    });
   });
 
   it('tells, on every operation that takes channelId, when it is needed, with the documented 400', () => {
@@ -258,13 +370,23 @@ describe('OpenAPI definition', () => {
     for (const route of routes) {
       const op = operation(route.path, route.method);
       const schema = op.requestBody?.content['application/json'].schema as Schema | undefined;
-      const properties = { ...schema?.properties, ...Object.assign({}, ...((schema?.anyOf ?? []) as Schema[]).map((shape) => shape.properties)) };
-      const channelId = route.method === 'GET' ? op.parameters.find((p) => p.name === 'channelId') : (properties.channelId as { description?: string } | undefined);
+      const properties = {
+        ...schema?.properties,
+        ...Object.assign({}, ...((schema?.anyOf ?? []) as Schema[]).map((shape) => shape.properties)),
+      };
+      const channelId =
+        route.method === 'GET'
+          ? op.parameters.find((p) => p.name === 'channelId')
+          : (properties.channelId as { description?: string } | undefined);
       expect(Boolean(channelId), `${route.method} ${route.path}`).toBe(scoped.includes(route));
       if (!channelId) continue;
       expect(channelId.description, route.path).toMatch(/required when it has several/);
       const example = op.responses['400']!.content['application/json'].examples?.channelIdRequired;
-      expect(example?.value, `${route.method} ${route.path}`).toEqual({ success: false, error: 'invalid_request', message: expect.stringMatching(/^channelId: is required: /) });
+      expect(example?.value, `${route.method} ${route.path}`).toEqual({
+        success: false,
+        error: 'invalid_request',
+        message: expect.stringMatching(/^channelId: is required: /),
+      });
     }
   });
 
@@ -274,8 +396,12 @@ describe('OpenAPI definition', () => {
       const variables =
         method === 'GET'
           ? op.parameters.find((p) => p.name === 'variables')
-          : ((op.requestBody!.content['application/json'].schema as Schema).properties!.variables as { description: string });
-      expect(variables?.description).toMatch(/Required when the template has placeholders: exactly its `variableCount` values/);
+          : ((op.requestBody!.content['application/json'].schema as Schema).properties!.variables as {
+              description: string;
+            });
+      expect(variables?.description).toMatch(
+        /Required when the template has placeholders: exactly its `variableCount` values/,
+      );
       expect(op.responses['400']!.content['application/json'].examples?.variablesRequired?.value).toEqual({
         success: false,
         error: 'invalid_request',
@@ -292,11 +418,15 @@ describe('OpenAPI definition', () => {
       if (route.method === 'POST') {
         expect(op.requestBody?.content['application/json'].example, route.path).toEqual(example);
       } else {
-        const examples = Object.fromEntries(op.parameters.filter((p) => p.in === 'query' && 'example' in p).map((p) => [p.name, p.example]));
+        const examples = Object.fromEntries(
+          op.parameters.filter((p) => p.in === 'query' && 'example' in p).map((p) => [p.name, p.example]),
+        );
         expect(examples, route.path).toEqual(example);
       }
     }
-    expect(operation('/api/workspace/v1/contacts/list', 'GET').parameters.find((p) => p.name === 'search')?.example).toBe('ada');
+    expect(
+      operation('/api/workspace/v1/contacts/list', 'GET').parameters.find((p) => p.name === 'search')?.example,
+    ).toBe('ada');
   });
 
   it('serializes to YAML that reads back as the same definition', () => {

@@ -6,7 +6,10 @@ interface Operation {
   operationId: string;
   parameters?: { name: string; in: string; required?: boolean; example?: unknown }[];
   requestBody?: { content: { 'application/json': { schema: { anyOf?: { required?: string[] }[] } } } };
-  responses: Record<string, { content?: { 'application/json': { examples?: Record<string, { value: { message: string } }> } } }>;
+  responses: Record<
+    string,
+    { content?: { 'application/json': { examples?: Record<string, { value: { message: string } }> } } }
+  >;
 }
 
 /**
@@ -21,7 +24,8 @@ export function withClosedObjects(doc: OpenAPIObject): OpenAPIObject {
     if (Array.isArray(node)) return node.map(close);
     if (typeof node !== 'object' || node === null) return node;
     const closed: Node = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, close(value)]));
-    if (closed.type === 'object' && closed.properties && closed.additionalProperties === undefined) closed.additionalProperties = false;
+    if (closed.type === 'object' && closed.properties && closed.additionalProperties === undefined)
+      closed.additionalProperties = false;
     return closed;
   };
   return close(doc) as OpenAPIObject;
@@ -45,10 +49,18 @@ export function conditionalQueryOverwrites(doc: OpenAPIObject) {
     const examples = post.responses['400']?.content?.['application/json'].examples ?? {};
     const named = new Set(Object.values(examples).map((example) => example.value.message.split(':')[0]));
     const needed = (get.parameters ?? []).filter(
-      (parameter) => parameter.in === 'query' && !parameter.required && 'example' in parameter && (inForms.has(parameter.name) || named.has(parameter.name)),
+      (parameter) =>
+        parameter.in === 'query' &&
+        !parameter.required &&
+        'example' in parameter &&
+        (inForms.has(parameter.name) || named.has(parameter.name)),
     );
     if (!needed.length) return [];
-    const overwriteRequestQueryParams = needed.map((parameter) => ({ key: parameter.name, value: queryValue(parameter.example), overwrite: true }));
+    const overwriteRequestQueryParams = needed.map((parameter) => ({
+      key: parameter.name,
+      value: queryValue(parameter.example),
+      overwrite: true,
+    }));
     return [{ openApiOperationId: get.operationId, overwriteRequestQueryParams }];
   });
 }

@@ -49,47 +49,103 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
     const { platformId, channelId, userId, addonId, ticketId } = variables;
     // contactId: set by the pre-request script of contacts/delete.
-    const ids = { platformId, channelId, userId, addonId, ticketId, contactId: '{{contactId}}', webhookEndpointId: await demoWebhookEndpointId(server, variables) };
-    const rawReplacements = Object.entries(ids).map(([name, id]) => ({ searchFor: EXAMPLE_IDS[name as keyof typeof ids], replaceWith: id }));
+    const ids = {
+      platformId,
+      channelId,
+      userId,
+      addonId,
+      ticketId,
+      contactId: '{{contactId}}',
+      webhookEndpointId: await demoWebhookEndpointId(server, variables),
+    };
+    const rawReplacements = Object.entries(ids).map(([name, id]) => ({
+      searchFor: EXAMPLE_IDS[name as keyof typeof ids],
+      replaceWith: id,
+    }));
     const overwrites = [
       // A fresh Idempotency-Key per request (Postman's {{$guid}}), as the generated collection does: the definition's
       // header has no example, and one made-up value shared by every write would be 422 idempotency_key_reused.
-      { openApiOperation: '*::/*', overwriteRequestHeaders: [{ key: 'Idempotency-Key', value: '{{$guid}}', overwrite: true }] },
+      {
+        openApiOperation: '*::/*',
+        overwriteRequestHeaders: [{ key: 'Idempotency-Key', value: '{{$guid}}', overwrite: true }],
+      },
       // Overwritten values come after Portman's rawReplacements: they get the seeded ids here.
-      ...conditionalQueryOverwrites(JSON.parse(rawReplacements.reduce((text, { searchFor, replaceWith }) => text.replaceAll(searchFor, replaceWith), JSON.stringify(doc)))),
+      ...conditionalQueryOverwrites(
+        JSON.parse(
+          rawReplacements.reduce(
+            (text, { searchFor, replaceWith }) => text.replaceAll(searchFor, replaceWith),
+            JSON.stringify(doc),
+          ),
+        ),
+      ),
     ];
-    const config = { ...defaults, overwrites, operationPreRequestScripts: portmanPreRequestScripts(), globals: { ...defaults.globals, rawReplacements } };
+    const config = {
+      ...defaults,
+      overwrites,
+      operationPreRequestScripts: portmanPreRequestScripts(),
+      globals: { ...defaults.globals, rawReplacements },
+    };
     writeFileSync(path.join(dir, 'portman-config.json'), JSON.stringify(config));
   });
   test.afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('every generated assertion passes, headers included', async () => {
-    const args = ['-l', 'openapi.json', '-b', variables.baseUrl, '-c', 'portman-config.json', '-o', 'portman.postman_collection.json'];
-    await runOk(path.join(BIN, 'portman'), args, { cwd: dir });
-    const report = path.join(dir, 'report.json');
-    const newman = ['run', 'portman.postman_collection.json', '--env-var', `apiKey=${variables.apiKey}`, '--reporters', 'json', '--reporter-json-export', report];
-    const result = await run(path.join(BIN, 'newman'), newman, { cwd: dir });
-    // newman's JSON report lists an item whose pre-request script sends a request (the deletes) once more under the
-    // same cursor: count each item once.
-    const reported = JSON.parse(readFileSync(report, 'utf8')).run.executions as Execution[];
-    const executions = [...new Map(reported.map((execution) => [execution.cursor.ref, execution])).values()];
-    const assertions = executions.flatMap((execution) => (execution.assertions ?? []).map((a) => ({ ...a, request: execution.item.name })));
-    const failed = assertions.filter((a) => a.error).map((a) => `${a.request}: ${a.assertion}: ${a.error!.message.slice(0, 300)}`);
-    expect(failed).toEqual([]);
-    expect(result.code).toBe(0);
-    expect(executions).toHaveLength(contractRoutes().length);
-    // status, content type, JSON body, schema, and each required header: X-Request-Id and the four RateLimit-* ones.
-    expect(assertions.length).toBeGreaterThanOrEqual(executions.length * 9);
-    expect(assertions.filter((a) => /RateLimit-Policy/.test(a.assertion))).toHaveLength(executions.length);
-    console.info(`Portman contract tests: ${assertions.length} assertions over ${executions.length} requests, all passed`);
-    // The schema checks are strict: each object of a reply may hold only its named properties, maps keep their values' schema.
-    const contactsList = (JSON.parse(readFileSync(path.join(dir, 'portman.postman_collection.json'), 'utf8')) as { item: Folder[] }).item
-      .flatMap((folder) => folder.item)
-      .find((item) => item.name.startsWith('List contacts of a channel, paginated') && !item.name.endsWith('(GET)'))!;
-    const script = contactsList.event.find((event) => event.listen === 'test')!.script.exec.join('\n');
-    expect(script).toContain('"additionalProperties":false');
-    expect(script).toMatch(/"customFields":\{"type":"object","additionalProperties":\{"oneOf"/);
-  }, 2 * SLOW_TIMEOUT_MS); // two tools in a row: Portman's conversion and a newman run of a request per route
+  test(
+    'every generated assertion passes, headers included',
+    async () => {
+      const args = [
+        '-l',
+        'openapi.json',
+        '-b',
+        variables.baseUrl,
+        '-c',
+        'portman-config.json',
+        '-o',
+        'portman.postman_collection.json',
+      ];
+      await runOk(path.join(BIN, 'portman'), args, { cwd: dir });
+      const report = path.join(dir, 'report.json');
+      const newman = [
+        'run',
+        'portman.postman_collection.json',
+        '--env-var',
+        `apiKey=${variables.apiKey}`,
+        '--reporters',
+        'json',
+        '--reporter-json-export',
+        report,
+      ];
+      const result = await run(path.join(BIN, 'newman'), newman, { cwd: dir });
+      // newman's JSON report lists an item whose pre-request script sends a request (the deletes) once more under the
+      // same cursor: count each item once.
+      const reported = JSON.parse(readFileSync(report, 'utf8')).run.executions as Execution[];
+      const executions = [...new Map(reported.map((execution) => [execution.cursor.ref, execution])).values()];
+      const assertions = executions.flatMap((execution) =>
+        (execution.assertions ?? []).map((a) => ({ ...a, request: execution.item.name })),
+      );
+      const failed = assertions
+        .filter((a) => a.error)
+        .map((a) => `${a.request}: ${a.assertion}: ${a.error!.message.slice(0, 300)}`);
+      expect(failed).toEqual([]);
+      expect(result.code).toBe(0);
+      expect(executions).toHaveLength(contractRoutes().length);
+      // status, content type, JSON body, schema, and each required header: X-Request-Id and the four RateLimit-* ones.
+      expect(assertions.length).toBeGreaterThanOrEqual(executions.length * 9);
+      expect(assertions.filter((a) => /RateLimit-Policy/.test(a.assertion))).toHaveLength(executions.length);
+      console.info(
+        `Portman contract tests: ${assertions.length} assertions over ${executions.length} requests, all passed`,
+      );
+      // The schema checks are strict: each object of a reply may hold only its named properties, maps keep their values' schema.
+      const contactsList = (
+        JSON.parse(readFileSync(path.join(dir, 'portman.postman_collection.json'), 'utf8')) as { item: Folder[] }
+      ).item
+        .flatMap((folder) => folder.item)
+        .find((item) => item.name.startsWith('List contacts of a channel, paginated') && !item.name.endsWith('(GET)'))!;
+      const script = contactsList.event.find((event) => event.listen === 'test')!.script.exec.join('\n');
+      expect(script).toContain('"additionalProperties":false');
+      expect(script).toMatch(/"customFields":\{"type":"object","additionalProperties":\{"oneOf"/);
+    },
+    2 * SLOW_TIMEOUT_MS,
+  ); // two tools in a row: Portman's conversion and a newman run of a request per route
 });

@@ -7,8 +7,15 @@ const routes = contractRoutes();
 
 describe('Postman collection', () => {
   let collection: PostmanCollection;
-  type Request = { method: string; url: { raw?: string; path: string[]; host: string[]; query?: { key: string; value: string; disabled?: boolean }[] }; auth?: unknown; header?: { key: string; value?: string }[]; body?: { raw: string } };
-  const requests = () => collection.item.flatMap((folder) => (folder.item ?? []).map((item) => item.request as unknown as Request));
+  type Request = {
+    method: string;
+    url: { raw?: string; path: string[]; host: string[]; query?: { key: string; value: string; disabled?: boolean }[] };
+    auth?: unknown;
+    header?: { key: string; value?: string }[];
+    body?: { raw: string };
+  };
+  const requests = () =>
+    collection.item.flatMap((folder) => (folder.item ?? []).map((item) => item.request as unknown as Request));
 
   beforeAll(async () => {
     collection = await buildPostmanCollection(buildOpenApi({ serverUrl: 'http://localhost:3000' }));
@@ -18,7 +25,9 @@ describe('Postman collection', () => {
     expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     expect(collection.info.name).toBe('Switchboard API');
     expect(requests()).toHaveLength(routes.length);
-    expect(collection.item.map((folder) => folder.name)).toEqual(expect.arrayContaining(['workspace.contacts', 'platform.tickets']));
+    expect(collection.item.map((folder) => folder.name)).toEqual(
+      expect.arrayContaining(['workspace.contacts', 'platform.tickets']),
+    );
   });
 
   it('has the collection variables and the X-API-Key auth every request inherits', () => {
@@ -54,10 +63,14 @@ describe('Postman collection', () => {
       expect(request, `${route.method} ${route.path}`).toBeDefined();
       // Each sample id becomes the variable of its name in EXAMPLE_IDS (endpointId's is {{webhookEndpointId}}).
       const variableOf = (value: unknown) => Object.entries(EXAMPLE_IDS).find(([, id]) => id === value)?.[0];
-      const example = Object.fromEntries(Object.entries(route.metadata.example).map(([k, v]) => [k, variableOf(v) ? `{{${variableOf(v)}}}` : v]));
+      const example = Object.fromEntries(
+        Object.entries(route.metadata.example).map(([k, v]) => [k, variableOf(v) ? `{{${variableOf(v)}}}` : v]),
+      );
       if (route.method === 'POST') expect(JSON.parse(request.body!.raw)).toEqual(example);
       else {
-        const sent = Object.fromEntries((request.url.query ?? []).filter((q) => !q.disabled).map((q) => [q.key, q.value]));
+        const sent = Object.fromEntries(
+          (request.url.query ?? []).filter((q) => !q.disabled).map((q) => [q.key, q.value]),
+        );
         expect(sent, route.path).toEqual(Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)])));
       }
     }
@@ -66,11 +79,15 @@ describe('Postman collection', () => {
   it('gives every write a fresh Idempotency-Key ({{$guid}}), never one shared value', () => {
     const keyed = requests().filter((request) => request.header?.some((header) => header.key === 'Idempotency-Key'));
     expect(keyed).toHaveLength(routes.filter(isWrite).length);
-    for (const request of keyed) expect(request.header!.find((header) => header.key === 'Idempotency-Key')).toMatchObject({ value: '{{$guid}}' });
+    for (const request of keyed)
+      expect(request.header!.find((header) => header.key === 'Idempotency-Key')).toMatchObject({ value: '{{$guid}}' });
   });
 
   it('runs a pre-request script before each delete (creating what it deletes) and before addon/manage (looking up empty ids)', () => {
-    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { request: Request; event?: { listen: string; script: { exec: string[] } }[] }[];
+    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as {
+      request: Request;
+      event?: { listen: string; script: { exec: string[] } }[];
+    }[];
     const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
     expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
       'GET /api/platform/v1/addon/manage',
@@ -80,16 +97,24 @@ describe('Postman collection', () => {
       'POST /api/workspace/v1/contacts/delete',
       'POST /api/workspace/v1/labels/delete',
     ]);
-    const script = (path: string) => setups.find((item) => item.request.url.path.join('/') === path)!.event![0]!.script.exec.join('\n');
+    const script = (path: string) =>
+      setups.find((item) => item.request.url.path.join('/') === path)!.event![0]!.script.exec.join('\n');
     expect(script('api/workspace/v1/contacts/delete')).toContain("'/api/workspace/v1/contacts/manage'");
     expect(script('api/workspace/v1/contacts/delete')).toContain("set('contactId', reply.data.id)");
-    for (const [variable, list] of [['platformId', 'id/list'], ['userId', 'users/list'], ['addonId', 'addon/list']]) {
+    for (const [variable, list] of [
+      ['platformId', 'id/list'],
+      ['userId', 'users/list'],
+      ['addonId', 'addon/list'],
+    ]) {
       expect(script('api/platform/v1/addon/manage')).toContain(`['${variable}', '/api/platform/v1/${list}'`);
     }
   });
 
   it('tests every request: status 200, success true, the reply against its schema', () => {
-    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as { name: string; event?: { listen: string; script: { exec: string[] } }[] }[];
+    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as {
+      name: string;
+      event?: { listen: string; script: { exec: string[] } }[];
+    }[];
     expect(items).toHaveLength(routes.length);
     for (const item of items) {
       const script = item.event?.find((event) => event.listen === 'test')?.script.exec.join('\n') ?? '';

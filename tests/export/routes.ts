@@ -14,4 +14,5 @@ export function contractRoutes(): ContractRoute[] {
 }
 
 /** Writes (`api_write`, `api_admin_write`) take an Idempotency-Key; reads do not. */
-export const isWrite = (route: { metadata: { rateClass: string } }) => route.metadata.rateClass === 'api_write' || route.metadata.rateClass === 'api_admin_write';
+export const isWrite = (route: { metadata: { rateClass: string } }) =>
+  route.metadata.rateClass === 'api_write' || route.metadata.rateClass === 'api_admin_write';

@@ -28,14 +28,29 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
     const tag = randomBytes(4).toString('hex');
     const email = `cache-${tag}@example.com`;
     const ids = await first.seed({
-      users: [{ ref: 'u', platform: platformId, email, name: `Cache ${tag}`, permissions: ['settings:api'], password: PASSWORD, apiKey: true, ...extra }],
+      users: [
+        {
+          ref: 'u',
+          platform: platformId,
+          email,
+          name: `Cache ${tag}`,
+          permissions: ['settings:api'],
+          password: PASSWORD,
+          apiKey: true,
+          ...extra,
+        },
+      ],
     });
     const { id, apiKey } = ids.users!.u!;
-    await sql(first.databaseUrl, 'insert into channel_users (channel_id, user_id) values ($1, $2)', [channelIds.main, id]);
+    await sql(first.databaseUrl, 'insert into channel_users (channel_id, user_id) values ($1, $2)', [
+      channelIds.main,
+      id,
+    ]);
     return { id, email, apiKey: apiKey! };
   }
 
-  const ask = (server: TestServer, apiKey: string, path = CHANNELS) => server.http.post(path, {}, { headers: { 'X-API-Key': apiKey } });
+  const ask = (server: TestServer, apiKey: string, path = CHANNELS) =>
+    server.http.post(path, {}, { headers: { 'X-API-Key': apiKey } });
 
   /** The key has been looked up once on `server` and is now answered from its cache. */
   async function cachedOn(server: TestServer, apiKey: string, path = CHANNELS) {
@@ -59,7 +74,9 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
     platformId = ids.platforms!.p!;
     channelIds = { main: ids.channels!.main!, other: ids.channels!.other! };
     // One seed file creates both in the same millisecond; channels list oldest first, so make `other` the newer.
-    await sql(first.databaseUrl, `update channels set created_at = created_at + interval '1 second' where id = $1`, [channelIds.other]);
+    await sql(first.databaseUrl, `update channels set created_at = created_at + interval '1 second' where id = $1`, [
+      channelIds.other,
+    ]);
     await untilListening(first);
     await untilListening(second);
   });
@@ -75,22 +92,30 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
     expect((await portal.signIn(user.email, PASSWORD)).status).toBe(303);
     const prefix = user.apiKey.slice(0, 16);
     const confirm = await portal.get(`/developer/keys/${prefix}/revoke`);
-    expect((await portal.post(`/developer/keys/${prefix}/revoke`, { _csrf: PortalAgent.csrf(confirm.text) })).status).toBe(303);
+    expect(
+      (await portal.post(`/developer/keys/${prefix}/revoke`, { _csrf: PortalAgent.csrf(confirm.text) })).status,
+    ).toBe(303);
 
     expectEnvelopeError(await ask(second, user.apiKey), 401, 'unauthorized');
     expectEnvelopeError(await ask(first, user.apiKey), 401, 'unauthorized');
   });
 
-  it('refuses a key revoked with `pnpm cli key revoke` on the next request to either instance', { timeout: 240_000 }, async () => {
-    const user = await newUser();
-    await cachedOn(first, user.apiKey);
-    await cachedOn(second, user.apiKey);
-    const revoked = await runCli(['key', 'revoke', '--prefix', user.apiKey.slice(0, 16)], { DATABASE_URL: first.databaseUrl });
-    expect(revoked.code, revoked.stderr).toBe(0);
+  it(
+    'refuses a key revoked with `pnpm cli key revoke` on the next request to either instance',
+    { timeout: 240_000 },
+    async () => {
+      const user = await newUser();
+      await cachedOn(first, user.apiKey);
+      await cachedOn(second, user.apiKey);
+      const revoked = await runCli(['key', 'revoke', '--prefix', user.apiKey.slice(0, 16)], {
+        DATABASE_URL: first.databaseUrl,
+      });
+      expect(revoked.code, revoked.stderr).toBe(0);
 
-    expectEnvelopeError(await ask(second, user.apiKey), 401, 'unauthorized');
-    expectEnvelopeError(await ask(first, user.apiKey), 401, 'unauthorized');
-  });
+      expectEnvelopeError(await ask(second, user.apiKey), 401, 'unauthorized');
+      expectEnvelopeError(await ask(first, user.apiKey), 401, 'unauthorized');
+    },
+  );
 
   it('refuses each of 20 keys on the request right after its revocation commits, with no wait in between', async () => {
     const user = await newUser();
@@ -109,7 +134,11 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
     const user = await newUser({ platformAccess: true });
     expectEnvelopeError(await cachedOn(second, user.apiKey, PLATFORM), 403, 'forbidden');
 
-    await sql(first.databaseUrl, `update users set permissions = array['settings:api', 'platform:view'] where id = $1`, [user.id]);
+    await sql(
+      first.databaseUrl,
+      `update users set permissions = array['settings:api', 'platform:view'] where id = $1`,
+      [user.id],
+    );
     expect((await ask(second, user.apiKey, PLATFORM)).status).toBe(200);
 
     await sql(first.databaseUrl, 'update users set platform_access = false where id = $1', [user.id]);
@@ -120,10 +149,16 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
 
   it('applies channel membership changes on the next request', async () => {
     const user = await newUser();
-    const channels = async () => ((await ask(second, user.apiKey)).data.data as { id: string }[]).map((channel) => channel.id);
-    expect((await cachedOn(second, user.apiKey)).data.data.map((channel: { id: string }) => channel.id)).toEqual([channelIds.main]);
+    const channels = async () =>
+      ((await ask(second, user.apiKey)).data.data as { id: string }[]).map((channel) => channel.id);
+    expect((await cachedOn(second, user.apiKey)).data.data.map((channel: { id: string }) => channel.id)).toEqual([
+      channelIds.main,
+    ]);
 
-    await sql(first.databaseUrl, 'insert into channel_users (channel_id, user_id) values ($1, $2)', [channelIds.other, user.id]);
+    await sql(first.databaseUrl, 'insert into channel_users (channel_id, user_id) values ($1, $2)', [
+      channelIds.other,
+      user.id,
+    ]);
     expect(await channels()).toEqual([channelIds.main, channelIds.other]);
 
     await sql(first.databaseUrl, 'delete from channel_users where user_id = $1', [user.id]);
@@ -140,7 +175,9 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
   it('does not evict anything when a key’s last use is recorded', async () => {
     const user = await newUser();
     await cachedOn(second, user.apiKey);
-    await sql(first.databaseUrl, `update api_keys set last_used_at = now() - interval '1 hour' where prefix = $1`, [user.apiKey.slice(0, 16)]);
+    await sql(first.databaseUrl, `update api_keys set last_used_at = now() - interval '1 hour' where prefix = $1`, [
+      user.apiKey.slice(0, 16),
+    ]);
     const before = await cacheHits(second);
     expect((await ask(second, user.apiKey)).status).toBe(200);
     expect(await cacheHits(second)).toBe(before + 1);

@@ -22,7 +22,10 @@ describe('API key authentication', () => {
 
   test('refuses malformed, unknown and wrong-scheme keys', async ({ server, acme }) => {
     await expectUnauthorized(server.client('not-a-key').workspace.channels.list(), /Malformed/);
-    await expectUnauthorized(server.client(`sb_live_${'A'.repeat(43)}`).workspace.channels.list(), /Invalid or revoked/);
+    await expectUnauthorized(
+      server.client(`sb_live_${'A'.repeat(43)}`).workspace.channels.list(),
+      /Invalid or revoked/,
+    );
     // Right prefix, wrong secret: the prefix lookup finds a row, the constant-time hash compare refuses it.
     const forged = acme.memberKey.slice(0, 16) + 'x'.repeat(acme.memberKey.length - 16);
     await expectUnauthorized(server.client(forged).workspace.channels.list(), /Invalid or revoked/);
@@ -38,7 +41,14 @@ describe('API key authentication', () => {
   });
 
   test('refuses a key in the query string even with a valid header', async ({ server, acme }) => {
-    for (const query of [`apiKey=${acme.ownerKey}`, 'api_key=whatever', 'token=abc', 'access_token=abc', 'key=abc', `search=${acme.ownerKey}`]) {
+    for (const query of [
+      `apiKey=${acme.ownerKey}`,
+      'api_key=whatever',
+      'token=abc',
+      'access_token=abc',
+      'key=abc',
+      `search=${acme.ownerKey}`,
+    ]) {
       const reply = await server.http.get(`${CHANNELS}?${query}`, { headers: { 'X-API-Key': acme.ownerKey } });
       expectEnvelopeError(reply, 401, 'unauthorized');
       expect(reply.data.message).toMatch(/header/);
@@ -46,18 +56,33 @@ describe('API key authentication', () => {
   });
 
   test('refuses a key in the JSON body even with a valid header', async ({ server, acme }) => {
-    for (const body of [{ apiKey: acme.ownerKey }, { api_key: 'x' }, { token: 'x' }, { nested: { value: acme.ownerKey } }, { list: [acme.ownerKey] }]) {
+    for (const body of [
+      { apiKey: acme.ownerKey },
+      { api_key: 'x' },
+      { token: 'x' },
+      { nested: { value: acme.ownerKey } },
+      { list: [acme.ownerKey] },
+    ]) {
       const reply = await server.http.post(CHANNELS, body, { headers: { 'X-API-Key': acme.ownerKey } });
       expectEnvelopeError(reply, 401, 'unauthorized');
     }
   });
 
   test('records when a key was last used', async ({ server, acme }) => {
-    const [before] = await sql(server.databaseUrl, 'select last_used_at from api_keys where prefix = $1', [acme.auditorKey.slice(0, 16)]);
+    const [before] = await sql(server.databaseUrl, 'select last_used_at from api_keys where prefix = $1', [
+      acme.auditorKey.slice(0, 16),
+    ]);
     expect(before!.last_used_at).toBeNull();
     await server.client(acme.auditorKey).workspace.channels.list();
     await expect
-      .poll(async () => (await sql(server.databaseUrl, 'select last_used_at from api_keys where prefix = $1', [acme.auditorKey.slice(0, 16)]))[0]!.last_used_at)
+      .poll(
+        async () =>
+          (
+            await sql(server.databaseUrl, 'select last_used_at from api_keys where prefix = $1', [
+              acme.auditorKey.slice(0, 16),
+            ])
+          )[0]!.last_used_at,
+      )
       .not.toBeNull();
   });
 

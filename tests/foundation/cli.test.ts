@@ -33,14 +33,29 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     const result = await runCli(['seed', seedFile('ok.json', file)], env);
     expect(result.code, result.stderr).toBe(0);
     const out = JSON.parse(result.stdout);
-    expect(Object.keys(out).sort()).toEqual(['channels', 'contacts', 'messages', 'plans', 'platforms', 'templates', 'tickets', 'users']);
+    expect(Object.keys(out).sort()).toEqual([
+      'channels',
+      'contacts',
+      'messages',
+      'plans',
+      'platforms',
+      'templates',
+      'tickets',
+      'users',
+    ]);
     expect(out.platforms.p).toMatch(/^[0-9a-f-]{36}$/);
     expect(out.users.owner).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^sb_live_/) });
     expect(out.users.admin).toEqual({ id: expect.any(String), apiKey: null });
-    expect(out.tickets.t1).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), shortId: expect.stringMatching(/^TK-/) });
+    expect(out.tickets.t1).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      shortId: expect.stringMatching(/^TK-/),
+    });
 
-    const [counts] = await sql(env.DATABASE_URL!, `select (select count(*) from contacts)::int as contacts, (select count(*) from contact_labels)::int as links,
-      (select count(*) from channel_users)::int as members, (select variable_count from templates where name = 'order_update') as vars`);
+    const [counts] = await sql(
+      env.DATABASE_URL!,
+      `select (select count(*) from contacts)::int as contacts, (select count(*) from contact_labels)::int as links,
+      (select count(*) from channel_users)::int as members, (select variable_count from templates where name = 'order_update') as vars`,
+    );
     expect(counts).toEqual({ contacts: 4, links: 3, members: 4, vars: 2 });
   });
 
@@ -57,7 +72,10 @@ describe('admin CLI', { timeout: 120_000 }, () => {
   });
 
   it('reports schema problems with their path, and unreadable files', async () => {
-    const badColor = await runCli(['seed', seedFile('bad-color.json', { labels: [{ channel: 'x', name: 'a', color: 'red' }] })], env);
+    const badColor = await runCli(
+      ['seed', seedFile('bad-color.json', { labels: [{ channel: 'x', name: 'a', color: 'red' }] })],
+      env,
+    );
     expect(badColor.code).not.toBe(0);
     expect(badColor.stderr).toMatch(/labels\[0\]\.color: must be a hex color/);
     const notJson = await runCli(['seed', seedFile('broken.json', '{"platforms": [')], env);
@@ -74,7 +92,11 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     const created = await runCli(['key', 'create', '--email', email, '--name', 'ci'], env);
     expect(created.code, created.stderr).toBe(0);
     const key = JSON.parse(created.stdout);
-    expect(key).toEqual({ id: expect.any(String), prefix: key.apiKey.slice(0, 16), apiKey: expect.stringMatching(/^sb_live_/) });
+    expect(key).toEqual({
+      id: expect.any(String),
+      prefix: key.apiKey.slice(0, 16),
+      apiKey: expect.stringMatching(/^sb_live_/),
+    });
 
     const revoked = await runCli(['key', 'revoke', '--prefix', key.prefix], env);
     expect(revoked.code, revoked.stderr).toBe(0);
@@ -87,20 +109,52 @@ describe('admin CLI', { timeout: 120_000 }, () => {
   it('adds webhook endpoints and sets portal passwords', async () => {
     const file = tenantSeed('Hooks');
     await runCli(['seed', seedFile('hooks.json', file)], env);
-    const added = await runCli(['webhook', 'add', '--platform', file.platforms![0]!.domain, '--url', 'http://127.0.0.1:9/hook'], env);
+    const added = await runCli(
+      ['webhook', 'add', '--platform', file.platforms![0]!.domain, '--url', 'http://127.0.0.1:9/hook'],
+      env,
+    );
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ url: 'http://127.0.0.1:9/hook', events: ['ticket.closed'], secret: expect.stringMatching(/^whsec_/) });
-    const unknownEvent = await runCli(['webhook', 'add', '--platform', file.platforms![0]!.domain, '--url', 'http://127.0.0.1:9/x', '--events', 'ticket.closed', 'ticket.opened'], env);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      url: 'http://127.0.0.1:9/hook',
+      events: ['ticket.closed'],
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    const unknownEvent = await runCli(
+      [
+        'webhook',
+        'add',
+        '--platform',
+        file.platforms![0]!.domain,
+        '--url',
+        'http://127.0.0.1:9/x',
+        '--events',
+        'ticket.closed',
+        'ticket.opened',
+      ],
+      env,
+    );
     expect(unknownEvent.code).not.toBe(0);
-    expect(unknownEvent.stderr).toMatch(/--events: unknown event type "ticket.opened"; known: ticket.closed, message.status.updated, message.received/);
+    expect(unknownEvent.stderr).toMatch(
+      /--events: unknown event type "ticket.opened"; known: ticket.closed, message.status.updated, message.received/,
+    );
     const password = await runCli(['user', 'set-password', '--email', file.users![0]!.email], env, 'a-long-password\n');
     expect(password.code, password.stderr).toBe(0);
-    const [row] = await sql(env.DATABASE_URL!, 'select password_hash from users where email = $1', [file.users![0]!.email]);
+    const [row] = await sql(env.DATABASE_URL!, 'select password_hash from users where email = $1', [
+      file.users![0]!.email,
+    ]);
     expect(row!.password_hash).toMatch(/^scrypt\$/);
   });
 
   it('documents every command with --help', async () => {
-    for (const command of [[], ['seed'], ['key', 'create'], ['key', 'revoke'], ['migrate'], ['webhook', 'add'], ['user', 'set-password']]) {
+    for (const command of [
+      [],
+      ['seed'],
+      ['key', 'create'],
+      ['key', 'revoke'],
+      ['migrate'],
+      ['webhook', 'add'],
+      ['user', 'set-password'],
+    ]) {
       const help = await runCli([...command, '--help'], env);
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(/Usage: switchboard/);

@@ -18,14 +18,29 @@ describe('response envelope and HTTP edge cases', () => {
       success: true,
       total: 2,
       data: expect.arrayContaining([
-        { id: acme.mainChannelId, name: 'Acme Main', phone: '15550001111', status: 'active', createdAt: expect.stringMatching(/Z$/) },
-        { id: acme.secondChannelId, name: 'Acme Second', phone: '15550002222', status: 'active', createdAt: expect.stringMatching(/Z$/) },
+        {
+          id: acme.mainChannelId,
+          name: 'Acme Main',
+          phone: '15550001111',
+          status: 'active',
+          createdAt: expect.stringMatching(/Z$/),
+        },
+        {
+          id: acme.secondChannelId,
+          name: 'Acme Second',
+          phone: '15550002222',
+          status: 'active',
+          createdAt: expect.stringMatching(/Z$/),
+        },
       ]),
     });
   });
 
   test('answers GET with the same result as POST', async ({ server, headers }) => {
-    const [post, get] = await Promise.all([server.http.post(CHANNELS, {}, { headers }), server.http.get(CHANNELS, { headers })]);
+    const [post, get] = await Promise.all([
+      server.http.post(CHANNELS, {}, { headers }),
+      server.http.get(CHANNELS, { headers }),
+    ]);
     expect(get.status).toBe(200);
     expect(get.data).toEqual(post.data);
   });
@@ -39,11 +54,15 @@ describe('response envelope and HTTP edge cases', () => {
   });
 
   test('400 for malformed JSON, 415 for a body that is not JSON, 413 over 1 MB', async ({ server, headers }) => {
-    const bad = await server.http.post(CHANNELS, '{"a":', { headers: { ...headers, 'Content-Type': 'application/json' } });
+    const bad = await server.http.post(CHANNELS, '{"a":', {
+      headers: { ...headers, 'Content-Type': 'application/json' },
+    });
     expectEnvelopeError(bad, 400, 'invalid_json');
     const text = await server.http.post(CHANNELS, 'hello', { headers: { ...headers, 'Content-Type': 'text/plain' } });
     expectEnvelopeError(text, 415, 'unsupported_media_type');
-    const form = await server.http.post(CHANNELS, 'a=1', { headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const form = await server.http.post(CHANNELS, 'a=1', {
+      headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expectEnvelopeError(form, 415, 'unsupported_media_type');
     const huge = await server.http.post(CHANNELS, { blob: 'x'.repeat(1_100_000) }, { headers });
     expectEnvelopeError(huge, 413, 'payload_too_large');
@@ -58,13 +77,20 @@ describe('response envelope and HTTP edge cases', () => {
   test('echoes a sane X-Request-Id and replaces an unsafe one', async ({ server, headers }) => {
     const echoed = await server.http.post(CHANNELS, {}, { headers: { ...headers, 'X-Request-Id': 'trace-123' } });
     expect(echoed.headers['x-request-id']).toBe('trace-123');
-    const replaced = await server.http.post(CHANNELS, {}, { headers: { ...headers, 'X-Request-Id': 'bad id <script>' } });
+    const replaced = await server.http.post(
+      CHANNELS,
+      {},
+      { headers: { ...headers, 'X-Request-Id': 'bad id <script>' } },
+    );
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   test('health and readiness answer without a key', async ({ server }) => {
     expect((await server.http.get('/healthz')).data).toEqual({ success: true, data: { status: 'ok' } });
-    expect((await server.http.get('/readyz')).data).toEqual({ success: true, data: { status: 'ready', database: 'up' } });
+    expect((await server.http.get('/readyz')).data).toEqual({
+      success: true,
+      data: { status: 'ready', database: 'up' },
+    });
   });
 
   test('500 with the request id and no internals when something unexpected breaks', async () => {
@@ -72,7 +98,11 @@ describe('response envelope and HTTP edge cases', () => {
     try {
       const tenant = await createTenant(broken, 'Broken');
       await sql(broken.databaseUrl, 'drop table channel_users cascade');
-      const reply = await broken.http.post(CHANNELS, {}, { headers: { 'X-API-Key': tenant.ownerKey, 'X-Request-Id': 'req-500' } });
+      const reply = await broken.http.post(
+        CHANNELS,
+        {},
+        { headers: { 'X-API-Key': tenant.ownerKey, 'X-Request-Id': 'req-500' } },
+      );
       expectEnvelopeError(reply, 500, 'internal_error');
       expect(reply.data.message).toContain('req-500');
       expect(reply.data.message).not.toMatch(/channel_users|relation|sql/i);

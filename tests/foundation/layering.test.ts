@@ -20,9 +20,14 @@ describe('server layering (dependency-cruiser)', () => {
   async function cruise(addImports: Record<string, string[]> = {}) {
     root = mkdtempSync(path.join(tmpdir(), 'switchboard-layering-'));
     for (const file of COPIED) cpSync(path.join(REPO_ROOT, file), path.join(root, file), { recursive: true });
-    for (const [file, imports] of Object.entries(addImports)) appendFileSync(path.join(root, 'apps/server/src', file), `\n${imports.join('\n')}\n`);
+    for (const [file, imports] of Object.entries(addImports))
+      appendFileSync(path.join(root, 'apps/server/src', file), `\n${imports.join('\n')}\n`);
     try {
-      const { stdout } = await promisify(execFile)(DEPCRUISE, ['--config', '.dependency-cruiser.cjs', 'apps/server/src'], { cwd: root });
+      const { stdout } = await promisify(execFile)(
+        DEPCRUISE,
+        ['--config', '.dependency-cruiser.cjs', 'apps/server/src'],
+        { cwd: root },
+      );
       return { ok: true, output: stdout };
     } catch (error) {
       return { ok: false, output: (error as { stdout?: string }).stdout ?? String(error) };
@@ -37,27 +42,62 @@ describe('server layering (dependency-cruiser)', () => {
 
   it('fails on a cycle between two modules that no file-level check would see', async () => {
     // whatsapp imports channels (its entities' relations); channels importing whatsapp closes a loop of folders.
-    const { ok, output } = await cruise({ 'modules/channels/channel.service.ts': ["import type { WhatsApp } from '../whatsapp/whatsapp.js';", 'export type Probe = WhatsApp;'] });
-    expect(output).toMatch(/no-folder-cycles: apps\/server\/src\/modules\/channels → \s*apps\/server\/src\/modules\/whatsapp/);
+    const { ok, output } = await cruise({
+      'modules/channels/channel.service.ts': [
+        "import type { WhatsApp } from '../whatsapp/whatsapp.js';",
+        'export type Probe = WhatsApp;',
+      ],
+    });
+    expect(output).toMatch(
+      /no-folder-cycles: apps\/server\/src\/modules\/channels → \s*apps\/server\/src\/modules\/whatsapp/,
+    );
     expect(ok).toBe(false);
   });
 
   it('fails when a module imports the module list, the composition, lifecycle/ or observability/', async () => {
-    const imports = ['../index.js', '../../demo.js', '../../index.js', '../../lifecycle/readiness.js', '../../observability/metrics.js'];
-    const { ok, output } = await cruise({ 'modules/labels/label.service.ts': imports.map((from, i) => `import * as probe${i} from '${from}'; void probe${i};`) });
-    for (const target of ['modules/index.ts', 'demo.ts', 'index.ts', 'lifecycle/readiness.ts', 'observability/metrics.ts']) {
-      expect(output).toContain(`modules-layer: apps/server/src/modules/labels/label.service.ts → apps/server/src/${target}`);
+    const imports = [
+      '../index.js',
+      '../../demo.js',
+      '../../index.js',
+      '../../lifecycle/readiness.js',
+      '../../observability/metrics.js',
+    ];
+    const { ok, output } = await cruise({
+      'modules/labels/label.service.ts': imports.map(
+        (from, i) => `import * as probe${i} from '${from}'; void probe${i};`,
+      ),
+    });
+    for (const target of [
+      'modules/index.ts',
+      'demo.ts',
+      'index.ts',
+      'lifecycle/readiness.ts',
+      'observability/metrics.ts',
+    ]) {
+      expect(output).toContain(
+        `modules-layer: apps/server/src/modules/labels/label.service.ts → apps/server/src/${target}`,
+      );
     }
     expect(ok).toBe(false);
   });
 
   it('fails when the core imports a module or the core imports observability/', async () => {
     const { ok, output } = await cruise({
-      'http/guards.ts': ["import type { Label } from '../modules/labels/label.entity.js';", 'export type Probe = Label;'],
-      'events/retry.ts': ["import type { Metrics } from '../observability/metrics.js';", 'export type Probe = Metrics;'],
+      'http/guards.ts': [
+        "import type { Label } from '../modules/labels/label.entity.js';",
+        'export type Probe = Label;',
+      ],
+      'events/retry.ts': [
+        "import type { Metrics } from '../observability/metrics.js';",
+        'export type Probe = Metrics;',
+      ],
     });
-    expect(output).toContain('http-layer: apps/server/src/http/guards.ts → apps/server/src/modules/labels/label.entity.ts');
-    expect(output).toContain('events-layer: apps/server/src/events/retry.ts → apps/server/src/observability/metrics.ts');
+    expect(output).toContain(
+      'http-layer: apps/server/src/http/guards.ts → apps/server/src/modules/labels/label.entity.ts',
+    );
+    expect(output).toContain(
+      'events-layer: apps/server/src/events/retry.ts → apps/server/src/observability/metrics.ts',
+    );
     expect(ok).toBe(false);
   });
 });

@@ -19,7 +19,10 @@ describe('the server process', () => {
     const [curlLine] = await first.waitFor(/curl -s -X POST \S+\/api\/workspace\/v1\/contacts\/list .*/);
 
     // Run the printed command as a person would paste it (curl ships with the CI image; fall back to fetch).
-    const hasCurl = await exec('curl', ['--version']).then(() => true, () => false);
+    const hasCurl = await exec('curl', ['--version']).then(
+      () => true,
+      () => false,
+    );
     const body = hasCurl
       ? JSON.parse((await exec('sh', ['-c', curlLine])).stdout)
       : await fetch(curlLine.match(/(http:\S+)/)![1]!, {
@@ -36,7 +39,10 @@ describe('the server process', () => {
 
     const second = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DEMO: 'true' });
     const [, port] = await second.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
-    const reply = await fetch(`http://127.0.0.1:${port}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'X-API-Key': apiKey! } });
+    const reply = await fetch(`http://127.0.0.1:${port}/api/workspace/v1/channels/list`, {
+      method: 'POST',
+      headers: { 'X-API-Key': apiKey! },
+    });
     expect(reply.status).toBe(200);
     expect(((await reply.json()) as { total: number }).total).toBe(2);
     expect(second.output()).not.toMatch(/shown once/);

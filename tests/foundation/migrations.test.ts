@@ -24,7 +24,10 @@ describe('committed migrations', { timeout: 120_000 }, () => {
 
   it('roll all the way back and apply again', async () => {
     await database.orm.migrator.down({ to: 0 });
-    const tables = await sql(database.url, `select tablename from pg_tables where schemaname = 'public' and tablename <> 'mikro_orm_migrations'`);
+    const tables = await sql(
+      database.url,
+      `select tablename from pg_tables where schemaname = 'public' and tablename <> 'mikro_orm_migrations'`,
+    );
     expect(tables).toEqual([]);
     const reapplied = await migrate(database.orm);
     expect(reapplied.length).toBeGreaterThan(0);

@@ -31,7 +31,10 @@ describe('rate limits (in-memory store)', () => {
     expect(reply.headers['ratelimit-policy']).toBe('120;w=60');
   });
 
-  test('gives 429 with Retry-After past 120 reads a minute, shared by all keys of one user, not by other users', async ({ server, acme }) => {
+  test('gives 429 with Retry-After past 120 reads a minute, shared by all keys of one user, not by other users', async ({
+    server,
+    acme,
+  }) => {
     const secondKey = await secondKeyOf(server, acme);
     const first = await spend(server, acme.memberKey, 60);
     const second = await spend(server, secondKey, 60);

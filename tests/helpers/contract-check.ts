@@ -15,7 +15,9 @@ function checkReply(response: AxiosResponse): AxiosResponse {
   if (!schema) throw new ContractDriftError(`${where}: the contract declares no such status`);
   const result = schema.safeParse(response.data);
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(reply)'}: ${issue.message}`).join('; ');
+    const issues = result.error.issues
+      .map((issue) => `${issue.path.join('.') || '(reply)'}: ${issue.message}`)
+      .join('; ');
     throw new ContractDriftError(`${where}: reply does not match the contract: ${issues}`);
   }
   return response;

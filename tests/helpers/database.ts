@@ -23,7 +23,11 @@ export async function createFreshDatabase(): Promise<string> {
 }
 
 /** Runs SQL directly against a test database: for asserting what was (not) written, and for breaking things. */
-export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

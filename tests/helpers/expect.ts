@@ -26,11 +26,17 @@ export async function expectError(
 export const expectUnauthorized = (call: Promise<unknown>, message?: string | RegExp) =>
   expectError(call, 401, 'unauthorized', message);
 
-export const expectForbidden = (call: Promise<unknown>, message?: string | RegExp) => expectError(call, 403, 'forbidden', message);
+export const expectForbidden = (call: Promise<unknown>, message?: string | RegExp) =>
+  expectError(call, 403, 'forbidden', message);
 
 /** A 400 whose message names `field` and why. */
 export const expectInvalid = (call: Promise<unknown>, field: string, why?: string | RegExp) =>
-  expectError(call, 400, 'invalid_request', why ? new RegExp(`${field}: .*${why instanceof RegExp ? why.source : why}`) : new RegExp(`${field}: `));
+  expectError(
+    call,
+    400,
+    'invalid_request',
+    why ? new RegExp(`${field}: .*${why instanceof RegExp ? why.source : why}`) : new RegExp(`${field}: `),
+  );
 
 /** Another tenant's key must get 403 for this call, and the reply must not leak the resource. */
 export const expectForbiddenForOtherTenant = async (call: Promise<unknown>) => {

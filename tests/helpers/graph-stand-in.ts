@@ -99,7 +99,9 @@ export function templateMessageBody(to: string, name: string, language: string, 
     template: {
       name,
       language: { code: language },
-      ...(variables.length > 0 && { components: [{ type: 'body', parameters: variables.map((text) => ({ type: 'text', text })) }] }),
+      ...(variables.length > 0 && {
+        components: [{ type: 'body', parameters: variables.map((text) => ({ type: 'text', text })) }],
+      }),
     },
   };
 }

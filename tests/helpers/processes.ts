@@ -65,7 +65,8 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
           const match = output.match(pattern);
           if (match) return resolve(match);
           if (child.exitCode !== null) return reject(new Error(`server exited (${child.exitCode}):\n${output}`));
-          if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${pattern}:\n${output}`));
+          if (Date.now() - started > timeoutMs)
+            return reject(new Error(`timed out waiting for ${pattern}:\n${output}`));
           setTimeout(check, 50);
         };
         check();

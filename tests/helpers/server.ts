@@ -1,5 +1,15 @@
 import { createClient, type SwitchboardClient } from '@switchboard/client';
-import { createLogger, loadConfig, openDatabase, seed, startServer, type Database, type RunningServer, type SeedFile, type SeedResult } from '@switchboard/server';
+import {
+  createLogger,
+  loadConfig,
+  openDatabase,
+  seed,
+  startServer,
+  type Database,
+  type RunningServer,
+  type SeedFile,
+  type SeedResult,
+} from '@switchboard/server';
 import type { AxiosInstance } from 'axios';
 import { contractCheckedHttp } from './contract-check.js';
 import { createFreshDatabase } from './database.js';
@@ -28,7 +38,13 @@ export interface TestServer {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const databaseUrl = env.DATABASE_URL ?? (await createFreshDatabase());
-  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MIGRATE_ON_START: 'true', ...env, PORT: '0', DATABASE_URL: databaseUrl });
+  const config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    MIGRATE_ON_START: 'true',
+    ...env,
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+  });
   const logger = createLogger(config.LOG_LEVEL, 2);
   const database = await openDatabase(config, logger, 10);
   const running = await startServer(config, database, logger);

@@ -3,11 +3,51 @@ import { z } from 'zod';
 
 /** Strings that broke or could break something: PostgreSQL, JSON, logs, headers, parsers. */
 const HOSTILE_STRINGS = [
-  '\u0000', 'a\u0000b', '\u0007bell', 'line\nbreak', '\r\n', '\t', '\u007f', '\ud800', 'x\udfffy', '\u202e', '\ufeff',
-  "' or 1=1 --", '"; drop table contacts; --', '%00', '%ZZ', '../../etc/passwd', '{{channelId}}', '<script>', '__proto__',
-  ' ', '', 'ü'.repeat(300), 'a'.repeat(5000), '9'.repeat(400), '-0', 'NaN', 'Infinity', 'null', 'true', '[]', '{}',
+  '\u0000',
+  'a\u0000b',
+  '\u0007bell',
+  'line\nbreak',
+  '\r\n',
+  '\t',
+  '\u007f',
+  '\ud800',
+  'x\udfffy',
+  '\u202e',
+  '\ufeff',
+  "' or 1=1 --",
+  '"; drop table contacts; --',
+  '%00',
+  '%ZZ',
+  '../../etc/passwd',
+  '{{channelId}}',
+  '<script>',
+  '__proto__',
+  ' ',
+  '',
+  'ü'.repeat(300),
+  'a'.repeat(5000),
+  '9'.repeat(400),
+  '-0',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  '[]',
+  '{}',
 ];
-const HOSTILE_NUMBERS = [0, -1, 1, 2 ** 31, 2 ** 53, -(2 ** 53), 1e308, -1e308, 0.5, 1e-300, Number.MAX_SAFE_INTEGER + 2];
+const HOSTILE_NUMBERS = [
+  0,
+  -1,
+  1,
+  2 ** 31,
+  2 ** 53,
+  -(2 ** 53),
+  1e308,
+  -1e308,
+  0.5,
+  1e-300,
+  Number.MAX_SAFE_INTEGER + 2,
+];
 
 const text = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
@@ -17,7 +57,11 @@ const text = fc.oneof(
 );
 
 /** Any JSON value, for parameters of the wrong type. */
-const wrongType = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...HOSTILE_STRINGS), fc.constantFrom(...HOSTILE_NUMBERS));
+const wrongType = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.constantFrom(...HOSTILE_STRINGS),
+  fc.constantFrom(...HOSTILE_NUMBERS),
+);
 
 /**
  * Values for one parameter, derived by walking its zod schema: the right type with edge values (so the
@@ -31,10 +75,18 @@ export function arbitraryFor(schema: z.ZodTypeAny): fc.Arbitrary<unknown> {
 function rightTyped(schema: z.ZodTypeAny): fc.Arbitrary<unknown> {
   if (schema instanceof z.ZodString) return text;
   if (schema instanceof z.ZodNumber) {
-    return fc.oneof(fc.integer({ min: -5, max: 500 }), fc.constantFrom(...HOSTILE_NUMBERS), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    return fc.oneof(
+      fc.integer({ min: -5, max: 500 }),
+      fc.constantFrom(...HOSTILE_NUMBERS),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+    );
   }
   if (schema instanceof z.ZodBoolean) return fc.boolean();
-  if (schema instanceof z.ZodEnum) return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(schema.options as string[])) }, { weight: 1, arbitrary: text });
+  if (schema instanceof z.ZodEnum)
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...(schema.options as string[])) },
+      { weight: 1, arbitrary: text },
+    );
   if (schema instanceof z.ZodLiteral) return fc.constant(schema.value);
   if (schema instanceof z.ZodOptional) return fc.option(rightTyped(schema.unwrap()), { nil: undefined, freq: 3 });
   if (schema instanceof z.ZodNullable) return fc.option(rightTyped(schema.unwrap()), { nil: null, freq: 5 });
@@ -53,19 +105,29 @@ const STRAY_KEYS = ['serach', 'extra', '__proto__', 'constructor', 'prototype', 
  * A parameter set for an endpoint: each field either a value that works here (`hints`, e.g. the tenant's
  * channelId, so valid requests reach the database) or one derived from the schema; sometimes a stray key.
  */
-export function paramsFor(schema: z.AnyZodObject, hints: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
+export function paramsFor(
+  schema: z.AnyZodObject,
+  hints: Record<string, unknown>,
+): fc.Arbitrary<Record<string, unknown>> {
   const fields = Object.fromEntries(
     Object.entries(schema.shape as z.ZodRawShape).map(([name, field]) => {
       const derived = arbitraryFor(field);
-      const value = name in hints ? fc.oneof({ weight: 4, arbitrary: fc.constant(hints[name]) }, { weight: 1, arbitrary: derived }) : derived;
+      const value =
+        name in hints
+          ? fc.oneof({ weight: 4, arbitrary: fc.constant(hints[name]) }, { weight: 1, arbitrary: derived })
+          : derived;
       return [name, value];
     }),
   );
-  const stray = fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...STRAY_KEYS), wrongType) });
+  const stray = fc.oneof(
+    { weight: 6, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...STRAY_KEYS), wrongType) },
+  );
   return fc.tuple(fc.record(fields, { requiredKeys: [] }), stray).map(([params, extra]) => {
     const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
     // defineProperty: `__proto__` must be an own key of the sent JSON, not a prototype change here.
-    if (extra) Object.defineProperty(clean, extra[0], { value: extra[1], enumerable: true, configurable: true, writable: true });
+    if (extra)
+      Object.defineProperty(clean, extra[0], { value: extra[1], enumerable: true, configurable: true, writable: true });
     return clean;
   });
 }
@@ -103,21 +165,49 @@ function queryOf(params: Record<string, unknown>, style: 'plain' | 'duplicate' |
 }
 
 const MALFORMED_BODIES = [
-  '{"a":', '[1,2,3]', '"text"', '42', 'null', 'true', '{"limit":1e999999}', '{"name":"\\ud800"}', '{"__proto__":{"admin":true}}',
-  '{"constructor":{"prototype":{"x":1}}}', `${'['.repeat(5000)}${']'.repeat(5000)}`, `{"a":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`,
-  '{"a":1,"a":2}', '\u0000', '',
+  '{"a":',
+  '[1,2,3]',
+  '"text"',
+  '42',
+  'null',
+  'true',
+  '{"limit":1e999999}',
+  '{"name":"\\ud800"}',
+  '{"__proto__":{"admin":true}}',
+  '{"constructor":{"prototype":{"x":1}}}',
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  `{"a":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`,
+  '{"a":1,"a":2}',
+  '\u0000',
+  '',
 ];
 
 /** A request for an endpoint: its parameters as JSON or a query string, or a body no parser should accept. */
 export function requestFor(params: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<FuzzRequest> {
-  const post = params.map((p): FuzzRequest => ({ method: 'POST', contentType: 'application/json', body: JSON.stringify(p) }));
+  const post = params.map((p): FuzzRequest => ({
+    method: 'POST',
+    contentType: 'application/json',
+    body: JSON.stringify(p),
+  }));
   const get = fc
-    .tuple(params, fc.constantFrom('plain', 'plain', 'plain', 'duplicate', 'brackets', 'raw') as fc.Arbitrary<'plain' | 'duplicate' | 'brackets' | 'raw'>)
+    .tuple(
+      params,
+      fc.constantFrom('plain', 'plain', 'plain', 'duplicate', 'brackets', 'raw') as fc.Arbitrary<
+        'plain' | 'duplicate' | 'brackets' | 'raw'
+      >,
+    )
     .map(([p, style]): FuzzRequest => ({ method: 'GET', query: queryOf(p, style) }));
   const malformed = fc.oneof(
-    fc.constantFrom(...MALFORMED_BODIES).map((body): FuzzRequest => ({ method: 'POST', contentType: 'application/json', body })),
+    fc
+      .constantFrom(...MALFORMED_BODIES)
+      .map((body): FuzzRequest => ({ method: 'POST', contentType: 'application/json', body })),
     params.map((p): FuzzRequest => ({ method: 'POST', contentType: 'text/plain', body: JSON.stringify(p) })),
-    params.map((p): FuzzRequest => ({ method: 'POST', contentType: 'application/json', contentEncoding: 'gzip', body: JSON.stringify(p) })),
+    params.map((p): FuzzRequest => ({
+      method: 'POST',
+      contentType: 'application/json',
+      contentEncoding: 'gzip',
+      body: JSON.stringify(p),
+    })),
     params.map((p): FuzzRequest => ({ method: 'GET', contentType: 'application/json', body: JSON.stringify(p) })),
   );
   return fc.oneof({ weight: 4, arbitrary: post }, { weight: 4, arbitrary: get }, { weight: 2, arbitrary: malformed });

@@ -19,8 +19,17 @@ describe('caller cache when its change listener loses the database', { timeout: 
   beforeAll(async () => {
     server = await startTestServer({ METRICS_PORT: '0' });
     const tag = randomBytes(4).toString('hex');
-    const users = ['a', 'b'].map((ref) => ({ ref, platform: 'p', email: `${ref}-${tag}@example.com`, name: `Listener ${ref}`, apiKey: true }));
-    const ids = await server.seed({ platforms: [{ ref: 'p', name: 'Listener Co', domain: `listener-${tag}.example.com` }], users });
+    const users = ['a', 'b'].map((ref) => ({
+      ref,
+      platform: 'p',
+      email: `${ref}-${tag}@example.com`,
+      name: `Listener ${ref}`,
+      apiKey: true,
+    }));
+    const ids = await server.seed({
+      platforms: [{ ref: 'p', name: 'Listener Co', domain: `listener-${tag}.example.com` }],
+      users,
+    });
     keys.push(ids.users!.a!.apiKey!, ids.users!.b!.apiKey!);
     await untilListening(server);
   });

@@ -10,14 +10,23 @@ describe('replies are checked against the contract', () => {
   let reply: { status: number; body: unknown };
 
   beforeAll(async () => {
-    server = createServer((_req, res) => res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(reply.body)));
+    server = createServer((_req, res) =>
+      res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(reply.body)),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const call = () => contractCheckedHttp({ baseURL, validateStatus: () => true }).post('/api/workspace/v1/channels/list', {});
-  const channel = { id: '0b6f7c1e-3f4a-4e4e-9a59-3c1c8f1f1a01', name: 'Main', phone: '15550001111', status: 'active', createdAt: '2026-01-01T00:00:00.000Z' };
+  const call = () =>
+    contractCheckedHttp({ baseURL, validateStatus: () => true }).post('/api/workspace/v1/channels/list', {});
+  const channel = {
+    id: '0b6f7c1e-3f4a-4e4e-9a59-3c1c8f1f1a01',
+    name: 'Main',
+    phone: '15550001111',
+    status: 'active',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
 
   it('passes a reply that matches', async () => {
     reply = { status: 200, body: { success: true, data: [channel], total: 1 } };

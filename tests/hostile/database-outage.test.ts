@@ -76,7 +76,9 @@ describe('database outage under load', () => {
     const restarting = Date.now();
     await startCluster();
     const back = Date.now();
-    await expect.poll(() => load.hits.some((hit) => hit.at > back && hit.status === 200), { timeout: 10_000, interval: 50 }).toBe(true);
+    await expect
+      .poll(() => load.hits.some((hit) => hit.at > back && hit.status === 200), { timeout: 10_000, interval: 50 })
+      .toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await load.stop();
 
@@ -89,12 +91,19 @@ describe('database outage under load', () => {
     expect(during.length).toBeGreaterThan(20);
     for (const hit of during) {
       expect(hit.status, hit.body).toBe(503);
-      expect(JSON.parse(hit.body)).toEqual({ success: false, error: 'service_unavailable', message: expect.stringMatching(/temporarily unavailable/) });
+      expect(JSON.parse(hit.body)).toEqual({
+        success: false,
+        error: 'service_unavailable',
+        message: expect.stringMatching(/temporarily unavailable/),
+      });
       expect(Number(hit.headers['retry-after'])).toBeGreaterThan(0);
       // Refused while looking the key up, before the rate limiter: exactly what the OpenAPI promises for a 503.
       expectDeclaredHeaders('POST', '/api/workspace/v1/channels/list', hit);
     }
-    expect(load.hits.filter((hit) => hit.status !== 200 && hit.status !== 503), 'only 200 and 503 at any time').toEqual([]);
+    expect(
+      load.hits.filter((hit) => hit.status !== 200 && hit.status !== 503),
+      'only 200 and 503 at any time',
+    ).toEqual([]);
     expect(firstOk - back).toBeLessThanOrEqual(5000);
 
     // Same process, one warn line each way, no per-request stack traces.

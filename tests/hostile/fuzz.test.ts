@@ -1,5 +1,13 @@
 import { request } from 'node:http';
-import { contract, contractEndpoints, ERROR_CODES, paramsObject, RATE_CLASSES, type ContractEndpoint, type RateClass } from '@switchboard/contract';
+import {
+  contract,
+  contractEndpoints,
+  ERROR_CODES,
+  paramsObject,
+  RATE_CLASSES,
+  type ContractEndpoint,
+  type RateClass,
+} from '@switchboard/contract';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
@@ -15,7 +23,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const DEFAULT_SEED = 20_261_123;
 const SEED = process.env.FUZZ_SEED === 'random' ? undefined : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 /** Internals a reply must never show: stack frames, file paths, SQL, driver messages. */
-const LEAK = /\bat [\w.<>]+ \(|\.(js|ts):\d+|node_modules|\/work\/|\/src\/|select .+ from|insert into|update \w+ set|syntax error|sqlstate|violates|duplicate key|stack/i;
+const LEAK =
+  /\bat [\w.<>]+ \(|\.(js|ts):\d+|node_modules|\/work\/|\/src\/|select .+ from|insert into|update \w+ set|syntax error|sqlstate|violates|duplicate key|stack/i;
 
 const ENDPOINTS = contractEndpoints(contract);
 const classOf = (endpoint: ContractEndpoint) => endpoint.post.metadata.rateClass;
@@ -52,17 +61,34 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
   const refs = Array.from({ length: USERS }, (_, i) => `fuzzer${i}`);
   const domain = file.platforms![0]!.domain;
   for (const ref of refs) {
-    file.users!.push({ ref, platform: 'p', email: `${ref}@${domain}`, name: ref, role: 'admin', platformAccess: true, permissions: ['platform:view', 'platform:edit', 'platform:manage', 'settings:api'], apiKey: true });
+    file.users!.push({
+      ref,
+      platform: 'p',
+      email: `${ref}@${domain}`,
+      name: ref,
+      role: 'admin',
+      platformAccess: true,
+      permissions: ['platform:view', 'platform:edit', 'platform:manage', 'settings:api'],
+      apiKey: true,
+    });
   }
   file.channels![0]!.users!.push(...refs);
   const ids = await server.seed(file);
-  const [label] = await sql<{ id: string }>(server.databaseUrl, `select id from labels where channel_id = $1 and name = 'new'`, [ids.channels!.main]);
+  const [label] = await sql<{ id: string }>(
+    server.databaseUrl,
+    `select id from labels where channel_id = $1 and name = 'new'`,
+    [ids.channels!.main],
+  );
   const platformId = ids.platforms!.p!;
   const hookUrl = 'https://hooks.example.com/fuzz';
   // Two webhook endpoints: webhooks/manage's cases may (now and then: `delete` is mostly false) delete theirs; the
   // delivery log's stays.
   const addEndpoint = async () =>
-    (await server.client(ids.users!.owner!.apiKey!).platform.webhooks.manage({ platformId, url: hookUrl, events: 'ticket.closed' })).data.id;
+    (
+      await server
+        .client(ids.users!.owner!.apiKey!)
+        .platform.webhooks.manage({ platformId, url: hookUrl, events: 'ticket.closed' })
+    ).data.id;
   const [managed, logged] = [await addEndpoint(), await addEndpoint()];
   return {
     nextKey: keyRing(refs.map((ref) => ids.users![ref]!.apiKey!)),
@@ -109,16 +135,18 @@ function send(baseUrl: string, path: string, fuzz: FuzzRequest, apiKey: string) 
   if (fuzz.contentType) headers['Content-Type'] = fuzz.contentType;
   if (fuzz.contentEncoding) headers['Content-Encoding'] = fuzz.contentEncoding;
   if (fuzz.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(fuzz.body));
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-    const req = request(url, { method: fuzz.method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end(fuzz.body);
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>(
+    (resolve, reject) => {
+      const req = request(url, { method: fuzz.method, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      });
+      req.on('error', reject);
+      req.end(fuzz.body);
+    },
+  );
 }
 
 describe(`property-based fuzzing from the contract (${RUNS} cases per endpoint)`, () => {
@@ -127,7 +155,10 @@ describe(`property-based fuzzing from the contract (${RUNS} cases per endpoint)`
     { timeout: 600_000 },
     async ({ endpoint }, { server, fuzz }) => {
       const statuses: Record<number, number> = {};
-      const params = paramsFor(paramsObject(endpoint.post.body!)!, { ...fuzz.hints, ...fuzz.hintsFor[endpoint.post.path] });
+      const params = paramsFor(paramsObject(endpoint.post.body!)!, {
+        ...fuzz.hints,
+        ...fuzz.hintsFor[endpoint.post.path],
+      });
       await fc.assert(
         fc.asyncProperty(requestFor(params), async (fuzzRequest) => {
           const route = fuzzRequest.method === 'POST' ? endpoint.post : endpoint.get;
@@ -141,7 +172,10 @@ describe(`property-based fuzzing from the contract (${RUNS} cases per endpoint)`
           const schema = route.responses[reply.status];
           expect(schema, `status ${reply.status} is not declared by the contract`).toBeDefined();
           const parsed = schema!.safeParse(body);
-          expect(parsed.success, `${reply.status} reply does not match the contract: ${parsed.error?.message} ${reply.text.slice(0, 300)}`).toBe(true);
+          expect(
+            parsed.success,
+            `${reply.status} reply does not match the contract: ${parsed.error?.message} ${reply.text.slice(0, 300)}`,
+          ).toBe(true);
           if (reply.status !== 200) {
             expect(Object.keys(body as object).sort()).toEqual(['error', 'message', 'success']);
             expect(ERROR_CODES).toContain((body as { error: string }).error);

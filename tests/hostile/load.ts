@@ -23,8 +23,17 @@ export function startLoad(url: string, keys: string[], loops = 4, pauseMs = 150)
     while (running) {
       const key = keys[turn++ % keys.length]!;
       try {
-        const reply = await fetch(url, { method: 'POST', headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(15_000) });
-        hits.push({ at: Date.now(), status: reply.status, body: await reply.text(), headers: Object.fromEntries(reply.headers) });
+        const reply = await fetch(url, {
+          method: 'POST',
+          headers: { 'X-API-Key': key },
+          signal: AbortSignal.timeout(15_000),
+        });
+        hits.push({
+          at: Date.now(),
+          status: reply.status,
+          body: await reply.text(),
+          headers: Object.fromEntries(reply.headers),
+        });
       } catch (error) {
         hits.push({ at: Date.now(), status: 0, body: String(error), headers: {} });
       }
@@ -43,4 +52,7 @@ export function startLoad(url: string, keys: string[], loops = 4, pauseMs = 150)
 
 /** Status → count, for failure messages and the printed summary. */
 export const tally = (hits: Pick<Hit, 'status'>[]) =>
-  hits.reduce<Record<number, number>>((counts, hit) => ({ ...counts, [hit.status]: (counts[hit.status] ?? 0) + 1 }), {});
+  hits.reduce<Record<number, number>>(
+    (counts, hit) => ({ ...counts, [hit.status]: (counts[hit.status] ?? 0) + 1 }),
+    {},
+  );

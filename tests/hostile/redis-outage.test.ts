@@ -29,7 +29,9 @@ describe('two instances, one Redis', () => {
 
   it('200 parallel reads with one key against the 120 budget: exactly 120 × 200 and 80 × 429', async () => {
     const headers = { 'X-API-Key': tenant.ownerKey };
-    const replies = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? second : first).http.post(CHANNELS, {}, { headers })));
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? second : first).http.post(CHANNELS, {}, { headers })),
+    );
     const counts = tally(replies);
     console.info(`two instances, one key, 200 parallel reads: ${JSON.stringify(counts)}`);
     expect(counts).toEqual({ 200: 120, 429: 80 });
@@ -67,14 +69,20 @@ describe('Redis outage under load', () => {
 
     // A user who has not spent anything yet gets the memory budget: 120 reads, then 429.
     const statuses: number[] = [];
-    for (let i = 0; i < 125; i++) statuses.push((await fetch(url, { method: 'POST', headers: { 'X-API-Key': fresh! } })).status);
-    expect(statuses.slice(0, 120).every((status) => status === 200), JSON.stringify(tally(statuses.map((status) => ({ status }))))).toBe(true);
+    for (let i = 0; i < 125; i++)
+      statuses.push((await fetch(url, { method: 'POST', headers: { 'X-API-Key': fresh! } })).status);
+    expect(
+      statuses.slice(0, 120).every((status) => status === 200),
+      JSON.stringify(tally(statuses.map((status) => ({ status })))),
+    ).toBe(true);
     expect(statuses.slice(120)).toEqual([429, 429, 429, 429, 429]);
 
     redis = await startRedisServer(redis.port);
     await server!.waitFor(/redis available again/, 15_000);
     await load.stop();
-    console.info(`redis outage: load replies ${JSON.stringify(tally(load.hits))}; fresh key ${statuses.filter((s) => s === 200).length} × 200 then 429`);
+    console.info(
+      `redis outage: load replies ${JSON.stringify(tally(load.hits))}; fresh key ${statuses.filter((s) => s === 200).length} × 200 then 429`,
+    );
     expect(load.hits.filter((hit) => hit.status !== 200 && hit.status !== 429)).toEqual([]);
     expect(server!.child.exitCode).toBeNull();
     expect(server!.output().match(/redis unavailable/g)).toHaveLength(1);

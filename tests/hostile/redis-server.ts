@@ -11,9 +11,13 @@ export interface RedisProcess {
 /** A redis-server of the test's own (no persistence) on a free port, or `port` to come back where it was. */
 export async function startRedisServer(port?: number): Promise<RedisProcess> {
   const listenOn = port ?? (await freePort());
-  const child: ChildProcess = spawn('redis-server', ['--port', String(listenOn), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(listenOn), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);

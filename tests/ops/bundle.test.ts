@@ -34,7 +34,9 @@ describe('the production bundle', { timeout: 600_000 }, () => {
       expect(existsSync(path.join(bundle, 'node_modules', devOnly)), devOnly).toBe(false);
     }
     // One Node: the one that runs the bundle (the image's), never a binary inside it.
-    expect(execFileSync('find', [bundle, '-name', 'node', '-type', 'f', '-perm', '-u+x'], { encoding: 'utf8' })).toBe('');
+    expect(execFileSync('find', [bundle, '-name', 'node', '-type', 'f', '-perm', '-u+x'], { encoding: 'utf8' })).toBe(
+      '',
+    );
     expect(existsSync(path.join(bundle, 'src'))).toBe(false);
 
     const env = { DATABASE_URL: await createFreshDatabase(), NODE_ENV: 'production', LOG_LEVEL: 'warn' };
@@ -44,7 +46,11 @@ describe('the production bundle', { timeout: 600_000 }, () => {
     expect(demo.code, demo.stderr).toBe(0);
     const apiKey = JSON.parse(demo.stdout).users.owner.apiKey as string;
 
-    const server = spawn(process.execPath, ['dist/main.js'], { cwd: bundle, env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(process.execPath, ['dist/main.js'], {
+      cwd: bundle,
+      env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     server.stdout.on('data', (chunk) => (output += chunk));
     server.stderr.on('data', (chunk) => (output += chunk));
@@ -52,12 +58,16 @@ describe('the production bundle', { timeout: 600_000 }, () => {
     try {
       const started = Date.now();
       while (!/Switchboard ready on http:\/\/localhost:\d+/.test(output)) {
-        if (server.exitCode !== null || Date.now() - started > 60_000) throw new Error(`bundle did not start:\n${output}`);
+        if (server.exitCode !== null || Date.now() - started > 60_000)
+          throw new Error(`bundle did not start:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const base = `http://127.0.0.1:${output.match(/ready on http:\/\/localhost:(\d+)/)![1]}`;
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
-      const channels = await fetch(`${base}/api/workspace/v1/channels/list`, { method: 'POST', headers: { 'X-API-Key': apiKey } });
+      const channels = await fetch(`${base}/api/workspace/v1/channels/list`, {
+        method: 'POST',
+        headers: { 'X-API-Key': apiKey },
+      });
       expect(channels.status).toBe(200);
       expect(((await channels.json()) as { total: number }).total).toBe(2);
       expect((await fetch(`${base}/developer/sign-in`)).status).toBe(200);

@@ -14,7 +14,11 @@ interface Instruction {
 
 /** The Dockerfile's instructions per stage (continuation lines joined, comments dropped). */
 function dockerfileStages(text: string): Instruction[][] {
-  const lines = text.replace(/\\\n\s*/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const lines = text
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   const stages: Instruction[][] = [];
   for (const line of lines) {
     const [keyword, ...rest] = line.split(/\s+/);
@@ -34,7 +38,9 @@ describe('Dockerfile', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const build = stages.slice(0, -1).flat();
     expect(args(build, 'RUN').join('\n')).toMatch(/scripts\/bundle-server \/bundle/);
-    expect(readFileSync(path.join(REPO_ROOT, 'scripts/bundle-server'), 'utf8')).toMatch(/^pnpm --filter @switchboard\/server deploy (--legacy )?--prod "\$target"$/m);
+    expect(readFileSync(path.join(REPO_ROOT, 'scripts/bundle-server'), 'utf8')).toMatch(
+      /^pnpm --filter @switchboard\/server deploy (--legacy )?--prod "\$target"$/m,
+    );
     expect(args(runtime, 'COPY')).toEqual([expect.stringMatching(/^--from=build .*\/bundle \/app$/)]);
   });
 
@@ -42,7 +48,9 @@ describe('Dockerfile', () => {
     const build = stages.slice(0, -1).flat();
     const turboAt = build.findIndex((i) => i.keyword === 'RUN' && /turbo run/.test(i.args));
     expect(turboAt).toBeGreaterThan(-1);
-    expect(build.slice(0, turboAt).some((i) => i.keyword === 'ENV' && /\bTURBO_TELEMETRY_DISABLED=1\b/.test(i.args))).toBe(true);
+    expect(
+      build.slice(0, turboAt).some((i) => i.keyword === 'ENV' && /\bTURBO_TELEMETRY_DISABLED=1\b/.test(i.args)),
+    ).toBe(true);
   });
 
   it('runs as a non-root user, with a HEALTHCHECK on /readyz, Node as PID 1', () => {
@@ -62,7 +70,9 @@ describe('compose.yaml', () => {
     deploy?: { replicas?: number };
     depends_on?: Record<string, { condition: string }>;
   }
-  const compose = parse(readFileSync(path.join(REPO_ROOT, 'compose.yaml'), 'utf8')) as { services: Record<string, Service> };
+  const compose = parse(readFileSync(path.join(REPO_ROOT, 'compose.yaml'), 'utf8')) as {
+    services: Record<string, Service>;
+  };
   const { services } = compose;
 
   it('runs PostgreSQL, Redis, a one-shot migrate service and two API replicas', () => {
@@ -75,7 +85,10 @@ describe('compose.yaml', () => {
   it('starts the API only after the migration completed, and the API never migrates itself', () => {
     expect(services.api!.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
     expect(services.migrate!.depends_on?.postgres).toEqual({ condition: 'service_healthy' });
-    expect(services.api!.environment).toMatchObject({ NODE_ENV: 'production', DATABASE_URL: expect.stringMatching(/^postgres:\/\/.*@postgres:5432\//) });
+    expect(services.api!.environment).toMatchObject({
+      NODE_ENV: 'production',
+      DATABASE_URL: expect.stringMatching(/^postgres:\/\/.*@postgres:5432\//),
+    });
     expect(services.api!.environment).not.toHaveProperty('MIGRATE_ON_START');
     expect(services.api!.environment).not.toHaveProperty('DEMO');
   });

@@ -5,12 +5,17 @@ import { test } from '../helpers/test.js';
 const ORIGIN = 'https://app.example.com';
 const CHANNELS = '/api/workspace/v1/channels/list';
 
-const corsHeaders = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => name.startsWith('access-control-'));
+const corsHeaders = (headers: Record<string, unknown>) =>
+  Object.keys(headers).filter((name) => name.startsWith('access-control-'));
 
 describe('CORS is off by default', () => {
   test('a preflight gets the API’s usual 405 with no Access-Control-* header', async ({ server }) => {
     const preflight = await server.http.options(CHANNELS, {
-      headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-api-key,content-type' },
+      headers: {
+        Origin: ORIGIN,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'x-api-key,content-type',
+      },
     });
     expect(preflight.status).toBe(405);
     expect(preflight.data).toMatchObject({ success: false, error: 'method_not_allowed' });

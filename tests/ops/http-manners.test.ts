@@ -14,7 +14,10 @@ describe('/ for people who open the address', () => {
   test('answers JSON by default with links to the portal and the definitions', async ({ server }) => {
     const reply = await server.http.get('/');
     expect(reply.status).toBe(200);
-    expect(reply.data).toMatchObject({ success: true, data: { links: { developerPortal: '/developer', openApiJson: '/developer/downloads/openapi.json' } } });
+    expect(reply.data).toMatchObject({
+      success: true,
+      data: { links: { developerPortal: '/developer', openApiJson: '/developer/downloads/openapi.json' } },
+    });
   });
 
   test('answers a browser with a small HTML page', async ({ server }) => {
@@ -29,7 +32,11 @@ describe('/ for people who open the address', () => {
 describe('CORS', () => {
   test('answers a preflight from a listed origin and labels its replies', async ({ server, acme }) => {
     const preflight = await server.http.options(CHANNELS, {
-      headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-api-key,content-type' },
+      headers: {
+        Origin: ORIGIN,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'x-api-key,content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(ORIGIN);
@@ -43,7 +50,11 @@ describe('CORS', () => {
   });
 
   test('gives other origins no CORS header', async ({ server, acme }) => {
-    const reply = await server.http.post(CHANNELS, {}, { headers: { Origin: 'https://evil.example.com', 'X-API-Key': acme.ownerKey } });
+    const reply = await server.http.post(
+      CHANNELS,
+      {},
+      { headers: { Origin: 'https://evil.example.com', 'X-API-Key': acme.ownerKey } },
+    );
     expect(reply.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -55,7 +66,10 @@ function valueOf(scrape: string, series: string): number {
 }
 
 describe('metrics', () => {
-  test('/metrics on METRICS_PORT exposes requests, latency, rate-limit refusals, queue depth, delivery failures and the pool', async ({ server, acme }) => {
+  test('/metrics on METRICS_PORT exposes requests, latency, rate-limit refusals, queue depth, delivery failures and the pool', async ({
+    server,
+    acme,
+  }) => {
     const scrape = async () => {
       const reply = await fetch(server.metricsUrl!);
       expect(reply.status).toBe(200);
@@ -68,7 +82,9 @@ describe('metrics', () => {
     const refusals = 'switchboard_rate_limit_refusals_total{rate_class="api_read"}';
     const before = await scrape();
 
-    const replies = await Promise.all(Array.from({ length: 121 }, () => server.http.post(CHANNELS, {}, { headers: { 'X-API-Key': acme.memberKey } })));
+    const replies = await Promise.all(
+      Array.from({ length: 121 }, () => server.http.post(CHANNELS, {}, { headers: { 'X-API-Key': acme.memberKey } })),
+    );
     expect(replies.filter((r) => r.status === 429)).toHaveLength(1);
     await server.http.get('/no/such/path');
 
@@ -87,53 +103,71 @@ describe('metrics', () => {
 });
 
 describe('logs', () => {
-  test('every line logged for a request carries its id as a top-level field, outage lines included', { timeout: 120_000 }, async () => {
-    const databaseUrl = await createFreshDatabase();
-    const { keys } = await prepareSpawnedTenant(databaseUrl);
-    // No delivery worker: nothing but the requests below logs while they run.
-    const running = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DB_STATEMENT_TIMEOUT_MS: '1000', DELIVERY_WORKER: 'false' });
-    const lock = new pg.Client({ connectionString: databaseUrl });
-    try {
-      const [, port] = await running.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
-      /**
-       * Sends a request and returns every line the server logged from then until the last of that request's lines
-       * with these messages (its own `request completed`/`request errored` by default).
-       */
-      const linesOf = async (requestId: string, apiKey: string, lastMessages = ['request (completed|errored)']) => {
-        const from = running.output().length;
-        const reply = await fetch(`http://127.0.0.1:${port}${CHANNELS}`, { method: 'POST', headers: { 'X-Request-Id': requestId, 'X-API-Key': apiKey } });
-        const logged = async (message: string) => {
-          const [line] = await running.waitFor(new RegExp(`^.*"requestId":"${requestId}".*"msg":"${message}".*$`, 'm'), 5000);
-          return running.output().indexOf(line, from) + line.length;
+  test(
+    'every line logged for a request carries its id as a top-level field, outage lines included',
+    { timeout: 120_000 },
+    async () => {
+      const databaseUrl = await createFreshDatabase();
+      const { keys } = await prepareSpawnedTenant(databaseUrl);
+      // No delivery worker: nothing but the requests below logs while they run.
+      const running = spawnServer({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        DB_STATEMENT_TIMEOUT_MS: '1000',
+        DELIVERY_WORKER: 'false',
+      });
+      const lock = new pg.Client({ connectionString: databaseUrl });
+      try {
+        const [, port] = await running.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
+        /**
+         * Sends a request and returns every line the server logged from then until the last of that request's lines
+         * with these messages (its own `request completed`/`request errored` by default).
+         */
+        const linesOf = async (requestId: string, apiKey: string, lastMessages = ['request (completed|errored)']) => {
+          const from = running.output().length;
+          const reply = await fetch(`http://127.0.0.1:${port}${CHANNELS}`, {
+            method: 'POST',
+            headers: { 'X-Request-Id': requestId, 'X-API-Key': apiKey },
+          });
+          const logged = async (message: string) => {
+            const [line] = await running.waitFor(
+              new RegExp(`^.*"requestId":"${requestId}".*"msg":"${message}".*$`, 'm'),
+              5000,
+            );
+            return running.output().indexOf(line, from) + line.length;
+          };
+          const end = Math.max(...(await Promise.all(lastMessages.map(logged))));
+          const lines = running.output().slice(from, end).split('\n').filter(Boolean);
+          return {
+            status: reply.status,
+            lines: lines.map((line) => JSON.parse(line) as { requestId?: string; msg: string }),
+          };
         };
-        const end = Math.max(...(await Promise.all(lastMessages.map(logged))));
-        const lines = running.output().slice(from, end).split('\n').filter(Boolean);
-        return { status: reply.status, lines: lines.map((line) => JSON.parse(line) as { requestId?: string; msg: string }) };
-      };
-      const expectAllCarry = (requestId: string, lines: { requestId?: string; msg: string }[]) => {
-        for (const line of lines) expect(line, JSON.stringify(line)).toMatchObject({ requestId });
-      };
+        const expectAllCarry = (requestId: string, lines: { requestId?: string; msg: string }[]) => {
+          for (const line of lines) expect(line, JSON.stringify(line)).toMatchObject({ requestId });
+        };
 
-      const refused = await linesOf('trace-401', 'sb_live_nope');
-      expect(refused.status).toBe(401);
-      expectAllCarry('trace-401', refused.lines);
+        const refused = await linesOf('trace-401', 'sb_live_nope');
+        expect(refused.status).toBe(401);
+        expectAllCarry('trace-401', refused.lines);
 
-      // The request's query waits behind this lock until the statement timeout cancels it: a database outage.
-      await lock.connect();
-      await lock.query('begin; lock table channels in access exclusive mode');
-      const outage = await linesOf('trace-503', keys[0]!);
-      expect(outage.status).toBe(503);
-      expect(outage.lines.map((line) => line.msg)).toContain('database unavailable: answering 503 until it is back');
-      expectAllCarry('trace-503', outage.lines);
+        // The request's query waits behind this lock until the statement timeout cancels it: a database outage.
+        await lock.connect();
+        await lock.query('begin; lock table channels in access exclusive mode');
+        const outage = await linesOf('trace-503', keys[0]!);
+        expect(outage.status).toBe(503);
+        expect(outage.lines.map((line) => line.msg)).toContain('database unavailable: answering 503 until it is back');
+        expectAllCarry('trace-503', outage.lines);
 
-      await lock.query('commit');
-      const recovered = await linesOf('trace-200', keys[0]!, ['request completed', 'database available again']);
-      expect(recovered.status).toBe(200);
-      expectAllCarry('trace-200', recovered.lines);
-    } finally {
-      await lock.end().catch(() => undefined);
-      running.child.kill('SIGTERM');
-      await running.exited;
-    }
-  });
+        await lock.query('commit');
+        const recovered = await linesOf('trace-200', keys[0]!, ['request completed', 'database available again']);
+        expect(recovered.status).toBe(200);
+        expectAllCarry('trace-200', recovered.lines);
+      } finally {
+        await lock.end().catch(() => undefined);
+        running.child.kill('SIGTERM');
+        await running.exited;
+      }
+    },
+  );
 });

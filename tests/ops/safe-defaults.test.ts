@@ -4,7 +4,11 @@ import { createFreshDatabase, sql } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
 import { runCli, spawnServer, type ServerProcess } from '../helpers/processes.js';
 
-const readyz = (port: string) => fetch(`http://127.0.0.1:${port}/readyz`).then(async (r) => ({ status: r.status, body: (await r.json()) as { message?: string } }));
+const readyz = (port: string) =>
+  fetch(`http://127.0.0.1:${port}/readyz`).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as { message?: string },
+  }));
 
 describe('safe defaults on a configured database', { timeout: 120_000 }, () => {
   it('neither migrates nor seeds at start; /readyz is 503 until `cli migrate`, and the database never gets demo data', async () => {
@@ -16,7 +20,9 @@ describe('safe defaults on a configured database', { timeout: 120_000 }, () => {
       const before = await readyz(port!);
       expect(before.status).toBe(503);
       expect(before.body.message).toMatch(/database migration\(s\) pending; run `pnpm cli migrate`/);
-      expect(await sql(databaseUrl, `select 1 from information_schema.tables where table_name = 'platforms'`)).toEqual([]);
+      expect(await sql(databaseUrl, `select 1 from information_schema.tables where table_name = 'platforms'`)).toEqual(
+        [],
+      );
 
       const migrated = await runCli(['migrate'], { DATABASE_URL: databaseUrl });
       expect(migrated.code, migrated.stderr).toBe(0);
@@ -42,7 +48,9 @@ describe('safe defaults on a configured database', { timeout: 120_000 }, () => {
     expect(JSON.parse(first.stdout).users.owner.apiKey).toMatch(/^sb_live_/);
     const again = await runCli(['seed:demo'], env);
     expect(again.code).toBe(1);
-    expect(again.stderr.trim()).toMatch(/\nThe database already has a platform; the demo data only goes into an empty database\.$/);
+    expect(again.stderr.trim()).toMatch(
+      /\nThe database already has a platform; the demo data only goes into an empty database\.$/,
+    );
     expect(await sql(env.DATABASE_URL, 'select count(*)::int as n from platforms')).toEqual([{ n: 1 }]);
   });
 
@@ -66,16 +74,31 @@ describe('safe defaults on a configured database', { timeout: 120_000 }, () => {
     await lock.connect();
     await lock.query('begin; lock table platforms in exclusive mode');
     const port = String(await freePort());
-    const seeding = spawnServer({ DATABASE_URL: databaseUrl, DEMO: 'true', PORT: port, DB_STATEMENT_TIMEOUT_MS: '60000' });
+    const seeding = spawnServer({
+      DATABASE_URL: databaseUrl,
+      DEMO: 'true',
+      PORT: port,
+      DB_STATEMENT_TIMEOUT_MS: '60000',
+    });
     try {
-      const waitingOnLock = async () => (await sql<{ n: number }>(databaseUrl, `select count(*)::int as n from pg_locks where relation = 'platforms'::regclass and not granted`))[0]!.n > 0;
+      const waitingOnLock = async () =>
+        (
+          await sql<{ n: number }>(
+            databaseUrl,
+            `select count(*)::int as n from pg_locks where relation = 'platforms'::regclass and not granted`,
+          )
+        )[0]!.n > 0;
       const started = Date.now();
       while (!(await waitingOnLock())) {
-        if (Date.now() - started > 30_000) throw new Error(`the demo seed never reached the locked table:\n${seeding.output()}`);
+        if (Date.now() - started > 30_000)
+          throw new Error(`the demo seed never reached the locked table:\n${seeding.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const during = await readyz(port);
-      expect(during).toEqual({ status: 503, body: expect.objectContaining({ success: false, message: 'Starting: demo data.' }) });
+      expect(during).toEqual({
+        status: 503,
+        body: expect.objectContaining({ success: false, message: 'Starting: demo data.' }),
+      });
       expect(seeding.output()).not.toMatch(/Switchboard ready on/);
 
       await lock.query('commit');
@@ -91,6 +114,8 @@ describe('safe defaults on a configured database', { timeout: 120_000 }, () => {
   it('NODE_ENV=production without DATABASE_URL refuses to start with one line', async () => {
     const server = spawnServer({ NODE_ENV: 'production', DATABASE_URL: '', PORT: '0' });
     expect(await server.exited).toBe(1);
-    expect(server.output().trim()).toBe('Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for development)');
+    expect(server.output().trim()).toBe(
+      'Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for development)',
+    );
   });
 });

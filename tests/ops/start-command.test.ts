@@ -67,7 +67,11 @@ describe('stopping `npx -y pnpm@10.34.9 start`', { timeout: 300_000 }, () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   async function expectCleanStop(run: ReturnType<typeof startCommand>) {
-    const took = await until(async () => (await portIsFree(ports[0]!)) && (await portIsFree(ports[1]!)), 10_000, 'both ports to be free');
+    const took = await until(
+      async () => (await portIsFree(ports[0]!)) && (await portIsFree(ports[1]!)),
+      10_000,
+      'both ports to be free',
+    );
     await run.closed;
     await until(() => !groupAlive(run.child.pid!), 10_000, 'no process left in the group');
     const output = run.output();

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { newWebhookSecret, startMailCatcher, startWebhookReceiver, type MailCatcher, type WebhookReceiver } from './receivers.js';
+import {
+  newWebhookSecret,
+  startMailCatcher,
+  startWebhookReceiver,
+  type MailCatcher,
+  type WebhookReceiver,
+} from './receivers.js';
 import { freePort } from '../helpers/ports.js';
 import { seedTenantWithWebhooks, type WebhookTenant } from './webhook-tenant.js';
 
@@ -32,7 +38,9 @@ describe('delivery retries and giving up', () => {
       { url: slow.url, secret, events: ['ticket.closed'] },
       { url: deadUrl, secret, events: ['ticket.closed'] },
     ]);
-    await server.client(tenant.ownerKey).platform.tickets.manage({ platformId: tenant.platformId, ticketId: tenant.ticketId, status: 'closed' });
+    await server
+      .client(tenant.ownerKey)
+      .platform.tickets.manage({ platformId: tenant.platformId, ticketId: tenant.ticketId, status: 'closed' });
   });
   afterAll(async () => {
     await server?.close();
@@ -41,13 +49,25 @@ describe('delivery retries and giving up', () => {
   });
 
   const delivery = async (url: string) =>
-    (await sql(server.databaseUrl, 'select d.* from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where e.url = $1', [url]))[0]!;
+    (
+      await sql(
+        server.databaseUrl,
+        'select d.* from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where e.url = $1',
+        [url],
+      )
+    )[0]!;
 
   it('retries a receiver that timed out, and delivers with the same webhook-id', async () => {
     await expect.poll(async () => (await delivery(slow.url)).status, { timeout: 6000 }).toBe('delivered');
     expect(slow.received.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(slow.received.map((hit) => hit.headers['webhook-id']))).toEqual(new Set([slow.received[0]!.headers['webhook-id']]));
-    const attempts = await sql(server.databaseUrl, 'select attempt, status_code, error from webhook_attempts where delivery_id = $1 order by attempt', [(await delivery(slow.url)).id]);
+    expect(new Set(slow.received.map((hit) => hit.headers['webhook-id']))).toEqual(
+      new Set([slow.received[0]!.headers['webhook-id']]),
+    );
+    const attempts = await sql(
+      server.databaseUrl,
+      'select attempt, status_code, error from webhook_attempts where delivery_id = $1 order by attempt',
+      [(await delivery(slow.url)).id],
+    );
     expect(attempts[0]).toEqual({ attempt: 1, status_code: null, error: 'timed out after 1500 ms' });
     expect(attempts.at(-1)).toEqual({ attempt: attempts.length, status_code: 200, error: null });
     slow.release();
@@ -66,9 +86,18 @@ describe('delivery retries and giving up', () => {
   it('keeps a delivery log for a refused endpoint and gives up when the retry window is over', async () => {
     await expect.poll(async () => (await delivery(deadUrl)).status, { timeout: 15_000, interval: 250 }).toBe('failed');
     const dead = await delivery(deadUrl);
-    expect(dead).toMatchObject({ last_status_code: null, last_error: expect.stringMatching(/ECONNREFUSED/), next_attempt_at: null, delivered_at: null });
+    expect(dead).toMatchObject({
+      last_status_code: null,
+      last_error: expect.stringMatching(/ECONNREFUSED/),
+      next_attempt_at: null,
+      delivered_at: null,
+    });
     expect(dead.attempts).toBeGreaterThanOrEqual(3);
-    const attempts = await sql<{ attempt: number }>(server.databaseUrl, 'select attempt from webhook_attempts where delivery_id = $1 order by attempt', [dead.id]);
+    const attempts = await sql<{ attempt: number }>(
+      server.databaseUrl,
+      'select attempt from webhook_attempts where delivery_id = $1 order by attempt',
+      [dead.id],
+    );
     expect(attempts.map((a) => a.attempt)).toEqual(Array.from({ length: dead.attempts }, (_, i) => i + 1));
   });
 });
@@ -82,9 +111,16 @@ describe('mail without SMTP_URL', () => {
 
   it('is logged and recorded as sent by the log transport', async () => {
     const tenant = await seedTenantWithWebhooks(server, 'Quiet', []);
-    await server.client(tenant.ownerKey).platform.tickets.manage({ platformId: tenant.platformId, ticketId: tenant.ticketId, status: 'closed' });
-    const email = async () => (await sql(server.databaseUrl, 'select status, transport, attempts, subject from outbound_emails'))[0];
+    await server
+      .client(tenant.ownerKey)
+      .platform.tickets.manage({ platformId: tenant.platformId, ticketId: tenant.ticketId, status: 'closed' });
+    const email = async () =>
+      (await sql(server.databaseUrl, 'select status, transport, attempts, subject from outbound_emails'))[0];
     await expect.poll(async () => (await email())?.status, { timeout: 5000 }).toBe('sent');
-    expect(await email()).toMatchObject({ transport: 'log', attempts: 1, subject: expect.stringMatching(/^\[TK-[0-9A-Z]{8}\] Your ticket "Cannot log in" has been closed$/) });
+    expect(await email()).toMatchObject({
+      transport: 'log',
+      attempts: 1,
+      subject: expect.stringMatching(/^\[TK-[0-9A-Z]{8}\] Your ticket "Cannot log in" has been closed$/),
+    });
   });
 });

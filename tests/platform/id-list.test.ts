@@ -28,16 +28,38 @@ describe('POST /api/platform/v1/id/list', () => {
   test('counts users as they are added (a ticket for a new email creates one)', async ({ server, acme }) => {
     const sb = server.client(acme.ownerKey).platform;
     const before = (await sb.id.list()).data.totalUsers;
-    await sb.tickets.manage({ platformId: acme.platformId, email: 'newcomer@example.com', title: 'Hi', description: 'First contact' });
+    await sb.tickets.manage({
+      platformId: acme.platformId,
+      email: 'newcomer@example.com',
+      title: 'Hi',
+      description: 'First contact',
+    });
     expect((await sb.id.list()).data.totalUsers).toBe(before + 1);
   });
 
   test('gives owner null for a platform without an owner, and honours instance:view', async ({ server }) => {
     const ids = await server.seed({
       platforms: [{ ref: 'p', name: 'Ownerless', domain: 'ownerless.example.com', isActive: false }],
-      users: [{ ref: 'ops', platform: 'p', email: 'ops@ownerless.example.com', name: 'Ops', role: 'admin', platformAccess: true, permissions: ['instance:view'], apiKey: true }],
+      users: [
+        {
+          ref: 'ops',
+          platform: 'p',
+          email: 'ops@ownerless.example.com',
+          name: 'Ops',
+          role: 'admin',
+          platformAccess: true,
+          permissions: ['instance:view'],
+          apiKey: true,
+        },
+      ],
     });
     const reply = await server.client(ids.users!.ops!.apiKey!).platform.id.list();
-    expect(reply.data).toMatchObject({ id: ids.platforms!.p, name: 'Ownerless', isActive: false, totalUsers: 1, owner: null });
+    expect(reply.data).toMatchObject({
+      id: ids.platforms!.p,
+      name: 'Ownerless',
+      isActive: false,
+      totalUsers: 1,
+      owner: null,
+    });
   });
 });

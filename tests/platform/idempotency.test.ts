@@ -15,15 +15,32 @@ const LABELS = '/api/workspace/v1/labels/manage';
 const CONTACTS = '/api/workspace/v1/contacts/list';
 const ORDER = { to: '15550000001', templateName: 'order_update', variables: 'Ada, A-1001' };
 
-const headers = (apiKey: string, key?: string) => ({ 'x-api-key': apiKey, ...(key === undefined ? {} : { 'idempotency-key': key }) });
-const post = (server: TestServer, apiKey: string, path: string, body: object, key?: string) => server.http.post(path, body, { headers: headers(apiKey, key) });
+const headers = (apiKey: string, key?: string) => ({
+  'x-api-key': apiKey,
+  ...(key === undefined ? {} : { 'idempotency-key': key }),
+});
+const post = (server: TestServer, apiKey: string, path: string, body: object, key?: string) =>
+  server.http.post(path, body, { headers: headers(apiKey, key) });
 const templateMessages = async (server: TestServer, channelId: string) =>
-  (await sql<{ n: number }>(server.databaseUrl, `select count(*)::int as n from messages where channel_id = $1 and type = 'template'`, [channelId]))[0]!.n;
+  (
+    await sql<{ n: number }>(
+      server.databaseUrl,
+      `select count(*)::int as n from messages where channel_id = $1 and type = 'template'`,
+      [channelId],
+    )
+  )[0]!.n;
 const storedKeys = async (server: TestServer, key: string) =>
-  sql(server.databaseUrl, 'select user_id, status_code, extract(epoch from expires_at - created_at)::int as kept_seconds from idempotency_keys where key = $1', [key]);
+  sql(
+    server.databaseUrl,
+    'select user_id, status_code, extract(epoch from expires_at - created_at)::int as kept_seconds from idempotency_keys where key = $1',
+    [key],
+  );
 
 describe('Idempotency-Key on writes', () => {
-  test('replays the first reply to a retry with the same parameters and writes nothing again', async ({ server, acme }) => {
+  test('replays the first reply to a retry with the same parameters and writes nothing again', async ({
+    server,
+    acme,
+  }) => {
     const key = randomUUID();
     const before = await templateMessages(server, acme.mainChannelId);
     const first = await post(server, acme.memberKey, SEND, ORDER, key);
@@ -34,7 +51,9 @@ describe('Idempotency-Key on writes', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.data).toEqual(first.data);
     expect(await templateMessages(server, acme.mainChannelId)).toBe(before + 1);
-    expect(await storedKeys(server, key)).toEqual([{ user_id: acme.memberId, status_code: 200, kept_seconds: 24 * 3600 }]);
+    expect(await storedKeys(server, key)).toEqual([
+      { user_id: acme.memberId, status_code: 200, kept_seconds: 24 * 3600 },
+    ]);
   });
 
   test('without the header every request runs, as before', async ({ server, acme }) => {
@@ -45,13 +64,20 @@ describe('Idempotency-Key on writes', () => {
     expect(await templateMessages(server, acme.mainChannelId)).toBe(before + 2);
   });
 
-  test('the same key with other parameters or on another endpoint is 422 idempotency_key_reused', async ({ server, acme }) => {
+  test('the same key with other parameters or on another endpoint is 422 idempotency_key_reused', async ({
+    server,
+    acme,
+  }) => {
     const key = randomUUID();
     expect((await post(server, acme.memberKey, SEND, ORDER, key)).status).toBe(200);
     const before = await templateMessages(server, acme.mainChannelId);
     const otherParams = await post(server, acme.memberKey, SEND, { ...ORDER, variables: 'Ada, A-1002' }, key);
     expect(otherParams.status).toBe(422);
-    expect(otherParams.data).toMatchObject({ success: false, error: 'idempotency_key_reused', message: expect.stringMatching(/Idempotency-Key/) });
+    expect(otherParams.data).toMatchObject({
+      success: false,
+      error: 'idempotency_key_reused',
+      message: expect.stringMatching(/Idempotency-Key/),
+    });
     const otherEndpoint = await post(server, acme.memberKey, LABELS, { name: 'reused-key' }, key);
     expect(otherEndpoint.status).toBe(422);
     expect(await templateMessages(server, acme.mainChannelId)).toBe(before);
@@ -62,7 +88,11 @@ describe('Idempotency-Key on writes', () => {
     for (const key of ['k'.repeat(256), 'café', 'tab\tinside']) {
       const reply = await post(server, acme.memberKey, SEND, ORDER, key);
       expect(reply.status).toBe(400);
-      expect(reply.data).toEqual({ success: false, error: 'invalid_request', message: 'Idempotency-Key: must be 1 to 255 printable ASCII characters' });
+      expect(reply.data).toEqual({
+        success: false,
+        error: 'invalid_request',
+        message: 'Idempotency-Key: must be 1 to 255 printable ASCII characters',
+      });
     }
     expect((await post(server, acme.memberKey, SEND, ORDER, 'k'.repeat(255))).status).toBe(200);
   });
@@ -87,7 +117,9 @@ describe('Idempotency-Key on writes', () => {
     const key = randomUUID();
     const label = { channelId: acme.mainChannelId, name: `after-5xx-${key.slice(0, 8)}` };
     await sql(server.databaseUrl, 'alter table labels rename to labels_away');
-    const failed = await post(server, acme.ownerKey, LABELS, label, key).finally(() => sql(server.databaseUrl, 'alter table labels_away rename to labels'));
+    const failed = await post(server, acme.ownerKey, LABELS, label, key).finally(() =>
+      sql(server.databaseUrl, 'alter table labels_away rename to labels'),
+    );
     // The write failed inside its transaction: nothing happened, so the key is free for the retry.
     expect(failed.status).toBe(500);
     expect(await storedKeys(server, key)).toEqual([]);
@@ -96,11 +128,16 @@ describe('Idempotency-Key on writes', () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
   });
 
-  test('a 503 after the provider accepted the message keeps the key: the retry replays it and sends nothing', async ({ server, acme }) => {
+  test('a 503 after the provider accepted the message keeps the key: the retry replays it and sends nothing', async ({
+    server,
+    acme,
+  }) => {
     const key = randomUUID();
     const before = await templateMessages(server, acme.mainChannelId);
     await sql(server.databaseUrl, 'alter table messages rename to messages_away');
-    const failed = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key).finally(() => sql(server.databaseUrl, 'alter table messages_away rename to messages'));
+    const failed = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key).finally(
+      () => sql(server.databaseUrl, 'alter table messages_away rename to messages'),
+    );
     // The provider (the sandbox) accepted, the record failed: 503 "sent but not recorded" (templates/send).
     expect(failed.status).toBe(503);
     const retry = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key);
@@ -109,7 +146,10 @@ describe('Idempotency-Key on writes', () => {
     expect(await templateMessages(server, acme.mainChannelId)).toBe(before);
   });
 
-  test('a retry while the first request still runs is 409 idempotency_key_in_progress; exactly one effect', async ({ server, acme }) => {
+  test('a retry while the first request still runs is 409 idempotency_key_in_progress; exactly one effect', async ({
+    server,
+    acme,
+  }) => {
     const key = randomUUID();
     const before = await templateMessages(server, acme.mainChannelId);
     // Holding the channel row FOR UPDATE blocks the message insert (its foreign key check), so the first request
@@ -121,7 +161,14 @@ describe('Idempotency-Key on writes', () => {
       await blocker.query('select 1 from channels where id = $1 for update', [acme.mainChannelId]);
       const first = post(server, acme.memberKey, SEND, ORDER, key);
       await expect
-        .poll(async () => (await blocker.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n)
+        .poll(
+          async () =>
+            (
+              await blocker.query(
+                `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+              )
+            ).rows[0].n,
+        )
         .toBeGreaterThan(0);
       const second = await post(server, acme.memberKey, SEND, ORDER, key);
       expect(second.status).toBe(409);
@@ -141,9 +188,17 @@ describe('Idempotency-Key on writes', () => {
   test('two simultaneous requests with one key write once', async ({ server, acme }) => {
     const key = randomUUID();
     const before = await templateMessages(server, acme.mainChannelId);
-    const replies = await Promise.all([post(server, acme.memberKey, SEND, ORDER, key), post(server, acme.memberKey, SEND, ORDER, key)]);
-    const outcomes = replies.map((r) => (r.status === 200 ? (r.headers['idempotent-replayed'] ? 'replayed' : 'ran') : r.data.error)).sort();
-    expect([['idempotency_key_in_progress', 'ran'], ['ran', 'replayed']]).toContainEqual(outcomes);
+    const replies = await Promise.all([
+      post(server, acme.memberKey, SEND, ORDER, key),
+      post(server, acme.memberKey, SEND, ORDER, key),
+    ]);
+    const outcomes = replies
+      .map((r) => (r.status === 200 ? (r.headers['idempotent-replayed'] ? 'replayed' : 'ran') : r.data.error))
+      .sort();
+    expect([
+      ['idempotency_key_in_progress', 'ran'],
+      ['ran', 'replayed'],
+    ]).toContainEqual(outcomes);
     expect(await templateMessages(server, acme.mainChannelId)).toBe(before + 1);
   });
 
@@ -151,27 +206,46 @@ describe('Idempotency-Key on writes', () => {
     const [expiring, fresh] = [randomUUID(), randomUUID()];
     const first = await post(server, acme.memberKey, SEND, ORDER, expiring);
     expect((await post(server, acme.memberKey, SEND, ORDER, fresh)).status).toBe(200);
-    await sql(server.databaseUrl, `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`, [expiring]);
+    await sql(
+      server.databaseUrl,
+      `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`,
+      [expiring],
+    );
     const again = await post(server, acme.memberKey, SEND, ORDER, expiring);
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
     expect(again.data.data.msgid).not.toBe(first.data.data.msgid);
 
-    await sql(server.databaseUrl, `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`, [expiring]);
+    await sql(
+      server.databaseUrl,
+      `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`,
+      [expiring],
+    );
     expect(await idempotencyStore.sweep(server.database.orm.em)).toBeGreaterThanOrEqual(1);
     expect(await storedKeys(server, expiring)).toEqual([]);
     expect(await storedKeys(server, fresh)).toHaveLength(1);
   });
 
-  test('a claim whose request never answered lapses after its 5-minute lease; then the key can be claimed again', async ({ server, acme }) => {
+  test('a claim whose request never answered lapses after its 5-minute lease; then the key can be claimed again', async ({
+    server,
+    acme,
+  }) => {
     const key = randomUUID();
     const em = server.database.orm.em.fork();
     expect(await idempotencyStore.claim(em, acme.memberId, key, 'first')).toBe(true);
     expect(await storedKeys(server, key)).toEqual([{ user_id: acme.memberId, status_code: null, kept_seconds: 300 }]);
     expect(await idempotencyStore.claim(em, acme.memberId, key, 'second')).toBe(false);
-    await sql(server.databaseUrl, `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`, [key]);
+    await sql(
+      server.databaseUrl,
+      `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`,
+      [key],
+    );
     expect(await idempotencyStore.claim(em, acme.memberId, key, 'second')).toBe(true);
-    expect(await idempotencyStore.stored(em, acme.memberId, key)).toEqual({ fingerprint: 'second', statusCode: null, responseBody: null });
+    expect(await idempotencyStore.stored(em, acme.memberId, key)).toEqual({
+      fingerprint: 'second',
+      statusCode: null,
+      responseBody: null,
+    });
   });
 
   test('GET with the same parameters in the query is the same request as the POST', async ({ server, acme }) => {
@@ -197,7 +271,9 @@ describe('Idempotency-Key on writes', () => {
     expect(owner.headers['idempotent-replayed']).toBeUndefined();
     expect(owner.data.data.msgid).not.toBe(member.data.data.msgid);
     expect(await templateMessages(server, acme.mainChannelId)).toBe(before + 2);
-    expect((await storedKeys(server, key)).map((row) => row.user_id).sort()).toEqual([acme.memberId, acme.ownerId].sort());
+    expect((await storedKeys(server, key)).map((row) => row.user_id).sort()).toEqual(
+      [acme.memberId, acme.ownerId].sort(),
+    );
   });
 
   test('reads ignore the header', async ({ server, acme }) => {
@@ -207,7 +283,10 @@ describe('Idempotency-Key on writes', () => {
     expect(await storedKeys(server, key)).toEqual([]);
   });
 
-  test('the SDK retries a write whose reply was lost under the same key, and the server replays it', async ({ server, acme }) => {
+  test('the SDK retries a write whose reply was lost under the same key, and the server replays it', async ({
+    server,
+    acme,
+  }) => {
     const proxy = await startReplyDroppingProxy(server.baseUrl);
     try {
       const before = await templateMessages(server, acme.mainChannelId);
@@ -233,14 +312,19 @@ interface ProxiedRequest {
  * Forwards requests to the server; the first one reaches it and completes there, but its reply is thrown away and
  * the client's connection cut: the lost reply a network failure causes.
  */
-async function startReplyDroppingProxy(target: string): Promise<{ url: string; seen: ProxiedRequest[]; close(): Promise<void> }> {
+async function startReplyDroppingProxy(
+  target: string,
+): Promise<{ url: string; seen: ProxiedRequest[]; close(): Promise<void> }> {
   const seen: ProxiedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const forwarded = httpRequest(`${target}${req.url}`, { method: req.method, headers: req.headers }, (upstream) => {
       const chunks: Buffer[] = [];
       upstream.on('data', (chunk: Buffer) => chunks.push(chunk));
       upstream.on('end', () => {
-        seen.push({ key: req.headers['idempotency-key'] as string | undefined, replayed: upstream.headers['idempotent-replayed'] as string | undefined });
+        seen.push({
+          key: req.headers['idempotency-key'] as string | undefined,
+          replayed: upstream.headers['idempotent-replayed'] as string | undefined,
+        });
         if (seen.length === 1) return void req.socket.destroy();
         res.writeHead(upstream.statusCode ?? 502, upstream.headers);
         res.end(Buffer.concat(chunks));

@@ -25,14 +25,21 @@ function decodeWords(value: string): string {
     const bytes =
       encoding.toUpperCase() === 'B'
         ? Buffer.from(text, 'base64')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16))), 'latin1');
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16))),
+            'latin1',
+          );
     return bytes.toString('utf8');
   });
 }
 
 /** A quoted-printable body (soft line breaks, `=XX` bytes) as text. */
 function decodeQuotedPrintable(body: string): string {
-  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16)));
+  const bytes = body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
@@ -59,7 +66,9 @@ export async function startMailCatcher(port = 0): Promise<MailCatcher> {
           to: session.envelope.rcptTo.map((r) => r.address),
           subject: header(head, 'Subject'),
           messageId: header(head, 'Message-ID'),
-          text: /quoted-printable/i.test(header(head, 'Content-Transfer-Encoding')) ? decodeQuotedPrintable(body.join('\n\n')) : body.join('\n\n'),
+          text: /quoted-printable/i.test(header(head, 'Content-Transfer-Encoding'))
+            ? decodeQuotedPrintable(body.join('\n\n'))
+            : body.join('\n\n'),
         });
         callback();
       });
@@ -68,7 +77,11 @@ export async function startMailCatcher(port = 0): Promise<MailCatcher> {
   const listening = await new Promise<number>((resolve) => {
     const net = server.listen(port, '127.0.0.1', () => resolve((net.address() as { port: number }).port));
   });
-  return { url: `smtp://127.0.0.1:${listening}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${listening}`,
+    mails,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 export interface ReceivedWebhook {
@@ -92,7 +105,11 @@ export interface WebhookReceiver {
  * A real HTTP receiver that verifies each request's signature with `standardwebhooks`, as an integrator would.
  * `answer(n)` decides the reply to the n-th request (1-based): a status code, or 'hang' to never answer.
  */
-export async function startWebhookReceiver(secret: string, answer: (n: number) => number | 'hang' = () => 200, port = 0): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  secret: string,
+  answer: (n: number) => number | 'hang' = () => 200,
+  port = 0,
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const hanging: ServerResponse[] = [];
   const verifier = new Webhook(secret);

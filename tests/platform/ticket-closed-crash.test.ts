@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase, sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { REPO_ROOT, spawnServer, type ServerProcess } from '../helpers/processes.js';
-import { newWebhookSecret, startMailCatcher, startWebhookReceiver, type MailCatcher, type WebhookReceiver } from './receivers.js';
+import {
+  newWebhookSecret,
+  startMailCatcher,
+  startWebhookReceiver,
+  type MailCatcher,
+  type WebhookReceiver,
+} from './receivers.js';
 import { freePort } from '../helpers/ports.js';
 
 /**
@@ -44,19 +50,39 @@ describe('ticket.closed survives a server crash', () => {
   const hooksFor = (ticketId: string) => hooks!.received.filter((hit) => hit.verified?.data.ticket.id === ticketId);
   const mailsFor = (shortId: string) => smtp!.mails.filter((mail) => mail.subject.includes(shortId));
   const deliveryOf = async (ticketId: string) =>
-    (await sql(databaseUrl, `select * from webhook_deliveries where payload->'data'->'ticket'->>'id' = $1`, [ticketId]))[0];
+    (
+      await sql(databaseUrl, `select * from webhook_deliveries where payload->'data'->'ticket'->>'id' = $1`, [ticketId])
+    )[0];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(REPO_ROOT, 'apps/server/dist/main.js'))) throw new Error('Build the server first: pnpm --filter @switchboard/server build');
+    if (!existsSync(path.join(REPO_ROOT, 'apps/server/dist/main.js')))
+      throw new Error('Build the server first: pnpm --filter @switchboard/server build');
     [hookPort, smtpPort] = [await freePort(), await freePort()];
     databaseUrl = await createFreshDatabase();
-    env = { DATABASE_URL: databaseUrl, PORT: '0', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, DELIVERY_RETRY_SCHEDULE: '1', LOG_LEVEL: 'info', ALLOW_HTTP_WEBHOOKS: 'true' };
+    env = {
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      DELIVERY_RETRY_SCHEDULE: '1',
+      LOG_LEVEL: 'info',
+      ALLOW_HTTP_WEBHOOKS: 'true',
+    };
 
     // Our tenant (two extra tickets, a webhook endpoint on a port nobody listens on yet) goes in before the first start.
     const file = tenantSeed('Acme');
     file.platforms![0]!.webhooks = [{ url: `http://127.0.0.1:${hookPort}/hooks`, secret, events: ['ticket.closed'] }];
-    file.tickets!.push({ ref: 't2', platform: 'p', email: 'pat@customer.example', title: 'Second', description: 'Second ticket' });
-    const database = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }), createLogger('silent'), 2);
+    file.tickets!.push({
+      ref: 't2',
+      platform: 'p',
+      email: 'pat@customer.example',
+      title: 'Second',
+      description: 'Second ticket',
+    });
+    const database = await openDatabase(
+      loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }),
+      createLogger('silent'),
+      2,
+    );
     try {
       await migrate(database.orm);
       const ids = await seed(database.orm.em.fork(), file);
@@ -98,7 +124,15 @@ describe('ticket.closed survives a server crash', () => {
     expect((await close(`http://127.0.0.1:${port}`, ticket!.id)).status).toBe(200);
     // The receiver holds the request open; the email has gone out and been recorded. Now the server dies.
     await expect.poll(() => hooksFor(ticket!.id).length, { timeout: 5000, interval: 20 }).toBe(1);
-    await expect.poll(async () => (await sql(databaseUrl, `select status from outbound_emails where subject like $1`, [`%${ticket!.shortId}%`]))[0]?.status, { timeout: 5000 }).toBe('sent');
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql(databaseUrl, `select status from outbound_emails where subject like $1`, [`%${ticket!.shortId}%`])
+          )[0]?.status,
+        { timeout: 5000 },
+      )
+      .toBe('sent');
     await kill();
     hooks!.release(200);
 

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { newWebhookSecret, startMailCatcher, startWebhookReceiver, type MailCatcher, type WebhookReceiver } from './receivers.js';
+import {
+  newWebhookSecret,
+  startMailCatcher,
+  startWebhookReceiver,
+  type MailCatcher,
+  type WebhookReceiver,
+} from './receivers.js';
 import { seedTenantWithWebhooks, type WebhookTenant } from './webhook-tenant.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,11 +33,17 @@ describe('ticket.closed: email and signed webhook', () => {
   const openTicket = async (tenant: WebhookTenant, title: string) =>
     (await manage(tenant, { email: 'pat@customer.example', title, description: 'Details' })).data;
   const mailsFor = (shortId: string) => smtp.mails.filter((mail) => mail.subject.includes(shortId));
-  const hooksFor = (target: WebhookReceiver, ticketId: string) => target.received.filter((hit) => hit.verified?.data.ticket.id === ticketId);
+  const hooksFor = (target: WebhookReceiver, ticketId: string) =>
+    target.received.filter((hit) => hit.verified?.data.ticket.id === ticketId);
 
   beforeAll(async () => {
     smtp = await startMailCatcher();
-    server = await startTestServer({ SMTP_URL: smtp.url, MAIL_FROM: 'Acme Support <support@acme.example>', DELIVERY_RETRY_SCHEDULE: '1', ALLOW_HTTP_WEBHOOKS: 'true' });
+    server = await startTestServer({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Acme Support <support@acme.example>',
+      DELIVERY_RETRY_SCHEDULE: '1',
+      ALLOW_HTTP_WEBHOOKS: 'true',
+    });
     hooks = await receiver();
     otherEvent = await receiver();
     otherPlatform = await receiver();
@@ -64,7 +76,10 @@ describe('ticket.closed: email and signed webhook', () => {
     expect(hit!.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
     expect(hit!.headers['content-type']).toBe('application/json');
     expect(hit!.verified).toEqual({ type: 'ticket.closed', timestamp: closed.closedAt, data: { ticket: closed } });
-    expect(hit!.verified!.data.ticket).toMatchObject({ status: 'closed', messages: [expect.objectContaining({ message: 'Fire is out.' })] });
+    expect(hit!.verified!.data.ticket).toMatchObject({
+      status: 'closed',
+      messages: [expect.objectContaining({ message: 'Fire is out.' })],
+    });
 
     const [mail] = mailsFor(ticket.shortId);
     expect(mail).toMatchObject({ from: 'support@acme.example', to: ['pat@customer.example'] });
@@ -73,13 +88,27 @@ describe('ticket.closed: email and signed webhook', () => {
 
     // The worker records an attempt after the receiver has answered: wait for the record, not only the receipt.
     const recorded = async (query: string, params: unknown[]) => {
-      await expect.poll(async () => (await sql(server.databaseUrl, query, params))[0]?.attempts, { timeout: 5000, interval: 20 }).toBe(1);
+      await expect
+        .poll(async () => (await sql(server.databaseUrl, query, params))[0]?.attempts, { timeout: 5000, interval: 20 })
+        .toBe(1);
       return (await sql(server.databaseUrl, query, params))[0];
     };
-    const delivery = await recorded('select * from webhook_deliveries where webhook_id = $1', [hit!.headers['webhook-id']]);
-    expect(delivery).toMatchObject({ event_type: 'ticket.closed', status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: null });
+    const delivery = await recorded('select * from webhook_deliveries where webhook_id = $1', [
+      hit!.headers['webhook-id'],
+    ]);
+    expect(delivery).toMatchObject({
+      event_type: 'ticket.closed',
+      status: 'delivered',
+      attempts: 1,
+      last_status_code: 200,
+      last_error: null,
+      next_attempt_at: null,
+    });
     expect(delivery!.delivered_at).toBeInstanceOf(Date);
-    const email = await recorded('select * from outbound_emails where "to" = $1 and subject like $2', ['pat@customer.example', `%${ticket.shortId}%`]);
+    const email = await recorded('select * from outbound_emails where "to" = $1 and subject like $2', [
+      'pat@customer.example',
+      `%${ticket.shortId}%`,
+    ]);
     expect(email).toMatchObject({ status: 'sent', transport: 'smtp', attempts: 1, last_error: null });
     expect(mail!.messageId).toBe(email!.provider_message_id);
 
@@ -112,7 +141,9 @@ describe('ticket.closed: email and signed webhook', () => {
 
   it('retries a failing receiver with the same webhook-id: 500, 500, then 200', async () => {
     const flaky = await receiver((n) => (n <= 2 ? 500 : 200));
-    const tenant = await seedTenantWithWebhooks(server, 'Initech', [{ url: flaky.url, secret, events: ['ticket.closed'] }]);
+    const tenant = await seedTenantWithWebhooks(server, 'Initech', [
+      { url: flaky.url, secret, events: ['ticket.closed'] },
+    ]);
     await manage(tenant, { ticketId: tenant.ticketId, status: 'closed' });
 
     await expect.poll(() => flaky.received.length, { timeout: 10_000, interval: 50 }).toBe(3);
@@ -125,11 +156,22 @@ describe('ticket.closed: email and signed webhook', () => {
     expect(gaps.every((gap) => gap >= 900)).toBe(true);
 
     await expect
-      .poll(async () => (await sql(server.databaseUrl, 'select status from webhook_deliveries where webhook_id = $1', [ids[0]]))[0]?.status, { timeout: 5000 })
+      .poll(
+        async () =>
+          (await sql(server.databaseUrl, 'select status from webhook_deliveries where webhook_id = $1', [ids[0]]))[0]
+            ?.status,
+        { timeout: 5000 },
+      )
       .toBe('delivered');
-    const [delivery] = await sql(server.databaseUrl, 'select * from webhook_deliveries where webhook_id = $1', [ids[0]]);
+    const [delivery] = await sql(server.databaseUrl, 'select * from webhook_deliveries where webhook_id = $1', [
+      ids[0],
+    ]);
     expect(delivery).toMatchObject({ attempts: 3, last_status_code: 200, last_error: null, next_attempt_at: null });
-    const attempts = await sql(server.databaseUrl, 'select attempt, status_code, error from webhook_attempts where delivery_id = $1 order by attempt', [delivery!.id]);
+    const attempts = await sql(
+      server.databaseUrl,
+      'select attempt, status_code, error from webhook_attempts where delivery_id = $1 order by attempt',
+      [delivery!.id],
+    );
     expect(attempts).toEqual([
       { attempt: 1, status_code: 500, error: 'HTTP 500: receiver says no' },
       { attempt: 2, status_code: 500, error: 'HTTP 500: receiver says no' },

@@ -18,7 +18,9 @@ describe('webhook destinations without ALLOW_HTTP_WEBHOOKS', () => {
       connections++;
       socket.destroy();
     });
-    port = await new Promise<number>((resolve) => listener.listen(0, '127.0.0.1', () => resolve((listener.address() as { port: number }).port)));
+    port = await new Promise<number>((resolve) =>
+      listener.listen(0, '127.0.0.1', () => resolve((listener.address() as { port: number }).port)),
+    );
     server = await startTestServer({ DELIVERY_RETRY_SCHEDULE: '1' });
     const secret = newWebhookSecret();
     const tenant = await seedTenantWithWebhooks(server, 'Acme', [
@@ -26,7 +28,9 @@ describe('webhook destinations without ALLOW_HTTP_WEBHOOKS', () => {
       { url: `https://localhost:${port}/hooks`, secret, events: ['ticket.closed'] },
       { url: `http://127.0.0.1:${port}/hooks`, secret, events: ['ticket.closed'] },
     ]);
-    await server.client(tenant.ownerKey).platform.tickets.manage({ platformId: tenant.platformId, ticketId: tenant.ticketId, status: 'closed' });
+    await server
+      .client(tenant.ownerKey)
+      .platform.tickets.manage({ platformId: tenant.platformId, ticketId: tenant.ticketId, status: 'closed' });
   });
   afterAll(async () => {
     await server?.close();
@@ -40,9 +44,17 @@ describe('webhook destinations without ALLOW_HTTP_WEBHOOKS', () => {
     );
 
   it('fails each delivery after one attempt with the reason, and nothing reaches the receiver', async () => {
-    await expect.poll(async () => (await deliveries()).map((d) => d.status), { timeout: 10_000 }).toEqual(['failed', 'failed', 'failed']);
+    await expect
+      .poll(async () => (await deliveries()).map((d) => d.status), { timeout: 10_000 })
+      .toEqual(['failed', 'failed', 'failed']);
     expect(await deliveries()).toEqual([
-      { url: `http://127.0.0.1:${port}/hooks`, status: 'failed', attempts: 1, next_attempt_at: null, last_error: 'destination refused: http:// is not allowed; use https://' },
+      {
+        url: `http://127.0.0.1:${port}/hooks`,
+        status: 'failed',
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: 'destination refused: http:// is not allowed; use https://',
+      },
       {
         url: `https://127.0.0.1:${port}/hooks`,
         status: 'failed',
@@ -55,12 +67,16 @@ describe('webhook destinations without ALLOW_HTTP_WEBHOOKS', () => {
         status: 'failed',
         attempts: 1,
         next_attempt_at: null,
-        last_error: expect.stringMatching(/^destination refused: localhost resolves to a non-public address \(.*loopback address\)$/),
+        last_error: expect.stringMatching(
+          /^destination refused: localhost resolves to a non-public address \(.*loopback address\)$/,
+        ),
       },
     ]);
     const attempts = await sql(server.databaseUrl, 'select status_code, error from webhook_attempts');
     expect(attempts).toHaveLength(3);
-    expect(attempts.every((a) => a.status_code === null && String(a.error).startsWith('destination refused: '))).toBe(true);
+    expect(attempts.every((a) => a.status_code === null && String(a.error).startsWith('destination refused: '))).toBe(
+      true,
+    );
     expect(connections).toBe(0);
   });
 });

@@ -11,7 +11,11 @@ export interface WebhookTenant {
 }
 
 /** The usual test tenant (tests/helpers/fixtures.ts) with webhook endpoints in its seed file. */
-export async function seedTenantWithWebhooks(server: TestServer, name: string, webhooks: WebhookSeed[]): Promise<WebhookTenant> {
+export async function seedTenantWithWebhooks(
+  server: TestServer,
+  name: string,
+  webhooks: WebhookSeed[],
+): Promise<WebhookTenant> {
   const file = tenantSeed(name);
   file.platforms![0]!.webhooks = webhooks;
   const ids = await server.seed(file);

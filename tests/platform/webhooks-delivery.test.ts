@@ -44,8 +44,10 @@ const test = base
       tenant,
       endpoint,
       sb,
-      manage: (params: Record<string, unknown>) => sb.webhooks.manage({ platformId: tenant.platformId, ...params } as never),
-      deliveries: (params: Record<string, unknown> = {}) => sb.webhooks.deliveries({ platformId: tenant.platformId, endpointId: endpoint.id, ...params }),
+      manage: (params: Record<string, unknown>) =>
+        sb.webhooks.manage({ platformId: tenant.platformId, ...params } as never),
+      deliveries: (params: Record<string, unknown> = {}) =>
+        sb.webhooks.deliveries({ platformId: tenant.platformId, endpointId: endpoint.id, ...params }),
       /** Closes the ticket (reopening it first after the first time): one `ticket.closed` event. */
       async close() {
         if (closes++ > 0) await sb.tickets.manage({ platformId: tenant.platformId, ticketId, status: 'open' });
@@ -64,7 +66,11 @@ test.override('serverEnv', {
 const finished = (delivery: WebhookDelivery | undefined) => delivery?.status !== 'pending' && delivery?.attempts.length;
 
 describe('webhook secret rotation', () => {
-  test('signs with both secrets during the 24 h overlap, then with the new one only', async ({ server, receivers, hooked }) => {
+  test('signs with both secrets during the 24 h overlap, then with the new one only', async ({
+    server,
+    receivers,
+    hooked,
+  }) => {
     const receiver = await receivers();
     const hook = await hooked('Rotate', receiver.url);
     const first = hook.endpoint.secret;
@@ -87,11 +93,21 @@ describe('webhook secret rotation', () => {
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2);
     const during = receiver.received[1]!;
     expect(signaturesOf(during)).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
-    expect({ first: verifies(first, during), second: verifies(second, during), stranger: verifies(newWebhookSecret(), during) }).toEqual({ first: true, second: true, stranger: false });
+    expect({
+      first: verifies(first, during),
+      second: verifies(second, during),
+      stranger: verifies(newWebhookSecret(), during),
+    }).toEqual({ first: true, second: true, stranger: false });
 
     // The overlap is over (as it will be 24 h later): the replaced secret stops signing.
-    await sql(server.databaseUrl, `update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where id = $1`, [hook.endpoint.id]);
-    const listed = (await hook.sb.webhooks.list({ platformId: hook.tenant.platformId })).data.find((e) => e.id === hook.endpoint.id);
+    await sql(
+      server.databaseUrl,
+      `update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where id = $1`,
+      [hook.endpoint.id],
+    );
+    const listed = (await hook.sb.webhooks.list({ platformId: hook.tenant.platformId })).data.find(
+      (e) => e.id === hook.endpoint.id,
+    );
     expect(listed?.previousSecretExpiresAt).toBeNull();
     await hook.close();
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(3);
@@ -102,7 +118,10 @@ describe('webhook secret rotation', () => {
 });
 
 describe('webhooks/deliveries and redelivery', () => {
-  test('the log shows each delivery and its attempts; redeliver sends again with the same webhook-id', async ({ receivers, hooked }) => {
+  test('the log shows each delivery and its attempts; redeliver sends again with the same webhook-id', async ({
+    receivers,
+    hooked,
+  }) => {
     const receiver = await receivers();
     const hook = await hooked('Redeliver', receiver.url);
     await hook.close();
@@ -117,33 +136,58 @@ describe('webhooks/deliveries and redelivery', () => {
       status: 'delivered',
       nextAttemptAt: null,
       deliveredAt: expect.any(String),
-      attempts: [{ attempt: 1, statusCode: 200, error: null, durationMs: expect.any(Number), createdAt: expect.any(String) }],
+      attempts: [
+        { attempt: 1, statusCode: 200, error: null, durationMs: expect.any(Number), createdAt: expect.any(String) },
+      ],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
 
     const redelivered = await hook.manage({ redeliver: delivery!.id });
     expect(redelivered.message).toBe('Redelivery queued');
-    expect(redelivered.data).toMatchObject({ id: delivery!.id, webhookId, status: 'pending', deliveredAt: null, attempts: delivery!.attempts });
+    expect(redelivered.data).toMatchObject({
+      id: delivery!.id,
+      webhookId,
+      status: 'pending',
+      deliveredAt: null,
+      attempts: delivery!.attempts,
+    });
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2);
     const again = receiver.received[1]!;
     expect(again.headers['webhook-id']).toBe(webhookId);
     expect(again.body).toBe(receiver.received[0]!.body);
     expect(verifies(hook.endpoint.secret, again)).toBe(true);
     await expect.poll(async () => (await hook.deliveries()).data[0]?.attempts.length, { timeout: 10_000 }).toBe(2);
-    expect((await hook.deliveries()).data[0]).toMatchObject({ status: 'delivered', attempts: [{ attempt: 1, statusCode: 200 }, { attempt: 2, statusCode: 200 }] });
+    expect((await hook.deliveries()).data[0]).toMatchObject({
+      status: 'delivered',
+      attempts: [
+        { attempt: 1, statusCode: 200 },
+        { attempt: 2, statusCode: 200 },
+      ],
+    });
   });
 
-  test('a failed delivery can be redelivered once the endpoint is enabled; a pending one cannot', async ({ receivers, hooked }) => {
+  test('a failed delivery can be redelivered once the endpoint is enabled; a pending one cannot', async ({
+    receivers,
+    hooked,
+  }) => {
     const receiver = await receivers((n) => (n === 1 ? 500 : n === 2 ? 'hang' : 200));
     const hook = await hooked('Failing', receiver.url);
     await hook.close();
     await expect.poll(async () => (await hook.deliveries()).data[0]?.status, { timeout: 10_000 }).toBe('failed');
     const [failed] = (await hook.deliveries()).data;
-    expect(failed).toMatchObject({ nextAttemptAt: null, deliveredAt: null, attempts: [{ attempt: 1, statusCode: 500, error: 'HTTP 500: receiver says no' }] });
+    expect(failed).toMatchObject({
+      nextAttemptAt: null,
+      deliveredAt: null,
+      attempts: [{ attempt: 1, statusCode: 500, error: 'HTTP 500: receiver says no' }],
+    });
 
     await hook.manage({ endpointId: hook.endpoint.id, enabled: false });
-    await expectInvalid(hook.manage({ redeliver: failed!.id }), 'redeliver', 'the endpoint is disabled; enable it first');
+    await expectInvalid(
+      hook.manage({ redeliver: failed!.id }),
+      'redeliver',
+      'the endpoint is disabled; enable it first',
+    );
     await hook.close();
     expect((await hook.deliveries()).pagination.total).toBe(1);
 
@@ -180,7 +224,10 @@ describe('webhooks/deliveries and redelivery', () => {
 describe('ALLOW_HTTP_WEBHOOKS=true', () => {
   test('allows http:// to 127.0.0.1 and localhost only, and private addresses over https', async ({ server }) => {
     const tenant: Tenant = await createTenant(server, 'Local');
-    const manage = (url: string) => server.client(tenant.ownerKey).platform.webhooks.manage({ platformId: tenant.platformId, url, events: 'ticket.closed' });
+    const manage = (url: string) =>
+      server
+        .client(tenant.ownerKey)
+        .platform.webhooks.manage({ platformId: tenant.platformId, url, events: 'ticket.closed' });
     expect((await manage('http://localhost:9/hooks')).success).toBe(true);
     expect((await manage('https://10.0.0.5/hooks')).success).toBe(true);
     await expectInvalid(manage('http://10.0.0.5/hooks'), 'url', 'http:// is only allowed to localhost or 127.0.0.1');

@@ -10,7 +10,11 @@ import { createPortalTenant, PASSWORD, type PortalTenant } from './portal-helper
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts/portal');
-const withoutChromium = skipWithout('chromium', existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
+const withoutChromium = skipWithout(
+  'chromium',
+  existsSync(CHROMIUM),
+  `Chromium not found at ${CHROMIUM} (apt-get install chromium)`,
+);
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -28,14 +32,24 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
   const url = (p: string) => `${server.baseUrl}${p}`;
   // Whole pages, except the reference: it is thousands of pixels tall, so only what the screen shows.
   const shot = (target: Page, name: string) =>
-    target.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: !name.includes('reference'), animations: 'disabled' });
+    target.screenshot({
+      path: path.join(ARTIFACTS, `${name}.png`),
+      fullPage: !name.includes('reference'),
+      animations: 'disabled',
+    });
   const callApi = (apiKey: string) =>
-    fetch(url('/api/workspace/v1/channels/list'), { method: 'POST', headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' }, body: '{}' });
+    fetch(url('/api/workspace/v1/channels/list'), {
+      method: 'POST',
+      headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
 
   async function newContext(options: typeof DESKTOP | typeof PHONE): Promise<BrowserContext> {
     const context = await browser.newContext({ ...options, acceptDownloads: true });
     context.on('request', (request) => requested.push(request.url()));
-    context.on('page', (opened) => opened.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text())));
+    context.on('page', (opened) =>
+      opened.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text())),
+    );
     return context;
   }
 
@@ -60,7 +74,14 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     tenant = await createPortalTenant(server);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
     desktop = await newContext(DESKTOP);
     await desktop.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
@@ -165,7 +186,9 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     await page.getByRole('link', { name: 'List the channels this key may use' }).first().click();
     await shot(page, 'reference');
     await page.getByRole('button', { name: /Test Request\s*\(post \/api\/workspace\/v1\/channels\/list\)/ }).click();
-    const sent = page.waitForResponse((reply) => reply.url() === url('/api/workspace/v1/channels/list') && reply.request().method() === 'POST');
+    const sent = page.waitForResponse(
+      (reply) => reply.url() === url('/api/workspace/v1/channels/list') && reply.request().method() === 'POST',
+    );
     await page.getByRole('button', { name: /^Send post request/ }).click();
     const reply = await sent;
     expect(reply.status()).toBe(200);
@@ -202,7 +225,9 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     expect(collection.info.name).toEqual(expect.any(String));
     expect(collection.item.length).toBeGreaterThan(0);
-    expect(collection.variable.map((v: { key: string }) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey']));
+    expect(collection.variable.map((v: { key: string }) => v.key)).toEqual(
+      expect.arrayContaining(['baseUrl', 'apiKey']),
+    );
 
     const environment = await download('Download environment');
     expect(environment.name).toBe('switchboard.postman_environment.json');
@@ -240,7 +265,10 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
 
     const phone = await (await newContext(PHONE)).newPage();
     await signIn(phone, tenant.devEmail, PASSWORD);
-    for (const [name, p] of [['phone-webhooks', url('/developer/webhooks')], ['phone-webhook-detail', detail]] as const) {
+    for (const [name, p] of [
+      ['phone-webhooks', url('/developer/webhooks')],
+      ['phone-webhook-detail', detail],
+    ] as const) {
       await phone.goto(p);
       expect(await phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), name).toBe(true);
       await shot(phone, name);
@@ -288,7 +316,12 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
     expect(focused.top).toBeGreaterThanOrEqual(0);
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
-    for (const p of ['/developer/keys', '/developer/downloads', '/developer/channels', `/developer/channels/${tenant.channelId}/connect`]) {
+    for (const p of [
+      '/developer/keys',
+      '/developer/downloads',
+      '/developer/channels',
+      `/developer/channels/${tenant.channelId}/connect`,
+    ]) {
       await page.goto(url(p));
       expect(await page.getByRole('banner').count()).toBe(1);
       expect(await page.getByRole('main').count()).toBe(1);
@@ -302,7 +335,9 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
 
   it('made no request outside this server and hit no content-security-policy violation', () => {
     expect(requested.length).toBeGreaterThan(20);
-    const outside = requested.filter((r) => !r.startsWith(server.baseUrl) && !r.startsWith('data:') && !r.startsWith('blob:'));
+    const outside = requested.filter(
+      (r) => !r.startsWith(server.baseUrl) && !r.startsWith('data:') && !r.startsWith('blob:'),
+    );
     expect(outside).toEqual([]);
     expect(consoleErrors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
   });

@@ -85,16 +85,28 @@ export class PortalAgent {
     private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
-  async request(path: string, init: { method?: string; form?: Form; headers?: Record<string, string> } = {}): Promise<PortalReply> {
+  async request(
+    path: string,
+    init: { method?: string; form?: Form; headers?: Record<string, string> } = {},
+  ): Promise<PortalReply> {
     const headers: Record<string, string> = { ...this.extraHeaders, ...init.headers };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     let body: string | undefined;
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       // A list is sent as the field repeated, as a browser sends checked checkboxes of one name.
-      body = new URLSearchParams(Object.entries(init.form).flatMap(([name, value]) => [value].flat().map((one): [string, string] => [name, one]))).toString();
+      body = new URLSearchParams(
+        Object.entries(init.form).flatMap(([name, value]) =>
+          [value].flat().map((one): [string, string] => [name, one]),
+        ),
+      ).toString();
     }
-    const response = await fetch(`${this.baseUrl}${path}`, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
     const setCookies = response.headers.getSetCookie();
     for (const cookie of setCookies) {
       const [pair] = cookie.split(';');

@@ -10,18 +10,34 @@ const cookieNamed = (cookies: string[], name: string) => cookies.find((c) => c.s
 
 const test = base
   .extend('tenant', { scope: 'file' }, ({ server }) => createPortalTenant(server))
-  .extend('agent', ({ server }) => () => new PortalAgent(server.baseUrl));
+  .extend(
+    'agent',
+    ({ server }) =>
+      () =>
+        new PortalAgent(server.baseUrl),
+  );
 
 describe('Developer Portal over HTTP', () => {
   test('sends anonymous visitors to the sign-in form, for pages and downloads alike', async ({ agent }) => {
-    for (const path of ['/developer/keys', '/developer/reference', '/developer/reference/openapi.json', '/developer/downloads/openapi.json', '/developer/downloads/postman-environment.json', '/developer/nowhere']) {
+    for (const path of [
+      '/developer/keys',
+      '/developer/reference',
+      '/developer/reference/openapi.json',
+      '/developer/downloads/openapi.json',
+      '/developer/downloads/postman-environment.json',
+      '/developer/nowhere',
+    ]) {
       const reply = await agent().get(path);
       expect(reply.status, path).toBe(303);
       expect(reply.headers.get('location')).toBe('/developer/sign-in');
     }
   });
 
-  test('sets an HttpOnly, SameSite=Lax session cookie scoped to /developer, not Secure over plain HTTP', async ({ server, tenant, agent }) => {
+  test('sets an HttpOnly, SameSite=Lax session cookie scoped to /developer, not Secure over plain HTTP', async ({
+    server,
+    tenant,
+    agent,
+  }) => {
     const visitor = agent();
     const form = await visitor.get('/developer/sign-in');
     const anonymous = cookieNamed(form.setCookies, 'sb_portal')!;
@@ -33,7 +49,11 @@ describe('Developer Portal over HTTP', () => {
     const spoofed = await new PortalAgent(server.baseUrl, { 'x-forwarded-proto': 'https' }).get('/developer/sign-in');
     expect(cookieNamed(spoofed.setCookies, 'sb_portal')).not.toMatch(/; Secure/);
 
-    const signedIn = await visitor.post('/developer/sign-in', { _csrf: PortalAgent.csrf(form.text), email: tenant.devEmail, password: PASSWORD });
+    const signedIn = await visitor.post('/developer/sign-in', {
+      _csrf: PortalAgent.csrf(form.text),
+      email: tenant.devEmail,
+      password: PASSWORD,
+    });
     expect(signedIn.status).toBe(303);
     const session = cookieNamed(signedIn.setCookies, 'sb_portal')!;
     // A new session id at sign-in: a cookie planted before sign-in is worthless afterwards.
@@ -53,7 +73,11 @@ describe('Developer Portal over HTTP', () => {
     }
   });
 
-  test('signs in with email and password, keeps the session in PostgreSQL, and signs out', async ({ server, tenant, agent }) => {
+  test('signs in with email and password, keeps the session in PostgreSQL, and signs out', async ({
+    server,
+    tenant,
+    agent,
+  }) => {
     const user = agent();
     const signIn = await user.signIn(tenant.devEmail, PASSWORD);
     expect(signIn.status).toBe(303);
@@ -63,7 +87,9 @@ describe('Developer Portal over HTTP', () => {
     expect(keys.text).toContain(tenant.devEmail);
     expect(keys.text).toContain('Alpha Co');
     expect(keys.headers.get('cache-control')).toBe('no-store');
-    const stored = await sql(server.databaseUrl, `select sid from portal_sessions where sess->>'userId' = $1`, [tenant.devId]);
+    const stored = await sql(server.databaseUrl, `select sid from portal_sessions where sess->>'userId' = $1`, [
+      tenant.devId,
+    ]);
     expect(stored.length).toBeGreaterThanOrEqual(1);
 
     const before = await sql(server.databaseUrl, 'select count(*)::int as n from portal_sessions');
@@ -86,30 +112,58 @@ describe('Developer Portal over HTTP', () => {
     }
   });
 
-  test('feeds the reference a definition whose examples carry the signed-in user’s own ids', async ({ tenant, agent }) => {
+  test('feeds the reference a definition whose examples carry the signed-in user’s own ids', async ({
+    tenant,
+    agent,
+  }) => {
     const dev = agent();
     expect((await dev.signIn(tenant.devEmail, PASSWORD)).status).toBe(303);
     const reply = await dev.get('/developer/reference/openapi.json');
     expect(reply.status).toBe(200);
     expect(reply.headers.get('cache-control')).toContain('no-store');
-    const doc = JSON.parse(reply.text) as { paths: Record<string, { post: { requestBody: { content: { 'application/json': { example: Record<string, unknown> } } } } }> };
+    const doc = JSON.parse(reply.text) as {
+      paths: Record<
+        string,
+        { post: { requestBody: { content: { 'application/json': { example: Record<string, unknown> } } } } }
+      >;
+    };
     const example = (path: string) => doc.paths[path]!.post.requestBody.content['application/json'].example;
     expect(example('/api/workspace/v1/contacts/list').channelId).toBe(tenant.channelId);
-    expect(example('/api/platform/v1/addon/manage')).toMatchObject({ platformId: tenant.platformAId, userId: tenant.devId, addonId: tenant.addonId });
-    expect(example('/api/platform/v1/tickets/get')).toEqual({ platformId: tenant.platformAId, ticketId: tenant.ticketId });
-    for (const sample of [EXAMPLE_IDS.channelId, EXAMPLE_IDS.platformId, EXAMPLE_IDS.userId, EXAMPLE_IDS.addonId, EXAMPLE_IDS.ticketId]) expect(reply.text).not.toContain(sample);
+    expect(example('/api/platform/v1/addon/manage')).toMatchObject({
+      platformId: tenant.platformAId,
+      userId: tenant.devId,
+      addonId: tenant.addonId,
+    });
+    expect(example('/api/platform/v1/tickets/get')).toEqual({
+      platformId: tenant.platformAId,
+      ticketId: tenant.ticketId,
+    });
+    for (const sample of [
+      EXAMPLE_IDS.channelId,
+      EXAMPLE_IDS.platformId,
+      EXAMPLE_IDS.userId,
+      EXAMPLE_IDS.addonId,
+      EXAMPLE_IDS.ticketId,
+    ])
+      expect(reply.text).not.toContain(sample);
     // Never a real contact for contacts/delete: "Send" must not delete one of the user's contacts.
     expect(example('/api/workspace/v1/contacts/delete')).toMatchObject({ contactId: EXAMPLE_IDS.contactId });
     // The downloads stay generic: the same files for everyone.
     expect((await dev.get('/developer/downloads/openapi.json')).text).toContain(EXAMPLE_IDS.channelId);
   });
 
-  test('offers the Postman environment with the signed-in user’s own ids and no API key', async ({ server, tenant, agent }) => {
+  test('offers the Postman environment with the signed-in user’s own ids and no API key', async ({
+    server,
+    tenant,
+    agent,
+  }) => {
     const dev = agent();
     expect((await dev.signIn(tenant.devEmail, PASSWORD)).status).toBe(303);
     const reply = await dev.get('/developer/downloads/postman-environment.json');
     expect(reply.status).toBe(200);
-    expect(reply.headers.get('content-disposition')).toBe('attachment; filename="switchboard.postman_environment.json"');
+    expect(reply.headers.get('content-disposition')).toBe(
+      'attachment; filename="switchboard.postman_environment.json"',
+    );
     expect(reply.headers.get('cache-control')).toContain('no-store');
     const environment = JSON.parse(reply.text) as { values: { key: string; value: string; type: string }[] };
     const values = Object.fromEntries(environment.values.map(({ key, value }) => [key, value]));
@@ -124,13 +178,20 @@ describe('Developer Portal over HTTP', () => {
       contactId: '',
     });
     expect(environment.values.find(({ key }) => key === 'apiKey')?.type).toBe('secret');
-    expect((await dev.get('/developer/downloads')).text).toContain('href="/developer/downloads/postman-environment.json"');
+    expect((await dev.get('/developer/downloads')).text).toContain(
+      'href="/developer/downloads/postman-environment.json"',
+    );
   });
 
   test('shows users without settings:api a clear 403 page after signing in', async ({ tenant, agent }) => {
     const plain = agent();
     expect((await plain.signIn(tenant.plainEmail, PASSWORD)).status).toBe(303);
-    for (const path of ['/developer/keys', '/developer/reference', '/developer/downloads/openapi.json', '/developer/downloads/postman-environment.json']) {
+    for (const path of [
+      '/developer/keys',
+      '/developer/reference',
+      '/developer/downloads/openapi.json',
+      '/developer/downloads/postman-environment.json',
+    ]) {
       const reply = await plain.get(path);
       expect(reply.status, path).toBe(403);
       expect(reply.text).toContain('settings:api');
@@ -138,7 +199,10 @@ describe('Developer Portal over HTTP', () => {
     }
   });
 
-  test('signs in the user whose password matches when the email exists on several platforms', async ({ tenant, agent }) => {
+  test('signs in the user whose password matches when the email exists on several platforms', async ({
+    tenant,
+    agent,
+  }) => {
     const beta = agent();
     expect((await beta.signIn(tenant.devEmail, OTHER_PASSWORD)).status).toBe(303);
     expect((await beta.get('/developer/keys')).text).toContain('Beta Co');
@@ -147,7 +211,10 @@ describe('Developer Portal over HTTP', () => {
     expect((await alpha.get('/developer/keys')).text).toContain('Alpha Co');
   });
 
-  test('asks for the platform domain only when the password matches on several platforms', async ({ tenant, agent }) => {
+  test('asks for the platform domain only when the password matches on several platforms', async ({
+    tenant,
+    agent,
+  }) => {
     const user = agent();
     const asked = await user.signIn(tenant.sharedEmail, PASSWORD);
     expect(asked.status).toBe(400);
@@ -170,16 +237,30 @@ describe('Developer Portal over HTTP', () => {
     expect(noToken.text).toContain('Form expired');
     // A token from another visitor's session does not fit this session.
     const foreign = PortalAgent.csrf((await agent().get('/developer/sign-in')).text);
-    expect((await visitor.post('/developer/sign-in', { _csrf: foreign, email: tenant.devEmail, password: PASSWORD })).status).toBe(403);
+    expect(
+      (await visitor.post('/developer/sign-in', { _csrf: foreign, email: tenant.devEmail, password: PASSWORD })).status,
+    ).toBe(403);
     expect((await visitor.get('/developer/keys')).status).toBe(303);
 
-    expect((await visitor.post('/developer/sign-in', { _csrf: PortalAgent.csrf(form.text), email: tenant.devEmail, password: PASSWORD })).status).toBe(303);
+    expect(
+      (
+        await visitor.post('/developer/sign-in', {
+          _csrf: PortalAgent.csrf(form.text),
+          email: tenant.devEmail,
+          password: PASSWORD,
+        })
+      ).status,
+    ).toBe(303);
     const keys = await visitor.get('/developer/keys');
     const token = PortalAgent.csrf(keys.text);
     expect((await visitor.post('/developer/keys', { name: 'forged' })).status).toBe(403);
     expect((await visitor.post('/developer/keys', { name: 'forged', _csrf: token.slice(1) + 'x' })).status).toBe(403);
     expect((await visitor.post('/developer/sign-out', {})).status).toBe(403);
-    const rows = await sql(server.databaseUrl, `select count(*)::int as n from api_keys where user_id = $1 and name = 'forged'`, [tenant.devId]);
+    const rows = await sql(
+      server.databaseUrl,
+      `select count(*)::int as n from api_keys where user_id = $1 and name = 'forged'`,
+      [tenant.devId],
+    );
     expect(rows[0]!.n).toBe(0);
     expect((await visitor.get('/developer/keys')).status).toBe(200);
   });
@@ -189,7 +270,9 @@ describe('Developer Portal over HTTP', () => {
     const token = PortalAgent.csrf((await visitor.get('/developer/sign-in')).text);
     const manyFields = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, 'x']));
     expect((await visitor.post('/developer/sign-in', { _csrf: token, ...manyFields })).status).toBe(413);
-    expect((await visitor.post('/developer/sign-in', { _csrf: token, email: 'x'.repeat(20_000), password: 'y' })).status).toBe(413);
+    expect(
+      (await visitor.post('/developer/sign-in', { _csrf: token, email: 'x'.repeat(20_000), password: 'y' })).status,
+    ).toBe(413);
     const json = await visitor.request('/developer/sign-in', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -200,7 +283,10 @@ describe('Developer Portal over HTTP', () => {
     expect(missing.text).toContain('Enter your email and password.');
   });
 
-  test('limits failed sign-ins per IP and email, even against the right password afterwards', async ({ server, agent }) => {
+  test('limits failed sign-ins per IP and email, even against the right password afterwards', async ({
+    server,
+    agent,
+  }) => {
     const own = await createPortalTenant(server);
     for (let i = 0; i < 5; i += 1) expect((await agent().signIn(own.devEmail, `wrong ${i}`)).status).toBe(401);
     const locked = await agent().signIn(own.devEmail, PASSWORD);
@@ -213,7 +299,13 @@ describe('Developer Portal over HTTP', () => {
 
   test('counts parallel guesses too: at most five get a password check', async ({ server, agent }) => {
     const own = await createPortalTenant(server);
-    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => agent().signIn(own.devEmail, `guess ${i}`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        agent()
+          .signIn(own.devEmail, `guess ${i}`)
+          .then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
   });

@@ -21,12 +21,20 @@ const test = base
   .extend('addEndpoint', ({ server, dana }) => async (url = HOOK_URL) => {
     const page = await dana.post(HOOKS, { url, events: 'ticket.closed' });
     expect(page.status).toBe(200);
-    const [row] = await sql<{ id: string; secret: string }>(server.databaseUrl, 'select id, secret from webhook_endpoints where url = $1 order by created_at desc limit 1', [url]);
+    const [row] = await sql<{ id: string; secret: string }>(
+      server.databaseUrl,
+      'select id, secret from webhook_endpoints where url = $1 order by created_at desc limit 1',
+      [url],
+    );
     return { ...row!, page };
   });
 
 /** A finished delivery of `endpointId` in the log, as the worker would have left it. */
-async function seedDelivery(databaseUrl: string, endpointId: string, status: 'failed' | 'pending'): Promise<{ id: string; webhookId: string }> {
+async function seedDelivery(
+  databaseUrl: string,
+  endpointId: string,
+  status: 'failed' | 'pending',
+): Promise<{ id: string; webhookId: string }> {
   const webhookId = `msg_${randomUUID().replaceAll('-', '')}`;
   const [delivery] = await sql<{ id: string }>(
     databaseUrl,
@@ -34,7 +42,11 @@ async function seedDelivery(databaseUrl: string, endpointId: string, status: 'fa
      values ($1, $2, 'ticket.closed', '{}', $3, 1, 500, 'HTTP 500') returning id`,
     [endpointId, webhookId, status],
   );
-  await sql(databaseUrl, `insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) values ($1, 1, 500, 'HTTP 500', 42)`, [delivery!.id]);
+  await sql(
+    databaseUrl,
+    `insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) values ($1, 1, 500, 'HTTP 500', 42)`,
+    [delivery!.id],
+  );
   return { id: delivery!.id, webhookId };
 }
 
@@ -55,12 +67,25 @@ describe('Developer Portal: webhooks page', () => {
   });
 
   test('adds an endpoint and shows its secret once', async ({ server, tenant, dana }) => {
-    const created = await dana.post(HOOKS, { url: `${HOOK_URL}/once`, description: 'Portal test', events: ['ticket.closed', 'message.received'] });
+    const created = await dana.post(HOOKS, {
+      url: `${HOOK_URL}/once`,
+      description: 'Portal test',
+      events: ['ticket.closed', 'message.received'],
+    });
     expect(created.status).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const secret = SECRET.exec(created.text)![1]!;
-    const [row] = await sql(server.databaseUrl, 'select secret, events, description, platform_id from webhook_endpoints where url = $1', [`${HOOK_URL}/once`]);
-    expect(row).toEqual({ secret, events: ['ticket.closed', 'message.received'], description: 'Portal test', platform_id: tenant.platformAId });
+    const [row] = await sql(
+      server.databaseUrl,
+      'select secret, events, description, platform_id from webhook_endpoints where url = $1',
+      [`${HOOK_URL}/once`],
+    );
+    expect(row).toEqual({
+      secret,
+      events: ['ticket.closed', 'message.received'],
+      description: 'Portal test',
+      platform_id: tenant.platformAId,
+    });
     const listing = await dana.agent.get(HOOKS);
     expect(listing.text).toContain(`${HOOK_URL}/once`);
     expect(listing.text).not.toContain('whsec_');
@@ -73,7 +98,10 @@ describe('Developer Portal: webhooks page', () => {
       [{ url: 'https://localhost/x', events: 'ticket.closed' }, 'localhost resolves to a non-public address'],
       [{ url: 'https://10.0.0.8/x', events: 'ticket.closed' }, '10.0.0.8 is a private address'],
       [{ url: `${HOOK_URL}/none` }, 'must name at least one event type'],
-      [{ url: `${HOOK_URL}/long`, events: 'ticket.closed', description: 'x'.repeat(501) }, 'must be at most 500 characters'],
+      [
+        { url: `${HOOK_URL}/long`, events: 'ticket.closed', description: 'x'.repeat(501) },
+        'must be at most 500 characters',
+      ],
     ];
     for (const [form, problem] of cases) {
       const reply = await dana.post(HOOKS, form);
@@ -85,23 +113,33 @@ describe('Developer Portal: webhooks page', () => {
     expect((await dana.agent.post(HOOKS, { url: HOOK_URL, events: 'ticket.closed' })).status).toBe(403);
   });
 
-  test('disables and enables, rotates the secret (shown once) and deletes after confirmation', async ({ server, dana, addEndpoint }) => {
+  test('disables and enables, rotates the secret (shown once) and deletes after confirmation', async ({
+    server,
+    dana,
+    addEndpoint,
+  }) => {
     const endpoint = await addEndpoint(`${HOOK_URL}/lifecycle`);
     const detail = `${HOOKS}/${endpoint.id}`;
     expect((await dana.agent.get(detail)).text).toContain('No deliveries yet.');
 
     const disabled = await dana.post(`${detail}/enabled`, { enabled: 'false' });
     expect(disabled.headers.get('location')).toBe(`${detail}?done=disabled`);
-    expect((await dana.agent.get(`${detail}?done=disabled`)).text).toMatch(/no new events are sent to it[\s\S]*badge revoked">Disabled/);
+    expect((await dana.agent.get(`${detail}?done=disabled`)).text).toMatch(
+      /no new events are sent to it[\s\S]*badge revoked">Disabled/,
+    );
     await dana.post(`${detail}/enabled`, { enabled: 'true' });
-    const [enabled] = await sql(server.databaseUrl, 'select is_active from webhook_endpoints where id = $1', [endpoint.id]);
+    const [enabled] = await sql(server.databaseUrl, 'select is_active from webhook_endpoints where id = $1', [
+      endpoint.id,
+    ]);
     expect(enabled).toEqual({ is_active: true });
 
     expect((await dana.agent.get(`${detail}/rotate`)).text).toContain('keeps signing beside it for 24 hours');
     const rotated = await dana.post(`${detail}/rotate`);
     const secret = SECRET.exec(rotated.text)![1]!;
     expect(rotated.text).toContain('The previous secret keeps signing beside the new one');
-    const [row] = await sql(server.databaseUrl, 'select secret, previous_secret from webhook_endpoints where id = $1', [endpoint.id]);
+    const [row] = await sql(server.databaseUrl, 'select secret, previous_secret from webhook_endpoints where id = $1', [
+      endpoint.id,
+    ]);
     expect(row).toEqual({ secret, previous_secret: endpoint.secret });
 
     expect((await dana.agent.get(`${detail}/delete`)).text).toContain('This cannot be undone.');
@@ -127,19 +165,29 @@ describe('Developer Portal: webhooks page', () => {
     expect(refused.text).toContain('this delivery is still pending');
     const redelivered = await dana.post(`${detail}/deliveries/${failed.id}/redeliver`);
     expect(redelivered.headers.get('location')).toBe(`${detail}?done=redelivered`);
-    const [row] = await sql(server.databaseUrl, 'select status, webhook_id from webhook_deliveries where id = $1', [failed.id]);
+    const [row] = await sql(server.databaseUrl, 'select status, webhook_id from webhook_deliveries where id = $1', [
+      failed.id,
+    ]);
     expect(row).toEqual({ status: 'pending', webhook_id: failed.webhookId });
   });
 
-  test('treats another platform’s endpoint, and malformed ids, as not found', async ({ server, tenant, addEndpoint }) => {
+  test('treats another platform’s endpoint, and malformed ids, as not found', async ({
+    server,
+    tenant,
+    addEndpoint,
+  }) => {
     const endpoint = await addEndpoint(`${HOOK_URL}/alpha`);
     const beta = new PortalAgent(server.baseUrl);
     await beta.signIn(tenant.devEmail, OTHER_PASSWORD);
     const token = PortalAgent.csrf((await beta.get(HOOKS)).text);
     expect((await beta.get(HOOKS)).text).not.toContain(`${HOOK_URL}/alpha`);
-    for (const path of [`${HOOKS}/${endpoint.id}`, `${HOOKS}/${endpoint.id}/delete`, `${HOOKS}/not-an-id`]) expect((await beta.get(path)).status, path).toBe(404);
-    for (const action of ['delete', 'rotate', 'enabled']) expect((await beta.post(`${HOOKS}/${endpoint.id}/${action}`, { _csrf: token })).status, action).toBe(404);
-    const [row] = await sql(server.databaseUrl, 'select secret, is_active from webhook_endpoints where id = $1', [endpoint.id]);
+    for (const path of [`${HOOKS}/${endpoint.id}`, `${HOOKS}/${endpoint.id}/delete`, `${HOOKS}/not-an-id`])
+      expect((await beta.get(path)).status, path).toBe(404);
+    for (const action of ['delete', 'rotate', 'enabled'])
+      expect((await beta.post(`${HOOKS}/${endpoint.id}/${action}`, { _csrf: token })).status, action).toBe(404);
+    const [row] = await sql(server.databaseUrl, 'select secret, is_active from webhook_endpoints where id = $1', [
+      endpoint.id,
+    ]);
     expect(row).toEqual({ secret: endpoint.secret, is_active: true });
   });
 });

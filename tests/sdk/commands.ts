@@ -6,8 +6,16 @@ import { pnpmCommand, REPO_ROOT, type ProcessResult } from '../helpers/processes
 export const SLOW_TIMEOUT_MS = 120_000;
 
 /** Runs a program to completion and collects its output; never throws on a non-zero exit (callers assert it). */
-export function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<ProcessResult> {
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<ProcessResult> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -19,9 +27,14 @@ export function run(command: string, args: string[], options: { cwd: string; env
 }
 
 /** Like run, but a non-zero exit fails with the program's output in the message. */
-export async function runOk(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<string> {
+export async function runOk(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<string> {
   const result = await run(command, args, options);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 

@@ -20,7 +20,9 @@ import { failure, ok, startStandIn, type StandIn } from './stand-in.js';
 function postRoutes(sdk: Record<string, unknown>) {
   return contractEndpoints(contract).map(({ at, post }) => ({
     route: post,
-    method: at.reduce<unknown>((branch, name) => (branch as Record<string, unknown>)[name], sdk) as (params: object) => Promise<unknown>,
+    method: at.reduce<unknown>((branch, name) => (branch as Record<string, unknown>)[name], sdk) as (
+      params: object,
+    ) => Promise<unknown>,
   }));
 }
 
@@ -49,7 +51,11 @@ describe('SDK requests and errors', () => {
     await sb.platform.tickets.manage({ platformId: 'p1', ticketId: 'T-1', status: 'closed' });
     expect(stand.requests).toHaveLength(1);
     const [request] = stand.requests;
-    expect(request).toMatchObject({ method: 'POST', path: '/api/platform/v1/tickets/manage', body: { platformId: 'p1', ticketId: 'T-1', status: 'closed' } });
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/api/platform/v1/tickets/manage',
+      body: { platformId: 'p1', ticketId: 'T-1', status: 'closed' },
+    });
     expect(request!.headers['x-api-key']).toBe('sk_live_abc');
     expect(request!.headers['content-type']).toMatch(/application\/json/);
     expect(request!.headers.authorization).toBeUndefined();
@@ -57,22 +63,43 @@ describe('SDK requests and errors', () => {
 
   it('throws SwitchboardError with status, code, message, requestId and retryAfter from the failure envelope', async () => {
     stand = await startStandIn(() => failure(429, 'rate_limited', { 'retry-after': '17' }));
-    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
+      .workspace.labels.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SwitchboardError);
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: 'RateLimitError', status: 429, code: 'rate_limited', message: 'rate_limited (scripted)', requestId: 'req-1', retryAfter: 17 });
+    expect(error).toMatchObject({
+      name: 'RateLimitError',
+      status: 429,
+      code: 'rate_limited',
+      message: 'rate_limited (scripted)',
+      requestId: 'req-1',
+      retryAfter: 17,
+    });
     expect((error as SwitchboardError).headers['retry-after']).toBe('17');
   });
 
   it('names a reply that is not the envelope (a proxy’s HTML page) by its status', async () => {
     stand = await startStandIn(() => ({ status: 502, body: '<html>Bad gateway</html>' }));
-    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 502, code: 'http_502', message: 'Request failed with status 502', retryAfter: undefined });
+    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
+      .workspace.labels.list()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      status: 502,
+      code: 'http_502',
+      message: 'Request failed with status 502',
+      retryAfter: undefined,
+    });
   });
 
   it('names an envelope code this SDK does not know by its status, so `code` is always one of SwitchboardErrorCode', async () => {
-    stand = await startStandIn(() => ({ status: 400, body: { success: false, error: 'brand_new_code', message: 'limit: too new' } }));
-    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
+    stand = await startStandIn(() => ({
+      status: 400,
+      body: { success: false, error: 'brand_new_code', message: 'limit: too new' },
+    }));
+    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
+      .workspace.labels.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error).toMatchObject({ status: 400, code: 'http_400', message: 'limit: too new', param: 'limit' });
   });
@@ -82,7 +109,9 @@ describe('SDK requests and errors', () => {
     const url = stand.url;
     await stand.close();
     stand = undefined;
-    const error = await createClient({ baseUrl: url, apiKey: 'k' }).workspace.channels.list().catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: url, apiKey: 'k' })
+      .workspace.channels.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(error).toBeInstanceOf(SwitchboardError);
     expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ECONNREFUSED', requestId: undefined });
@@ -112,10 +141,19 @@ describe('SDK requests and errors', () => {
     for (const [status, code, ErrorClass] of cases) {
       stand = await startStandIn(() =>
         status === 400
-          ? { status, body: { success: false, error: code, message: 'channelId: is required: this key is authorized for 2 channels' } }
+          ? {
+              status,
+              body: {
+                success: false,
+                error: code,
+                message: 'channelId: is required: this key is authorized for 2 channels',
+              },
+            }
           : failure(status, code, { 'retry-after': '3' }),
       );
-      const error = await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.labels.list().catch((e: unknown) => e);
+      const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
+        .workspace.labels.list()
+        .catch((e: unknown) => e);
       expect(error, code).toBeInstanceOf(ErrorClass);
       expect(error, code).toBeInstanceOf(SwitchboardError);
       expect(error, code).toMatchObject({ name: ErrorClass.name, status, code });
@@ -142,7 +180,9 @@ describe('SDK requests and errors', () => {
   it('sends User-Agent switchboard-node/<package version>', async () => {
     stand = await startStandIn(() => ok([], { total: 0 }));
     await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.channels.list();
-    const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/client/package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/client/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(stand.requests[0]!.headers['user-agent']).toBe(`switchboard-node/${version}`);
   });
 });

@@ -4,8 +4,12 @@ import { GENERATED_FILE, generateApiTypes } from '../../packages/client/scripts/
 import { buildPackage, SLOW_TIMEOUT_MS } from './commands.js';
 
 describe('the SDK types generated from the contract', () => {
-  it('are written by the client’s build from the contract as it is now (no manual step after a contract change)', async () => {
-    await buildPackage('@switchboard/client');
-    expect(readFileSync(GENERATED_FILE, 'utf8')).toBe(generateApiTypes());
-  }, SLOW_TIMEOUT_MS);
+  it(
+    'are written by the client’s build from the contract as it is now (no manual step after a contract change)',
+    async () => {
+      await buildPackage('@switchboard/client');
+      expect(readFileSync(GENERATED_FILE, 'utf8')).toBe(generateApiTypes());
+    },
+    SLOW_TIMEOUT_MS,
+  );
 });

@@ -25,22 +25,37 @@ describe('SDK Idempotency-Key', () => {
     await sb.platform.tickets.manage({ platformId: 'p1', ticketId: 'T-1', status: 'closed' });
     await sb.workspace.contacts.list();
     const keys = server.requests.map(keyOf);
-    expect(keys.slice(0, 3)).toEqual([expect.stringMatching(UUID), expect.stringMatching(UUID), expect.stringMatching(UUID)]);
+    expect(keys.slice(0, 3)).toEqual([
+      expect.stringMatching(UUID),
+      expect.stringMatching(UUID),
+      expect.stringMatching(UUID),
+    ]);
     expect(new Set(keys.slice(0, 3)).size).toBe(3);
     expect(keys[3]).toBeUndefined();
   });
 
   it('sends the caller’s own key', async () => {
     const server = await serve(() => ok({}));
-    await createClient({ baseUrl: server.url, apiKey: 'sk_test' }).workspace.labels.manage({ name: 'vip' }, { idempotencyKey: 'order-4711' });
+    await createClient({ baseUrl: server.url, apiKey: 'sk_test' }).workspace.labels.manage(
+      { name: 'vip' },
+      { idempotencyKey: 'order-4711' },
+    );
     expect(keyOf(server.requests[0]!)).toBe('order-4711');
   });
 
   it('repeats a write after a dropped connection, a 503 and a 409 in progress, always with the same key', async () => {
-    const script: Reply[] = ['hang-up', failure(503, 'service_unavailable'), failure(409, 'idempotency_key_in_progress'), ok({ msgid: 'wamid.1' })];
+    const script: Reply[] = [
+      'hang-up',
+      failure(503, 'service_unavailable'),
+      failure(409, 'idempotency_key_in_progress'),
+      ok({ msgid: 'wamid.1' }),
+    ];
     const server = await serve((_, i) => script[i]!);
     const sb = createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: { attempts: 4, baseDelayMs: 1 } });
-    await expect(sb.workspace.chat.templates.send(ORDER)).resolves.toEqual({ success: true, data: { msgid: 'wamid.1' } });
+    await expect(sb.workspace.chat.templates.send(ORDER)).resolves.toEqual({
+      success: true,
+      data: { msgid: 'wamid.1' },
+    });
     expect(server.requests).toHaveLength(4);
     expect(new Set(server.requests.map(keyOf))).toEqual(new Set([expect.stringMatching(UUID)]));
   });
@@ -48,7 +63,10 @@ describe('SDK Idempotency-Key', () => {
   it('does not repeat a write that the server rejected for good', async () => {
     const server = await serve(() => failure(422, 'idempotency_key_reused'));
     const sb = createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: { baseDelayMs: 1 } });
-    await expect(sb.workspace.chat.templates.send(ORDER)).rejects.toMatchObject({ status: 422, code: 'idempotency_key_reused' });
+    await expect(sb.workspace.chat.templates.send(ORDER)).rejects.toMatchObject({
+      status: 422,
+      code: 'idempotency_key_reused',
+    });
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -40,12 +40,32 @@ const WRONG_CALLS = [
   ['sb.workspace.contacts.list({ serach: "ada" });', 'TS2561', "'serach' does not exist in type 'ContactsListParams'"], // misspelt parameter
   ['sb.workspace.contacts.list({ limit: "50" });', 'TS2322', "Type 'string' is not assignable to type 'number'"], // wrong type
   ['sb.platform.tickets.manage({ platformId: "p", status: "done" });', 'TS2322', `Type '"done"' is not assignable`], // not a ticket status
-  ['sb.workspace.chat.templates.send({ templateName: "order_update" });', 'TS2345', "parameter of type 'TemplatesSendParams'"], // required `to` missing
+  [
+    'sb.workspace.chat.templates.send({ templateName: "order_update" });',
+    'TS2345',
+    "parameter of type 'TemplatesSendParams'",
+  ], // required `to` missing
   ['sb.platform.subscription.list();', 'TS2554', 'Expected 1-2 arguments, but got 0'], // required platformId missing
-  ['sb.workspace.contacts.lst();', 'TS2551', "'lst' does not exist on type 'WorkspaceContactsApi'. Did you mean 'list'?"], // no such endpoint
-  ['export const unknown: SwitchboardErrorCode = "no_such_code";', 'TS2322', `Type '"no_such_code"' is not assignable to type 'SwitchboardErrorCode'`], // not an API code
-  ['export const network: SwitchboardErrorCode = "EWHATEVER";', 'TS2322', `Type '"EWHATEVER"' is not assignable to type 'SwitchboardErrorCode'`], // not a connection code
-  ['export const ticket: TicketsManageErrorCode = "template_not_found";', 'TS2322', `Type '"template_not_found"' is not assignable to type 'TicketsManageErrorCode'`], // not one tickets/manage gives
+  [
+    'sb.workspace.contacts.lst();',
+    'TS2551',
+    "'lst' does not exist on type 'WorkspaceContactsApi'. Did you mean 'list'?",
+  ], // no such endpoint
+  [
+    'export const unknown: SwitchboardErrorCode = "no_such_code";',
+    'TS2322',
+    `Type '"no_such_code"' is not assignable to type 'SwitchboardErrorCode'`,
+  ], // not an API code
+  [
+    'export const network: SwitchboardErrorCode = "EWHATEVER";',
+    'TS2322',
+    `Type '"EWHATEVER"' is not assignable to type 'SwitchboardErrorCode'`,
+  ], // not a connection code
+  [
+    'export const ticket: TicketsManageErrorCode = "template_not_found";',
+    'TS2322',
+    `Type '"template_not_found"' is not assignable to type 'TicketsManageErrorCode'`,
+  ], // not one tickets/manage gives
 ] as const;
 
 /** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (once 1.08 MB). */
@@ -70,7 +90,11 @@ describe('the packed SDK, installed outside the workspace', () => {
     const packed = await runOk(command, args, { cwd: path.join(REPO_ROOT, 'packages/client') });
     tarball = packed.trim().split('\n').pop()!;
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true }));
-    await runOk('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball, '@types/node@24'], { cwd: project });
+    await runOk(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball, '@types/node@24'],
+      { cwd: project },
+    );
     server = await started;
     acme = await createTenant(server, 'Acme');
   }, 2 * SLOW_TIMEOUT_MS); // a cold build plus an npm install
@@ -82,19 +106,43 @@ describe('the packed SDK, installed outside the workspace', () => {
   it('packs only dist/ with no workspace-only dependency', async () => {
     const listing = (await runOk('tar', ['-tzf', tarball], { cwd: project })).trim().split('\n').sort();
     expect(listing.every((file) => /^package\/(dist\/|package\.json$|README\.md$)/.test(file))).toBe(true);
-    expect(listing).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.cjs', 'package/dist/index.d.ts', 'package/dist/index.d.cts']));
-    const manifest = JSON.parse(readFileSync(path.join(project, 'node_modules/@switchboard/client/package.json'), 'utf8'));
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        'package/dist/index.js',
+        'package/dist/index.cjs',
+        'package/dist/index.d.ts',
+        'package/dist/index.d.cts',
+      ]),
+    );
+    const manifest = JSON.parse(
+      readFileSync(path.join(project, 'node_modules/@switchboard/client/package.json'), 'utf8'),
+    );
     expect(Object.keys(manifest.dependencies).sort()).toEqual(['@ts-rest/core', 'axios', 'zod']);
     // devDependencies are never installed for a dependency, so only what an install reads must be free of them.
-    const installed = { dependencies: manifest.dependencies, peer: manifest.peerDependencies, optional: manifest.optionalDependencies, exports: manifest.exports, main: manifest.main, types: manifest.types };
+    const installed = {
+      dependencies: manifest.dependencies,
+      peer: manifest.peerDependencies,
+      optional: manifest.optionalDependencies,
+      exports: manifest.exports,
+      main: manifest.main,
+      types: manifest.types,
+    };
     expect(JSON.stringify(installed)).not.toMatch(/workspace:|@switchboard\/contract|\.\/src/);
     expect(manifest.exports['.'].import.types).toBe('./dist/index.d.ts');
     expect(manifest.exports['.'].require.types).toBe('./dist/index.d.cts');
   });
 
   it('exports only the public API at runtime, the same from import and require', async () => {
-    const esm = await runOk(process.execPath, ['--input-type=module', '-e', `console.log(JSON.stringify(Object.keys(await import('@switchboard/client'))))`], { cwd: project });
-    const cjs = await runOk(process.execPath, ['-e', `console.log(JSON.stringify(Object.keys(require('@switchboard/client'))))`], { cwd: project });
+    const esm = await runOk(
+      process.execPath,
+      ['--input-type=module', '-e', `console.log(JSON.stringify(Object.keys(await import('@switchboard/client'))))`],
+      { cwd: project },
+    );
+    const cjs = await runOk(
+      process.execPath,
+      ['-e', `console.log(JSON.stringify(Object.keys(require('@switchboard/client'))))`],
+      { cwd: project },
+    );
     for (const exported of [esm, cjs]) {
       expect((JSON.parse(exported) as string[]).sort()).toEqual([
         'ApiConnectionError',
@@ -120,40 +168,61 @@ describe('the packed SDK, installed outside the workspace', () => {
     }
   });
 
-  it('type-checks strict code against the import and require types, and runs it as ESM and as CJS', async () => {
-    writeFileSync(path.join(project, 'usage.mts'), USAGE);
-    writeFileSync(path.join(project, 'usage.cts'), USAGE);
-    const compilerOptions = { strict: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', types: ['node'] };
-    writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['usage.mts', 'usage.cts'] }));
-    await runOk(TSC, ['-p', 'tsconfig.json'], { cwd: project });
-    expect(readFileSync(path.join(project, 'usage.cjs'), 'utf8')).toMatch(/require\("@switchboard\/client"\)/);
-    expect(readFileSync(path.join(project, 'usage.mjs'), 'utf8')).toMatch(/from '@switchboard\/client'/);
+  it(
+    'type-checks strict code against the import and require types, and runs it as ESM and as CJS',
+    async () => {
+      writeFileSync(path.join(project, 'usage.mts'), USAGE);
+      writeFileSync(path.join(project, 'usage.cts'), USAGE);
+      const compilerOptions = {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        module: 'nodenext',
+        target: 'es2022',
+        types: ['node'],
+      };
+      writeFileSync(
+        path.join(project, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions, files: ['usage.mts', 'usage.cts'] }),
+      );
+      await runOk(TSC, ['-p', 'tsconfig.json'], { cwd: project });
+      expect(readFileSync(path.join(project, 'usage.cjs'), 'utf8')).toMatch(/require\("@switchboard\/client"\)/);
+      expect(readFileSync(path.join(project, 'usage.mjs'), 'utf8')).toMatch(/from '@switchboard\/client'/);
 
-    const args = [server.baseUrl, acme.ownerKey, acme.mainChannelId, acme.memberKey];
-    for (const file of ['usage.mjs', 'usage.cjs']) {
-      const output = JSON.parse(await runOk(process.execPath, [file, ...args], { cwd: project }));
-      expect(output, file).toEqual({
-        channels: 2,
-        names: ['Ada Lovelace'],
-        pagination: { page: 1, limit: 10, total: 1, pages: 1 },
-        phones: expect.arrayContaining(['15550000001', '15550000002', '447700900003']),
-        failure: { status: 403, code: 'forbidden', requestId: expect.any(String) },
+      const args = [server.baseUrl, acme.ownerKey, acme.mainChannelId, acme.memberKey];
+      for (const file of ['usage.mjs', 'usage.cjs']) {
+        const output = JSON.parse(await runOk(process.execPath, [file, ...args], { cwd: project }));
+        expect(output, file).toEqual({
+          channels: 2,
+          names: ['Ada Lovelace'],
+          pagination: { page: 1, limit: 10, total: 1, pages: 1 },
+          phones: expect.arrayContaining(['15550000001', '15550000002', '447700900003']),
+          failure: { status: 403, code: 'forbidden', requestId: expect.any(String) },
+        });
+        expect(output.phones, file).toHaveLength(3);
+      }
+    },
+    SLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses to compile calls the contract does not allow',
+    async () => {
+      writeFileSync(path.join(project, 'wrong.mts'), WRONG);
+      const result = await run(TSC, ['--noEmit', '--strict', '--module', 'nodenext', '--types', 'node', 'wrong.mts'], {
+        cwd: project,
       });
-      expect(output.phones, file).toHaveLength(3);
-    }
-  }, SLOW_TIMEOUT_MS);
-
-  it('refuses to compile calls the contract does not allow', async () => {
-    writeFileSync(path.join(project, 'wrong.mts'), WRONG);
-    const result = await run(TSC, ['--noEmit', '--strict', '--module', 'nodenext', '--types', 'node', 'wrong.mts'], { cwd: project });
-    expect(result.code).not.toBe(0);
-    const errors = result.stdout.split('\n').filter((line) => line.startsWith('wrong.mts('));
-    WRONG_CALLS.forEach(([call, code, message], index) => {
-      const line = index + 3;
-      const error = errors.find((error) => error.startsWith(`wrong.mts(${line},`) && error.includes(code));
-      expect(error, `${call} → ${code}\n${result.stdout}`).toContain(message);
-    });
-    expect(result.stdout).not.toMatch(/Zod|ts-rest|AppRoute|ClientTree/);
-    expect(errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${index + 3},`)))).toEqual([]);
-  }, SLOW_TIMEOUT_MS);
+      expect(result.code).not.toBe(0);
+      const errors = result.stdout.split('\n').filter((line) => line.startsWith('wrong.mts('));
+      WRONG_CALLS.forEach(([call, code, message], index) => {
+        const line = index + 3;
+        const error = errors.find((error) => error.startsWith(`wrong.mts(${line},`) && error.includes(code));
+        expect(error, `${call} → ${code}\n${result.stdout}`).toContain(message);
+      });
+      expect(result.stdout).not.toMatch(/Zod|ts-rest|AppRoute|ClientTree/);
+      expect(
+        errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${index + 3},`))),
+      ).toEqual([]);
+    },
+    SLOW_TIMEOUT_MS,
+  );
 });

@@ -22,7 +22,8 @@ describe('SDK paginate', () => {
     const server = await pagedServer();
     const sb = createClient({ baseUrl: server.url, apiKey: 'k' });
     const seen: string[] = [];
-    for await (const contact of sb.paginate(sb.workspace.contacts.list, { search: 'con', limit: 3 })) seen.push(contact.id);
+    for await (const contact of sb.paginate(sb.workspace.contacts.list, { search: 'con', limit: 3 }))
+      seen.push(contact.id);
     expect(seen).toEqual(ALL.map((c) => c.id));
     expect(server.requests.map((r) => r.body)).toEqual([
       { search: 'con', limit: 3, page: 1 },

@@ -14,10 +14,16 @@ describe('SDK retry (opt-in)', () => {
     stand = await startStandIn(script);
     return stand;
   };
-  const caught = (call: Promise<unknown>) => call.then(() => expect.unreachable('call succeeded'), (e: unknown) => e as SwitchboardError);
+  const caught = (call: Promise<unknown>) =>
+    call.then(
+      () => expect.unreachable('call succeeded'),
+      (e: unknown) => e as SwitchboardError,
+    );
 
   it('waits out Retry-After on a 429 and repeats even a write (the limiter refused it before it ran)', async () => {
-    const server = await serve((_, i) => (i === 0 ? failure(429, 'rate_limited', { 'retry-after': '1' }) : ok({ id: 'l1', name: 'vip' })));
+    const server = await serve((_, i) =>
+      i === 0 ? failure(429, 'rate_limited', { 'retry-after': '1' }) : ok({ id: 'l1', name: 'vip' }),
+    );
     const sb = createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: true });
     const reply = await sb.workspace.labels.manage({ name: 'vip' });
     expect(reply).toEqual({ success: true, data: { id: 'l1', name: 'vip' } });
@@ -50,13 +56,17 @@ describe('SDK retry (opt-in)', () => {
 
   it('stops after `attempts` tries and throws the last failure', async () => {
     const server = await serve(() => failure(429, 'rate_limited', { 'retry-after': '0' }));
-    const error = await caught(createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: { attempts: 4 } }).workspace.labels.list());
+    const error = await caught(
+      createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: { attempts: 4 } }).workspace.labels.list(),
+    );
     expect(error).toMatchObject({ status: 429, code: 'rate_limited' });
     expect(server.requests).toHaveLength(4);
   });
 
   it('retries a read after 503 with exponential backoff', async () => {
-    const server = await serve((_, i) => (i < 2 ? failure(503, 'service_unavailable') : ok([], { pagination: { page: 1, limit: 50, total: 0, pages: 0 } })));
+    const server = await serve((_, i) =>
+      i < 2 ? failure(503, 'service_unavailable') : ok([], { pagination: { page: 1, limit: 50, total: 0, pages: 0 } }),
+    );
     const sb = createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: { attempts: 3, baseDelayMs: 200 } });
     await expect(sb.workspace.contacts.list({ search: 'ada' })).resolves.toMatchObject({ success: true, data: [] });
     expect(server.requests.map((r) => r.path)).toEqual([CONTACTS, CONTACTS, CONTACTS]);
@@ -71,7 +81,9 @@ describe('SDK retry (opt-in)', () => {
   it('repeats a write after a 503 or a dropped connection only under its Idempotency-Key (tests/sdk/idempotency.test.ts)', async () => {
     const server = await serve((_, i) => (i % 2 === 0 ? failure(503, 'service_unavailable') : 'hang-up'));
     const sb = createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: { attempts: 2, baseDelayMs: 1 } });
-    expect(await caught(sb.workspace.chat.templates.send({ to: '15550000001', templateName: 'order_update' }))).toMatchObject({ status: 0 });
+    expect(
+      await caught(sb.workspace.chat.templates.send({ to: '15550000001', templateName: 'order_update' })),
+    ).toMatchObject({ status: 0 });
     expect(server.requests.map((r) => [r.path, r.headers['idempotency-key']])).toEqual([
       [SEND, expect.any(String)],
       [SEND, server.requests[0]!.headers['idempotency-key']],
@@ -89,7 +101,12 @@ describe('SDK retry (opt-in)', () => {
     const server = await serve((_, i) => (i < 2 ? 'never' : ok([], { total: 0 })));
     const once = createClient({ baseUrl: server.url, apiKey: 'sk_test', timeoutMs: 100 });
     expect(await caught(once.workspace.automations.list())).toMatchObject({ status: 0, code: 'ECONNABORTED' });
-    const retrying = createClient({ baseUrl: server.url, apiKey: 'sk_test', timeoutMs: 100, retry: { baseDelayMs: 1 } });
+    const retrying = createClient({
+      baseUrl: server.url,
+      apiKey: 'sk_test',
+      timeoutMs: 100,
+      retry: { baseDelayMs: 1 },
+    });
     await expect(retrying.workspace.automations.list()).resolves.toEqual({ success: true, data: [], total: 0 });
     expect(server.requests).toHaveLength(3);
   });

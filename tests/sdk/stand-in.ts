@@ -29,13 +29,23 @@ export async function startStandIn(script: (request: SeenRequest, index: number)
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
     req.on('end', () => {
-      const seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined, at: performance.now() - started };
+      const seen = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: raw ? JSON.parse(raw) : undefined,
+        at: performance.now() - started,
+      };
       requests.push(seen);
       const reply = script(seen, requests.length - 1);
       if (reply === 'never') return;
       if (reply === 'hang-up') return void req.socket.destroy();
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-      res.writeHead(reply.status, { 'content-type': typeof reply.body === 'string' ? 'text/html' : 'application/json', 'x-request-id': `req-${requests.length}`, ...reply.headers });
+      res.writeHead(reply.status, {
+        'content-type': typeof reply.body === 'string' ? 'text/html' : 'application/json',
+        'x-request-id': `req-${requests.length}`,
+        ...reply.headers,
+      });
       res.end(text);
     });
   });
@@ -52,7 +62,10 @@ export async function startStandIn(script: (request: SeenRequest, index: number)
   };
 }
 
-export const ok = (data: unknown, extra: Record<string, unknown> = {}): Reply => ({ status: 200, body: { success: true, data, ...extra } });
+export const ok = (data: unknown, extra: Record<string, unknown> = {}): Reply => ({
+  status: 200,
+  body: { success: true, data, ...extra },
+});
 
 export const failure = (status: number, error: string, headers: Record<string, string> = {}): Reply => ({
   status,

@@ -6,7 +6,17 @@ import { startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { runCli } from '../helpers/processes.js';
 import { test as base } from '../helpers/test.js';
 import { createPortalTenant, PASSWORD, PortalAgent } from '../portal/portal-helpers.js';
-import { credentialsOf, META_TEMPLATES, SECRETS_KEY, secretsOf, template, whatsAppAccount, whatsAppTenantIds, whatsAppTenantSeed, type WhatsAppAccount } from './whatsapp-fixtures.js';
+import {
+  credentialsOf,
+  META_TEMPLATES,
+  SECRETS_KEY,
+  secretsOf,
+  template,
+  whatsAppAccount,
+  whatsAppTenantIds,
+  whatsAppTenantSeed,
+  type WhatsAppAccount,
+} from './whatsapp-fixtures.js';
 
 const good = whatsAppAccount('Acme Support');
 const other = whatsAppAccount('Acme Sales');
@@ -19,14 +29,41 @@ afterAll(() => graph.close());
 
 const PUBLIC_URL = 'https://switchboard.example.com';
 const webhookUrl = (channelId: string) => `${PUBLIC_URL}/webhooks/whatsapp/${channelId}`;
-const REFUSED_TOKEN = /WhatsApp Cloud API refused the channel's credentials while checking the phone number: Error validating access token: .* \(code 190, subcode 467\)/;
+const REFUSED_TOKEN =
+  /WhatsApp Cloud API refused the channel's credentials while checking the phone number: Error validating access token: .* \(code 190, subcode 467\)/;
 
 const test = base
-  .extend('connection', ({ server }) => async (channelId: string) =>
-    (await sql(server.databaseUrl, 'select row_to_json(c)::jsonb as row from whatsapp_connections c where channel_id = $1', [channelId]))[0]?.row as Record<string, string> | undefined)
-  .extend('provider', ({ server }) => async (channelId: string) => (await sql(server.databaseUrl, 'select provider from channels where id = $1', [channelId]))[0]!.provider as string)
-  .extend('cli', ({ server }) => (args: string[], env: Record<string, string> = {}) =>
-    runCli(args, { DATABASE_URL: server.databaseUrl, SECRETS_KEY, WHATSAPP_GRAPH_URL: graph.url, PUBLIC_URL, ...env }))
+  .extend(
+    'connection',
+    ({ server }) =>
+      async (channelId: string) =>
+        (
+          await sql(
+            server.databaseUrl,
+            'select row_to_json(c)::jsonb as row from whatsapp_connections c where channel_id = $1',
+            [channelId],
+          )
+        )[0]?.row as Record<string, string> | undefined,
+  )
+  .extend(
+    'provider',
+    ({ server }) =>
+      async (channelId: string) =>
+        (await sql(server.databaseUrl, 'select provider from channels where id = $1', [channelId]))[0]!
+          .provider as string,
+  )
+  .extend(
+    'cli',
+    ({ server }) =>
+      (args: string[], env: Record<string, string> = {}) =>
+        runCli(args, {
+          DATABASE_URL: server.databaseUrl,
+          SECRETS_KEY,
+          WHATSAPP_GRAPH_URL: graph.url,
+          PUBLIC_URL,
+          ...env,
+        }),
+  )
   // A platform with a WhatsApp channel and a sandbox one, whose owner can use the portal; and that owner signed in.
   .extend('portal', { scope: 'file' }, async ({ server }) => {
     const file = whatsAppTenantSeed(good, PASSWORD);
@@ -62,13 +99,20 @@ const seedWith = (provider: unknown, extra: Partial<SeedFile> = {}): SeedFile =>
 const lastLine = (text: string) => text.trim().split('\n').at(-1);
 
 async function seedError(call: Promise<unknown>): Promise<SeedError> {
-  const error = await call.then(() => expect.fail('expected a seed error'), (e: unknown) => e);
+  const error = await call.then(
+    () => expect.fail('expected a seed error'),
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SeedError);
   return error as SeedError;
 }
 
 describe('connecting a channel from the seed file', () => {
-  test('checks the credentials with Meta, stores the secrets encrypted, switches the channel and pulls its templates', async ({ server, connection, provider }) => {
+  test('checks the credentials with Meta, stores the secrets encrypted, switches the channel and pulls its templates', async ({
+    server,
+    connection,
+    provider,
+  }) => {
     const before = graph.requests.length;
     const wa = whatsAppTenantIds(await server.seed(whatsAppTenantSeed(good)));
     expect(graph.requests[before]).toMatchObject({
@@ -84,24 +128,40 @@ describe('connecting a channel from the seed file', () => {
     expect(listed.total).toBe(3);
   });
 
-  test('a refused token is a seed error at the provider’s path, and nothing of the file is stored', async ({ server }) => {
+  test('a refused token is a seed error at the provider’s path, and nothing of the file is stored', async ({
+    server,
+  }) => {
     const file = seedWith({ type: 'whatsapp_cloud', ...credentialsOf(good), accessToken: 'EAAGnot-a-valid-token' });
     const error = await seedError(server.seed(file));
     expect(error.message).toMatch(new RegExp(`^channels\\[0\\]\\.provider: ${REFUSED_TOKEN.source}$`));
     expect(error.message).not.toContain('EAAGnot-a-valid-token');
-    expect(await sql(server.databaseUrl, 'select id from platforms where domain = $1', [file.platforms![0]!.domain])).toEqual([]);
+    expect(
+      await sql(server.databaseUrl, 'select id from platforms where domain = $1', [file.platforms![0]!.domain]),
+    ).toEqual([]);
   });
 
-  test('a business account Meta does not know is a seed error too (the templates are pulled before anything is stored)', async ({ server }) => {
-    const error = await seedError(server.seed(seedWith({ type: 'whatsapp_cloud', ...credentialsOf(good), wabaId: '999' })));
-    expect(error.message).toMatch(/^channels\[0\]\.provider: WhatsApp Cloud API rejected the request while listing the templates: .*Object with ID '999' does not exist.* \(code 100, subcode 33\)$/);
+  test('a business account Meta does not know is a seed error too (the templates are pulled before anything is stored)', async ({
+    server,
+  }) => {
+    const error = await seedError(
+      server.seed(seedWith({ type: 'whatsapp_cloud', ...credentialsOf(good), wabaId: '999' })),
+    );
+    expect(error.message).toMatch(
+      /^channels\[0\]\.provider: WhatsApp Cloud API rejected the request while listing the templates: .*Object with ID '999' does not exist.* \(code 100, subcode 33\)$/,
+    );
   });
 
   test('a malformed provider entry names its field and asks Meta nothing', async ({ server }) => {
     const before = graph.requests.length;
-    const badId = await seedError(server.seed(seedWith({ type: 'whatsapp_cloud', ...credentialsOf(good), phoneNumberId: '+1 555' })));
-    expect(badId.message).toBe('channels[0].provider.phoneNumberId: must be the phone number ID as Meta shows it: digits only');
-    const missing = await seedError(server.seed(seedWith({ type: 'whatsapp_cloud', phoneNumberId: good.phoneNumberId })));
+    const badId = await seedError(
+      server.seed(seedWith({ type: 'whatsapp_cloud', ...credentialsOf(good), phoneNumberId: '+1 555' })),
+    );
+    expect(badId.message).toBe(
+      'channels[0].provider.phoneNumberId: must be the phone number ID as Meta shows it: digits only',
+    );
+    const missing = await seedError(
+      server.seed(seedWith({ type: 'whatsapp_cloud', phoneNumberId: good.phoneNumberId })),
+    );
     expect(missing.message).toMatch(/^channels\[0\]\.provider\.wabaId: /);
     const unknown = await seedError(server.seed(seedWith('whatsapp')));
     expect(unknown.message).toMatch(/^channels\[0\]\.provider: must be "sandbox" or \{"type": "whatsapp_cloud"/);
@@ -110,18 +170,44 @@ describe('connecting a channel from the seed file', () => {
 
   test('refuses seeded templates for a WhatsApp channel: they come from Meta', async ({ server }) => {
     const file = whatsAppTenantSeed(good);
-    const error = await seedError(server.seed({ ...file, templates: [{ channel: 'wa', name: 'local', category: 'UTILITY', language: 'en_US', status: 'approved', body: 'Hi' }] }));
-    expect(error.message).toBe('templates[0].channel: this channel uses the WhatsApp Cloud API: its templates come from Meta (pulled when it is connected)');
+    const error = await seedError(
+      server.seed({
+        ...file,
+        templates: [
+          { channel: 'wa', name: 'local', category: 'UTILITY', language: 'en_US', status: 'approved', body: 'Hi' },
+        ],
+      }),
+    );
+    expect(error.message).toBe(
+      'templates[0].channel: this channel uses the WhatsApp Cloud API: its templates come from Meta (pulled when it is connected)',
+    );
   });
 });
 
 describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_000 }, () => {
   const flags = (account: WhatsAppAccount, overrides: Record<string, string> = {}) => {
     const values = { ...credentialsOf(account), ...overrides };
-    return ['--phone-number-id', values.phoneNumberId, '--waba-id', values.wabaId, '--access-token', values.accessToken, '--app-secret', values.appSecret, '--verify-token', values.verifyToken];
+    return [
+      '--phone-number-id',
+      values.phoneNumberId,
+      '--waba-id',
+      values.wabaId,
+      '--access-token',
+      values.accessToken,
+      '--app-secret',
+      values.appSecret,
+      '--verify-token',
+      values.verifyToken,
+    ];
   };
 
-  test('connects, prints the channel’s webhook URL as JSON and never a secret; connecting again rotates', async ({ server, acme, cli, connection, provider }) => {
+  test('connects, prints the channel’s webhook URL as JSON and never a secret; connecting again rotates', async ({
+    server,
+    acme,
+    cli,
+    connection,
+    provider,
+  }) => {
     const channelId = acme.secondChannelId;
     const connected = await cli(['channel', 'connect', '--channel', channelId, ...flags(good)]);
     expect(connected.code, connected.stderr).toBe(0);
@@ -145,7 +231,10 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
 
     const rotated = await cli(['channel', 'connect', '--channel', channelId, ...flags(other)]);
     expect(rotated.code, rotated.stderr).toBe(0);
-    expect(JSON.parse(rotated.stdout)).toMatchObject({ verifiedName: 'Acme Sales', templates: { synced: 1, approved: 1 } });
+    expect(JSON.parse(rotated.stdout)).toMatchObject({
+      verifiedName: 'Acme Sales',
+      templates: { synced: 1, approved: 1 },
+    });
     const second = await connection(channelId);
     expectStored(second, other);
     expect(second!.id).toBe(first!.id);
@@ -154,7 +243,13 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
 
   test('a refusal exits 1 with Meta’s reason and stores nothing', async ({ acme, cli, connection, provider }) => {
     const channelId = acme.mainChannelId;
-    const refused = await cli(['channel', 'connect', '--channel', channelId, ...flags(good, { accessToken: 'EAAGrevoked-token' })]);
+    const refused = await cli([
+      'channel',
+      'connect',
+      '--channel',
+      channelId,
+      ...flags(good, { accessToken: 'EAAGrevoked-token' }),
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(REFUSED_TOKEN);
     expect(refused.stderr + refused.stdout).not.toContain('EAAGrevoked-token');
@@ -162,7 +257,10 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
     expect(await connection(channelId)).toBeUndefined();
 
     const badOption = await cli(['channel', 'connect', '--channel', channelId, ...flags(good, { wabaId: 'acme' })]);
-    expect([badOption.code, lastLine(badOption.stderr)]).toEqual([1, '--waba-id must be the WhatsApp Business Account ID as Meta shows it: digits only.']);
+    expect([badOption.code, lastLine(badOption.stderr)]).toEqual([
+      1,
+      '--waba-id must be the WhatsApp Business Account ID as Meta shows it: digits only.',
+    ]);
     const noKey = await cli(['channel', 'connect', '--channel', channelId, ...flags(good)], { SECRETS_KEY: '' });
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toMatch(/SECRETS_KEY/);
@@ -174,7 +272,10 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
 });
 
 describe('connecting a channel in the Developer Portal', () => {
-  test('lists the platform’s channels with their provider, the callback URL and the verify token, never the other secrets', async ({ owner, portal }) => {
+  test('lists the platform’s channels with their provider, the callback URL and the verify token, never the other secrets', async ({
+    owner,
+    portal,
+  }) => {
     const page = await owner.get('/developer/channels');
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
@@ -189,23 +290,39 @@ describe('connecting a channel in the Developer Portal', () => {
     expect(page.text).toContain(`/developer/channels/${portal.sandboxChannelId}/connect`);
   });
 
-  test('refuses what Meta refuses, stores nothing and never sends a secret back', async ({ owner, portal, provider, connection }) => {
+  test('refuses what Meta refuses, stores nothing and never sends a secret back', async ({
+    owner,
+    portal,
+    provider,
+    connection,
+  }) => {
     const path = `/developer/channels/${portal.sandboxChannelId}/connect`;
     const form = await owner.get(path);
     expect(form.status).toBe(200);
     const csrf = PortalAgent.csrf(form.text);
-    const typed = { ...credentialsOf(other), accessToken: 'EAAGportal-revoked', appSecret: 'portal-app-secret-typed', verifyToken: 'portal-verify-typed' };
+    const typed = {
+      ...credentialsOf(other),
+      accessToken: 'EAAGportal-revoked',
+      appSecret: 'portal-app-secret-typed',
+      verifyToken: 'portal-verify-typed',
+    };
     const refused = await owner.post(path, { _csrf: csrf, ...typed });
     expect(refused.status).toBe(502);
     expect(refused.text).toContain('Nothing was stored.');
     expect(refused.text).toContain('(code 190, subcode 467)');
     expect(refused.text).toContain(`value="${other.phoneNumberId}"`);
-    for (const secret of [typed.accessToken, typed.appSecret, typed.verifyToken]) expect(refused.text).not.toContain(secret);
+    for (const secret of [typed.accessToken, typed.appSecret, typed.verifyToken])
+      expect(refused.text).not.toContain(secret);
     expect(await provider(portal.sandboxChannelId)).toBe('sandbox');
     expect(await connection(portal.sandboxChannelId)).toBeUndefined();
 
     const before = graph.requests.length;
-    const invalid = await owner.post(path, { _csrf: csrf, ...credentialsOf(other), phoneNumberId: 'abc', accessToken: '' });
+    const invalid = await owner.post(path, {
+      _csrf: csrf,
+      ...credentialsOf(other),
+      phoneNumberId: 'abc',
+      accessToken: '',
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.text).toContain('This must be the phone number ID as Meta shows it: digits only.');
     expect(invalid.text).toContain('This is required.');
@@ -214,7 +331,12 @@ describe('connecting a channel in the Developer Portal', () => {
     expect((await owner.post(path, credentialsOf(other))).status).toBe(403);
   });
 
-  test('connects with valid credentials and shows what to paste into Meta', async ({ owner, portal, provider, connection }) => {
+  test('connects with valid credentials and shows what to paste into Meta', async ({
+    owner,
+    portal,
+    provider,
+    connection,
+  }) => {
     const path = `/developer/channels/${portal.sandboxChannelId}/connect`;
     const csrf = PortalAgent.csrf((await owner.get(path)).text);
     const connected = await owner.post(path, { _csrf: csrf, ...credentialsOf(other) });
@@ -223,13 +345,19 @@ describe('connecting a channel in the Developer Portal', () => {
     expect(await provider(portal.sandboxChannelId)).toBe('whatsapp_cloud');
     expectStored(await connection(portal.sandboxChannelId), other);
     const page = await owner.get(connected.headers.get('location')!);
-    expect(page.text).toContain(`Sandbox line is connected to ${other.displayPhoneNumber} (Acme Sales); 1 templates synced.`);
+    expect(page.text).toContain(
+      `Sandbox line is connected to ${other.displayPhoneNumber} (Acme Sales); 1 templates synced.`,
+    );
     expect(page.text).toContain(`value="${webhookUrl(portal.sandboxChannelId)}"`);
     expect(page.text).toContain(`value="${other.verifyToken}"`);
     for (const secret of [other.accessToken, other.appSecret]) expect(page.text).not.toContain(secret);
   });
 
-  test('another platform’s channel is not found, and users without settings:api get the 403 page', async ({ server, owner, acme }) => {
+  test('another platform’s channel is not found, and users without settings:api get the 403 page', async ({
+    server,
+    owner,
+    acme,
+  }) => {
     expect((await owner.get(`/developer/channels/${acme.mainChannelId}/connect`)).status).toBe(404);
     expect((await owner.get('/developer/channels/not-a-uuid/connect')).status).toBe(404);
     const page = await owner.get('/developer/channels');

@@ -8,7 +8,13 @@ import {
   type ProviderError,
 } from '../../apps/server/src/modules/whatsapp/graph-errors.js';
 import { syncedTemplates } from '../../apps/server/src/modules/whatsapp/template-sync.js';
-import { graphError, startGraphStandIn, templateMessageBody, type GraphStandIn, type StandInTemplate } from '../helpers/graph-stand-in.js';
+import {
+  graphError,
+  startGraphStandIn,
+  templateMessageBody,
+  type GraphStandIn,
+  type StandInTemplate,
+} from '../helpers/graph-stand-in.js';
 import { freePort } from '../helpers/ports.js';
 
 const TOKEN = `EAAG${randomBytes(24).toString('base64url')}`;
@@ -67,13 +73,11 @@ async function failure(call: Promise<unknown>): Promise<ProviderError> {
     () => expect.fail('expected the call to fail'),
     (reason: unknown) => reason,
   );
-  if (
-    !(
-      error instanceof ProviderRejectedError ||
-      error instanceof ProviderUnauthorizedError ||
-      error instanceof ProviderUnavailableError
-    )
-  )
+  if (!(
+    error instanceof ProviderRejectedError ||
+    error instanceof ProviderUnauthorizedError ||
+    error instanceof ProviderUnavailableError
+  ))
     throw error;
   errors.push(error);
   return error;

@@ -5,7 +5,16 @@ import { freePort } from '../helpers/ports.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
 import { prepareSpawnedTenant } from '../hostile/spawned-tenant.js';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
-import { connectChannel, eventsOf, insertOutbound, messagesChange, notification, postSigned, SECRETS_KEY, type ConnectedChannel } from './inbound-fixture.js';
+import {
+  connectChannel,
+  eventsOf,
+  insertOutbound,
+  messagesChange,
+  notification,
+  postSigned,
+  SECRETS_KEY,
+  type ConnectedChannel,
+} from './inbound-fixture.js';
 
 /**
  * Issues #11 and #16: a SIGKILL right after Meta got its 200 loses nothing. The built server runs as a child process
@@ -30,21 +39,52 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
     await running!.exited;
   };
   const postStatus = (baseUrl: string, msgid: string, status: string) =>
-    postSigned(baseUrl, whatsapp, notification({ wabaId: whatsapp.wabaId, changes: [messagesChange(whatsapp.phoneNumberId, { statuses: [{ id: msgid, status }] })] }));
-  const statusOf = async (msgid: string) => (await sql(databaseUrl, 'select status from messages where msgid = $1', [msgid]))[0]?.status;
-  const eventsFor = (msgid: string) => eventsOf<{ msgid: string; status: string }>(hooks!.received, 'message.status.updated', (data) => data.msgid === msgid);
-  const eventRows = (msgid: string) => sql(databaseUrl, `select status from webhook_deliveries where payload->'data'->>'msgid' = $1`, [msgid]);
+    postSigned(
+      baseUrl,
+      whatsapp,
+      notification({
+        wabaId: whatsapp.wabaId,
+        changes: [messagesChange(whatsapp.phoneNumberId, { statuses: [{ id: msgid, status }] })],
+      }),
+    );
+  const statusOf = async (msgid: string) =>
+    (await sql(databaseUrl, 'select status from messages where msgid = $1', [msgid]))[0]?.status;
+  const eventsFor = (msgid: string) =>
+    eventsOf<{ msgid: string; status: string }>(
+      hooks!.received,
+      'message.status.updated',
+      (data) => data.msgid === msgid,
+    );
+  const eventRows = (msgid: string) =>
+    sql(databaseUrl, `select status from webhook_deliveries where payload->'data'->>'msgid' = $1`, [msgid]);
 
   beforeAll(async () => {
     const hookPort = await freePort();
     databaseUrl = await createFreshDatabase();
-    env = { DATABASE_URL: databaseUrl, PORT: '0', SECRETS_KEY, DELIVERY_RETRY_SCHEDULE: '1', LOG_LEVEL: 'info', ALLOW_HTTP_WEBHOOKS: 'true' };
+    env = {
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      SECRETS_KEY,
+      DELIVERY_RETRY_SCHEDULE: '1',
+      LOG_LEVEL: 'info',
+      ALLOW_HTTP_WEBHOOKS: 'true',
+    };
     const tenant = await prepareSpawnedTenant(databaseUrl, (file) => {
-      file.platforms![0]!.webhooks = [{ url: `http://127.0.0.1:${hookPort}/hooks`, secret, events: ['message.status.updated'] }];
+      file.platforms![0]!.webhooks = [
+        { url: `http://127.0.0.1:${hookPort}/hooks`, secret, events: ['message.status.updated'] },
+      ];
     });
-    const database = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }), createLogger('silent'), 2);
+    const database = await openDatabase(
+      loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }),
+      createLogger('silent'),
+      2,
+    );
     try {
-      const [main] = await sql(databaseUrl, `select c.id from channels c where c.platform_id = $1 and c.name like '% Main'`, [tenant.platformId]);
+      const [main] = await sql(
+        databaseUrl,
+        `select c.id from channels c where c.platform_id = $1 and c.name like '% Main'`,
+        [tenant.platformId],
+      );
       whatsapp = await connectChannel(database.orm.em.fork(), main!.id);
     } finally {
       await database.close();
@@ -65,7 +105,11 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
     await kill();
 
     // What the 200 promised is on disk, and nothing was applied yet.
-    expect(await sql(databaseUrl, 'select status, attempts from whatsapp_inbound_deliveries where channel_id = $1', [whatsapp.channelId])).toEqual([{ status: 'pending', attempts: 0 }]);
+    expect(
+      await sql(databaseUrl, 'select status, attempts from whatsapp_inbound_deliveries where channel_id = $1', [
+        whatsapp.channelId,
+      ]),
+    ).toEqual([{ status: 'pending', attempts: 0 }]);
     expect(await statusOf(msgid)).toBe('accepted');
     expect(await eventRows(msgid)).toEqual([]);
 
@@ -77,7 +121,11 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(eventsFor(msgid)).toHaveLength(1);
     expect(await eventRows(msgid)).toEqual([{ status: 'delivered' }]);
-    expect(await sql(databaseUrl, 'select status, attempts from whatsapp_inbound_deliveries where channel_id = $1', [whatsapp.channelId])).toEqual([{ status: 'applied', attempts: 1 }]);
+    expect(
+      await sql(databaseUrl, 'select status, attempts from whatsapp_inbound_deliveries where channel_id = $1', [
+        whatsapp.channelId,
+      ]),
+    ).toEqual([{ status: 'applied', attempts: 1 }]);
   }, 90_000);
 
   it('killed at once after the 200 with the worker running (before, during or after the job): still exactly once', async () => {

@@ -3,7 +3,19 @@ import { sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
-import { connectChannel, eventsOf, insertOutbound, isoAt, messagesChange, notification, postSigned, SECRETS_KEY, storedDeliveries, type ConnectedChannel, type MetaStatus } from './inbound-fixture.js';
+import {
+  connectChannel,
+  eventsOf,
+  insertOutbound,
+  isoAt,
+  messagesChange,
+  notification,
+  postSigned,
+  SECRETS_KEY,
+  storedDeliveries,
+  type ConnectedChannel,
+  type MetaStatus,
+} from './inbound-fixture.js';
 
 interface StatusEvent {
   msgid: string;
@@ -29,21 +41,43 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
   let sandboxChannelId: string;
 
   const post = (statuses: MetaStatus[], phoneNumberId = whatsapp.phoneNumberId) =>
-    postSigned(server.baseUrl, whatsapp, notification({ wabaId: whatsapp.wabaId, changes: [messagesChange(phoneNumberId, { statuses })] }));
-  const statusOf = async (msgid: string) => (await server.client(memberKey).workspace.chat.message.status({ msgid })).data;
-  const eventsFor = (msgid: string) => eventsOf<StatusEvent>(hooks.received, 'message.status.updated', (data) => data.msgid === msgid);
+    postSigned(
+      server.baseUrl,
+      whatsapp,
+      notification({ wabaId: whatsapp.wabaId, changes: [messagesChange(phoneNumberId, { statuses })] }),
+    );
+  const statusOf = async (msgid: string) =>
+    (await server.client(memberKey).workspace.chat.message.status({ msgid })).data;
+  const eventsFor = (msgid: string) =>
+    eventsOf<StatusEvent>(hooks.received, 'message.status.updated', (data) => data.msgid === msgid);
   /** Waits until every stored delivery of the channel has been applied. */
   const applied = () =>
-    expect.poll(async () => (await storedDeliveries(server.databaseUrl, whatsapp.channelId)).every((row) => row.status === 'applied'), { timeout: 10_000, interval: 50 }).toBe(true);
+    expect
+      .poll(
+        async () =>
+          (await storedDeliveries(server.databaseUrl, whatsapp.channelId)).every((row) => row.status === 'applied'),
+        { timeout: 10_000, interval: 50 },
+      )
+      .toBe(true);
   const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
   beforeAll(async () => {
     hooks = await startWebhookReceiver(secret);
-    server = await startTestServer({ SECRETS_KEY, DELIVERY_RETRY_SCHEDULE: '1', ALLOW_HTTP_WEBHOOKS: 'true', SANDBOX_SENT_AFTER_MS: '200', SANDBOX_DELIVERED_AFTER_MS: '600' });
+    server = await startTestServer({
+      SECRETS_KEY,
+      DELIVERY_RETRY_SCHEDULE: '1',
+      ALLOW_HTTP_WEBHOOKS: 'true',
+      SANDBOX_SENT_AFTER_MS: '200',
+      SANDBOX_DELIVERED_AFTER_MS: '600',
+    });
     const file = tenantSeed('Acme');
     file.platforms![0]!.webhooks = [{ url: hooks.url, secret, events: ['message.status.updated'] }];
     const ids = await server.seed(file);
-    [memberKey, ownerKey, sandboxChannelId] = [ids.users!.member!.apiKey!, ids.users!.owner!.apiKey!, ids.channels!.second!];
+    [memberKey, ownerKey, sandboxChannelId] = [
+      ids.users!.member!.apiKey!,
+      ids.users!.owner!.apiKey!,
+      ids.channels!.second!,
+    ];
     whatsapp = await connectChannel(server.database.orm.em.fork(), ids.channels!.main!);
   });
   afterAll(async () => {
@@ -53,7 +87,11 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
 
   it('sent → delivered → read: each applied, shown, and announced once with the previous status', async () => {
     const msgid = await insertOutbound(server.databaseUrl, whatsapp.channelId);
-    for (const [at, status] of [[1, 'sent'], [2, 'delivered'], [3, 'read']] as const) {
+    for (const [at, status] of [
+      [1, 'sent'],
+      [2, 'delivered'],
+      [3, 'read'],
+    ] as const) {
       expect((await post([{ id: msgid, status, at }])).status).toBe(200);
       await expect.poll(async () => (await statusOf(msgid)).status, { timeout: 10_000, interval: 50 }).toBe(status);
     }
@@ -61,9 +99,33 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
     await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(3);
     const events = eventsOf<StatusEvent>(hooks.received, 'message.status.updated', (data) => data.msgid === msgid);
     expect(events).toEqual([
-      { type: 'message.status.updated', timestamp: isoAt(1), data: { msgid, channelId: whatsapp.channelId, status: 'sent', previousStatus: 'accepted', timestamp: isoAt(1) } },
-      { type: 'message.status.updated', timestamp: isoAt(2), data: { msgid, channelId: whatsapp.channelId, status: 'delivered', previousStatus: 'sent', timestamp: isoAt(2) } },
-      { type: 'message.status.updated', timestamp: isoAt(3), data: { msgid, channelId: whatsapp.channelId, status: 'read', previousStatus: 'delivered', timestamp: isoAt(3) } },
+      {
+        type: 'message.status.updated',
+        timestamp: isoAt(1),
+        data: { msgid, channelId: whatsapp.channelId, status: 'sent', previousStatus: 'accepted', timestamp: isoAt(1) },
+      },
+      {
+        type: 'message.status.updated',
+        timestamp: isoAt(2),
+        data: {
+          msgid,
+          channelId: whatsapp.channelId,
+          status: 'delivered',
+          previousStatus: 'sent',
+          timestamp: isoAt(2),
+        },
+      },
+      {
+        type: 'message.status.updated',
+        timestamp: isoAt(3),
+        data: {
+          msgid,
+          channelId: whatsapp.channelId,
+          status: 'read',
+          previousStatus: 'delivered',
+          timestamp: isoAt(3),
+        },
+      },
     ]);
     const hit = hooks.received.find((h) => (h.verified as { data?: StatusEvent } | null)?.data?.msgid === msgid)!;
     expect(hit.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
@@ -71,8 +133,14 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
 
   it('the same payload twice is stored and applied once: one event', async () => {
     const msgid = await insertOutbound(server.databaseUrl, whatsapp.channelId);
-    const [first, second] = [await post([{ id: msgid, status: 'delivered' }]), await post([{ id: msgid, status: 'delivered' }])];
-    expect([await first.json(), await second.json()]).toMatchObject([{ data: { duplicate: false } }, { data: { duplicate: true } }]);
+    const [first, second] = [
+      await post([{ id: msgid, status: 'delivered' }]),
+      await post([{ id: msgid, status: 'delivered' }]),
+    ];
+    expect([await first.json(), await second.json()]).toMatchObject([
+      { data: { duplicate: false } },
+      { data: { duplicate: true } },
+    ]);
     await applied();
     await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(1);
     await settle();
@@ -82,42 +150,74 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
 
   it('out of order (read, then delivered, then sent) ends at read, with one event', async () => {
     const msgid = await insertOutbound(server.databaseUrl, whatsapp.channelId);
-    for (const [at, status] of [[30, 'read'], [20, 'delivered'], [10, 'sent']] as const) {
+    for (const [at, status] of [
+      [30, 'read'],
+      [20, 'delivered'],
+      [10, 'sent'],
+    ] as const) {
       expect((await post([{ id: msgid, status, at }])).status).toBe(200);
       await applied();
     }
     expect((await statusOf(msgid)).status).toBe('read');
     await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(1);
     await settle();
-    expect(eventsFor(msgid).map((event) => [event.data.previousStatus, event.data.status])).toEqual([['accepted', 'read']]);
+    expect(eventsFor(msgid).map((event) => [event.data.previousStatus, event.data.status])).toEqual([
+      ['accepted', 'read'],
+    ]);
   });
 
   it('failed carries Meta’s error; a later sent changes nothing; a later delivered proves delivery and clears it', async () => {
     const msgid = await insertOutbound(server.databaseUrl, whatsapp.channelId);
     const error = { code: 131026, title: 'Message undeliverable' };
     await post([{ id: msgid, status: 'failed', at: 5, errors: [error] }]);
-    await expect.poll(() => statusOf(msgid), { timeout: 10_000, interval: 50 }).toEqual({ msgid, status: 'failed', direction: 'outbound', type: 'template', error });
+    await expect
+      .poll(() => statusOf(msgid), { timeout: 10_000, interval: 50 })
+      .toEqual({ msgid, status: 'failed', direction: 'outbound', type: 'template', error });
     await post([{ id: msgid, status: 'sent', at: 4 }]);
     await applied();
     expect((await statusOf(msgid)).error).toEqual(error);
 
     await post([{ id: msgid, status: 'delivered', at: 9 }]);
-    await expect.poll(() => statusOf(msgid), { timeout: 10_000, interval: 50 }).toEqual({ msgid, status: 'delivered', direction: 'outbound', type: 'template' });
+    await expect
+      .poll(() => statusOf(msgid), { timeout: 10_000, interval: 50 })
+      .toEqual({ msgid, status: 'delivered', direction: 'outbound', type: 'template' });
     await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(2);
     expect(eventsFor(msgid).map((event) => event.data)).toEqual([
-      { msgid, channelId: whatsapp.channelId, status: 'failed', previousStatus: 'accepted', error, timestamp: isoAt(5) },
+      {
+        msgid,
+        channelId: whatsapp.channelId,
+        status: 'failed',
+        previousStatus: 'accepted',
+        error,
+        timestamp: isoAt(5),
+      },
       { msgid, channelId: whatsapp.channelId, status: 'delivered', previousStatus: 'failed', timestamp: isoAt(9) },
     ]);
   });
 
   it('ignores statuses for another phone_number_id, unknown msgids and unknown status values; the rest of the batch applies', async () => {
-    const [mine, other] = [await insertOutbound(server.databaseUrl, whatsapp.channelId), await insertOutbound(server.databaseUrl, whatsapp.channelId)];
+    const [mine, other] = [
+      await insertOutbound(server.databaseUrl, whatsapp.channelId),
+      await insertOutbound(server.databaseUrl, whatsapp.channelId),
+    ];
     const payload = notification(
-      { wabaId: whatsapp.wabaId, changes: [messagesChange('999000999000999', { statuses: [{ id: other, status: 'read' }] }), { field: 'account_update', value: { event: 'VERIFIED' } }] },
       {
         wabaId: whatsapp.wabaId,
         changes: [
-          messagesChange(whatsapp.phoneNumberId, { statuses: [{ id: 'wamid.unknown', status: 'read' }, { id: mine, status: 'warning' }, { id: mine, status: 'sent', at: 1 }] }),
+          messagesChange('999000999000999', { statuses: [{ id: other, status: 'read' }] }),
+          { field: 'account_update', value: { event: 'VERIFIED' } },
+        ],
+      },
+      {
+        wabaId: whatsapp.wabaId,
+        changes: [
+          messagesChange(whatsapp.phoneNumberId, {
+            statuses: [
+              { id: 'wamid.unknown', status: 'read' },
+              { id: mine, status: 'warning' },
+              { id: mine, status: 'sent', at: 1 },
+            ],
+          }),
           messagesChange(whatsapp.phoneNumberId, { statuses: [{ id: mine, status: 'delivered', at: 2 }] }),
         ],
       },
@@ -135,11 +235,18 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
     const msgid = await insertOutbound(server.databaseUrl, sandboxChannelId);
     await post([{ id: msgid, status: 'read' }]);
     await applied();
-    expect(await sql(server.databaseUrl, 'select status from messages where msgid = $1', [msgid])).toEqual([{ status: 'accepted' }]);
+    expect(await sql(server.databaseUrl, 'select status from messages where msgid = $1', [msgid])).toEqual([
+      { status: 'accepted' },
+    ]);
   });
 
   it('the sandbox provider’s reports send the same event: accepted → sent → delivered', async () => {
-    const sent = await server.client(ownerKey).workspace.chat.templates.send({ channelId: sandboxChannelId, to: '15550000009', templateName: 'follow_up', variables: 'Li' });
+    const sent = await server.client(ownerKey).workspace.chat.templates.send({
+      channelId: sandboxChannelId,
+      to: '15550000009',
+      templateName: 'follow_up',
+      variables: 'Li',
+    });
     const { msgid } = sent.data;
     await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(2);
     const events = eventsFor(msgid);

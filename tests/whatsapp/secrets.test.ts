@@ -7,7 +7,16 @@ import { createFreshDatabase, sql } from '../helpers/database.js';
 import { graphError, startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { runCli, spawnServer, type ProcessResult, type ServerProcess } from '../helpers/processes.js';
 import { PASSWORD, PortalAgent } from '../portal/portal-helpers.js';
-import { credentialsOf, META_TEMPLATES, SECRETS_KEY, secretsOf, template, whatsAppAccount, whatsAppTenantIds, whatsAppTenantSeed } from './whatsapp-fixtures.js';
+import {
+  credentialsOf,
+  META_TEMPLATES,
+  SECRETS_KEY,
+  secretsOf,
+  template,
+  whatsAppAccount,
+  whatsAppTenantIds,
+  whatsAppTenantSeed,
+} from './whatsapp-fixtures.js';
 
 /**
  * The built server as its own process at LOG_LEVEL=trace, driven through every path that handles a channel's
@@ -41,7 +50,13 @@ describe('WhatsApp channel secrets', () => {
       templates: { [good.wabaId]: META_TEMPLATES(), [other.wabaId]: [template('sales_only')] },
     });
     databaseUrl = await createFreshDatabase();
-    env = { DATABASE_URL: databaseUrl, SECRETS_KEY, WHATSAPP_GRAPH_URL: graph.url, PUBLIC_URL: 'https://switchboard.example.com', TEMPLATE_SYNC_MINUTES: '0' };
+    env = {
+      DATABASE_URL: databaseUrl,
+      SECRETS_KEY,
+      WHATSAPP_GRAPH_URL: graph.url,
+      PUBLIC_URL: 'https://switchboard.example.com',
+      TEMPLATE_SYNC_MINUTES: '0',
+    };
     server = spawnServer({ ...env, PORT: '0', LOG_LEVEL: 'trace', MIGRATE_ON_START: 'true', DEMO: 'false' });
     const [, port] = await server.waitFor(/"port":(\d+)[^\n]*"msg":"Switchboard listening"/, 60_000);
     baseUrl = `http://127.0.0.1:${port}`;
@@ -66,18 +81,33 @@ describe('WhatsApp channel secrets', () => {
 
     // The API: listing, sending, syncing, and Meta refusing each of them, once echoing the token back.
     const api = async (endpoint: string, body: Record<string, unknown>) => {
-      const reply = await axios.post(`${baseUrl}/api/workspace/v1/${endpoint}`, body, { headers: { 'x-api-key': wa.ownerKey }, validateStatus: () => true });
+      const reply = await axios.post(`${baseUrl}/api/workspace/v1/${endpoint}`, body, {
+        headers: { 'x-api-key': wa.ownerKey },
+        validateStatus: () => true,
+      });
       replies.push(JSON.stringify({ status: reply.status, headers: reply.headers, data: reply.data }));
       return reply;
     };
-    const send = { channelId: wa.waChannelId, to: '15550001234', templateName: 'order_update', language: 'en_US', variables: ['Ada', 'A-1'] };
+    const send = {
+      channelId: wa.waChannelId,
+      to: '15550001234',
+      templateName: 'order_update',
+      language: 'en_US',
+      variables: ['Ada', 'A-1'],
+    };
     expect((await api('channels/list', {})).status).toBe(200);
     expect((await api('chat/templates/list', { channelId: wa.waChannelId })).status).toBe(200);
     const sent = await api('chat/templates/send', send);
     expect(sent.status).toBe(200);
-    graph.replyOnce({ status: 400, body: graphError(100, `Invalid OAuth access token - Cannot parse access token ${good.accessToken}`) });
+    graph.replyOnce({
+      status: 400,
+      body: graphError(100, `Invalid OAuth access token - Cannot parse access token ${good.accessToken}`),
+    });
     const echoed = await api('chat/templates/send', send);
-    expect([echoed.status, echoed.data.message]).toEqual([400, expect.stringContaining('Cannot parse access token [redacted] (code 100)')]);
+    expect([echoed.status, echoed.data.message]).toEqual([
+      400,
+      expect.stringContaining('Cannot parse access token [redacted] (code 100)'),
+    ]);
     graph.replyOnce({ status: 401, body: graphError(190, 'Error validating access token') });
     expect((await api('chat/templates/send', send)).status).toBe(502);
     graph.replyOnce({ status: 500, body: graphError(131000, 'Something went wrong') });
@@ -90,7 +120,10 @@ describe('WhatsApp channel secrets', () => {
     // Accepted by Meta, not recordable (an id we already hold): a loud log line names the msgid.
     graph.replyOnce({ status: 200, body: { messages: [{ id: sent.data.data.msgid }] } });
     expect((await api('chat/templates/send', send)).status).toBe(503);
-    await server.waitFor(new RegExp(`"level":50[^\\n]*"msgid":"${sent.data.data.msgid.replace('.', '\\.')}"[^\\n]*SENT BUT NOT RECORDED`), 10_000);
+    await server.waitFor(
+      new RegExp(`"level":50[^\\n]*"msgid":"${sent.data.data.msgid.replace('.', '\\.')}"[^\\n]*SENT BUT NOT RECORDED`),
+      10_000,
+    );
 
     // The portal: the Channels page, a refused connect (typed secrets must not come back), a successful one.
     const owner = new PortalAgent(baseUrl);
@@ -109,11 +142,31 @@ describe('WhatsApp channel secrets', () => {
 
     // The CLI: a refused connect and a rotation of the WhatsApp channel.
     const flags = (values: ReturnType<typeof credentialsOf>) => [
-      '--phone-number-id', values.phoneNumberId, '--waba-id', values.wabaId, '--access-token', values.accessToken,
-      '--app-secret', values.appSecret, '--verify-token', values.verifyToken,
+      '--phone-number-id',
+      values.phoneNumberId,
+      '--waba-id',
+      values.wabaId,
+      '--access-token',
+      values.accessToken,
+      '--app-secret',
+      values.appSecret,
+      '--verify-token',
+      values.verifyToken,
     ];
-    expect((await cli(['channel', 'connect', '--channel', wa.waChannelId, ...flags({ ...credentialsOf(good), accessToken: refusedToken })])).code).toBe(1);
-    expect((await cli(['channel', 'connect', '--channel', wa.waChannelId, ...flags(credentialsOf(good))])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          'channel',
+          'connect',
+          '--channel',
+          wa.waChannelId,
+          ...flags({ ...credentialsOf(good), accessToken: refusedToken }),
+        ])
+      ).code,
+    ).toBe(1);
+    expect((await cli(['channel', 'connect', '--channel', wa.waChannelId, ...flags(credentialsOf(good))])).code).toBe(
+      0,
+    );
     expect((await cli(['templates', 'sync', '--channel', wa.waChannelId])).code).toBe(0);
 
     const secrets = [...secretsOf(good), ...secretsOf(other), refusedToken];
@@ -130,10 +183,16 @@ describe('WhatsApp channel secrets', () => {
     expect(refused.text.includes(other.verifyToken)).toBe(false);
 
     // Every row of every table, ours and the job queue's, as text.
-    const tables = await sql(databaseUrl, `select table_schema as s, table_name as t from information_schema.tables where table_schema in ('public', 'pgboss') and table_type = 'BASE TABLE'`);
+    const tables = await sql(
+      databaseUrl,
+      `select table_schema as s, table_name as t from information_schema.tables where table_schema in ('public', 'pgboss') and table_type = 'BASE TABLE'`,
+    );
     expect(tables.length).toBeGreaterThan(15);
     for (const { s, t } of tables) {
-      const [{ dump }] = (await sql(databaseUrl, `select coalesce(string_agg(row_to_json(x)::text, E'\\n'), '') as dump from "${s}"."${t}" x`)) as [{ dump: string }];
+      const [{ dump }] = (await sql(
+        databaseUrl,
+        `select coalesce(string_agg(row_to_json(x)::text, E'\\n'), '') as dump from "${s}"."${t}" x`,
+      )) as [{ dump: string }];
       for (const secret of secrets) expect(dump.includes(secret), `${s}.${t} holds a secret`).toBe(false);
     }
   }, 240_000);

@@ -7,13 +7,23 @@ import { startTestServer } from '../helpers/server.js';
 import { META_TEMPLATES, SECRETS_KEY, whatsAppAccount, whatsAppTenantSeed } from './whatsapp-fixtures.js';
 
 const account = whatsAppAccount();
-const graph = await startGraphStandIn({ accessTokens: [account.accessToken], phoneNumbers: [account], templates: { [account.wabaId]: META_TEMPLATES() } });
+const graph = await startGraphStandIn({
+  accessTokens: [account.accessToken],
+  phoneNumbers: [account],
+  templates: { [account.wabaId]: META_TEMPLATES() },
+});
 afterAll(() => graph.close());
 
 /** Starts the service as main.ts does and stops it again; the start-up error, if any. */
 async function startUp(databaseUrl: string, env: Record<string, string>): Promise<Error | undefined> {
   const logger = createLogger('silent');
-  const config = loadConfig({ LOG_LEVEL: 'silent', TEMPLATE_SYNC_MINUTES: '0', ...env, PORT: '0', DATABASE_URL: databaseUrl });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    TEMPLATE_SYNC_MINUTES: '0',
+    ...env,
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+  });
   const database = await openDatabase(config, logger, 4);
   try {
     const running = await startServer(config, database, logger);
@@ -43,7 +53,9 @@ describe('start-up with WhatsApp Cloud API channels', () => {
     expect((await startUp(url, { SECRETS_KEY: randomBytes(32).toString('base64') }))?.message).toMatch(
       /^SECRETS_KEY cannot open the stored WhatsApp channel secrets: Stored secret was encrypted with another key \(id [\w-]+; the configured key is [\w-]+\)\.$/,
     );
-    expect((await startUp(url, { SECRETS_KEY: 'c2hvcnQ=' }))?.message).toBe('SECRETS_KEY decodes to 5 bytes; it must be exactly 32 (openssl rand -base64 32).');
+    expect((await startUp(url, { SECRETS_KEY: 'c2hvcnQ=' }))?.message).toBe(
+      'SECRETS_KEY decodes to 5 bytes; it must be exactly 32 (openssl rand -base64 32).',
+    );
     expect(await startUp(url, { SECRETS_KEY })).toBeUndefined();
   });
 });

@@ -2,10 +2,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase, sql } from '../helpers/database.js';
 import { startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { startTestServer } from '../helpers/server.js';
-import { META_TEMPLATES, SECRETS_KEY, template, whatsAppAccount, whatsAppTenantIds, whatsAppTenantSeed } from './whatsapp-fixtures.js';
+import {
+  META_TEMPLATES,
+  SECRETS_KEY,
+  template,
+  whatsAppAccount,
+  whatsAppTenantIds,
+  whatsAppTenantSeed,
+} from './whatsapp-fixtures.js';
 
 const account = whatsAppAccount();
-const graph = await startGraphStandIn({ accessTokens: [account.accessToken], phoneNumbers: [account], templates: { [account.wabaId]: META_TEMPLATES() } });
+const graph = await startGraphStandIn({
+  accessTokens: [account.accessToken],
+  phoneNumbers: [account],
+  templates: { [account.wabaId]: META_TEMPLATES() },
+});
 afterAll(() => graph.close());
 
 const SCHEDULE_QUEUE = 'whatsapp.template-sync-schedule';
@@ -14,9 +25,12 @@ describe('scheduled template sync', () => {
   it('keeps the schedule in PostgreSQL (TEMPLATE_SYNC_MINUTES; 0 removes it) and pulls every connected channel when it fires', async () => {
     const databaseUrl = await createFreshDatabase();
     const env = { DATABASE_URL: databaseUrl, SECRETS_KEY, WHATSAPP_GRAPH_URL: graph.url };
-    const schedules = () => sql(databaseUrl, 'select name, cron from pgboss.schedule where name = $1', [SCHEDULE_QUEUE]);
+    const schedules = () =>
+      sql(databaseUrl, 'select name, cron from pgboss.schedule where name = $1', [SCHEDULE_QUEUE]);
     const stored = async (channelId: string) =>
-      (await sql(databaseUrl, 'select name from templates where channel_id = $1 order by name', [channelId])).map((row) => row.name as string);
+      (await sql(databaseUrl, 'select name from templates where channel_id = $1 order by name', [channelId])).map(
+        (row) => row.name as string,
+      );
 
     const first = await startTestServer({ ...env, TEMPLATE_SYNC_MINUTES: '0' });
     const wa = whatsAppTenantIds(await first.seed(whatsAppTenantSeed(account)));

@@ -16,7 +16,8 @@ export interface WhatsAppAccount {
   verifyToken: string;
 }
 
-const digits = (count: number) => Array.from({ length: count }, (_, i) => (i === 0 ? randomInt(1, 10) : randomInt(0, 10))).join('');
+const digits = (count: number) =>
+  Array.from({ length: count }, (_, i) => (i === 0 ? randomInt(1, 10) : randomInt(0, 10))).join('');
 
 export function whatsAppAccount(verifiedName = 'Acme Support'): WhatsAppAccount {
   return {
@@ -42,7 +43,13 @@ export const credentialsOf = ({ phoneNumberId, wabaId, accessToken, appSecret, v
 /** The values that must never appear in a reply, a log line or a plain column. */
 export const secretsOf = (account: WhatsAppAccount) => [account.accessToken, account.appSecret, account.verifyToken];
 
-export const template = (name: string, status = 'APPROVED', body = 'Hi {{1}}, order {{2}} shipped.', language = 'en_US', category = 'UTILITY'): StandInTemplate => ({
+export const template = (
+  name: string,
+  status = 'APPROVED',
+  body = 'Hi {{1}}, order {{2}} shipped.',
+  language = 'en_US',
+  category = 'UTILITY',
+): StandInTemplate => ({
   name,
   status,
   body,
@@ -89,14 +96,34 @@ export function whatsAppTenantSeed(account: WhatsAppAccount, password?: string):
       },
     ],
     channels: [
-      { ref: 'wa', platform: 'p', name: 'WhatsApp line', phone: '15550100000', users: ['owner'], provider: { type: 'whatsapp_cloud', ...credentialsOf(account) } },
+      {
+        ref: 'wa',
+        platform: 'p',
+        name: 'WhatsApp line',
+        phone: '15550100000',
+        users: ['owner'],
+        provider: { type: 'whatsapp_cloud', ...credentialsOf(account) },
+      },
       { ref: 'sandbox', platform: 'p', name: 'Sandbox line', phone: '15550109999', users: ['owner'] },
     ],
-    templates: [{ channel: 'sandbox', name: 'hello', category: 'UTILITY', language: 'en_US', status: 'approved', body: 'Hello {{1}}' }],
+    templates: [
+      {
+        channel: 'sandbox',
+        name: 'hello',
+        category: 'UTILITY',
+        language: 'en_US',
+        status: 'approved',
+        body: 'Hello {{1}}',
+      },
+    ],
   };
 }
 
-export function whatsAppTenantIds(ids: { platforms?: Record<string, string>; users?: Record<string, { apiKey?: string | null }>; channels?: Record<string, string> }): WhatsAppTenant {
+export function whatsAppTenantIds(ids: {
+  platforms?: Record<string, string>;
+  users?: Record<string, { apiKey?: string | null }>;
+  channels?: Record<string, string>;
+}): WhatsAppTenant {
   return {
     platformId: ids.platforms!.p!,
     ownerKey: ids.users!.owner!.apiKey!,

@@ -6,7 +6,15 @@ describe('workspace automations/list', () => {
   test('lists the channel’s automations with total', async ({ server, acme }) => {
     expect(await server.client(acme.memberKey).workspace.automations.list()).toEqual({
       success: true,
-      data: [{ id: expect.any(String), name: 'Welcome', status: 'active', executionCount: 3, createdAt: expect.stringMatching(/^\d{4}-.*Z$/) }],
+      data: [
+        {
+          id: expect.any(String),
+          name: 'Welcome',
+          status: 'active',
+          executionCount: 3,
+          createdAt: expect.stringMatching(/^\d{4}-.*Z$/),
+        },
+      ],
       total: 1,
     });
   });

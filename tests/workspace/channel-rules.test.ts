@@ -4,8 +4,12 @@ import { test as base } from '../helpers/test.js';
 import { CHANNEL_SCOPED, type WorkspaceEndpoint } from './endpoints.js';
 
 /** Calls `endpoint` with `apiKey` and parameters that suit Acme's main channel, plus `extra`. */
-const test = base.extend('call', ({ server, acme }) => (endpoint: WorkspaceEndpoint, apiKey: string, extra: Record<string, unknown> = {}) =>
-  endpoint.call(server.client(apiKey), { ...endpoint.params(acme), ...extra }));
+const test = base.extend(
+  'call',
+  ({ server, acme }) =>
+    (endpoint: WorkspaceEndpoint, apiKey: string, extra: Record<string, unknown> = {}) =>
+      endpoint.call(server.client(apiKey), { ...endpoint.params(acme), ...extra }),
+);
 
 /** SPEC rule 4 on every channel-scoped workspace endpoint. */
 describe('channel rules', () => {
@@ -19,7 +23,11 @@ describe('channel rules', () => {
     });
 
     test('needs channelId when the key has several channels: 400 naming channelId', async ({ acme, call }) => {
-      await expectInvalid(call(endpoint, acme.ownerKey), 'channelId', 'is required: this key is authorized for 2 channels');
+      await expectInvalid(
+        call(endpoint, acme.ownerKey),
+        'channelId',
+        'is required: this key is authorized for 2 channels',
+      );
     });
 
     test('uses the given channel when the key has several', async ({ acme, call }) => {
@@ -32,7 +40,10 @@ describe('channel rules', () => {
     });
 
     test('403 for a channel of the same platform the key is not authorized for', async ({ acme, call }) => {
-      await expectForbidden(call(endpoint, acme.memberKey, { channelId: acme.secondChannelId }), 'You are not authorized for this channel.');
+      await expectForbidden(
+        call(endpoint, acme.memberKey, { channelId: acme.secondChannelId }),
+        'You are not authorized for this channel.',
+      );
       await expectForbidden(call(endpoint, acme.lonelyKey, { channelId: acme.mainChannelId }));
     });
 

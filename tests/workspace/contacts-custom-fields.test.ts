@@ -8,10 +8,21 @@ type ManageParams = Parameters<ReturnType<TestServer['client']>['workspace']['co
 
 const test = base
   .extend('nextKey', { scope: 'file' }, ({ server, acme }) => writerKeys(server, acme))
-  .extend('manage', ({ server, nextKey }) => (params: ManageParams, key = nextKey()) => server.client(key).workspace.contacts.manage(params))
+  .extend(
+    'manage',
+    ({ server, nextKey }) =>
+      (params: ManageParams, key = nextKey()) =>
+        server.client(key).workspace.contacts.manage(params),
+  )
   /** The owner writes to the second channel, where `Tier` is required. */
-  .extend('manageSecond', ({ server, acme }) => (params: Omit<ManageParams, 'channelId'>) =>
-    server.client(acme.ownerKey).workspace.contacts.manage({ ...params, channelId: acme.secondChannelId } as ManageParams));
+  .extend(
+    'manageSecond',
+    ({ server, acme }) =>
+      (params: Omit<ManageParams, 'channelId'>) =>
+        server
+          .client(acme.ownerKey)
+          .workspace.contacts.manage({ ...params, channelId: acme.secondChannelId } as ManageParams),
+  );
 
 /** contacts/manage checks `customFields` against the channel's definitions: name, type, options, isRequired. */
 describe('workspace contacts/manage custom fields', () => {
@@ -29,7 +40,13 @@ describe('workspace contacts/manage custom fields', () => {
   });
 
   test('stores a value of each type and shows it as contacts/list does', async ({ server, acme, manage }) => {
-    const customFields = { Note: 'Prefers email.\nNever call.', Age: 41.5, Birthday: '1914-11-09', 'Opted in': true, Plan: 'free' };
+    const customFields = {
+      Note: 'Prefers email.\nNever call.',
+      Age: 41.5,
+      Birthday: '1914-11-09',
+      'Opted in': true,
+      Plan: 'free',
+    };
     const reply = await manage({ phone: '15550200001', name: 'Typed Fields', customFields });
     expect(reply.data.customFields).toEqual(customFields);
     const listed = await server.client(acme.memberKey).workspace.contacts.list({ search: 'Typed Fields' });
@@ -46,13 +63,25 @@ describe('workspace contacts/manage custom fields', () => {
     ['Plan', 'enterprise', 'must be one of free, pro'],
   ] as const)('refuses %s = %j with a 400 naming customFields.%s', async ([name, value, why], { manage }) => {
     const escaped = name.replace(' ', '\\s');
-    await expectInvalid(manage({ phone: '15550200001', customFields: { [name]: value } }), `customFields\\.${escaped}`, why);
+    await expectInvalid(
+      manage({ phone: '15550200001', customFields: { [name]: value } }),
+      `customFields\\.${escaped}`,
+      why,
+    );
   });
 
   test('refuses a name that is not a custom field of this channel (names are exact)', async ({ manage }) => {
-    await expectInvalid(manage({ phone: '15550200001', customFields: { age: 3 } }), 'customFields\\.age', 'is not a custom field of this channel');
+    await expectInvalid(
+      manage({ phone: '15550200001', customFields: { age: 3 } }),
+      'customFields\\.age',
+      'is not a custom field of this channel',
+    );
     // Tier belongs to the second channel.
-    await expectInvalid(manage({ phone: '15550200001', customFields: { Tier: 'gold' } }), 'customFields\\.Tier', 'is not a custom field of this channel');
+    await expectInvalid(
+      manage({ phone: '15550200001', customFields: { Tier: 'gold' } }),
+      'customFields\\.Tier',
+      'is not a custom field of this channel',
+    );
   });
 
   test('merges on update: given values replace, null clears, the others stay', async ({ manage }) => {
@@ -61,14 +90,28 @@ describe('workspace contacts/manage custom fields', () => {
   });
 
   test('a required field must be given on creation and cannot be cleared later', async ({ manageSecond }) => {
-    const missing = await expectError(manageSecond({ phone: '15550200002', name: 'Needs Tier', customFields: {} }), 400, 'invalid_request');
+    const missing = await expectError(
+      manageSecond({ phone: '15550200002', name: 'Needs Tier', customFields: {} }),
+      400,
+      'invalid_request',
+    );
     expect(missing.message).toBe('customFields.Tier: is required');
-    await expectInvalid(manageSecond({ phone: '15550200002', name: 'Needs Tier', customFields: { Tier: null } }), 'customFields\\.Tier', 'is required and cannot be cleared');
+    await expectInvalid(
+      manageSecond({ phone: '15550200002', name: 'Needs Tier', customFields: { Tier: null } }),
+      'customFields\\.Tier',
+      'is required and cannot be cleared',
+    );
     const created = await manageSecond({ phone: '15550200002', name: 'Needs Tier', customFields: { Tier: 'gold' } });
     expect(created.data.customFields).toEqual({ Tier: 'gold' });
     // An update need not repeat it, nor may it clear it.
-    expect((await manageSecond({ phone: '15550200002', status: 'blocked' })).data.customFields).toEqual({ Tier: 'gold' });
-    await expectInvalid(manageSecond({ phone: '15550200002', customFields: { Tier: null } }), 'customFields\\.Tier', 'is required and cannot be cleared');
+    expect((await manageSecond({ phone: '15550200002', status: 'blocked' })).data.customFields).toEqual({
+      Tier: 'gold',
+    });
+    await expectInvalid(
+      manageSecond({ phone: '15550200002', customFields: { Tier: null } }),
+      'customFields\\.Tier',
+      'is required and cannot be cleared',
+    );
     // A contact from before the field was required can still be updated without it.
     expect((await manageSecond({ phone: '358400000006', status: 'active' })).data.customFields).toEqual({});
   });

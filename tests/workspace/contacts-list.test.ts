@@ -10,8 +10,18 @@ const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 type ListParams = Parameters<ReturnType<TestServer['client']>['workspace']['contacts']['list']>[0];
 
 const test = base
-  .extend('list', ({ server, acme }) => (params?: ListParams) => server.client(acme.memberKey).workspace.contacts.list(params))
-  .extend('names', ({ list }) => async (search: string) => (await list({ search })).data.map((c) => c.name));
+  .extend(
+    'list',
+    ({ server, acme }) =>
+      (params?: ListParams) =>
+        server.client(acme.memberKey).workspace.contacts.list(params),
+  )
+  .extend(
+    'names',
+    ({ list }) =>
+      async (search: string) =>
+        (await list({ search })).data.map((c) => c.name),
+  );
 
 describe('workspace contacts/list', () => {
   // Seeded contacts share a creation instant; spread them so the order is known: Ada newest, then Grace, Alan.
@@ -43,7 +53,10 @@ describe('workspace contacts/list', () => {
           id: acme.ids.contacts!.grace,
           email: null,
           // Labels in their own order: sortOrder 0 ("new") before 1 ("vip").
-          labels: [expect.objectContaining({ name: 'new', color: '#22aa55' }), expect.objectContaining({ name: 'vip' })],
+          labels: [
+            expect.objectContaining({ name: 'new', color: '#22aa55' }),
+            expect.objectContaining({ name: 'vip' }),
+          ],
           customFields: {},
         }),
         expect.objectContaining({ id: acme.ids.contacts!.alan, phone: '447700900003', labels: [] }),
@@ -54,7 +67,9 @@ describe('workspace contacts/list', () => {
 
   test('breaks creation-time ties by id, newest id first, so pages never overlap', async ({ server }) => {
     const tenant = await createTenant(server, 'Ties');
-    await sql(server.databaseUrl, `update contacts set created_at = '2026-01-01T00:00:00Z' where channel_id = $1`, [tenant.mainChannelId]);
+    await sql(server.databaseUrl, `update contacts set created_at = '2026-01-01T00:00:00Z' where channel_id = $1`, [
+      tenant.mainChannelId,
+    ]);
     const client = server.client(tenant.memberKey).workspace.contacts;
     const all = (await client.list()).data.map((c) => c.id);
     expect(all).toEqual([...all].sort().reverse());
@@ -67,7 +82,11 @@ describe('workspace contacts/list', () => {
       data: [{ name: 'Alan Turing' }],
       pagination: { page: 2, limit: 2, total: 3, pages: 2 },
     });
-    expect(await list({ page: 9, limit: 2 })).toEqual({ success: true, data: [], pagination: { page: 9, limit: 2, total: 3, pages: 2 } });
+    expect(await list({ page: 9, limit: 2 })).toEqual({
+      success: true,
+      data: [],
+      pagination: { page: 9, limit: 2, total: 3, pages: 2 },
+    });
   });
 
   test('searches names case-insensitively by word start', async ({ names }) => {
@@ -96,7 +115,8 @@ describe('workspace contacts/list', () => {
               ($1, 'snakeXcase', '15551230004'), ($1, 'back\\slash', '15551230005')`,
       [tenant.mainChannelId],
     );
-    const search = async (term: string) => (await server.client(tenant.memberKey).workspace.contacts.list({ search: term })).data.map((c) => c.name);
+    const search = async (term: string) =>
+      (await server.client(tenant.memberKey).workspace.contacts.list({ search: term })).data.map((c) => c.name);
     // No LIKE anywhere: %, _ and \ are characters like any other, and punctuation starts a new word.
     expect(await search('100%')).toEqual(['100% Sure']);
     expect(await search('snake_c')).toEqual(['snake_case']);
@@ -111,13 +131,20 @@ describe('workspace contacts/list', () => {
   test('counts search matches exactly, also when a page is full', async ({ list }) => {
     // Every phone has a 0.
     expect((await list({ search: '0', limit: 2 })).pagination).toEqual({ page: 1, limit: 2, total: 3, pages: 2 });
-    expect((await list({ search: '0', page: 3, limit: 2 })).pagination).toEqual({ page: 3, limit: 2, total: 3, pages: 2 });
+    expect((await list({ search: '0', page: 3, limit: 2 })).pagination).toEqual({
+      page: 3,
+      limit: 2,
+      total: 3,
+      pages: 2,
+    });
     expect((await list({ search: 'zzz' })).pagination).toEqual({ page: 1, limit: 50, total: 0, pages: 0 });
     // An empty search is no search.
     expect((await list({ search: '' })).pagination.total).toBe(3);
   });
 
-  test('caps the count of a very broad search at 1,000 and says so through total, not through a slow count', async ({ server }) => {
+  test('caps the count of a very broad search at 1,000 and says so through total, not through a slow count', async ({
+    server,
+  }) => {
     const big = await createTenant(server, 'Big');
     await sql(
       server.databaseUrl,
@@ -130,7 +157,11 @@ describe('workspace contacts/list', () => {
     expect(broad.pagination).toEqual({ page: 1, limit: 50, total: 1000, pages: 20 });
     // Past the cap the page is still the newest matches, in order.
     expect(broad.data.map((c) => c.name)).toEqual(Array.from({ length: 50 }, (_, i) => `Bulk ${i + 1}`));
-    expect((await contacts.list({ search: 'bulk', page: 2, limit: 3 })).data.map((c) => c.name)).toEqual(['Bulk 4', 'Bulk 5', 'Bulk 6']);
+    expect((await contacts.list({ search: 'bulk', page: 2, limit: 3 })).data.map((c) => c.name)).toEqual([
+      'Bulk 4',
+      'Bulk 5',
+      'Bulk 6',
+    ]);
     // Past the cap the total is at least what the requested page proves exists.
     const deep = await contacts.list({ search: 'bulk', page: 21 });
     expect(deep.data).toHaveLength(50);
@@ -152,10 +183,18 @@ describe('workspace contacts/list', () => {
     await expectInvalid(list({ page: 10_000_001 }), 'page', 'at most');
     await expectInvalid(list({ search: 'x'.repeat(101) }), 'search', 'at most 100');
     const headers = { 'X-API-Key': acme.memberKey };
-    for (const [query, field] of [['limit=abc', 'limit'], ['page=abc', 'page'], ['limit=', 'limit']] as const) {
+    for (const [query, field] of [
+      ['limit=abc', 'limit'],
+      ['page=abc', 'page'],
+      ['limit=', 'limit'],
+    ] as const) {
       const reply = await server.http.get(`/api/workspace/v1/contacts/list?${query}`, { headers });
       expect(reply.status).toBe(400);
-      expect(reply.data).toMatchObject({ success: false, error: 'invalid_request', message: expect.stringMatching(new RegExp(`^${field}: `)) });
+      expect(reply.data).toMatchObject({
+        success: false,
+        error: 'invalid_request',
+        message: expect.stringMatching(new RegExp(`^${field}: `)),
+      });
     }
   });
 });

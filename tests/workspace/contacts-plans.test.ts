@@ -50,8 +50,13 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
   /** The scans of the contacts and key tables, as `node type [Backward]: index` (or the table for a scan without one). */
   const scansOf = (plan: PlanNode[]) =>
     plan
-      .filter((n) => TABLES.includes(n['Relation Name'] ?? '') || TABLES.some((t) => n['Index Name']?.startsWith(`${t}_`)))
-      .map((n) => `${n['Node Type']}${n['Scan Direction'] === 'Backward' ? ' Backward' : ''}: ${n['Index Name'] ?? n['Relation Name']}`);
+      .filter(
+        (n) => TABLES.includes(n['Relation Name'] ?? '') || TABLES.some((t) => n['Index Name']?.startsWith(`${t}_`)),
+      )
+      .map(
+        (n) =>
+          `${n['Node Type']}${n['Scan Direction'] === 'Backward' ? ' Backward' : ''}: ${n['Index Name'] ?? n['Relation Name']}`,
+      );
 
   /**
    * Lists through the product's service. Each statement is explained (as sent) first, with its generic plan and
@@ -89,10 +94,13 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
     // One connection, so that the statements it has prepared are the ones this session lists.
     const single = await openDatabase(loadConfig({ DATABASE_URL: database.url }), createLogger('silent'), 1);
     try {
-      for (const search of [undefined, 'Mari', '55-1', '7']) await listContacts({ em: single.orm.em.fork() } as never, channelId, { page: 1, limit: 50, search });
-      const prepared = await single.orm.em.fork().execute<{ name: string; generic_plans: number }[]>(
-        `select name, generic_plans from pg_prepared_statements order by name`,
-      );
+      for (const search of [undefined, 'Mari', '55-1', '7'])
+        await listContacts({ em: single.orm.em.fork() } as never, channelId, { page: 1, limit: 50, search });
+      const prepared = await single.orm.em
+        .fork()
+        .execute<{ name: string; generic_plans: number }[]>(
+          `select name, generic_plans from pg_prepared_statements order by name`,
+        );
       // The listing, a name search and a phone fragment; the walk for a broad phone fragment is planned for its values.
       expect(prepared.map((p) => p.name)).toEqual(Array(3).fill(expect.stringMatching(/^contacts_list_[\w-]{27}$/)));
       for (const statement of prepared) expect(Number(statement.generic_plans)).toBeGreaterThan(0);
@@ -122,7 +130,9 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
   });
 
   it('counts the commonest surname to the cap and pages it off the key index in the same statement', async () => {
-    const surname = await one(`select split_part(name, ' ', -1) as value from contacts group by 1 order by count(*) desc limit 1`);
+    const surname = await one(
+      `select split_part(name, ' ', -1) as value from contacts group by 1 order by count(*) desc limit 1`,
+    );
     const { scans, reply } = await plansOf({ search: surname, page: 3 });
     expect(reply.data).toHaveLength(50);
     expect(reply.pagination.total).toBe(CONTACTS_SEARCH_COUNT_CAP);

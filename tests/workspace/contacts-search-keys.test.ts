@@ -22,14 +22,37 @@ const DRIFT = `
    except select 'missing phone key', channel_id, suffix, created_at, contact_id from contact_phone_suffixes)`;
 
 const test = base
-  .extend('drift', ({ server }) => () => sql(server.databaseUrl, DRIFT))
-  .extend('keyCount', ({ server }) => async () =>
-    (await sql<{ n: number }>(server.databaseUrl, 'select ((select count(*) from contact_name_prefixes) + (select count(*) from contact_phone_suffixes))::int as n'))[0]!.n)
-  .extend('names', ({ server, acme }) => async (search: string) =>
-    (await server.client(acme.memberKey).workspace.contacts.list({ search })).data.map((c) => c.name));
+  .extend(
+    'drift',
+    ({ server }) =>
+      () =>
+        sql(server.databaseUrl, DRIFT),
+  )
+  .extend(
+    'keyCount',
+    ({ server }) =>
+      async () =>
+        (
+          await sql<{ n: number }>(
+            server.databaseUrl,
+            'select ((select count(*) from contact_name_prefixes) + (select count(*) from contact_phone_suffixes))::int as n',
+          )
+        )[0]!.n,
+  )
+  .extend(
+    'names',
+    ({ server, acme }) =>
+      async (search: string) =>
+        (await server.client(acme.memberKey).workspace.contacts.list({ search })).data.map((c) => c.name),
+  );
 
 describe('contacts/list search keys stay exact', () => {
-  test('for contacts from the seed loader and from contacts/manage, created and renamed', async ({ server, acme, drift, names }) => {
+  test('for contacts from the seed loader and from contacts/manage, created and renamed', async ({
+    server,
+    acme,
+    drift,
+    names,
+  }) => {
     expect(await names('lovelace')).toEqual(['Ada Lovelace']);
     const contacts = server.client(acme.ownerKey).workspace.contacts;
     await contacts.manage({ channelId: acme.mainChannelId, phone: '+1 555 010 7001', name: 'Zelda Fitzgerald' });
@@ -41,20 +64,33 @@ describe('contacts/list search keys stay exact', () => {
     expect(await drift()).toEqual([]);
   });
 
-  test('for bulk SQL: inserts, upserts, updates of name, phone, creation time and id, deletes, rollbacks', async ({ server, acme, drift, names }) => {
+  test('for bulk SQL: inserts, upserts, updates of name, phone, creation time and id, deletes, rollbacks', async ({
+    server,
+    acme,
+    drift,
+    names,
+  }) => {
     const channel = acme.mainChannelId;
     const run = (statement: string) => sql(server.databaseUrl, statement, [channel]);
-    await run(`insert into contacts (channel_id, name, phone) select $1, 'Bulk Person ' || g, (16000000000 + g)::text from generate_series(1, 300) g`);
-    await run(`insert into contacts (channel_id, name, phone) values ($1, 'Bulk Person 1', '16000000001') on conflict (channel_id, phone) do nothing`);
+    await run(
+      `insert into contacts (channel_id, name, phone) select $1, 'Bulk Person ' || g, (16000000000 + g)::text from generate_series(1, 300) g`,
+    );
+    await run(
+      `insert into contacts (channel_id, name, phone) values ($1, 'Bulk Person 1', '16000000001') on conflict (channel_id, phone) do nothing`,
+    );
     await run(`insert into contacts (channel_id, name, phone) values ($1, 'Upserted  Name', '16000000002'), ($1, 'Fresh Upsert', '16000099999')
                on conflict (channel_id, phone) do update set name = excluded.name`);
     await run(`update contacts set name = 'Renamed ' || name where channel_id = $1 and phone like '160000001%'`);
     await run(`update contacts set phone = '17' || substr(phone, 3) where channel_id = $1 and phone like '160000002%'`);
-    await run(`update contacts set created_at = created_at - interval '1 day' where channel_id = $1 and phone like '160000000%'`);
+    await run(
+      `update contacts set created_at = created_at - interval '1 day' where channel_id = $1 and phone like '160000000%'`,
+    );
     await run(`update contacts set status = 'blocked' where channel_id = $1 and phone like '16%'`);
     await run(`update contacts set id = gen_random_uuid() where channel_id = $1 and phone = '16000000003'`);
     await run(`delete from contacts where channel_id = $1 and phone like '160000003%'`);
-    await expect(sql(server.databaseUrl, `begin; update contacts set name = 'Ghost' where phone like '16%'; select 1/0; commit;`)).rejects.toThrow(/division by zero/);
+    await expect(
+      sql(server.databaseUrl, `begin; update contacts set name = 'Ghost' where phone like '16%'; select 1/0; commit;`),
+    ).rejects.toThrow(/division by zero/);
     expect(await drift()).toEqual([]);
     expect(await names('upserted name')).toEqual(['Upserted  Name']);
     expect(await names('renamed bulk person 150')).toEqual(['Renamed Bulk Person 150']);
@@ -69,7 +105,11 @@ describe('contacts/list search keys stay exact', () => {
     const before = await keyCount();
     await sql(server.databaseUrl, 'delete from channels where id = $1', [doomed.mainChannelId]);
     expect(await keyCount()).toBeLessThan(before);
-    expect(await sql(server.databaseUrl, 'select 1 from contact_name_prefixes where channel_id = $1', [doomed.mainChannelId])).toEqual([]);
+    expect(
+      await sql(server.databaseUrl, 'select 1 from contact_name_prefixes where channel_id = $1', [
+        doomed.mainChannelId,
+      ]),
+    ).toEqual([]);
     expect(await drift()).toEqual([]);
     await sql(server.databaseUrl, 'truncate contacts cascade');
     expect(await keyCount()).toBe(0);

@@ -37,8 +37,12 @@ const test = base
     );
     return tenant;
   })
-  .extend('search', ({ server, book }) => async (search: string, tenant: Tenant = book) =>
-    (await server.client(tenant.memberKey).workspace.contacts.list({ search })).data.map((c) => c.name));
+  .extend(
+    'search',
+    ({ server, book }) =>
+      async (search: string, tenant: Tenant = book) =>
+        (await server.client(tenant.memberKey).workspace.contacts.list({ search })).data.map((c) => c.name),
+  );
 
 describe('contacts/list search', () => {
   test('matches the start of any word of the name, and may run on past that word', async ({ search }) => {
@@ -49,7 +53,8 @@ describe('contacts/list search', () => {
     expect(await search('john sm')).toEqual(['John   Smith']);
     expect(await search('John     Smith')).toEqual(['John   Smith']);
     // Not from the middle of a word, and words in their order.
-    for (const term of ['ller', 'hael', 'ichael', 'itch', 'smith michael', 'Smith John']) expect(await search(term)).toEqual([]);
+    for (const term of ['ller', 'hael', 'ichael', 'itch', 'smith michael', 'Smith John'])
+      expect(await search(term)).toEqual([]);
   });
 
   test('starts a word after punctuation too', async ({ search }) => {
@@ -67,12 +72,17 @@ describe('contacts/list search', () => {
     expect(await search('Élodie')).toEqual(['Élodie Durand']);
     expect(await search('elodie')).toEqual([]);
     expect(await search('muller')).toEqual([]);
-    const [{ folds }] = (await sql<{ folds: boolean }>(server.databaseUrl, "select lower('ÉLODIE MÜLLER') = 'élodie müller' as folds")) as [{ folds: boolean }];
+    const [{ folds }] = (await sql<{ folds: boolean }>(
+      server.databaseUrl,
+      "select lower('ÉLODIE MÜLLER') = 'élodie müller' as folds",
+    )) as [{ folds: boolean }];
     expect(await search('HANS MÜLLER')).toEqual(folds ? ['Hans Müller'] : []);
     expect(await search('ÉLODIE')).toEqual(folds ? ['Élodie Durand'] : []);
   });
 
-  test('finds the digits of a phone fragment anywhere in the phone, typed with +, spaces, dashes or parentheses', async ({ search }) => {
+  test('finds the digits of a phone fragment anywhere in the phone, typed with +, spaces, dashes or parentheses', async ({
+    search,
+  }) => {
     expect(await search('0003')).toEqual(['Hans Müller']);
     expect(await search('+49 30 100')).toEqual(['Hans Müller']);
     expect(await search('(48) 22-100')).toEqual(['Anna Michalska']);
@@ -106,17 +116,26 @@ describe('contacts/list search', () => {
     expect(await search('7')).toEqual(['John   Smith', 'Room 777']);
   });
 
-  test('matches a term longer than the stored name prefixes (24 characters) exactly, by rechecking the name', async ({ search }) => {
+  test('matches a term longer than the stored name prefixes (24 characters) exactly, by rechecking the name', async ({
+    search,
+  }) => {
     // Both names share their first 24 characters, "alexandra konstantinopou".
     expect(await search('alexandra konstantinopoulou-s')).toEqual(['Alexandra Konstantinopoulou-Smith']);
-    expect(await search('Alexandra Konstantinopoulou')).toEqual(['Alexandra Konstantinopoulou-Smith', 'Alexandra Konstantinopoulou-Brown']);
+    expect(await search('Alexandra Konstantinopoulou')).toEqual([
+      'Alexandra Konstantinopoulou-Smith',
+      'Alexandra Konstantinopoulou-Brown',
+    ]);
     expect(await search('alexandra konstantinopoulou-smithers')).toEqual([]);
     expect(await search('x'.repeat(100))).toEqual([]);
   });
 
   test('never shows another channel’s contacts', async ({ server, book, search }) => {
     const other = await createTenant(server, 'Other');
-    await sql(server.databaseUrl, `insert into contacts (channel_id, name, phone) values ($1, 'Michael Smith', '15550100001')`, [other.mainChannelId]);
+    await sql(
+      server.databaseUrl,
+      `insert into contacts (channel_id, name, phone) values ($1, 'Michael Smith', '15550100001')`,
+      [other.mainChannelId],
+    );
     const theirs = await server.client(other.memberKey).workspace.contacts.list({ search: 'michael' });
     expect(theirs.data.map((c) => c.name)).toEqual(['Michael Smith']);
     expect(theirs.pagination.total).toBe(1);

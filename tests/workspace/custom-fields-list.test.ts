@@ -8,13 +8,23 @@ describe('workspace custom-fields/list', () => {
       success: true,
       data: [
         { id: expect.any(String), name: 'Age', type: 'number', isRequired: false, options: null, displayOrder: 1 },
-        { id: expect.any(String), name: 'Plan', type: 'select', isRequired: false, options: ['free', 'pro'], displayOrder: 2 },
+        {
+          id: expect.any(String),
+          name: 'Plan',
+          type: 'select',
+          isRequired: false,
+          options: ['free', 'pro'],
+          displayOrder: 2,
+        },
       ],
       total: 2,
     });
   });
 
-  test('returns every type; options stay null outside select and are a list for every select', async ({ server, acme }) => {
+  test('returns every type; options stay null outside select and are a list for every select', async ({
+    server,
+    acme,
+  }) => {
     await sql(
       server.databaseUrl,
       `insert into custom_fields (channel_id, name, type, is_required, options, display_order) values
@@ -23,7 +33,15 @@ describe('workspace custom-fields/list', () => {
       [acme.secondChannelId],
     );
     const reply = await server.client(acme.ownerKey).workspace.customFields.list({ channelId: acme.secondChannelId });
-    expect(reply.data.map(({ name, type, isRequired, options, displayOrder }) => ({ name, type, isRequired, options, displayOrder }))).toEqual([
+    expect(
+      reply.data.map(({ name, type, isRequired, options, displayOrder }) => ({
+        name,
+        type,
+        isRequired,
+        options,
+        displayOrder,
+      })),
+    ).toEqual([
       { name: 'Notes', type: 'text', isRequired: true, options: null, displayOrder: 3 },
       { name: 'Birthday', type: 'date', isRequired: false, options: null, displayOrder: 4 },
       { name: 'Opted in', type: 'boolean', isRequired: false, options: null, displayOrder: 4 },

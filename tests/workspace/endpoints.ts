@@ -30,18 +30,42 @@ const ws = contract.workspace;
 
 /** Every repeatable workspace endpoint (channels/list has its own foundation suites; the deletes have their own). */
 export const WORKSPACE_ENDPOINTS: WorkspaceEndpoint[] = [
-  endpoint('contacts/list', ws.contacts.list, 'api_read', (c, p) => c.workspace.contacts.list(p), () => ({ page: 1, limit: 2 })),
-  endpoint('contacts/get', ws.contacts.get, 'api_read', (c, p) => c.workspace.contacts.get(p as { phone: string }), () => ({ phone: '15550000001' })),
+  endpoint(
+    'contacts/list',
+    ws.contacts.list,
+    'api_read',
+    (c, p) => c.workspace.contacts.list(p),
+    () => ({ page: 1, limit: 2 }),
+  ),
+  endpoint(
+    'contacts/get',
+    ws.contacts.get,
+    'api_read',
+    (c, p) => c.workspace.contacts.get(p as { phone: string }),
+    () => ({ phone: '15550000001' }),
+  ),
   // Repeatable: an update of a seeded contact. (The deletes are not: contacts-delete and labels-delete cover them.)
-  endpoint('contacts/manage', ws.contacts.manage, 'api_write', (c, p) => c.workspace.contacts.manage(p as { phone: string }), () => ({
-    phone: '+1 555 000 0002',
-    status: 'active',
-  })),
+  endpoint(
+    'contacts/manage',
+    ws.contacts.manage,
+    'api_write',
+    (c, p) => c.workspace.contacts.manage(p as { phone: string }),
+    () => ({
+      phone: '+1 555 000 0002',
+      status: 'active',
+    }),
+  ),
   endpoint('labels/list', ws.labels.list, 'api_read', (c, p) => c.workspace.labels.list(p)),
-  endpoint('labels/manage', ws.labels.manage, 'api_write', (c, p) => c.workspace.labels.manage(p as { name: string }), () => ({
-    name: 'vip',
-    color: '#123456',
-  })),
+  endpoint(
+    'labels/manage',
+    ws.labels.manage,
+    'api_write',
+    (c, p) => c.workspace.labels.manage(p as { name: string }),
+    () => ({
+      name: 'vip',
+      color: '#123456',
+    }),
+  ),
   endpoint('custom-fields/list', ws.customFields.list, 'api_read', (c, p) => c.workspace.customFields.list(p)),
   endpoint('automations/list', ws.automations.list, 'api_read', (c, p) => c.workspace.automations.list(p)),
   endpoint('chat/templates/list', ws.chat.templates.list, 'api_read', (c, p) => c.workspace.chat.templates.list(p)),

@@ -8,7 +8,9 @@ const test = base.extend('headers', ({ acme }) => ({ 'X-API-Key': acme.memberKey
 describe('GET = POST on every workspace endpoint', () => {
   test.for(WORKSPACE_ENDPOINTS)('$name', async (endpoint, { server, acme, headers }) => {
     const params = endpoint.params(acme);
-    const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const query = new URLSearchParams(
+      Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
     const post = await server.http.post(endpoint.path, params, { headers });
     const get = await server.http.get(`${endpoint.path}${query ? `?${query}` : ''}`, { headers });
     expect(post.status).toBe(200);
@@ -16,10 +18,16 @@ describe('GET = POST on every workspace endpoint', () => {
     if (endpoint.name === 'chat/templates/send') {
       // Two sends are two messages: same reply but for the new msgid.
       expect(get.data.data.msgid).not.toBe(post.data.data.msgid);
-      expect({ ...get.data, data: { ...get.data.data, msgid: 'x' } }).toEqual({ ...post.data, data: { ...post.data.data, msgid: 'x' } });
+      expect({ ...get.data, data: { ...get.data.data, msgid: 'x' } }).toEqual({
+        ...post.data,
+        data: { ...post.data.data, msgid: 'x' },
+      });
     } else if (endpoint.name === 'contacts/manage') {
       // The same update again: the same contact, touched a second time.
-      expect({ ...get.data, data: { ...get.data.data, updatedAt: 'x' } }).toEqual({ ...post.data, data: { ...post.data.data, updatedAt: 'x' } });
+      expect({ ...get.data, data: { ...get.data.data, updatedAt: 'x' } }).toEqual({
+        ...post.data,
+        data: { ...post.data.data, updatedAt: 'x' },
+      });
     } else if (endpoint.name === 'labels/manage') {
       // The GET repeats the POST's upsert: the same label, now reported as updated.
       expect(get.data).toEqual({ ...post.data, message: 'Label updated successfully' });
@@ -39,7 +47,10 @@ describe('GET = POST on every workspace endpoint', () => {
 
   test('accepts repeated query keys as the array form of variables', async ({ server, headers }) => {
     const path = WORKSPACE_ENDPOINTS.find((e) => e.name === 'chat/templates/send')!.path;
-    const get = await server.http.get(`${path}?to=15550000001&templateName=order_update&variables=Ada%2C%20Jr.&variables=A-1001`, { headers });
+    const get = await server.http.get(
+      `${path}?to=15550000001&templateName=order_update&variables=Ada%2C%20Jr.&variables=A-1001`,
+      { headers },
+    );
     expect(get.status).toBe(200);
     expect(get.data.data).toMatchObject({ to: '15550000001', templateName: 'order_update', status: 'accepted' });
   });

@@ -9,11 +9,21 @@ const reads = WORKSPACE_ENDPOINTS.filter((e) => e.rateClass === 'api_read');
 const writes = WORKSPACE_ENDPOINTS.filter((e) => e.rateClass === 'api_write');
 
 const test = base
-  .extend('post', ({ server }) => (endpoint: WorkspaceEndpoint, tenant: Tenant) =>
-    server.http.post(endpoint.path, endpoint.params(tenant), { headers: { 'X-API-Key': tenant.memberKey } }))
+  .extend(
+    'post',
+    ({ server }) =>
+      (endpoint: WorkspaceEndpoint, tenant: Tenant) =>
+        server.http.post(endpoint.path, endpoint.params(tenant), { headers: { 'X-API-Key': tenant.memberKey } }),
+  )
   /** `count` calls spread round-robin over `endpoints`, all at once; returns the statuses. */
-  .extend('spend', ({ post }) => async (tenant: Tenant, endpoints: WorkspaceEndpoint[], count: number) =>
-    (await Promise.all(Array.from({ length: count }, (_, i) => post(endpoints[i % endpoints.length]!, tenant)))).map((r) => r.status));
+  .extend(
+    'spend',
+    ({ post }) =>
+      async (tenant: Tenant, endpoints: WorkspaceEndpoint[], count: number) =>
+        (
+          await Promise.all(Array.from({ length: count }, (_, i) => post(endpoints[i % endpoints.length]!, tenant)))
+        ).map((r) => r.status),
+  );
 
 /** Each endpoint spends the budget of its SPEC rate class: reads 120 a minute, writes 30, per API user. */
 describe('rate classes of the workspace endpoints', () => {
@@ -28,7 +38,11 @@ describe('rate classes of the workspace endpoints', () => {
     }
   });
 
-  test('reads share one budget of 120 a minute; the 121st read is 429 while writes still work', async ({ server, post, spend }) => {
+  test('reads share one budget of 120 a minute; the 121st read is 429 while writes still work', async ({
+    server,
+    post,
+    spend,
+  }) => {
     const tenant = await createTenant(server, 'Reads');
     expect(new Set(await spend(tenant, reads, 120))).toEqual(new Set([200]));
     for (const endpoint of reads) {
@@ -40,7 +54,11 @@ describe('rate classes of the workspace endpoints', () => {
     for (const endpoint of writes) expect((await post(endpoint, tenant)).status, endpoint.name).toBe(200);
   });
 
-  test('writes share one budget of 30 a minute; the 31st write is 429 while reads still work', async ({ server, post, spend }) => {
+  test('writes share one budget of 30 a minute; the 31st write is 429 while reads still work', async ({
+    server,
+    post,
+    spend,
+  }) => {
     const tenant = await createTenant(server, 'Writes');
     expect(new Set(await spend(tenant, writes, 30))).toEqual(new Set([200]));
     for (const endpoint of writes) expectEnvelopeError(await post(endpoint, tenant), 429, 'rate_limited');

@@ -30,7 +30,11 @@ describe('workspace chat/templates/list', () => {
       [acme.secondChannelId],
     );
     const reply = await server.client(acme.ownerKey).workspace.chat.templates.list({ channelId: acme.secondChannelId });
-    expect(reply.data.map((t) => `${t.name}/${t.language}/${t.status}`)).toEqual(['alert/en_US/approved', 'follow_up/de_DE/approved', 'follow_up/en_US/approved']);
+    expect(reply.data.map((t) => `${t.name}/${t.language}/${t.status}`)).toEqual([
+      'alert/en_US/approved',
+      'follow_up/de_DE/approved',
+      'follow_up/en_US/approved',
+    ]);
     expect(reply.total).toBe(3);
   });
 });

@@ -17,7 +17,10 @@ export async function writerKeys(server: TestServer, tenant: Tenant, count = 4):
     })),
   });
   const users = Object.values(ids.users!);
-  await sql(server.databaseUrl, 'insert into channel_users (channel_id, user_id) select $1, unnest($2::uuid[])', [tenant.mainChannelId, users.map((u) => u.id)]);
+  await sql(server.databaseUrl, 'insert into channel_users (channel_id, user_id) select $1, unnest($2::uuid[])', [
+    tenant.mainChannelId,
+    users.map((u) => u.id),
+  ]);
   let next = 0;
   return () => users[next++ % users.length]!.apiKey!;
 }

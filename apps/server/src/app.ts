@@ -61,9 +61,12 @@ export function createApp(deps: AppDeps): Express {
       // 503 is an outage already logged once by the outage monitor, not a fault of this request.
       customLogLevel: (_req, res, error) =>
         error || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }) },
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }),
+      },
       // pino-http invents an error with a stack for every 5xx; a 503 is an outage the outage monitor logs once.
-      customErrorObject: (_req, res, error, value: Record<string, unknown>) => (res.statusCode === 503 ? { res: value.res, responseTime: value.responseTime } : value),
+      customErrorObject: (_req, res, error, value: Record<string, unknown>) =>
+        res.statusCode === 503 ? { res: value.res, responseTime: value.responseTime } : value,
     }),
   );
 
@@ -72,14 +75,24 @@ export function createApp(deps: AppDeps): Express {
   if (deps.corsOrigins?.length) app.use('/api', corsFor(deps.corsOrigins));
 
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
-  app.use(PORTAL_PATH, createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, jobs: deps.jobs, ...deps.portal }));
+  app.use(
+    PORTAL_PATH,
+    createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, jobs: deps.jobs, ...deps.portal }),
+  );
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);
   const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
   for (const receiver of receivers) app.use('/webhooks', receiver(routeDeps));
   app.use(requireJsonBody, jsonBody);
-  registerApiRoutes(app, routeSlices, routeDeps, { em: deps.orm.em, logger: deps.logger, rateLimiters: deps.rateLimiters, apiKeys: apiKeyLookup, idempotencyKeys: idempotencyStore, callers: deps.callers });
+  registerApiRoutes(app, routeSlices, routeDeps, {
+    em: deps.orm.em,
+    logger: deps.logger,
+    rateLimiters: deps.rateLimiters,
+    apiKeys: apiKeyLookup,
+    idempotencyKeys: idempotencyStore,
+    callers: deps.callers,
+  });
 
   app.use(notFound(routeSlices.map((slice) => slice.router)));
   app.use(errorHandler(deps.logger, outages));

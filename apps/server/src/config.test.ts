@@ -18,10 +18,16 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be 0..65535'],
     [{ DATABASE_URL: 'mysql://x' }, 'Invalid configuration: DATABASE_URL must start with postgres:// or postgresql://'],
     [{ REDIS_URL: 'nope' }, 'Invalid configuration: REDIS_URL must be a URL'],
-    [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [
+      { LOG_LEVEL: 'loud' },
+      'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
     [{ NODE_ENV: 'production' }, 'Invalid configuration: DATABASE_URL is required when NODE_ENV=production'],
     [{ MIGRATE_ON_START: 'yes' }, 'Invalid configuration: MIGRATE_ON_START must be true or false'],
-    [{ CORS_ORIGINS: 'https://a.example.com,nope' }, 'Invalid configuration: CORS_ORIGINS.1 must be comma-separated origins'],
+    [
+      { CORS_ORIGINS: 'https://a.example.com,nope' },
+      'Invalid configuration: CORS_ORIGINS.1 must be comma-separated origins',
+    ],
   ])('stops on %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -38,6 +44,9 @@ describe('loadConfig', () => {
   });
 
   it('splits CORS_ORIGINS', () => {
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com, http://localhost:5173' }).CORS_ORIGINS).toEqual(['https://a.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com, http://localhost:5173' }).CORS_ORIGINS).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
   });
 });

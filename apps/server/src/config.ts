@@ -10,7 +10,10 @@ const url = (protocols: string[]) =>
   z
     .string()
     .url('must be a URL')
-    .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+    .refine(
+      (value) => protocols.some((p) => value.startsWith(`${p}://`)),
+      `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    );
 
 const number = () => z.coerce.number({ invalid_type_error: 'must be a number' });
 const integer = (min: number, max: number) =>
@@ -27,8 +30,13 @@ const envSchema = z.object({
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
   REDIS_URL: url(['redis', 'rediss']).optional(),
   SMTP_URL: url(['smtp', 'smtps']).optional(),
-  MAIL_FROM: z.string().min(3, 'must be an address like "Switchboard <no-reply@example.com>"').default('Switchboard <no-reply@switchboard.local>'),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { errorMap: () => ({ message: `must be one of ${LOG_LEVELS.join(', ')}` }) }).default('info'),
+  MAIL_FROM: z
+    .string()
+    .min(3, 'must be an address like "Switchboard <no-reply@example.com>"')
+    .default('Switchboard <no-reply@switchboard.local>'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { errorMap: () => ({ message: `must be one of ${LOG_LEVELS.join(', ')}` }) })
+    .default('info'),
   /** Where the embedded PostgreSQL keeps its files when DATABASE_URL is not set. */
   SWITCHBOARD_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
   EMBEDDED_PG_PORT: integer(1024, 65535).default(54329),
@@ -47,14 +55,20 @@ const envSchema = z.object({
    * Whether this process runs the job worker (webhook/email delivery, inbound WhatsApp processing). `false` makes an
    * API-only instance: it still queues jobs, which instances with the worker run.
    */
-  DELIVERY_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  DELIVERY_WORKER: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** How long one webhook POST may take; kept well under the delivery job's 60 s expiry. */
   WEBHOOK_TIMEOUT_MS: integer(100, 30_000).default(10_000),
   /**
    * Local development and tests only: webhooks may use http:// to localhost/127.0.0.1 and reach private, loopback
    * and link-local addresses. Off, webhook URLs must be https:// to public addresses (server-side request forgery).
    */
-  ALLOW_HTTP_WEBHOOKS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  ALLOW_HTTP_WEBHOOKS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
   SANDBOX_SENT_AFTER_MS: integer(0, 600_000).default(1000),
   SANDBOX_DELIVERED_AFTER_MS: integer(0, 600_000).default(3000),
@@ -65,14 +79,20 @@ const envSchema = z.object({
   SECRETS_KEY: z.string().optional(),
   /** Meta's Graph API: every WhatsApp Cloud API call goes to `${WHATSAPP_GRAPH_URL}/${WHATSAPP_GRAPH_VERSION}/…`. */
   WHATSAPP_GRAPH_URL: url(['https', 'http']).default('https://graph.facebook.com'),
-  WHATSAPP_GRAPH_VERSION: z.string().regex(/^v\d+\.\d+$/, 'must look like v23.0').default('v23.0'),
+  WHATSAPP_GRAPH_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'must look like v23.0')
+    .default('v23.0'),
   /** How long one Graph call may take (connect, reply and body). */
   WHATSAPP_GRAPH_TIMEOUT_MS: integer(100, 60_000).default(10_000),
   /** How often each WhatsApp Cloud channel's templates are pulled from Meta; 0 turns the schedule off. */
   TEMPLATE_SYNC_MINUTES: integer(0, 10_080).default(60),
   /** Public base URL used in printed examples and the OpenAPI servers list. */
   PUBLIC_URL: z.string().url('must be a URL').optional(),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Signs Developer Portal session cookies; every instance needs the same value. Unset: random per process. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SHUTDOWN_TIMEOUT_MS: integer(1, 600_000).default(10_000),
@@ -87,7 +107,12 @@ const envSchema = z.object({
   /** Comma-separated origins allowed to call the API from a browser (CORS); unset: CORS off. */
   CORS_ORIGINS: z
     .string()
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().url('must be comma-separated origins like https://app.example.com')))
     .optional(),
 
@@ -115,7 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   if (parsed.data.NODE_ENV === 'production' && !parsed.data.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for development)');
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for development)',
+    );
   }
   return parsed.data;
 }

@@ -8,7 +8,10 @@ export function createLogger(level: string, destination: 1 | 2 = 1): Logger {
     {
       level,
       base: { service: 'switchboard' },
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
+        censor: '[redacted]',
+      },
     },
     pino.destination({ fd: destination, sync: destination === 2 }),
   );

@@ -55,7 +55,10 @@ try {
   running = await startServer(config, database, logger);
 } catch (error) {
   const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-  logger.fatal({ err: error }, inUse ? `Port ${config.PORT} is already in use; set PORT to another port` : 'start-up failed');
+  logger.fatal(
+    { err: error },
+    inUse ? `Port ${config.PORT} is already in use; set PORT to another port` : 'start-up failed',
+  );
   await database.close();
   process.exit(1);
 }

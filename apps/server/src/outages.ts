@@ -6,10 +6,26 @@ import type { Logger } from './logger.js';
  * statement_timeout, and pg-pool giving up waiting for a connection.
  */
 const OUTAGE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
-  '57P01', '57P02', '57P03', '53300', '57014', '08000', '08001', '08003', '08004', '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
 ]);
-const OUTAGE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|connect ECONNREFUSED/i;
+const OUTAGE_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|connect ECONNREFUSED/i;
 
 /** Accepts error-like objects too: pg-boss reports worker failures as plain copies of the driver's error. */
 export function isDependencyOutage(error: unknown, depth = 0): boolean {

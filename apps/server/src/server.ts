@@ -70,10 +70,11 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const services = startServices(serviceProviders, { em: database.orm.em, logger, config, jobs });
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
   // They run before the worker, whose tasks rely on what they check (e.g. that stored secrets open).
-  if (pendingMigrations === 0) await services.check().catch(async (error: unknown) => {
-    await services.stop();
-    throw error;
-  });
+  if (pendingMigrations === 0)
+    await services.check().catch(async (error: unknown) => {
+      await services.stop();
+      throw error;
+    });
   // The email/webhook worker runs in every server process; it must stop before the database pool closes.
   const events = await startEvents(config, database, logger, jobFactories, services).catch(async (error: unknown) => {
     await services.stop();
@@ -84,11 +85,21 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const readiness = new Readiness();
   const callers = config.API_KEY_CACHE_TTL_MS
     ? startCallerCache({ ttlMs: config.API_KEY_CACHE_TTL_MS, maxEntries: CALLER_CACHE_ENTRIES }, (changes) =>
-        listenForNotifications({ url: database.url, channel: CALLER_CHANGES_CHANNEL, logger, catchUpTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS }, changes),
+        listenForNotifications(
+          {
+            url: database.url,
+            channel: CALLER_CHANGES_CHANNEL,
+            logger,
+            catchUpTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
+          },
+          changes,
+        ),
       )
     : undefined;
   const metrics =
-    config.METRICS_PORT === undefined ? undefined : createMetrics({ orm: database.orm, queueStats: events.queueStats, callerCache: callers?.stats });
+    config.METRICS_PORT === undefined
+      ? undefined
+      : createMetrics({ orm: database.orm, queueStats: events.queueStats, callerCache: callers?.stats });
   const app = createApp({
     orm: database.orm,
     logger,
@@ -120,9 +131,14 @@ export async function startServer(config: Config, database: Database, logger: Lo
   // Seeding waits for the schema: an instance that may not migrate leaves an unmigrated database alone.
   const wantsDemo = seedsDemo(config);
   if (wantsDemo && pendingMigrations > 0) {
-    logger.warn('demo data not loaded: migrations are pending; after `pnpm cli migrate`, restart or run `pnpm cli seed:demo`');
+    logger.warn(
+      'demo data not loaded: migrations are pending; after `pnpm cli migrate`, restart or run `pnpm cli seed:demo`',
+    );
   }
-  const demo = wantsDemo && pendingMigrations === 0 ? await readiness.track('demo data', seedDemoIfEmpty(database.orm.em.fork())) : null;
+  const demo =
+    wantsDemo && pendingMigrations === 0
+      ? await readiness.track('demo data', seedDemoIfEmpty(database.orm.em.fork()))
+      : null;
 
   return {
     server,

@@ -32,7 +32,8 @@ function demoOf(manifests: readonly Module[]): SeedFile {
   for (const { demo } of manifests) {
     for (const [section, part] of Object.entries(demo ?? {}) as [string, Entry[] | Record<string, Entry>][]) {
       if (Array.isArray(part)) (sections[section] ??= []).push(...part.map((entry) => ({ ...entry })));
-      else additions.push(...Object.entries(part).map(([ref, fields]): [string, string, Entry] => [section, ref, fields]));
+      else
+        additions.push(...Object.entries(part).map(([ref, fields]): [string, string, Entry] => [section, ref, fields]));
     }
   }
   for (const [section, ref, fields] of additions) {
@@ -49,8 +50,11 @@ export type SeedFile = SeedFileOf<SeedEntry>;
 export type SeedResult = SeedResultOf<SeedEntry>;
 export const demoSeed = demoOf(modules);
 /** The contract's sample ids (EXAMPLE_IDS) the modules fill: with demo entries, and with a portal viewer's own. */
-export const exampleIds = modules.flatMap((module) => Object.entries(module.examples ?? {}) as [ExampleIdName, ExampleId][]);
+export const exampleIds = modules.flatMap(
+  (module) => Object.entries(module.examples ?? {}) as [ExampleIdName, ExampleId][],
+);
 
-export const ormConfig = (clientUrl: string, poolMax?: number, logger?: Logger) => ormConfigOf(entities, clientUrl, poolMax, logger);
+export const ormConfig = (clientUrl: string, poolMax?: number, logger?: Logger) =>
+  ormConfigOf(entities, clientUrl, poolMax, logger);
 export const openDatabase = (config: Config, logger: Logger, poolMax?: number): Promise<Database> =>
   openDatabaseOf(entities, config, logger, poolMax);

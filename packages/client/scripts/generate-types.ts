@@ -19,10 +19,30 @@ const PROBE_FILE = path.join(PACKAGE_DIR, 'src/generated/probe.ts');
 
 /** The contract's own named types, published as they are. */
 const CONTRACT_TYPES = [
-  'Automation', 'BillingCycle', 'Channel', 'Contact', 'CustomField', 'ErrorCode', 'ErrorEnvelope', 'Label',
-  'MessageStatus', 'Pagination', 'Plan', 'Platform', 'Template', 'Ticket', 'TicketCreateParams', 'TicketManageParams',
-  'TicketStatus', 'TicketUpdateParams',
-  'WebhookChangeParams', 'WebhookCreateParams', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEventType', 'WebhookManageParams',
+  'Automation',
+  'BillingCycle',
+  'Channel',
+  'Contact',
+  'CustomField',
+  'ErrorCode',
+  'ErrorEnvelope',
+  'Label',
+  'MessageStatus',
+  'Pagination',
+  'Plan',
+  'Platform',
+  'Template',
+  'Ticket',
+  'TicketCreateParams',
+  'TicketManageParams',
+  'TicketStatus',
+  'TicketUpdateParams',
+  'WebhookChangeParams',
+  'WebhookCreateParams',
+  'WebhookDelivery',
+  'WebhookEndpoint',
+  'WebhookEventType',
+  'WebhookManageParams',
   'WebhookRedeliverParams',
 ];
 /** Endpoints whose type names do not follow from the path (`workspace.` / `platform.` and `chat.` dropped). */
@@ -37,13 +57,21 @@ const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 function typeName(operation: string[]): string {
   const key = operation.join('.');
-  return NAME_OVERRIDES[key] ?? operation.filter((part, index) => index > 0 && part !== 'chat').map(pascal).join('');
+  return (
+    NAME_OVERRIDES[key] ??
+    operation
+      .filter((part, index) => index > 0 && part !== 'chat')
+      .map(pascal)
+      .join('')
+  );
 }
 
 /** The endpoints of the contract, found through its type: every node with a `post` route. */
 function endpoints(checker: ts.TypeChecker, type: ts.Type, at: string[] = []): Endpoint[] {
   if (type.getProperty('post')) return [{ path: at, name: typeName(at) }];
-  return type.getProperties().flatMap((property) => endpoints(checker, checker.getTypeOfSymbol(property), [...at, property.name]));
+  return type
+    .getProperties()
+    .flatMap((property) => endpoints(checker, checker.getTypeOfSymbol(property), [...at, property.name]));
 }
 
 function createChecker(probe: string) {
@@ -69,7 +97,10 @@ function createChecker(probe: string) {
   return { checker: program.getTypeChecker(), source: program.getSourceFile(PROBE_FILE)! };
 }
 
-const PRINT_FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
+const PRINT_FLAGS =
+  ts.TypeFormatFlags.NoTruncation |
+  ts.TypeFormatFlags.InTypeAlias |
+  ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
 
 /** Each alias of the probe, printed as its resolved structure. */
 function printAliases(probe: string): Map<string, { text: string; isObject: boolean }> {
@@ -95,7 +126,9 @@ function printAliases(probe: string): Map<string, { text: string; isObject: bool
 }
 
 function contractEndpoints(): Endpoint[] {
-  const { checker, source } = createChecker(`import type { Contract } from '@switchboard/contract';\nexport type Probe = Contract;\n`);
+  const { checker, source } = createChecker(
+    `import type { Contract } from '@switchboard/contract';\nexport type Probe = Contract;\n`,
+  );
   const alias = source.statements.find(ts.isTypeAliasDeclaration)!;
   return endpoints(checker, checker.getTypeAtLocation(alias.name));
 }
@@ -119,12 +152,17 @@ function probeSource(list: readonly Endpoint[]): string {
 /** A named type's structure, wherever it recurs in another, becomes its name (`data: Contact[]`). */
 function referToNames(text: string, named: ReadonlyMap<string, string>, self: string): string {
   let result = text;
-  for (const [name, structure] of named) if (name !== self && structure.startsWith('{')) result = result.split(structure).join(name);
+  for (const [name, structure] of named)
+    if (name !== self && structure.startsWith('{')) result = result.split(structure).join(name);
   return result;
 }
 
 /** The interface of one group of endpoints, named after its path (`WorkspaceContactsApi`), then those of its subgroups. */
-function groupInterfaces(list: readonly Endpoint[], optional: (endpoint: Endpoint) => boolean, at: readonly string[]): string[] {
+function groupInterfaces(
+  list: readonly Endpoint[],
+  optional: (endpoint: Endpoint) => boolean,
+  at: readonly string[],
+): string[] {
   const depth = at.length;
   const inGroup = list.filter((endpoint) => at.every((part, index) => endpoint.path[index] === part));
   const members = [...new Set(inGroup.map((endpoint) => endpoint.path[depth]!))];
@@ -134,7 +172,9 @@ function groupInterfaces(list: readonly Endpoint[], optional: (endpoint: Endpoin
     const params = `params${optional(leaf) ? '?' : ''}: ${leaf.name}Params`;
     return `  ${member}: (${params}, options?: RequestOptions) => Promise<${leaf.name}Response>;`;
   });
-  const subgroups = members.filter((member) => !inGroup.some((endpoint) => endpoint.path.length === depth + 1 && endpoint.path[depth] === member));
+  const subgroups = members.filter(
+    (member) => !inGroup.some((endpoint) => endpoint.path.length === depth + 1 && endpoint.path[depth] === member),
+  );
   return [
     `export interface ${groupName(at)} {\n${lines.join('\n')}\n}`,
     ...subgroups.flatMap((member) => groupInterfaces(list, optional, [...at, member])),
@@ -146,12 +186,18 @@ const groupName = (at: readonly string[]) => `${at.map(pascal).join('') || 'Swit
 export function generateApiTypes(): string {
   const list = contractEndpoints();
   const printed = printAliases(probeSource(list));
-  const named = new Map([...printed].filter(([name]) => !name.endsWith('ParamsOptional')).map(([name, { text }]) => [name, text]));
+  const named = new Map(
+    [...printed].filter(([name]) => !name.endsWith('ParamsOptional')).map(([name, { text }]) => [name, text]),
+  );
   // Longest first, so a structure that contains another is replaced whole.
-  const byLength = new Map([...named].filter(([name]) => CONTRACT_TYPES.includes(name)).sort(([, a], [, b]) => b.length - a.length));
+  const byLength = new Map(
+    [...named].filter(([name]) => CONTRACT_TYPES.includes(name)).sort(([, a], [, b]) => b.length - a.length),
+  );
   const declarations = [...named].map(([name, text]) => {
     const body = referToNames(text, byLength, name);
-    return printed.get(name)!.isObject && body.startsWith('{') ? `export interface ${name} ${body}` : `export type ${name} = ${body};`;
+    return printed.get(name)!.isObject && body.startsWith('{')
+      ? `export interface ${name} ${body}`
+      : `export type ${name} = ${body};`;
   });
   const optional = (endpoint: Endpoint) => printed.get(`${endpoint.name}ParamsOptional`)!.text === 'true';
   const text = [

@@ -43,7 +43,12 @@ export interface ClientOptions {
 
 type Reply = { status: number; body: unknown; headers: Headers };
 /** What each call hands ts-rest, which passes it on to the fetcher. */
-type CallArgs = { body: unknown; extraHeaders: Record<string, string>; fetchOptions: { signal?: AbortSignal }; timeout?: number };
+type CallArgs = {
+  body: unknown;
+  extraHeaders: Record<string, string>;
+  fetchOptions: { signal?: AbortSignal };
+  timeout?: number;
+};
 type Send = (args: CallArgs) => Promise<Reply>;
 
 const USER_AGENT = `switchboard-node/${SDK_VERSION}`;
@@ -61,7 +66,11 @@ function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined) {
         signal: args.fetchOptions?.signal ?? undefined,
         validateStatus: () => true,
       });
-      return { status: response.status, body: response.data, headers: new Headers(response.headers as Record<string, string>) };
+      return {
+        status: response.status,
+        body: response.data,
+        headers: new Headers(response.headers as Record<string, string>),
+      };
     } catch (error) {
       const cause = error as AxiosError;
       throw new ApiConnectionError(0, connectionErrorCode(cause.code), cause.message, undefined, undefined);
@@ -71,7 +80,12 @@ function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined) {
 
 function endpointMethod(send: Send, metadata: EndpointMetadata, retry: ResolvedRetry | undefined) {
   const once = async (params: unknown, options: RequestOptions, extraHeaders: Record<string, string>) => {
-    const reply = await send({ body: params, extraHeaders, fetchOptions: { signal: options.signal }, timeout: options.timeout });
+    const reply = await send({
+      body: params,
+      extraHeaders,
+      fetchOptions: { signal: options.signal },
+      timeout: options.timeout,
+    });
     if (reply.status >= 200 && reply.status < 300) return reply.body;
     throw toSwitchboardError(reply.status, reply.body, Object.fromEntries(reply.headers.entries()));
   };
@@ -82,7 +96,11 @@ function endpointMethod(send: Send, metadata: EndpointMetadata, retry: ResolvedR
   };
 }
 
-function buildTree(router: AppRouter, calls: Record<string, unknown>, retry: ResolvedRetry | undefined): Record<string, unknown> {
+function buildTree(
+  router: AppRouter,
+  calls: Record<string, unknown>,
+  retry: ResolvedRetry | undefined,
+): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(router).map(([name, node]) => {
       if (isAppRoute(node)) throw new Error(`Unexpected bare route ${name}`);

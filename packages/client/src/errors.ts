@@ -30,7 +30,9 @@ export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
 
 /** A known connection code as it is, anything else (or none) as `ERR_NETWORK`. */
 export const connectionErrorCode = (code: string | undefined): ConnectionErrorCode =>
-  (CONNECTION_ERROR_CODES as readonly (string | undefined)[]).includes(code) ? (code as ConnectionErrorCode) : 'ERR_NETWORK';
+  (CONNECTION_ERROR_CODES as readonly (string | undefined)[]).includes(code)
+    ? (code as ConnectionErrorCode)
+    : 'ERR_NETWORK';
 
 /** A reply that is not the API's envelope (a proxy's 502 page): `http_<status>`. */
 export type HttpErrorCode = `http_${number}`;

@@ -13,7 +13,10 @@ export type PagedItem<M extends PagedMethod> = Awaited<ReturnType<M>>['data'][nu
  * `for await (const contact of paginate(sb.workspace.contacts.list, { search: 'ada', limit: 200 }))`.
  * Stops after the last page the server reports (or at the first empty page).
  */
-export async function* paginate<M extends PagedMethod>(method: M, params?: PagedParams<M>): AsyncGenerator<PagedItem<M>, void, undefined> {
+export async function* paginate<M extends PagedMethod>(
+  method: M,
+  params?: PagedParams<M>,
+): AsyncGenerator<PagedItem<M>, void, undefined> {
   const call = method as unknown as (params: object) => ReturnType<M>;
   for (let page = 1; ; page++) {
     const reply = await call({ ...params, page });

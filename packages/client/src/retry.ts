@@ -47,10 +47,17 @@ function backoff(retry: ResolvedRetry, attempt: number): number {
  * A 429 is always safe to repeat (the limiter refused the request before it ran); a network failure (status 0),
  * a 503 or a 409 for a key still in progress only for idempotent calls.
  */
-export function retryDelay(error: SwitchboardError, attempt: number, idempotent: boolean, retry: ResolvedRetry): number | undefined {
+export function retryDelay(
+  error: SwitchboardError,
+  attempt: number,
+  idempotent: boolean,
+  retry: ResolvedRetry,
+): number | undefined {
   if (attempt >= retry.attempts) return undefined;
   // 409 idempotency_key_in_progress: the first try of this write is still running on the server; its reply will be replayed.
-  const transient = error.status === 429 || (idempotent && (error.status === 0 || error.status === 503 || error.code === 'idempotency_key_in_progress'));
+  const transient =
+    error.status === 429 ||
+    (idempotent && (error.status === 0 || error.status === 503 || error.code === 'idempotency_key_in_progress'));
   if (!transient || error.code === 'ERR_CANCELED') return undefined;
   if (error.retryAfter === undefined) return backoff(retry, attempt);
   const asked = error.retryAfter * 1000;
@@ -60,15 +67,19 @@ export function retryDelay(error: SwitchboardError, attempt: number, idempotent:
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Runs `call`, repeating it while `retryDelay` says the failure is transient. */
-export async function withRetry<T>(call: () => Promise<T>, idempotent: boolean, retry: ResolvedRetry | undefined): Promise<T> {
+export async function withRetry<T>(
+  call: () => Promise<T>,
+  idempotent: boolean,
+  retry: ResolvedRetry | undefined,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
     } catch (error) {
-      const delay = retry && error instanceof SwitchboardError ? retryDelay(error, attempt, idempotent, retry) : undefined;
+      const delay =
+        retry && error instanceof SwitchboardError ? retryDelay(error, attempt, idempotent, retry) : undefined;
       if (delay === undefined) throw error;
       await sleep(delay);
     }
   }
 }
-

@@ -1,8 +1,27 @@
-import { API_INFO, API_LICENSE, contract, paramsObject, RATE_CLASSES, type EndpointMetadata } from '@switchboard/contract';
+import {
+  API_INFO,
+  API_LICENSE,
+  contract,
+  paramsObject,
+  RATE_CLASSES,
+  type EndpointMetadata,
+} from '@switchboard/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { ZodTypeAny } from 'zod';
-import type { InfoObject, OpenAPIObject, OperationObject, RequestBodyObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject, SecurityRequirementObject, ServerObject, TagObject } from 'openapi3-ts';
+import type {
+  InfoObject,
+  OpenAPIObject,
+  OperationObject,
+  RequestBodyObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+  SecurityRequirementObject,
+  ServerObject,
+  TagObject,
+} from 'openapi3-ts';
 
 export type { OpenAPIObject } from 'openapi3-ts';
 
@@ -15,8 +34,17 @@ export const DEFAULT_SERVER_URL = 'http://localhost:3000';
 
 /** Both ways of sending the key (SPEC part 5); either one satisfies an operation. */
 const SECURITY_SCHEMES = {
-  ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Preferred. The API key from the Developer Portal.' },
-  BearerAuth: { type: 'http', scheme: 'bearer', description: 'Alternative: the same API key as `Authorization: Bearer <API_KEY>`.' },
+  ApiKeyAuth: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'Preferred. The API key from the Developer Portal.',
+  },
+  BearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Alternative: the same API key as `Authorization: Bearer <API_KEY>`.',
+  },
 } as const;
 const SECURITY: SecurityRequirementObject[] = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
 
@@ -24,13 +52,32 @@ const ref = (kind: 'schemas' | 'headers', name: string): ReferenceObject => ({ $
 
 /** Response headers. `required` ones are sent on every response of the statuses they are listed for (headersFor). */
 const HEADERS = {
-  'X-Request-Id': { description: 'Identifies this request in the server logs; quote it when reporting a problem.', required: true, schema: { type: 'string' } },
-  'RateLimit-Limit': { description: 'Requests allowed per window for this operation’s rate class.', required: true, schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window.', required: true, schema: { type: 'integer' } },
+  'X-Request-Id': {
+    description: 'Identifies this request in the server logs; quote it when reporting a problem.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'RateLimit-Limit': {
+    description: 'Requests allowed per window for this operation’s rate class.',
+    required: true,
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    required: true,
+    schema: { type: 'integer' },
+  },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', required: true, schema: { type: 'integer' } },
-  'RateLimit-Policy': { description: 'The window as `<limit>;w=<seconds>` (IETF RateLimit header fields draft).', required: true, schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'The window as `<limit>;w=<seconds>` (IETF RateLimit header fields draft).',
+    required: true,
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer' } },
-  'Idempotent-Replayed': { description: '`true` when this is the stored reply of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored reply of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string' },
+  },
 } as const;
 
 /** Writes take an optional Idempotency-Key (Stripe's semantics; README "Idempotent writes"). */
@@ -47,7 +94,12 @@ const PARAMETERS: Record<string, ParameterObject> = {
 };
 type HeaderName = keyof typeof HEADERS;
 
-const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+const RATE_LIMIT_HEADERS: HeaderName[] = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+];
 /**
  * Statuses only given once the rate limiter has counted the request, so they always carry its headers: the limiter's
  * own 429, the Idempotency-Key's 409 and 422 (checked right after it) and the handlers' replies. 400, 401, 403, 500
@@ -78,7 +130,8 @@ const tagOf = (operation: string) => operation.split('.').slice(0, -1).join('.')
 function describeOperation(operation: OperationObject, route: AppRoute): OperationObject {
   const metadata = route.metadata as EndpointMetadata;
   const example = metadata.example;
-  const params = (route.method === 'GET' ? route.query : 'body' in route ? route.body : undefined) as ZodTypeAny | undefined;
+  const params = (route.method === 'GET' ? route.query : 'body' in route ? route.body : undefined) as
+    ZodTypeAny | undefined;
   const write = WRITE_CLASSES.has(metadata.rateClass);
   const responses = Object.fromEntries(
     Object.entries(operation.responses as Record<string, ResponseObject>).map(([status, response]) => {
@@ -114,9 +167,16 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
     }));
   } else if (operation.requestBody && 'content' in operation.requestBody) {
     const media = operation.requestBody.content['application/json']!;
-    described.requestBody = { description: 'Parameters as JSON', content: { 'application/json': { ...media, example } } };
+    described.requestBody = {
+      description: 'Parameters as JSON',
+      content: { 'application/json': { ...media, example } },
+    };
   }
-  if (write) described.parameters = [...((described.parameters ?? operation.parameters ?? []) as ParameterObject[]), { $ref: '#/components/parameters/IdempotencyKey' }];
+  if (write)
+    described.parameters = [
+      ...((described.parameters ?? operation.parameters ?? []) as ParameterObject[]),
+      { $ref: '#/components/parameters/IdempotencyKey' },
+    ];
   return described;
 }
 
@@ -133,11 +193,18 @@ function jsonEncodedIfObject(parameter: ParameterObject): ParameterObject {
 }
 
 /** The contract's examples of failures with this status, as OpenAPI `examples`. */
-function failureExamples(metadata: EndpointMetadata, status: string): { examples?: Record<string, { summary: string; value: unknown }> } {
+function failureExamples(
+  metadata: EndpointMetadata,
+  status: string,
+): { examples?: Record<string, { summary: string; value: unknown }> } {
   const shown = Object.entries(metadata.failureExamples).filter(([, failure]) => String(failure.status) === status);
   if (!shown.length) return {};
   const value = ({ error, message }: { error: string; message: string }) => ({ success: false, error, message });
-  return { examples: Object.fromEntries(shown.map(([name, failure]) => [name, { summary: failure.summary, value: value(failure) }])) };
+  return {
+    examples: Object.fromEntries(
+      shown.map(([name, failure]) => [name, { summary: failure.summary, value: value(failure) }]),
+    ),
+  };
 }
 
 interface RequiredSet {
@@ -148,9 +215,11 @@ interface RequiredSet {
 
 /** The field sets of which one is required (tickets/manage: create or update), from the contract's field rules. */
 function requiredSets(params: ZodTypeAny | undefined): RequiredSet[] {
-  const anyOf = (params as { metaOpenApi?: { anyOf?: { required: string[] }[] } } | undefined)?.metaOpenApi?.anyOf ?? [];
+  const anyOf =
+    (params as { metaOpenApi?: { anyOf?: { required: string[] }[] } } | undefined)?.metaOpenApi?.anyOf ?? [];
   const shape = params ? (paramsObject(params)?.shape ?? {}) : {};
-  const isDeprecated = (field: string) => Boolean((shape[field] as { metaOpenApi?: { deprecated?: boolean } } | undefined)?.metaOpenApi?.deprecated);
+  const isDeprecated = (field: string) =>
+    Boolean((shape[field] as { metaOpenApi?: { deprecated?: boolean } } | undefined)?.metaOpenApi?.deprecated);
   return anyOf.map(({ required }) => ({ fields: required, deprecated: required.every(isDeprecated) }));
 }
 
@@ -213,7 +282,9 @@ function finishBodies(paths: OpenAPIObject['paths']) {
 function foldNullAlternatives(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(foldNullAlternatives);
   if (typeof node !== 'object' || node === null) return node;
-  const schema: SchemaObject = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, foldNullAlternatives(value)]));
+  const schema: SchemaObject = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, foldNullAlternatives(value)]),
+  );
   const isNull = (alternative: SchemaObject) => alternative.format === 'null';
   for (const key of ['oneOf', 'anyOf'] as const) {
     const alternatives = schema[key] as SchemaObject[] | undefined;
@@ -226,7 +297,11 @@ function foldNullAlternatives(node: unknown): unknown {
 }
 
 function tagsOf(doc: OpenAPIObject): TagObject[] {
-  const names = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, OperationObject>).flatMap((op) => op.tags ?? [])));
+  const names = new Set(
+    Object.values(doc.paths).flatMap((item) =>
+      Object.values(item as Record<string, OperationObject>).flatMap((op) => op.tags ?? []),
+    ),
+  );
   return [...names].map((name) => ({
     name,
     description: `${name.startsWith('platform.') ? 'Platform' : 'Workspace'} API: ${name.split('.').slice(1).join(' ')}`,
@@ -242,7 +317,12 @@ function serversFor(serverUrl: string): ServerObject[] {
     {
       url: '{baseUrl}',
       description: 'Switchboard deployment (server root)',
-      variables: { baseUrl: { default: serverUrl, description: 'Root URL of your Switchboard deployment, without /api/… (set at export with --server)' } },
+      variables: {
+        baseUrl: {
+          default: serverUrl,
+          description: 'Root URL of your Switchboard deployment, without /api/… (set at export with --server)',
+        },
+      },
     },
   ];
 }

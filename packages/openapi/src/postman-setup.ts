@@ -80,7 +80,9 @@ const LOOKUPS: Record<string, Lookup[]> = {
 function lookupLines(lookups: Lookup[]): string[] {
   return [
     'const lookups = [',
-    ...lookups.map(({ variable, path, byPlatform, pick }) => `  ['${variable}', '${path}', ${byPlatform}, (reply) => ${pick}],`),
+    ...lookups.map(
+      ({ variable, path, byPlatform, pick }) => `  ['${variable}', '${path}', ${byPlatform}, (reply) => ${pick}],`,
+    ),
     '];',
     '(function next(index) {',
     '  if (index === lookups.length) return;',
@@ -120,5 +122,8 @@ export function setupScript(operationId: string): PostmanEvent | undefined {
  * lookups: a Portman config writes every id into the requests itself.
  */
 export function portmanPreRequestScripts(): { openApiOperationIds: string[]; scripts: string[] }[] {
-  return Object.entries(SETUPS).map(([operationId, setup]) => ({ openApiOperationIds: [operationId, `${operationId}Get`], scripts: [setupLines(setup).join('\n')] }));
+  return Object.entries(SETUPS).map(([operationId, setup]) => ({
+    openApiOperationIds: [operationId, `${operationId}Get`],
+    scripts: [setupLines(setup).join('\n')],
+  }));
 }

@@ -9,12 +9,25 @@ type Node = SchemaObject | ReferenceObject;
  */
 export function toJsonSchema(node: Node, doc: OpenAPIObject): Record<string, unknown> {
   if ('$ref' in node) return toJsonSchema(doc.components!.schemas![node.$ref.split('/').pop()!] as Node, doc);
-  const { nullable, example: _example, deprecated: _deprecated, format: _format, title: _title, description: _description, ...schema } = node;
+  const {
+    nullable,
+    example: _example,
+    deprecated: _deprecated,
+    format: _format,
+    title: _title,
+    description: _description,
+    ...schema
+  } = node;
   const out: Record<string, unknown> = { ...schema };
-  if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, toJsonSchema(value, doc)]));
+  if (schema.properties)
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([key, value]) => [key, toJsonSchema(value, doc)]),
+    );
   if (schema.items) out.items = toJsonSchema(schema.items, doc);
-  if (typeof schema.additionalProperties === 'object') out.additionalProperties = toJsonSchema(schema.additionalProperties, doc);
-  for (const key of ['oneOf', 'anyOf', 'allOf'] as const) if (schema[key]) out[key] = schema[key]!.map((each) => toJsonSchema(each, doc));
+  if (typeof schema.additionalProperties === 'object')
+    out.additionalProperties = toJsonSchema(schema.additionalProperties, doc);
+  for (const key of ['oneOf', 'anyOf', 'allOf'] as const)
+    if (schema[key]) out[key] = schema[key]!.map((each) => toJsonSchema(each, doc));
   if (nullable) {
     if (schema.type) out.type = [schema.type, 'null'];
     if (schema.enum) out.enum = [...schema.enum, null];

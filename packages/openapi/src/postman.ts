@@ -46,12 +46,17 @@ const VARIABLE_HELP: Record<string, string> = {
   baseUrl: 'Server root, e.g. http://localhost:3000 (no /api/...)',
   apiKey: 'Your API key (Developer Portal → Generate API Key); sent as the X-API-Key header',
   platformId: 'Your platform id: the `id` in the reply of Platform → id/list (filled in by that request when empty)',
-  channelId: 'A channel id from Workspace → channels/list (filled in with the first channel by that request when empty)',
-  userId: 'A user of your platform with an active base subscription (for addon/manage; filled in from users/list by its pre-request script when empty)',
-  addonId: 'An active add-on plan id of your platform with a monthly price (for addon/manage; filled in from addon/list by its pre-request script when empty)',
-  ticketId: 'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when empty)',
+  channelId:
+    'A channel id from Workspace → channels/list (filled in with the first channel by that request when empty)',
+  userId:
+    'A user of your platform with an active base subscription (for addon/manage; filled in from users/list by its pre-request script when empty)',
+  addonId:
+    'An active add-on plan id of your platform with a monthly price (for addon/manage; filled in from addon/list by its pre-request script when empty)',
+  ticketId:
+    'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when empty)',
   contactId: 'Set by the pre-request script of contacts/delete, which creates a throwaway contact to delete',
-  webhookEndpointId: 'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when empty)',
+  webhookEndpointId:
+    'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when empty)',
 };
 
 const VARIABLE_REF = /\{\{([A-Za-z]\w*)\}\}/g;
@@ -61,7 +66,8 @@ type OperationsByRoute = Map<string, OperationObject>;
 function operationsByRoute(doc: OpenAPIObject): OperationsByRoute {
   const byRoute: OperationsByRoute = new Map();
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, operation] of Object.entries(item as Record<string, OperationObject>)) byRoute.set(`${method.toUpperCase()} ${path}`, operation);
+    for (const [method, operation] of Object.entries(item as Record<string, OperationObject>))
+      byRoute.set(`${method.toUpperCase()} ${path}`, operation);
   }
   return byRoute;
 }
@@ -69,7 +75,9 @@ function operationsByRoute(doc: OpenAPIObject): OperationsByRoute {
 /** Every `{{name}}` the request examples use: they become collection variables. */
 function exampleVariables(byRoute: OperationsByRoute): string[] {
   const examples = [...byRoute.values()].flatMap((operation) => [
-    operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json']?.example : undefined,
+    operation.requestBody && 'content' in operation.requestBody
+      ? operation.requestBody.content['application/json']?.example
+      : undefined,
     ...(operation.parameters ?? []).map((parameter) => ('example' in parameter ? parameter.example : undefined)),
   ]);
   return [...new Set([...JSON.stringify(examples).matchAll(VARIABLE_REF)].map((match) => match[1]!))];
@@ -101,18 +109,25 @@ function adjustRequest(request: PostmanRequest, byRoute: OperationsByRoute) {
   for (const header of request.header ?? []) if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
   if (request.method !== 'GET' || !request.url.query) return;
   const operation = byRoute.get(`GET /${(request.url.path ?? []).join('/')}`);
-  const examples = new Set((operation?.parameters ?? []).flatMap((parameter) => ('example' in parameter ? [parameter.name as string] : [])));
+  const examples = new Set(
+    (operation?.parameters ?? []).flatMap((parameter) => ('example' in parameter ? [parameter.name as string] : [])),
+  );
   request.url.query = request.url.query.map((param) => ({ ...param, disabled: !examples.has(param.key) }));
 }
 
 function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
   return new Promise((resolve, reject) => {
     // Postman's own converter; parametersResolution 'Example' makes it use the contract's examples as bodies.
-    convertV2({ type: 'json', data: doc }, { parametersResolution: 'Example', folderStrategy: 'Tags', requestNameSource: 'Fallback' }, (error, result) => {
-      if (error) return reject(new Error(error.message));
-      if (!result?.result || !result.output?.[0]) return reject(new Error(`OpenAPI → Postman conversion failed: ${result?.reason}`));
-      resolve(result.output[0].data as PostmanCollection);
-    });
+    convertV2(
+      { type: 'json', data: doc },
+      { parametersResolution: 'Example', folderStrategy: 'Tags', requestNameSource: 'Fallback' },
+      (error, result) => {
+        if (error) return reject(new Error(error.message));
+        if (!result?.result || !result.output?.[0])
+          return reject(new Error(`OpenAPI → Postman conversion failed: ${result?.reason}`));
+        resolve(result.output[0].data as PostmanCollection);
+      },
+    );
   });
 }
 
@@ -135,7 +150,12 @@ export async function buildPostmanCollection(definition: OpenAPIObject): Promise
     const setup = setupScript(operation.operationId ?? '');
     item.event = [...(setup ? [setup] : []), replyTests(operation, doc)];
   }
-  const variable = (key: string, value = ''): PostmanVariable => ({ key, value, type: 'string', ...(VARIABLE_HELP[key] && { description: VARIABLE_HELP[key] }) });
+  const variable = (key: string, value = ''): PostmanVariable => ({
+    key,
+    value,
+    type: 'string',
+    ...(VARIABLE_HELP[key] && { description: VARIABLE_HELP[key] }),
+  });
   collection.variable = [
     variable('baseUrl', serverRootOf(doc)),
     variable('apiKey'),
@@ -162,7 +182,12 @@ export interface PostmanEnvironment {
 export function buildPostmanEnvironment(collection: PostmanCollection): PostmanEnvironment {
   return {
     name: `${collection.info.name} environment`,
-    values: (collection.variable ?? []).map(({ key, value }) => ({ key, value, type: key === 'apiKey' ? 'secret' : 'default', enabled: true })),
+    values: (collection.variable ?? []).map(({ key, value }) => ({
+      key,
+      value,
+      type: key === 'apiKey' ? 'secret' : 'default',
+      enabled: true,
+    })),
     _postman_variable_scope: 'environment',
   };
 }

@@ -17,7 +17,8 @@ import { addWhatsAppCommands } from './whatsapp.commands.js';
 async function findUser(em: EntityManager, email: string, platform?: string): Promise<User> {
   const users = await em.find(User, { email: email.toLowerCase() }, { populate: ['platform'] });
   const matches = platform ? users.filter((u) => u.platform.id === platform || u.platform.domain === platform) : users;
-  if (matches.length === 0) throw new CliError(`No user with email ${email}${platform ? ` in platform ${platform}` : ''}.`);
+  if (matches.length === 0)
+    throw new CliError(`No user with email ${email}${platform ? ` in platform ${platform}` : ''}.`);
   if (matches.length > 1) throw new CliError(`Several platforms have a user ${email}; pass --platform <id or domain>.`);
   return matches[0]!;
 }
@@ -63,7 +64,8 @@ export function buildCli(): Command {
     .action(() =>
       runCommand(async (em) => {
         const demo = await seedDemoIfEmpty(em);
-        if (!demo) throw new CliError('The database already has a platform; the demo data only goes into an empty database.');
+        if (!demo)
+          throw new CliError('The database already has a platform; the demo data only goes into an empty database.');
         return demo;
       }),
     );
@@ -94,11 +96,14 @@ export function buildCli(): Command {
     .requiredOption('--platform <idOrDomain>', 'platform id or domain')
     .requiredOption('--url <url>', 'http(s) URL receiving the events')
     .option('--secret <whsec>', 'Standard Webhooks secret (whsec_<base64>); generated when omitted')
-    .addOption(new Option('--events <events...>', `event types: ${WEBHOOK_EVENT_TYPES.join(', ')}`).default(['ticket.closed']))
+    .addOption(
+      new Option('--events <events...>', `event types: ${WEBHOOK_EVENT_TYPES.join(', ')}`).default(['ticket.closed']),
+    )
     .action((opts: { platform: string; url: string; secret?: string; events: string[] }) =>
       runCommand(async (em) => {
         if (!/^https?:\/\/\S+$/.test(opts.url)) throw new CliError('--url must be an http(s) URL.');
-        if (opts.secret && !WEBHOOK_SECRET_PATTERN.test(opts.secret)) throw new CliError('--secret must be whsec_ followed by base64.');
+        if (opts.secret && !WEBHOOK_SECRET_PATTERN.test(opts.secret))
+          throw new CliError('--secret must be whsec_ followed by base64.');
         const eventsProblem = webhookEventsProblem(opts.events);
         if (eventsProblem) throw new CliError(`--events: ${eventsProblem}.`);
         const platform = await findPlatform(em, opts.platform);

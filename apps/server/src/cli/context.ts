@@ -21,7 +21,9 @@ export class CliError extends Error {}
  */
 /** The CLI runs no worker: its commands do their work in-process; a service that tries to queue a job says so. */
 const refuse = async () => {
-  throw new CliError('This command would queue a background job, which only a running server does; use the API instead.');
+  throw new CliError(
+    'This command would queue a background job, which only a running server does; use the API instead.',
+  );
 };
 const noJobQueue: JobQueue = { enqueue: refuse, enqueueTask: refuse };
 

@@ -7,7 +7,11 @@ import { CliError } from './context.js';
 try {
   await buildCli().parseAsync(process.argv);
 } catch (error) {
-  const expected = error instanceof CliError || error instanceof SeedError || error instanceof ConfigError || error instanceof AppError;
-  process.stderr.write(`${expected ? (error as Error).message : (error as Error).stack ?? String(error)}\n`);
+  const expected =
+    error instanceof CliError ||
+    error instanceof SeedError ||
+    error instanceof ConfigError ||
+    error instanceof AppError;
+  process.stderr.write(`${expected ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
   process.exitCode = 1;
 }

@@ -33,8 +33,14 @@ export function addWhatsAppCommands(program: Command): void {
     .requiredOption('--channel <id>', 'the channel id')
     .requiredOption('--phone-number-id <id>', 'WhatsApp Manager → phone numbers: the number’s ID')
     .requiredOption('--waba-id <id>', 'the WhatsApp Business Account ID')
-    .requiredOption('--access-token <token>', 'a system user access token with whatsapp_business_messaging and whatsapp_business_management')
-    .requiredOption('--app-secret <secret>', 'the Meta app’s secret (App settings → Basic): checks the signature of Meta’s webhooks')
+    .requiredOption(
+      '--access-token <token>',
+      'a system user access token with whatsapp_business_messaging and whatsapp_business_management',
+    )
+    .requiredOption(
+      '--app-secret <secret>',
+      'the Meta app’s secret (App settings → Basic): checks the signature of Meta’s webhooks',
+    )
     .requiredOption('--verify-token <token>', 'a string of your choosing; enter the same in Meta’s webhook settings')
     .action((opts: Record<string, string>) =>
       runCommand(async (em, { services }) => {
@@ -60,7 +66,9 @@ export function addWhatsAppCommands(program: Command): void {
         const channel = await em.findOne(Channel, channelId, { fields: ['provider'] });
         if (!channel) throw new CliError(`No channel ${channelId}.`);
         if (channel.provider !== WHATSAPP_CLOUD) {
-          throw new CliError(`Channel ${channelId} uses the ${channel.provider} provider: its templates come from the seed file, there is nothing to sync.`);
+          throw new CliError(
+            `Channel ${channelId} uses the ${channel.provider} provider: its templates come from the seed file, there is nothing to sync.`,
+          );
         }
         return { channelId, ...(await syncChannelTemplates(em, (await services()).get(WHATSAPP), channelId, logger)) };
       }),

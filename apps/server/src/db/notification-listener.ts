@@ -80,10 +80,21 @@ interface Connection {
  */
 export function listenForNotifications(options: NotificationListenerOptions, events: ListenerEvents) {
   const { url, channel, logger, retryMs = 1000, catchUpTimeoutMs = 5000 } = options;
-  const state = { live: undefined as Connection | undefined, stopped: false, outage: false, retry: undefined as NodeJS.Timeout | undefined };
+  const state = {
+    live: undefined as Connection | undefined,
+    stopped: false,
+    outage: false,
+    retry: undefined as NodeJS.Timeout | undefined,
+  };
 
   async function connect() {
-    const client = new pg.Client({ connectionString: url, application_name: 'switchboard caller cache', keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: 'switchboard caller cache',
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 5000,
+    });
     let closed = false;
     const connection: Connection = {
       client,
@@ -96,7 +107,11 @@ export function listenForNotifications(options: NotificationListenerOptions, eve
         }
         client.end().catch(() => undefined);
         if (state.stopped) return;
-        if (!state.outage) logger.warn({ channel, reason }, 'API key cache off: its change listener cannot reach the database; every request looks its key up until it is back');
+        if (!state.outage)
+          logger.warn(
+            { channel, reason },
+            'API key cache off: its change listener cannot reach the database; every request looks its key up until it is back',
+          );
         state.outage = true;
         state.retry = setTimeout(() => void connect(), retryMs);
       },

@@ -27,7 +27,13 @@ export interface DatabaseLimits {
 }
 
 /** The ORM settings for these entities (the module list's, see wiring.ts): listed, never found by scanning folders. */
-export function ormConfig(entities: Entities, clientUrl: string, poolMax = 20, logger?: Logger, limits?: DatabaseLimits) {
+export function ormConfig(
+  entities: Entities,
+  clientUrl: string,
+  poolMax = 20,
+  logger?: Logger,
+  limits?: DatabaseLimits,
+) {
   return defineConfig({
     clientUrl,
     // MikroORM's own messages (migrations applied) go through our JSON logger, never to stdout.
@@ -69,7 +75,12 @@ export interface Database {
 }
 
 /** Real PostgreSQL in every mode: DATABASE_URL when set, else the embedded cluster under the data directory. */
-export async function openDatabase(entities: Entities, config: Config, logger: Logger, poolMax?: number): Promise<Database> {
+export async function openDatabase(
+  entities: Entities,
+  config: Config,
+  logger: Logger,
+  poolMax?: number,
+): Promise<Database> {
   const embedded = config.DATABASE_URL
     ? null
     : await startEmbeddedPostgres({

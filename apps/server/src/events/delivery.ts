@@ -27,7 +27,8 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
   // Stopping mid-attempt says nothing about the receiver: let pg-boss run this job again after the restart.
   if (signal.aborted) throw new Error(`${target.queue} ${row.id}: stopped during the attempt`);
 
-  const retryAt = outcome.ok || outcome.final ? null : nextRetryAt(deps.policy, row.attempts + 1, new Date(row.createdAt));
+  const retryAt =
+    outcome.ok || outcome.final ? null : nextRetryAt(deps.policy, row.attempts + 1, new Date(row.createdAt));
   const status: DeliveryStatus = outcome.ok ? 'done' : retryAt ? 'pending' : 'failed';
   await deps.em.transactional(async (tx) => {
     const recorded = await target.record(tx, row, outcome, status, retryAt);
@@ -35,7 +36,17 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
     const delaySeconds = Math.max(0, Math.round((retryAt.getTime() - Date.now()) / 1000));
     await deps.queue.enqueue(tx, target.queue, { id: row.id, attempt: row.attempts + 1 }, delaySeconds);
   });
-  const log = { queue: target.queue, id: row.id, attempt: row.attempts + 1, statusCode: outcome.statusCode, error: outcome.error };
+  const log = {
+    queue: target.queue,
+    id: row.id,
+    attempt: row.attempts + 1,
+    statusCode: outcome.statusCode,
+    error: outcome.error,
+  };
   if (status === 'done') deps.logger.info(log, 'delivered');
-  else deps.logger.warn({ ...log, retryAt }, status === 'failed' ? 'delivery given up' : 'delivery failed; retry scheduled');
+  else
+    deps.logger.warn(
+      { ...log, retryAt },
+      status === 'failed' ? 'delivery given up' : 'delivery failed; retry scheduled',
+    );
 }

@@ -77,7 +77,11 @@ async function applySchedule(boss: PgBoss, spec: QueueSpec): Promise<void> {
  *
  * Starts pg-boss on its own small pool (it installs and migrates its `pgboss` schema itself) with these queues.
  */
-export async function startQueue(databaseUrl: string, logger: Logger, queues: readonly QueueSpec[]): Promise<QueueRuntime> {
+export async function startQueue(
+  databaseUrl: string,
+  logger: Logger,
+  queues: readonly QueueSpec[],
+): Promise<QueueRuntime> {
   const boss = new PgBoss({
     connectionString: databaseUrl,
     max: 4,
@@ -105,8 +109,10 @@ export async function startQueue(databaseUrl: string, logger: Logger, queues: re
   return {
     boss,
     queue: {
-      enqueue: (tx, queue, job, startAfterSeconds) => sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds }),
-      enqueueTask: (tx, queue, data, options) => sendWithin(tx, queue, { ...data }, { singletonKey: options?.singletonKey }),
+      enqueue: (tx, queue, job, startAfterSeconds) =>
+        sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds }),
+      enqueueTask: (tx, queue, data, options) =>
+        sendWithin(tx, queue, { ...data }, { singletonKey: options?.singletonKey }),
     },
   };
 }

@@ -55,18 +55,32 @@ export async function startEvents(
    * Runs one queue's jobs one by one. pg-boss records a failure on the job and retries it; the log is where people
    * look. A database outage is not the job's fault and is logged once by the queue's outage watch: one short line here.
    */
-  async function consume<T extends object>(name: string, concurrency: number, jobLog: Logger, what: string, run: (data: T, signal: AbortSignal) => Promise<void>) {
-    await boss.work<T>(name, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: concurrency }, async (jobs) => {
-      for (const job of jobs) {
-        try {
-          await run(job.data, job.signal);
-        } catch (error) {
-          if (isDependencyOutage(error)) jobLog.warn({ queue: name, job: job.data, reason: (error as Error).message }, `${what} interrupted by a database outage; pg-boss will retry it`);
-          else jobLog.error({ err: error, queue: name, job: job.data }, `${what} failed; pg-boss will retry it`);
-          throw error;
+  async function consume<T extends object>(
+    name: string,
+    concurrency: number,
+    jobLog: Logger,
+    what: string,
+    run: (data: T, signal: AbortSignal) => Promise<void>,
+  ) {
+    await boss.work<T>(
+      name,
+      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: concurrency },
+      async (jobs) => {
+        for (const job of jobs) {
+          try {
+            await run(job.data, job.signal);
+          } catch (error) {
+            if (isDependencyOutage(error))
+              jobLog.warn(
+                { queue: name, job: job.data, reason: (error as Error).message },
+                `${what} interrupted by a database outage; pg-boss will retry it`,
+              );
+            else jobLog.error({ err: error, queue: name, job: job.data }, `${what} failed; pg-boss will retry it`);
+            throw error;
+          }
         }
-      }
-    });
+      },
+    );
   }
   const work = (target: DeliveryTarget) =>
     consume<DeliveryJob>(target.queue, target.concurrency, log, 'delivery job', (data, signal) =>
@@ -80,9 +94,15 @@ export async function startEvents(
   if (config.DELIVERY_WORKER) {
     for (const target of targets) await work(target);
     for (const task of tasks) await runTasks(task);
-    logger.info({ ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours }, 'delivery worker started');
+    logger.info(
+      { ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours },
+      'delivery worker started',
+    );
   } else {
-    logger.info({ queues: queues.map((spec) => spec.name) }, 'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker');
+    logger.info(
+      { queues: queues.map((spec) => spec.name) },
+      'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker',
+    );
   }
 
   return {
@@ -94,7 +114,17 @@ export async function startEvents(
     async queueStats() {
       const found = await Promise.all(queues.map((spec) => boss.getQueue(spec.name)));
       return found.flatMap((q) =>
-        q ? [{ queue: q.name, ready: q.readyCount, deferred: q.deferredCount, active: q.activeCount, failed: q.failedCount }] : [],
+        q
+          ? [
+              {
+                queue: q.name,
+                ready: q.readyCount,
+                deferred: q.deferredCount,
+                active: q.activeCount,
+                failed: q.failedCount,
+              },
+            ]
+          : [],
       );
     },
   };

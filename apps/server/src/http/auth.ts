@@ -16,7 +16,8 @@ function carriesKey(value: unknown, containsApiKey: (text: string) => boolean, d
   if (Array.isArray(value)) return value.some((v) => carriesKey(v, containsApiKey, depth + 1));
   if (typeof value === 'object') {
     return Object.entries(value).some(
-      ([name, v]) => (depth === 0 && CREDENTIAL_PARAMS.has(name.toLowerCase())) || carriesKey(v, containsApiKey, depth + 1),
+      ([name, v]) =>
+        (depth === 0 && CREDENTIAL_PARAMS.has(name.toLowerCase())) || carriesKey(v, containsApiKey, depth + 1),
     );
   }
   return false;
@@ -45,11 +46,20 @@ export function presentedKey(req: Request): string | undefined {
  * Resolves an API key to its caller (through the cache when given, else the api-keys module's lookup), or throws
  * 401. The lookups run on forks of `em`, made only when the database is needed (a cache hit needs none).
  */
-export async function authenticateKey(em: EntityManager, keys: ApiKeyLookup, apiKey: string | undefined, callers?: CallerCache): Promise<Caller> {
+export async function authenticateKey(
+  em: EntityManager,
+  keys: ApiKeyLookup,
+  apiKey: string | undefined,
+  callers?: CallerCache,
+): Promise<Caller> {
   if (!apiKey) throw new UnauthorizedError('Missing API key. Send it in the X-API-Key header.');
   if (!keys.isWellFormed(apiKey)) throw new UnauthorizedError('Malformed API key.');
   const caller = callers
-    ? await callers.resolve(keys.hash(apiKey), () => keys.findCaller(em.fork(), apiKey), (apiKeyId) => keys.recordUse(em.fork(), apiKeyId))
+    ? await callers.resolve(
+        keys.hash(apiKey),
+        () => keys.findCaller(em.fork(), apiKey),
+        (apiKeyId) => keys.recordUse(em.fork(), apiKeyId),
+      )
     : await keys.findCaller(em.fork(), apiKey);
   if (!caller) throw new UnauthorizedError('Invalid or revoked API key.');
   return caller;

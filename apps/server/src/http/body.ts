@@ -11,12 +11,17 @@ function hasBody(req: Request): boolean {
 /** Writes must be JSON: a POST body of any other type gets 415 before anything reads it. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
   if (req.method === 'POST' && hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
-    return next(new AppError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'));
+    return next(
+      new AppError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'),
+    );
   }
   next();
 }
 
-export const jsonBody: RequestHandler = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+export const jsonBody: RequestHandler = express.json({
+  limit: BODY_LIMIT,
+  type: ['application/json', 'application/*+json'],
+});
 
 interface BodyParserError extends Error {
   type?: string;
@@ -29,7 +34,11 @@ export function bodyParserError(error: unknown): AppError | undefined {
   const { type, code } = (error ?? {}) as BodyParserError;
   // zlib's Z_DATA_ERROR and kin: the body is not what its Content-Encoding says.
   if (type === undefined && code?.startsWith('Z_')) {
-    return new AppError(400, 'invalid_request', 'The request body could not be decompressed; it does not match its Content-Encoding.');
+    return new AppError(
+      400,
+      'invalid_request',
+      'The request body could not be decompressed; it does not match its Content-Encoding.',
+    );
   }
   switch (type) {
     case 'entity.parse.failed':

@@ -88,7 +88,7 @@ describe('caller cache', () => {
     expect(h.lookups).toEqual(['hash-a', 'hash-a']);
   });
 
-  it("evicts every key of the notified user and only theirs; an unrecognised payload evicts everything", async () => {
+  it('evicts every key of the notified user and only theirs; an unrecognised payload evicts everything', async () => {
     const h = harness();
     h.changes().listening();
     await h.resolve('ada-1', callerOf(ADA, 'k1'));
@@ -173,6 +173,8 @@ describe('caller cache', () => {
     h.changes().listening();
     await h.resolve('hash-a');
     const cached = (await h.resolve('hash-a'))!;
-    expect(Object.isFrozen(cached) && Object.isFrozen(cached.channelIds) && Object.isFrozen(cached.permissions)).toBe(true);
+    expect(Object.isFrozen(cached) && Object.isFrozen(cached.channelIds) && Object.isFrozen(cached.permissions)).toBe(
+      true,
+    );
   });
 });

@@ -47,13 +47,21 @@ export interface CallerCache {
    * The caller of the key with this hash: from the cache when it holds the key and is up to date with every
    * change committed before the call; else from `lookup`, remembered if nothing changed meanwhile.
    */
-  resolve(keyHash: string, lookup: () => Promise<Caller | null>, recordUse: (apiKeyId: string) => void): Promise<Caller | null>;
+  resolve(
+    keyHash: string,
+    lookup: () => Promise<Caller | null>,
+    recordUse: (apiKeyId: string) => void,
+  ): Promise<Caller | null>;
   stats(): CallerCacheStats;
   stop(): Promise<void>;
 }
 
 const frozen = (caller: Caller): Caller =>
-  Object.freeze({ ...caller, permissions: Object.freeze([...caller.permissions]), channelIds: Object.freeze([...caller.channelIds]) });
+  Object.freeze({
+    ...caller,
+    permissions: Object.freeze([...caller.permissions]),
+    channelIds: Object.freeze([...caller.channelIds]),
+  });
 
 /**
  * An in-process cache of resolved API-key callers, keyed by the key's SHA-256, kept exact by invalidation:
@@ -67,7 +75,10 @@ const frozen = (caller: Caller): Caller =>
  * lru-cache (isaacs/node-lru-cache): the npm ecosystem's standard LRU, maintained, typed, with per-entry TTL and a
  * dispose hook (which keeps the by-user index in step with evictions); bounded by entry count.
  */
-export function startCallerCache(options: CallerCacheOptions, connect: (changes: CallerChanges) => ChangeFeed): CallerCache {
+export function startCallerCache(
+  options: CallerCacheOptions,
+  connect: (changes: CallerChanges) => ChangeFeed,
+): CallerCache {
   const hashesByUser = new Map<string, Set<string>>();
   const entries = new LRUCache<string, Entry>({
     max: options.maxEntries,

@@ -12,7 +12,12 @@ const REFUSALS: Record<string, { status: number; reason: string; error: ErrorCod
     message: 'The request line and headers exceed 16 KB; send long parameters in a POST body.',
   },
 };
-const MALFORMED = { status: 400, reason: 'Bad Request', error: 'invalid_request' as const, message: 'The HTTP request is malformed (request line or a header).' };
+const MALFORMED = {
+  status: 400,
+  reason: 'Bad Request',
+  error: 'invalid_request' as const,
+  message: 'The HTTP request is malformed (request line or a header).',
+};
 
 /**
  * Node's HTTP parser refuses some requests before Express sees them (headers over 16 KB, control characters in a
@@ -24,7 +29,11 @@ export function answerClientErrors(server: Server, logger: Logger) {
     if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
     const refusal = REFUSALS[error.code ?? ''] ?? MALFORMED;
     const requestId = randomUUID();
-    const body = JSON.stringify({ success: false, error: refusal.error, message: refusal.message } satisfies ErrorEnvelope);
+    const body = JSON.stringify({
+      success: false,
+      error: refusal.error,
+      message: refusal.message,
+    } satisfies ErrorEnvelope);
     logger.warn({ requestId, code: error.code, status: refusal.status }, 'request refused by the HTTP parser');
     socket.end(
       [

@@ -11,7 +11,14 @@ export function corsFor(origins: string[]): RequestHandler {
     origin: origins,
     methods: ['GET', 'POST'],
     allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
+    ],
     maxAge: 600,
   });
 }

@@ -29,7 +29,8 @@ export function errorHandler(logger: Logger, outages: OutageMonitor) {
     const requestLog = req.log ?? logger.child({ requestId: req.id });
     const known = toAppError(error, outages, requestLog);
     const failure: AppError =
-      known ?? new AppError(500, 'internal_error', `Internal server error. Quote request id ${req.id} when reporting it.`);
+      known ??
+      new AppError(500, 'internal_error', `Internal server error. Quote request id ${req.id} when reporting it.`);
     if (!known) requestLog.error({ err: error }, 'unhandled error');
     if (res.headersSent) return res.end();
     if (failure instanceof AfterEffectError) res.locals[KEEP_IDEMPOTENT_REPLY] = true;

@@ -24,7 +24,13 @@ export function healthRoutes(orm: MikroORM, readiness: Readiness): Router {
       if (!migrated) {
         const pending = await orm.migrator.getPending();
         if (pending.length) {
-          res.status(503).json(unavailable(`${pending.length} database migration(s) pending; run \`pnpm cli migrate\` (or start one instance with MIGRATE_ON_START=true).`));
+          res
+            .status(503)
+            .json(
+              unavailable(
+                `${pending.length} database migration(s) pending; run \`pnpm cli migrate\` (or start one instance with MIGRATE_ON_START=true).`,
+              ),
+            );
           return;
         }
         migrated = true;

@@ -41,7 +41,9 @@ function fingerprintOf(req: Request): string | undefined {
   if (!route || typeof schema?.safeParse !== 'function') return undefined;
   const parsed = schema.safeParse((req.method === 'GET' ? req.query : req.body) ?? {});
   if (!parsed.success) return undefined;
-  return createHash('sha256').update(`${route.path}\n${JSON.stringify(parsed.data, sortedKeys)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${route.path}\n${JSON.stringify(parsed.data, sortedKeys)}`)
+    .digest('hex');
 }
 
 /** Route middleware (after the rate limit, before validation and the handler) for the contract's write classes. */
@@ -50,7 +52,8 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
     const key = req.get(IDEMPOTENCY_HEADER);
     const metadata = routeMetadata(req);
     if (key === undefined || !metadata || !req.caller || !WRITE_CLASSES.includes(metadata.rateClass)) return next();
-    if (!VALID_KEY.test(key)) return next(ValidationError.field(IDEMPOTENCY_HEADER, 'must be 1 to 255 printable ASCII characters'));
+    if (!VALID_KEY.test(key))
+      return next(ValidationError.field(IDEMPOTENCY_HEADER, 'must be 1 to 255 printable ASCII characters'));
     const fingerprint = fingerprintOf(req);
     if (!fingerprint) return next();
 
@@ -64,7 +67,9 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
           res.json = (body: unknown) => {
             store
               .settle(em, userId, key, res.statusCode, body, res.locals[KEEP_IDEMPOTENT_REPLY] === true)
-              .catch((error: unknown) => (req.log ?? logger).error({ err: error }, 'could not store the idempotent reply'))
+              .catch((error: unknown) =>
+                (req.log ?? logger).error({ err: error }, 'could not store the idempotent reply'),
+              )
               .finally(() => reply(body));
             return res;
           };
@@ -73,16 +78,38 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
         const existing = await store.stored(em, userId, key);
         if (!existing) continue;
         if (existing.fingerprint !== fingerprint) {
-          return next(new AppError(422, 'idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with different parameters or another endpoint; use a new key for a new request.`));
+          return next(
+            new AppError(
+              422,
+              'idempotency_key_reused',
+              `This ${IDEMPOTENCY_HEADER} was already used with different parameters or another endpoint; use a new key for a new request.`,
+            ),
+          );
         }
         if (existing.statusCode === null) {
-          return next(new AppError(409, 'idempotency_key_in_progress', `A request with this ${IDEMPOTENCY_HEADER} is still running; retry after it finishes.`));
+          return next(
+            new AppError(
+              409,
+              'idempotency_key_in_progress',
+              `A request with this ${IDEMPOTENCY_HEADER} is still running; retry after it finishes.`,
+            ),
+          );
         }
         // Only the status and body are kept; a kept 503 (AfterEffectError) still says when to look again.
-        const retryAfter = existing.statusCode === 503 ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
-        return res.status(existing.statusCode).set({ 'Idempotent-Replayed': 'true', ...retryAfter }).json(existing.responseBody);
+        const retryAfter =
+          existing.statusCode === 503 ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
+        return res
+          .status(existing.statusCode)
+          .set({ 'Idempotent-Replayed': 'true', ...retryAfter })
+          .json(existing.responseBody);
       }
-      next(new AppError(409, 'idempotency_key_in_progress', `A request with this ${IDEMPOTENCY_HEADER} is being retried concurrently; retry shortly.`));
+      next(
+        new AppError(
+          409,
+          'idempotency_key_in_progress',
+          `A request with this ${IDEMPOTENCY_HEADER} is being retried concurrently; retry shortly.`,
+        ),
+      );
     } catch (error) {
       next(error);
     }

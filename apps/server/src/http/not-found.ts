@@ -9,12 +9,15 @@ import { AppError } from '../kit/errors.js';
  */
 export function notFound(routers: readonly AppRouter[]) {
   const methodsByPath = new Map<string, string[]>();
-  for (const route of routers.flatMap(contractRoutes)) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+  for (const route of routers.flatMap(contractRoutes))
+    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
   return (req: Request, res: Response, next: NextFunction) => {
     const allowed = methodsByPath.get(req.path);
     if (allowed) {
       res.setHeader('Allow', allowed.join(', '));
-      return next(new AppError(405, 'method_not_allowed', `${req.method} is not supported here; use ${allowed.join(' or ')}.`));
+      return next(
+        new AppError(405, 'method_not_allowed', `${req.method} is not supported here; use ${allowed.join(' or ')}.`),
+      );
     }
     next(new AppError(404, 'not_found', `No endpoint at ${req.method} ${req.path}.`));
   };

@@ -25,7 +25,10 @@ export interface OutageMonitor {
 
 /** One warn line per transition (down, up), not a stack per request; state lives per app, not per module. */
 export function createOutageMonitor(logger: Logger): OutageMonitor {
-  const log = outageLog(logger, { down: 'database unavailable: answering 503 until it is back', up: 'database available again' });
+  const log = outageLog(logger, {
+    down: 'database unavailable: answering 503 until it is back',
+    up: 'database available again',
+  });
   return {
     unavailable(error, requestLog) {
       if (!isDependencyOutage(error)) return undefined;

@@ -19,7 +19,11 @@ export function createRateLimiters(redis?: Redis): RateLimiters {
     const memory = new RateLimiterMemory(options);
     return redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
   };
-  return { api_read: limiter('api_read'), api_write: limiter('api_write'), api_admin_write: limiter('api_admin_write') };
+  return {
+    api_read: limiter('api_read'),
+    api_write: limiter('api_write'),
+    api_admin_write: limiter('api_admin_write'),
+  };
 }
 
 function setHeaders(res: Response, rateClass: RateClass, result: RateLimiterRes) {

@@ -44,11 +44,16 @@ export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], r
   ];
   for (const slice of slices) {
     // Each slice's implementation was checked against its router where both types are known (kit `routes()`).
-    createExpressEndpoints<AppRouter>(slice.router, slice.implement(routeDeps) as RouterImplementation<AppRouter>, app, {
-      logInitialization: false,
-      // Plain Express middleware reading only the route metadata: it fits every slice's typed request.
-      globalMiddleware: globalMiddleware as unknown as MountOptions['globalMiddleware'],
-      requestValidationErrorHandler: (error, _req, _res, next) => next(validationError(error)),
-    });
+    createExpressEndpoints<AppRouter>(
+      slice.router,
+      slice.implement(routeDeps) as RouterImplementation<AppRouter>,
+      app,
+      {
+        logInitialization: false,
+        // Plain Express middleware reading only the route metadata: it fits every slice's typed request.
+        globalMiddleware: globalMiddleware as unknown as MountOptions['globalMiddleware'],
+        requestValidationErrorHandler: (error, _req, _res, next) => next(validationError(error)),
+      },
+    );
   }
 }

@@ -12,10 +12,13 @@ function describe(issue: ZodIssue): string {
       if (issue.received === 'null') return 'must not be null';
       return `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} (got ${issue.received})`;
     case 'too_small':
-      if (issue.type === 'string') return issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      if (issue.type === 'string')
+        return issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
       return `must be at least ${issue.minimum}`;
     case 'too_big':
-      return issue.type === 'string' ? `must be at most ${issue.maximum} characters` : `must be at most ${issue.maximum}`;
+      return issue.type === 'string'
+        ? `must be at most ${issue.maximum} characters`
+        : `must be at most ${issue.maximum}`;
     case 'invalid_enum_value':
       return `must be one of ${issue.options.join(', ')}`;
     case 'invalid_literal':
@@ -32,7 +35,8 @@ export function zodIssues(error: ZodError, location?: string): FieldIssue[] {
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       // One `name: unknown parameter` per key, so a typo reads like any other bad field.
-      for (const key of issue.keys) issues.push({ field: [...issue.path, key].join('.'), problem: 'unknown parameter' });
+      for (const key of issue.keys)
+        issues.push({ field: [...issue.path, key].join('.'), problem: 'unknown parameter' });
       continue;
     }
     const field = issue.path.length ? issue.path.join('.') : (location ?? '');

@@ -23,7 +23,8 @@ interface EndpointRoutes {
   get: AppRoute;
 }
 
-export type EndpointParams<E extends EndpointRoutes> = ServerInferRequest<E['post']> extends { body: infer B } ? B : never;
+export type EndpointParams<E extends EndpointRoutes> =
+  ServerInferRequest<E['post']> extends { body: infer B } ? B : never;
 /** What a handler reads from the request. ts-rest's request types `query` per route (numbers, booleans), so the
  * full Express type (query as text) would not accept it. */
 type Request = Pick<ExpressRequest, 'caller' | 'log' | 'id'>;
@@ -42,7 +43,8 @@ function contextOf(req: Request, em: EntityManager, logger: Logger): ServiceCont
 
 /** A platform endpoint's `platformId` must be the key's own platform. */
 export function assertOwnPlatform(caller: Caller, platformId: string): void {
-  if (platformId !== caller.platformId) throw new ForbiddenError('This platformId is not the platform of your API key.');
+  if (platformId !== caller.platformId)
+    throw new ForbiddenError('This platformId is not the platform of your API key.');
 }
 
 /**
@@ -72,6 +74,9 @@ export interface RouteSlice {
 }
 
 /** Pairs a contract slice with its implementation, checked against each other here, where the types are known. */
-export function routes<T extends AppRouter>(router: T, build: (deps: RouteDeps) => RouterImplementation<T>): RouteSlice {
+export function routes<T extends AppRouter>(
+  router: T,
+  build: (deps: RouteDeps) => RouterImplementation<T>,
+): RouteSlice {
   return { router, implement: build };
 }

@@ -91,7 +91,13 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   load(em: EntityManager, job: DeliveryJob): Promise<Row | null>;
   attempt(row: Row, signal: AbortSignal, context: AttemptContext): Promise<Outcome>;
   /** Writes the outcome if the row still has `row.attempts` attempts; false when another job got there first. */
-  record(tx: EntityManager, row: Row, outcome: Outcome, status: DeliveryStatus, nextAttemptAt: Date | null): Promise<boolean>;
+  record(
+    tx: EntityManager,
+    row: Row,
+    outcome: Outcome,
+    status: DeliveryStatus,
+    nextAttemptAt: Date | null,
+  ): Promise<boolean>;
 }
 
 /** What a module's job factory is given when the worker starts. */

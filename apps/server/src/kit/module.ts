@@ -68,4 +68,5 @@ export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly 
 }
 
 /** Declares a manifest, keeping its seed sections' types (the seed file and result types derive from them). */
-export const defineModule = <const Seed extends readonly AnySeedEntry[] = []>(manifest: ModuleManifest<Seed>) => manifest;
+export const defineModule = <const Seed extends readonly AnySeedEntry[] = []>(manifest: ModuleManifest<Seed>) =>
+  manifest;

@@ -46,7 +46,8 @@ export interface SeedSection<K extends string = string, Item extends z.ZodTypeAn
   load(ctx: SeedContext, item: z.output<Item>, path: string): Promise<SeededEntry<R>>;
 }
 
-export const seedSection = <K extends string, Item extends z.ZodTypeAny, R>(section: SeedSection<K, Item, R>) => section;
+export const seedSection = <K extends string, Item extends z.ZodTypeAny, R>(section: SeedSection<K, Item, R>) =>
+  section;
 
 /**
  * Fields a module adds to the entries of a lower module's section, and what it does with them once such an entry
@@ -54,14 +55,21 @@ export const seedSection = <K extends string, Item extends z.ZodTypeAny, R>(sect
  * channel's WhatsApp connection) while the lower module knows nothing of it. `load` runs right after the section
  * created the entry; an object it returns is merged into that entry's result.
  */
-export interface SeedExtension<K extends string = string, Fields extends z.ZodRawShape = z.ZodRawShape, E = never, R = void> {
+export interface SeedExtension<
+  K extends string = string,
+  Fields extends z.ZodRawShape = z.ZodRawShape,
+  E = never,
+  R = void,
+> {
   /** The key of the section whose entries gain `fields`, e.g. `users`. */
   extends: K;
   fields: Fields;
   load(ctx: SeedContext, entity: E, values: z.output<z.ZodObject<Fields>>, path: string): Promise<R>;
 }
 
-export const seedExtension = <K extends string, Fields extends z.ZodRawShape, E, R = void>(extension: SeedExtension<K, Fields, E, R>) => extension;
+export const seedExtension = <K extends string, Fields extends z.ZodRawShape, E, R = void>(
+  extension: SeedExtension<K, Fields, E, R>,
+) => extension;
 
 /** The id of an entry, what most sections report for a ref. */
 export const seededId = <E extends { id: string }>(entity: E): SeededEntry<string> => ({ entity, result: entity.id });

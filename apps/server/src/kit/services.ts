@@ -46,7 +46,8 @@ export function startServices(providers: readonly ServiceProvider[], deps: Omit<
   const started = new Map<string, { provider: ServiceProvider; service: unknown }>();
   const get = <T>(key: ServiceKey<T>): T => {
     const entry = started.get(key.name);
-    if (!entry) throw new Error(`No module provides the service "${key.name}" (or its module is listed after the one asking)`);
+    if (!entry)
+      throw new Error(`No module provides the service "${key.name}" (or its module is listed after the one asking)`);
     return entry.service as T;
   };
   const withServices: ServiceDeps = { ...deps, services: { get } };

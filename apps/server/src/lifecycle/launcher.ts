@@ -15,7 +15,14 @@ function readProcess(pid: number): ProcessInfo | null {
     // The command name (field 2) may hold spaces and parentheses; the fields after its closing ')' are positional.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    return { pid, command, ppid: Number(fields[1]), group: Number(fields[2]), zombie: fields[0] === 'Z', startTime: fields[19]! };
+    return {
+      pid,
+      command,
+      ppid: Number(fields[1]),
+      group: Number(fields[2]),
+      zombie: fields[0] === 'Z',
+      startTime: fields[19]!,
+    };
   } catch {
     return null;
   }

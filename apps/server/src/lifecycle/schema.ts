@@ -15,7 +15,10 @@ export async function prepareSchema(config: Config, orm: Orm, logger: Logger): P
   }
   const pending = (await orm.migrator.getPending()).map((m) => m.name);
   if (pending.length) {
-    logger.warn({ pending }, `${pending.length} migration(s) pending and MIGRATE_ON_START is off: not ready until \`pnpm cli migrate\` applies them`);
+    logger.warn(
+      { pending },
+      `${pending.length} migration(s) pending and MIGRATE_ON_START is off: not ready until \`pnpm cli migrate\` applies them`,
+    );
   }
   return pending.length;
 }

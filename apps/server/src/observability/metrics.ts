@@ -76,7 +76,8 @@ export function createMetrics({ orm, queueStats, callerCache }: MetricsSources):
     registers: [registry],
     async collect() {
       for (const stats of (await queueStats?.()) ?? []) {
-        for (const state of ['ready', 'deferred', 'active', 'failed'] as const) this.set({ queue: stats.queue, state }, stats[state]);
+        for (const state of ['ready', 'deferred', 'active', 'failed'] as const)
+          this.set({ queue: stats.queue, state }, stats[state]);
       }
     },
   });

@@ -29,7 +29,8 @@ export interface AssetUrls {
 function scalarBundlePath(): string {
   const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
   const bundle = path.join(path.dirname(entry), 'browser', 'standalone.js');
-  if (!existsSync(bundle)) throw new Error(`The API reference bundle is missing at ${bundle}; reinstall @scalar/api-reference.`);
+  if (!existsSync(bundle))
+    throw new Error(`The API reference bundle is missing at ${bundle}; reinstall @scalar/api-reference.`);
   return bundle;
 }
 
@@ -62,10 +63,22 @@ export function portalAssets(basePath: string): { router: Router; urls: AssetUrl
     return () => (loaded ??= load());
   };
   const version = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
-  files.set('portal.css', once(() => asset(Buffer.from(PORTAL_CSS), 'text/css; charset=utf-8')));
-  files.set('portal.js', once(() => asset(Buffer.from(PORTAL_JS), 'text/javascript; charset=utf-8')));
-  files.set('favicon.svg', once(() => asset(Buffer.from(FAVICON_SVG), 'image/svg+xml')));
-  files.set('scalar.js', once(async () => asset(await readFile(bundlePath), 'text/javascript; charset=utf-8')));
+  files.set(
+    'portal.css',
+    once(() => asset(Buffer.from(PORTAL_CSS), 'text/css; charset=utf-8')),
+  );
+  files.set(
+    'portal.js',
+    once(() => asset(Buffer.from(PORTAL_JS), 'text/javascript; charset=utf-8')),
+  );
+  files.set(
+    'favicon.svg',
+    once(() => asset(Buffer.from(FAVICON_SVG), 'image/svg+xml')),
+  );
+  files.set(
+    'scalar.js',
+    once(async () => asset(await readFile(bundlePath), 'text/javascript; charset=utf-8')),
+  );
 
   const router = Router();
   router.get('/assets/:file', async (req, res, next) => {

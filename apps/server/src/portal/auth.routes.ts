@@ -50,14 +50,26 @@ export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router
       const retryAfter = await limiter.attempt(limitKey);
       if (retryAfter > 0) {
         res.setHeader('Retry-After', String(retryAfter));
-        return render(req, res, 429, { email, error: `Too many failed sign-in attempts. Try again in ${minutes(retryAfter)}.` });
+        return render(req, res, 429, {
+          email,
+          error: `Too many failed sign-in attempts. Try again in ${minutes(retryAfter)}.`,
+        });
       }
       const outcome = await checkCredentials(ctx.em.fork(), { email, password, platformDomain: platform || undefined });
       if (outcome.status === 'invalid') {
-        return render(req, res, 401, { email, error: WRONG_CREDENTIALS, askPlatform: Boolean(platform), platformDomain: platform });
+        return render(req, res, 401, {
+          email,
+          error: WRONG_CREDENTIALS,
+          askPlatform: Boolean(platform),
+          platformDomain: platform,
+        });
       }
       if (outcome.status === 'ambiguous') {
-        return render(req, res, 400, { email, askPlatform: true, error: 'Enter the domain of the platform you want to open.' });
+        return render(req, res, 400, {
+          email,
+          askPlatform: true,
+          error: 'Enter the domain of the platform you want to open.',
+        });
       }
       await limiter.reset(limitKey);
       await signInSession(req, outcome.userId);

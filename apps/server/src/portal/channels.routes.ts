@@ -1,7 +1,11 @@
 import { isUuid } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../kit/errors.js';
-import { connectWhatsAppChannel, listChannelConnections, type ChannelConnection } from '../modules/whatsapp/whatsapp-connection.service.js';
+import {
+  connectWhatsAppChannel,
+  listChannelConnections,
+  type ChannelConnection,
+} from '../modules/whatsapp/whatsapp-connection.service.js';
 import { whatsAppCredentialsSchema } from '../modules/whatsapp/whatsapp-credentials.js';
 import { WHATSAPP } from '../modules/whatsapp/whatsapp.js';
 import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
@@ -25,7 +29,14 @@ export function channelRoutes(ctx: PortalContext): Router {
     const channel = isUuid(id) ? (await channelsOf(req)).find((candidate) => candidate.channelId === id) : undefined;
     if (!channel) {
       const message = 'Your platform has no channel with that id.';
-      res.status(404).send(messagePage(ctx.assets, { title: 'Channel not found', message, viewer: signedIn(req).viewer, link: { href: CHANNELS, label: 'Back to channels' } }));
+      res.status(404).send(
+        messagePage(ctx.assets, {
+          title: 'Channel not found',
+          message,
+          viewer: signedIn(req).viewer,
+          link: { href: CHANNELS, label: 'Back to channels' },
+        }),
+      );
     }
     return channel;
   }
@@ -60,17 +71,34 @@ export function channelRoutes(ctx: PortalContext): Router {
       const credentials = whatsAppCredentialsSchema.safeParse(req.body ?? {});
       if (!credentials.success) {
         // The first problem of each field: an empty one is "required", not also "not printable".
-        const errors = Object.fromEntries(credentials.error.issues.reverse().map((issue) => [String(issue.path[0]), `This ${issue.message}.`]));
+        const errors = Object.fromEntries(
+          credentials.error.issues.reverse().map((issue) => [String(issue.path[0]), `This ${issue.message}.`]),
+        );
         return res.status(400).send(connectPage(ctx.assets, viewer, channel, { ...typed, errors }));
       }
       try {
         const connected = await connectWhatsAppChannel(ctx.em.fork(), whatsApp(), channel.channelId, credentials.data);
-        req.log?.info({ userId: user.id, channelId: channel.channelId, phoneNumberId: connected.phoneNumberId, templates: connected.templates }, 'portal WhatsApp channel connected');
+        req.log?.info(
+          {
+            userId: user.id,
+            channelId: channel.channelId,
+            phoneNumberId: connected.phoneNumberId,
+            templates: connected.templates,
+          },
+          'portal WhatsApp channel connected',
+        );
         res.redirect(303, `${CHANNELS}?connected=${encodeURIComponent(channel.channelId)}`);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        req.log?.warn({ userId: user.id, channelId: channel.channelId, code: error.code }, 'portal WhatsApp connection refused');
-        res.status(error.status).send(connectPage(ctx.assets, viewer, channel, { ...typed, failure: `Nothing was stored. ${error.message}` }));
+        req.log?.warn(
+          { userId: user.id, channelId: channel.channelId, code: error.code },
+          'portal WhatsApp connection refused',
+        );
+        res
+          .status(error.status)
+          .send(
+            connectPage(ctx.assets, viewer, channel, { ...typed, failure: `Nothing was stored. ${error.message}` }),
+          );
       }
     }),
   );

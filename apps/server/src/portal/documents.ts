@@ -19,12 +19,15 @@ interface SecuritySchemeLike {
 
 function apiKeySchemeOf(doc: { components?: { securitySchemes?: Record<string, unknown> } }): string | undefined {
   const schemes = Object.entries(doc.components?.securitySchemes ?? {}) as [string, SecuritySchemeLike][];
-  return schemes.find(([, s]) => s.type === 'apiKey' && s.in === 'header' && s.name?.toLowerCase() === 'x-api-key')?.[0];
+  return schemes.find(
+    ([, s]) => s.type === 'apiKey' && s.in === 'header' && s.name?.toLowerCase() === 'x-api-key',
+  )?.[0];
 }
 
 async function render(serverUrl: string): Promise<ApiDocuments> {
   // Loaded on first use: the exporters (openapi-to-postmanv2 and friends) are heavy and most processes never need them.
-  const { buildOpenApi, buildPostmanCollection, buildPostmanEnvironment, toYaml } = await import('@switchboard/openapi');
+  const { buildOpenApi, buildPostmanCollection, buildPostmanEnvironment, toYaml } =
+    await import('@switchboard/openapi');
   const doc = buildOpenApi({ serverUrl });
   const collection = await buildPostmanCollection(doc);
   return {

@@ -32,7 +32,8 @@ export function keyRoutes(ctx: PortalContext): Router {
     '/keys',
     asyncRoute(async (req, res) => {
       const { user, viewer } = signedIn(req);
-      const revoked = typeof req.query.revoked === 'string' && PREFIX_PATTERN.test(req.query.revoked) ? req.query.revoked : undefined;
+      const revoked =
+        typeof req.query.revoked === 'string' && PREFIX_PATTERN.test(req.query.revoked) ? req.query.revoked : undefined;
       const notice = revoked && `Key ${revoked}… was revoked; requests with it are now refused with 401.`;
       res.send(keysPage(ctx.assets, { viewer, keys: await listApiKeys(ctx.em.fork(), user.id), notice }));
     }),
@@ -47,7 +48,9 @@ export function keyRoutes(ctx: PortalContext): Router {
       if (!name.success) {
         const keys = await listApiKeys(em, user.id);
         const typed = typeof req.body?.name === 'string' ? req.body.name : undefined;
-        return res.status(400).send(keysPage(ctx.assets, { viewer, keys, name: typed, nameError: name.error.issues[0]!.message }));
+        return res
+          .status(400)
+          .send(keysPage(ctx.assets, { viewer, keys, name: typed, nameError: name.error.issues[0]!.message }));
       }
       const created = await createApiKey(em, user.id, name.data);
       req.log?.info({ userId: user.id, prefix: created.prefix }, 'portal API key created');

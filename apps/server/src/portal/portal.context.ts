@@ -48,7 +48,13 @@ export function identify(em: EntityManager) {
       if (userId && !user) delete req.session.userId;
       if (user) {
         const allowed = user.permissions.includes(PORTAL_PERMISSION);
-        const viewer = { email: user.email, name: user.name, platformName: user.platformName, allowed, csrfToken: csrfToken(req) };
+        const viewer = {
+          email: user.email,
+          name: user.name,
+          platformName: user.platformName,
+          allowed,
+          csrfToken: csrfToken(req),
+        };
         req.portal = { user, viewer };
       }
       next();

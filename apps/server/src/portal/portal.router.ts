@@ -74,7 +74,13 @@ function errorPages(assets: AssetUrls, logger: Logger) {
     // body-parser's refusals (too large, too many fields, bad charset) carry their 4xx status.
     const { type, status } = error as { type?: unknown; status?: number };
     if (typeof type === 'string' && status !== undefined && status >= 400 && status < 500) {
-      return res.status(status).send(messagePage(assets, { title: 'Form not accepted', message: 'That form submission could not be read.', viewer }));
+      return res.status(status).send(
+        messagePage(assets, {
+          title: 'Form not accepted',
+          message: 'That form submission could not be read.',
+          viewer,
+        }),
+      );
     }
     (req.log ?? logger).error({ err: error, requestId: req.id }, 'portal error');
     const message = `Something went wrong on our side. Quote request id ${String(req.id)} when reporting it.`;
@@ -89,7 +95,8 @@ function errorPages(assets: AssetUrls, logger: Logger) {
 export function createPortal(deps: PortalDeps): Router {
   const { router: assetRouter, urls: assets } = portalAssets(PORTAL_PATH);
   const secret = deps.sessionSecret ?? randomBytes(32).toString('base64url');
-  if (!deps.sessionSecret) deps.logger.warn('SESSION_SECRET is not set: portal sessions end when this process restarts');
+  if (!deps.sessionSecret)
+    deps.logger.warn('SESSION_SECRET is not set: portal sessions end when this process restarts');
 
   const ctx: PortalContext = {
     em: deps.orm.em,
@@ -120,7 +127,13 @@ export function createPortal(deps: PortalDeps): Router {
   router.use(webhookRoutes(ctx));
   router.use(toolRoutes(ctx));
   router.use((req, res) => {
-    res.status(404).send(messagePage(assets, { title: 'Page not found', message: `Nothing here at ${req.originalUrl}.`, viewer: req.portal?.viewer }));
+    res.status(404).send(
+      messagePage(assets, {
+        title: 'Page not found',
+        message: `Nothing here at ${req.originalUrl}.`,
+        viewer: req.portal?.viewer,
+      }),
+    );
   });
   router.use(errorPages(assets, deps.logger));
   return router;

@@ -37,7 +37,8 @@ export function portalSession({ orm, logger, secret }: SessionOptions): RequestH
   const PgStore = connectPgSimple(session);
   const store = new PgStore({
     pgPromise: {
-      any: async (query: string, params: unknown[]) => (await (await orm.em.getConnection().getNativeClient()).query(query, params)).rows,
+      any: async (query: string, params: unknown[]) =>
+        (await (await orm.em.getConnection().getNativeClient()).query(query, params)).rows,
     },
     tableName: 'portal_sessions',
     createTableIfMissing: false,

@@ -21,9 +21,19 @@ describe('credentialChecker', () => {
   test('an unknown email costs the same one scrypt run as a wrong password, so timing does not reveal accounts', async () => {
     const stored = await hashPassword('right');
     const unknown = countingVerify();
-    expect(await credentialChecker({ verify: unknown.verify })(usersFound([]), { email: 'nobody@example.com', password: 'x' })).toEqual({ status: 'invalid' });
+    expect(
+      await credentialChecker({ verify: unknown.verify })(usersFound([]), {
+        email: 'nobody@example.com',
+        password: 'x',
+      }),
+    ).toEqual({ status: 'invalid' });
     const wrong = countingVerify();
-    expect(await credentialChecker({ verify: wrong.verify })(usersFound([{ id: 'u1', passwordHash: stored }]), { email: 'a@example.com', password: 'x' })).toEqual({ status: 'invalid' });
+    expect(
+      await credentialChecker({ verify: wrong.verify })(usersFound([{ id: 'u1', passwordHash: stored }]), {
+        email: 'a@example.com',
+        password: 'x',
+      }),
+    ).toEqual({ status: 'invalid' });
     expect(unknown.runs).toHaveLength(1);
     expect(unknown.runs[0]).toMatch(/^scrypt\$/);
     expect(wrong.runs).toEqual([stored]);
@@ -31,7 +41,10 @@ describe('credentialChecker', () => {
 
   test('a user without a password is checked against the decoy and never signed in', async () => {
     const { verify, runs } = countingVerify();
-    const outcome = await credentialChecker({ verify })(usersFound([{ id: 'u1', passwordHash: null }]), { email: 'a@example.com', password: '' });
+    const outcome = await credentialChecker({ verify })(usersFound([{ id: 'u1', passwordHash: null }]), {
+      email: 'a@example.com',
+      password: '',
+    });
     expect(outcome).toEqual({ status: 'invalid' });
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatch(/^scrypt\$/);
@@ -41,7 +54,23 @@ describe('credentialChecker', () => {
     const stored = await hashPassword('right');
     const other = await hashPassword('other');
     const check = credentialChecker();
-    expect(await check(usersFound([{ id: 'u1', passwordHash: other }, { id: 'u2', passwordHash: stored }]), { email: 'a@example.com', password: 'right' })).toEqual({ status: 'ok', userId: 'u2' });
-    expect(await check(usersFound([{ id: 'u1', passwordHash: stored }, { id: 'u2', passwordHash: stored }]), { email: 'a@example.com', password: 'right' })).toEqual({ status: 'ambiguous' });
+    expect(
+      await check(
+        usersFound([
+          { id: 'u1', passwordHash: other },
+          { id: 'u2', passwordHash: stored },
+        ]),
+        { email: 'a@example.com', password: 'right' },
+      ),
+    ).toEqual({ status: 'ok', userId: 'u2' });
+    expect(
+      await check(
+        usersFound([
+          { id: 'u1', passwordHash: stored },
+          { id: 'u2', passwordHash: stored },
+        ]),
+        { email: 'a@example.com', password: 'right' },
+      ),
+    ).toEqual({ status: 'ambiguous' });
   });
 });

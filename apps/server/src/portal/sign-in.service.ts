@@ -20,7 +20,14 @@ export interface PortalUser {
 export async function loadPortalUser(em: EntityManager, userId: string): Promise<PortalUser | undefined> {
   const user = await em.findOne(User, userId, { fields: ['email', 'name', 'permissions', 'platform.name'] });
   if (!user) return undefined;
-  return { id: user.id, email: user.email, name: user.name, permissions: user.permissions, platformId: user.platform.id, platformName: user.platform.name };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    permissions: user.permissions,
+    platformId: user.platform.id,
+    platformName: user.platform.name,
+  };
 }
 
 export interface Credentials {
@@ -77,9 +84,15 @@ export interface SignInLimiter {
  * with per-process memory as the fallback when Redis is down.
  */
 export function signInLimiter(redis?: Redis): SignInLimiter {
-  const options = { points: SIGN_IN_ATTEMPTS.points, duration: SIGN_IN_ATTEMPTS.durationSeconds, keyPrefix: 'sb:rl:portal-sign-in' };
+  const options = {
+    points: SIGN_IN_ATTEMPTS.points,
+    duration: SIGN_IN_ATTEMPTS.durationSeconds,
+    keyPrefix: 'sb:rl:portal-sign-in',
+  };
   const memory = new RateLimiterMemory(options);
-  const limiter: RateLimiterAbstract = redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
+  const limiter: RateLimiterAbstract = redis
+    ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory })
+    : memory;
   return {
     async attempt(key) {
       try {

@@ -48,7 +48,12 @@ export function toolRoutes(ctx: PortalContext): Router {
       res.setHeader('Content-Disposition', `attachment; filename="${DOWNLOADS.postmanEnvironment.file}"`);
       res.setHeader('Cache-Control', 'private, no-store');
       const { user } = signedIn(req);
-      res.send(await environmentWithUserIds(docs.postmanEnvironment, ctx.em.fork(), { userId: user.id, platformId: user.platformId }));
+      res.send(
+        await environmentWithUserIds(docs.postmanEnvironment, ctx.em.fork(), {
+          userId: user.id,
+          platformId: user.platformId,
+        }),
+      );
     }),
   );
 

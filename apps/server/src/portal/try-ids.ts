@@ -10,7 +10,9 @@ import { exampleIds } from '../wiring.js';
  * must not delete a real one), are left out.
  */
 async function ownIds(em: EntityManager, viewer: ExampleViewer): Promise<Map<ExampleIdName, string>> {
-  const own = await Promise.all(exampleIds.map(async ([name, example]) => [name, await example.of(em, viewer)] as const));
+  const own = await Promise.all(
+    exampleIds.map(async ([name, example]) => [name, await example.of(em, viewer)] as const),
+  );
   return new Map(own.flatMap(([name, id]) => (id ? [[name, id] as const] : [])));
 }
 
@@ -25,8 +27,15 @@ export async function withUserIds(openApiJson: string, em: EntityManager, viewer
  * The Postman environment with the user's own ids filled in, so the collection runs once the key is pasted. Never
  * the API key (only its owner has it, shown once) and never a contact (contacts/delete makes its own).
  */
-export async function environmentWithUserIds(environment: PostmanEnvironment, em: EntityManager, viewer: ExampleViewer): Promise<string> {
+export async function environmentWithUserIds(
+  environment: PostmanEnvironment,
+  em: EntityManager,
+  viewer: ExampleViewer,
+): Promise<string> {
   const ids = await ownIds(em, viewer);
-  const values = environment.values.map((entry) => ({ ...entry, value: ids.get(entry.key as ExampleIdName) ?? entry.value }));
+  const values = environment.values.map((entry) => ({
+    ...entry,
+    value: ids.get(entry.key as ExampleIdName) ?? entry.value,
+  }));
   return `${JSON.stringify({ ...environment, values }, null, 2)}\n`;
 }

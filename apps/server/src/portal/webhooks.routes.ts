@@ -24,7 +24,8 @@ const isMissing = (error: unknown) => error instanceof AppError && (error.status
 const noticeOf = (req: Request) => (typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined);
 
 /** A form field as one string (a repeated field takes its first value). */
-const text = (value: unknown) => (Array.isArray(value) ? String(value[0] ?? '') : typeof value === 'string' ? value : '').trim();
+const text = (value: unknown) =>
+  (Array.isArray(value) ? String(value[0] ?? '') : typeof value === 'string' ? value : '').trim();
 const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
 
 /**
@@ -63,8 +64,19 @@ export function webhookRoutes(ctx: PortalContext): Router {
     const endpoint = await endpointOf(req);
     if (!endpoint) return notFound(req, res);
     const { user, viewer } = signedIn(req);
-    const log = await listDeliveries(ctx.em.fork(), user.platformId, { endpointId: endpoint.id, page: 1, limit: RECENT_DELIVERIES });
-    const view = { viewer, endpoint, deliveries: log.data, totalDeliveries: log.pagination.total, notice: noticeOf(req), error: problem };
+    const log = await listDeliveries(ctx.em.fork(), user.platformId, {
+      endpointId: endpoint.id,
+      page: 1,
+      limit: RECENT_DELIVERIES,
+    });
+    const view = {
+      viewer,
+      endpoint,
+      deliveries: log.data,
+      totalDeliveries: log.pagination.total,
+      notice: noticeOf(req),
+      error: problem,
+    };
     res.status(problem ? 400 : 200).send(webhookDetailPage(ctx.assets, view));
   };
 
@@ -75,7 +87,8 @@ export function webhookRoutes(ctx: PortalContext): Router {
       try {
         await handle(req, res);
       } catch (error) {
-        if (error instanceof ValidationError) return showDetail(req, res, error.issues.map((issue) => issue.problem).join('; '));
+        if (error instanceof ValidationError)
+          return showDetail(req, res, error.issues.map((issue) => issue.problem).join('; '));
         if (isMissing(error)) return notFound(req, res);
         throw error;
       }
@@ -85,7 +98,13 @@ export function webhookRoutes(ctx: PortalContext): Router {
     '/webhooks',
     asyncRoute(async (req, res) => {
       const { user, viewer } = signedIn(req);
-      res.send(webhooksPage(ctx.assets, { viewer, endpoints: await listEndpoints(ctx.em.fork(), user.platformId), notice: noticeOf(req) }));
+      res.send(
+        webhooksPage(ctx.assets, {
+          viewer,
+          endpoints: await listEndpoints(ctx.em.fork(), user.platformId),
+          notice: noticeOf(req),
+        }),
+      );
     }),
   );
 
@@ -93,7 +112,11 @@ export function webhookRoutes(ctx: PortalContext): Router {
     '/webhooks',
     asyncRoute(async (req, res) => {
       const { user, viewer } = signedIn(req);
-      const form: WebhookForm = { url: text(req.body?.url), description: text(req.body?.description), events: list(req.body?.events) };
+      const form: WebhookForm = {
+        url: text(req.body?.url),
+        description: text(req.body?.description),
+        events: list(req.body?.events),
+      };
       const errors: Record<string, string> = {};
       // The API's own parameter rules (URL, description length, event types), then the service's (https, SSRF).
       const params = contract.platform.webhooks.manage.post.body.safeParse({
@@ -119,7 +142,10 @@ export function webhookRoutes(ctx: PortalContext): Router {
     }),
   );
 
-  router.get('/webhooks/:endpointId', asyncRoute((req, res) => showDetail(req, res)));
+  router.get(
+    '/webhooks/:endpointId',
+    asyncRoute((req, res) => showDetail(req, res)),
+  );
 
   router.post(
     '/webhooks/:endpointId/enabled',
@@ -146,7 +172,9 @@ export function webhookRoutes(ctx: PortalContext): Router {
     change(async (req, res) => {
       const { data } = await manage(req, { endpointId: req.params.endpointId!, rotateSecret: true });
       req.log?.info({ userId: signedIn(req).user.id, endpointId: data.id }, 'portal webhook secret rotated');
-      res.send(secretPage(ctx.assets, signedIn(req).viewer, data as WebhookEndpoint, (data as { secret: string }).secret));
+      res.send(
+        secretPage(ctx.assets, signedIn(req).viewer, data as WebhookEndpoint, (data as { secret: string }).secret),
+      );
     }),
   );
 
@@ -154,7 +182,10 @@ export function webhookRoutes(ctx: PortalContext): Router {
     '/webhooks/:endpointId/delete',
     change(async (req, res) => {
       await manage(req, { endpointId: req.params.endpointId!, delete: true });
-      req.log?.info({ userId: signedIn(req).user.id, endpointId: req.params.endpointId }, 'portal webhook endpoint deleted');
+      req.log?.info(
+        { userId: signedIn(req).user.id, endpointId: req.params.endpointId },
+        'portal webhook endpoint deleted',
+      );
       res.redirect(303, `${WEBHOOKS}?done=deleted`);
     }),
   );

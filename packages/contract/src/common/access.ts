@@ -21,8 +21,7 @@ export type Permission = (typeof KNOWN_PERMISSIONS)[number];
  * `platform`: a key of a user with platform-level access, optionally holding one of `anyPermission`.
  */
 export type AccessRule =
-  | { readonly scope: 'workspace' }
-  | { readonly scope: 'platform'; readonly anyPermission?: readonly Permission[] };
+  { readonly scope: 'workspace' } | { readonly scope: 'platform'; readonly anyPermission?: readonly Permission[] };
 
 /** What the server's guards, the rate limiter and the OpenAPI exporter read from every route. */
 export interface EndpointMetadata {

@@ -1,7 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { RATE_CLASSES, type AccessRule, type EndpointMetadata, type RateClass } from './access.js';
-import { ERROR_CODE_STATUS, ERROR_STATUS_DESCRIPTIONS, errorEnvelope, type ErrorCode, type ErrorStatus, type FailureExample } from './errors.js';
+import {
+  ERROR_CODE_STATUS,
+  ERROR_STATUS_DESCRIPTIONS,
+  errorEnvelope,
+  type ErrorCode,
+  type ErrorStatus,
+  type FailureExample,
+} from './errors.js';
 import { paramsObject, type ParamsSchema } from './field-rules.js';
 import { toQuerySchema } from './query.js';
 import { CHANNEL_REQUIRED_EXAMPLE } from './schemas.js';
@@ -27,14 +34,24 @@ const WRITES = ['idempotency_key_in_progress', 'idempotency_key_reused'] as cons
 const isWrite = (rateClass: RateClass) => rateClass !== 'api_read';
 
 /** The codes an endpoint of rate class `K` with its own failures `E` can give: what the SDK's types narrow to. */
-type EndpointErrorCode<E extends ErrorCode, K extends RateClass> = (typeof ALWAYS)[number] | (K extends 'api_read' ? never : (typeof WRITES)[number]) | E;
+type EndpointErrorCode<E extends ErrorCode, K extends RateClass> =
+  (typeof ALWAYS)[number] | (K extends 'api_read' ? never : (typeof WRITES)[number]) | E;
 type StatusOf<C extends ErrorCode> = (typeof ERROR_CODE_STATUS)[C];
 /** Per status, the failure envelope with `error` narrowed to the codes of that status among `C`. */
 type ErrorResponses<C extends ErrorCode> = {
-  [S in StatusOf<C>]: z.ZodType<{ success: false; error: { [K in C]: StatusOf<K> extends S ? K : never }[C]; message: string }>;
+  [S in StatusOf<C>]: z.ZodType<{
+    success: false;
+    error: { [K in C]: StatusOf<K> extends S ? K : never }[C];
+    message: string;
+  }>;
 };
 
-export interface EndpointDefinition<P extends ParamsSchema, R extends z.ZodTypeAny, E extends ErrorCode, K extends RateClass> {
+export interface EndpointDefinition<
+  P extends ParamsSchema,
+  R extends z.ZodTypeAny,
+  E extends ErrorCode,
+  K extends RateClass,
+> {
   /** Dotted name, e.g. `workspace.contacts.list`; the SDK method and operationId derive from it. */
   operation: string;
   path: string;
@@ -67,14 +84,20 @@ function errorResponses<C extends ErrorCode>(codes: readonly C[]): ErrorResponse
   }
   const statuses = [...byStatus.keys()].sort();
   return Object.fromEntries(
-    statuses.map((status) => [status, errorEnvelope(byStatus.get(status) as [ErrorCode, ...ErrorCode[]], ERROR_STATUS_DESCRIPTIONS[status])]),
+    statuses.map((status) => [
+      status,
+      errorEnvelope(byStatus.get(status) as [ErrorCode, ...ErrorCode[]], ERROR_STATUS_DESCRIPTIONS[status]),
+    ]),
   ) as unknown as ErrorResponses<C>;
 }
 
 /** Who may call, in words, for the OpenAPI description. */
 function accessText(access: AccessRule): string {
-  if (access.scope === 'workspace') return 'Any user’s API key; data is limited to the channels the key’s user is authorized for.';
-  const permissions = access.anyPermission?.length ? ` holding one of ${access.anyPermission.map((p) => `\`${p}\``).join(', ')}` : '';
+  if (access.scope === 'workspace')
+    return 'Any user’s API key; data is limited to the channels the key’s user is authorized for.';
+  const permissions = access.anyPermission?.length
+    ? ` holding one of ${access.anyPermission.map((p) => `\`${p}\``).join(', ')}`
+    : '';
   return `Needs the API key of a user with platform-level access${permissions}.`;
 }
 
@@ -82,9 +105,12 @@ function accessText(access: AccessRule): string {
  * One endpoint, defined once: yields the POST route (JSON body) and the GET route (same parameters in the
  * query string, coerced), both carrying the metadata the server's guards, rate limiter and exporters read.
  */
-export function endpoint<P extends ParamsSchema, R extends z.ZodTypeAny, E extends ErrorCode = never, K extends RateClass = RateClass>(
-  def: EndpointDefinition<P, R, E, K>,
-) {
+export function endpoint<
+  P extends ParamsSchema,
+  R extends z.ZodTypeAny,
+  E extends ErrorCode = never,
+  K extends RateClass = RateClass,
+>(def: EndpointDefinition<P, R, E, K>) {
   const metadata: EndpointMetadata = {
     operation: def.operation,
     rateClass: def.rateClass,
@@ -95,7 +121,11 @@ export function endpoint<P extends ParamsSchema, R extends z.ZodTypeAny, E exten
       ...def.failureExamples,
     },
   };
-  const codes: EndpointErrorCode<E, K>[] = [...ALWAYS, ...(isWrite(def.rateClass) ? WRITES : []), ...(def.errors ?? [])] as EndpointErrorCode<E, K>[];
+  const codes: EndpointErrorCode<E, K>[] = [
+    ...ALWAYS,
+    ...(isWrite(def.rateClass) ? WRITES : []),
+    ...(def.errors ?? []),
+  ] as EndpointErrorCode<E, K>[];
   const responses = { 200: def.response, ...errorResponses(codes) };
   const params = strictParams(def.params);
   const { points, durationSeconds } = RATE_CLASSES[def.rateClass];

@@ -31,16 +31,24 @@ export function withFieldRules<Input>() {
   return <S extends z.AnyZodObject, Output = z.output<S>>(schema: S, rules: FieldRules<z.output<S>, Output>) => {
     const ruled = schema.transform((values: z.output<S>, ctx) => {
       const problems = rules.check(values);
-      for (const { field, problem } of problems) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: problem });
+      for (const { field, problem } of problems)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: problem });
       if (problems.length) return z.NEVER;
       return rules.resolve ? rules.resolve(values) : (values as unknown as Output);
     });
-    return withOpenApi(ruled, { anyOf: rules.sets.map((required) => ({ required })) }) as unknown as z.ZodEffects<S, Output, Input>;
+    return withOpenApi(ruled, { anyOf: rules.sets.map((required) => ({ required })) }) as unknown as z.ZodEffects<
+      S,
+      Output,
+      Input
+    >;
   };
 }
 
 /** For lookups by one of two names (contactId or phone, labelId or name): exactly one of them. */
-export function exactlyOneOf<Values extends Record<string, unknown>>(first: keyof Values & string, second: keyof Values & string) {
+export function exactlyOneOf<Values extends Record<string, unknown>>(
+  first: keyof Values & string,
+  second: keyof Values & string,
+) {
   return {
     sets: [[first], [second]],
     check(values: Values): FieldProblem[] {
@@ -59,7 +67,10 @@ export function paramsObject(schema: z.ZodTypeAny): z.AnyZodObject | undefined {
 }
 
 /** The same parameters with their object changed by `change` (stricter, coerced); field rules and OpenAPI metadata kept. */
-export function mapParamsObject<P extends ParamsSchema>(params: P, change: (object: z.AnyZodObject) => z.AnyZodObject): P {
+export function mapParamsObject<P extends ParamsSchema>(
+  params: P,
+  change: (object: z.AnyZodObject) => z.AnyZodObject,
+): P {
   const meta = (params as { metaOpenApi?: Record<string, unknown> }).metaOpenApi;
   const changed =
     params instanceof z.ZodEffects

@@ -15,4 +15,3 @@ export function withOpenApi<S extends z.ZodTypeAny>(schema: S, meta: Record<stri
 
 /** A schema that the OpenAPI names as a component (`#/components/schemas/<name>`): generators emit a type of that name. */
 export const named = <S extends z.ZodTypeAny>(name: string, schema: S): S => withOpenApi(schema, { title: name });
-

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { FailureExample } from './errors.js';
 
 /** Any UUID: a malformed id is a 400 naming the field, never a lookup that ends in 403 or 404. */
-export const uuidParam = () => z.string({ required_error: 'is required' }).min(1, 'must not be empty').uuid('must be a UUID');
+export const uuidParam = () =>
+  z.string({ required_error: 'is required' }).min(1, 'must not be empty').uuid('must be a UUID');
 
 /** Phone numbers are stored and compared as digits only: callers may type `+`, spaces, dashes or parentheses. */
 export const stripPhone = (value: string) => value.replace(/[\s+\-()]/g, '');

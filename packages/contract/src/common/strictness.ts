@@ -24,7 +24,10 @@ function applyTextRule(schema: z.ZodTypeAny, rule: TextRule): z.ZodTypeAny {
   if (schema instanceof z.ZodEffects) return rebuild({ schema: withTextRule(def.schema as z.ZodTypeAny, rule) });
   if (schema instanceof z.ZodArray) return rebuild({ type: withTextRule(def.type as z.ZodTypeAny, rule) });
   if (schema instanceof z.ZodRecord) {
-    return rebuild({ keyType: withTextRule(def.keyType as z.ZodTypeAny, rule), valueType: withTextRule(def.valueType as z.ZodTypeAny, rule) });
+    return rebuild({
+      keyType: withTextRule(def.keyType as z.ZodTypeAny, rule),
+      valueType: withTextRule(def.valueType as z.ZodTypeAny, rule),
+    });
   }
   if (schema instanceof z.ZodUnion) {
     return rebuild({ options: (def.options as z.ZodTypeAny[]).map((option) => withTextRule(option, rule)) });
@@ -45,6 +48,9 @@ export function strictParams<P extends ParamsSchema>(params: P): P {
         withTextRule(field, MULTI_LINE_PARAMS.has(name) ? MULTI_LINE_TEXT : SINGLE_LINE_TEXT),
       ]),
     );
-    return z.object(shape).strict().describe(object.description ?? '');
+    return z
+      .object(shape)
+      .strict()
+      .describe(object.description ?? '');
   });
 }

@@ -1,15 +1,39 @@
 import { z } from 'zod';
-import { endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, withFieldRules, withOpenApi, type FieldProblem } from '../common/index.js';
+import {
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  listEnvelope,
+  named,
+  okEnvelope,
+  withFieldRules,
+  withOpenApi,
+  type FieldProblem,
+} from '../common/index.js';
 import { platformIdParam } from './platform.js';
 import { BILLING_CYCLES, planSchema } from './subscriptions.js';
 
 const addonManageFields = z.object({
   platformId: platformIdParam,
-  userId: z.string({ required_error: 'is required' }).uuid('must be a user id (UUID)').describe('User of the platform receiving the add-on'),
-  addonId: z.string().uuid('must be a plan id (UUID)').optional().describe('Add-on plan id (itemType `addon`); required (or its deprecated alias planId)'),
-  planId: withOpenApi(z.string().uuid('must be a plan id (UUID)').optional().describe('Deprecated alias of addonId; must match it when both are given'), {
-    deprecated: true,
-  }),
+  userId: z
+    .string({ required_error: 'is required' })
+    .uuid('must be a user id (UUID)')
+    .describe('User of the platform receiving the add-on'),
+  addonId: z
+    .string()
+    .uuid('must be a plan id (UUID)')
+    .optional()
+    .describe('Add-on plan id (itemType `addon`); required (or its deprecated alias planId)'),
+  planId: withOpenApi(
+    z
+      .string()
+      .uuid('must be a plan id (UUID)')
+      .optional()
+      .describe('Deprecated alias of addonId; must match it when both are given'),
+    {
+      deprecated: true,
+    },
+  ),
   billingCycle: z.enum(BILLING_CYCLES).default('monthly').describe('Must be a cycle the add-on has a price for'),
   quantity: z
     .number()
@@ -26,7 +50,8 @@ export type AddonManageParams = (AddonManageInput & { addonId: string }) | (Addo
 type AddonManageFields = z.output<typeof addonManageFields>;
 
 function addonAliasProblems({ addonId, planId }: AddonManageFields): FieldProblem[] {
-  if (addonId === undefined && planId === undefined) return [{ field: 'addonId', problem: 'is required (planId is accepted as an alias)' }];
+  if (addonId === undefined && planId === undefined)
+    return [{ field: 'addonId', problem: 'is required (planId is accepted as an alias)' }];
   if (addonId !== undefined && planId !== undefined && addonId !== planId) {
     return [{ field: 'planId', problem: 'is an alias of addonId and must match it when both are given' }];
   }
@@ -51,7 +76,8 @@ export const addonsContract = {
     operation: 'platform.addon.list',
     path: '/api/platform/v1/addon/list',
     summary: 'List add-ons of the platform',
-    description: 'Add-on plans only (`itemType` = `addon`), inactive ones included, oldest first; an `id` is addon/manage’s `addonId`.',
+    description:
+      'Add-on plans only (`itemType` = `addon`), inactive ones included, oldest first; an `id` is addon/manage’s `addonId`.',
     params: z.object({ platformId: platformIdParam }),
     response: listEnvelope(planSchema),
     rateClass: 'api_read',
@@ -69,6 +95,12 @@ export const addonsContract = {
     rateClass: 'api_admin_write',
     access: { scope: 'platform' },
     errors: ['user_not_found', 'addon_not_found', 'no_active_subscription'],
-    example: { platformId: EXAMPLE_IDS.platformId, userId: EXAMPLE_IDS.userId, addonId: EXAMPLE_IDS.addonId, billingCycle: 'monthly', quantity: 1 },
+    example: {
+      platformId: EXAMPLE_IDS.platformId,
+      userId: EXAMPLE_IDS.userId,
+      addonId: EXAMPLE_IDS.addonId,
+      billingCycle: 'monthly',
+      quantity: 1,
+    },
   }),
 };

@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { endpoint, idSchema, named, okEnvelope, uuidParam } from '../common/index.js';
 
-export const platformSchema = named('Platform', z.object({
-  id: idSchema,
-  name: z.string(),
-  domain: z.string(),
-  isActive: z.boolean(),
-  totalUsers: z.number().int(),
-  owner: z.object({ id: idSchema, name: z.string(), email: z.string() }).nullable(),
-}));
+export const platformSchema = named(
+  'Platform',
+  z.object({
+    id: idSchema,
+    name: z.string(),
+    domain: z.string(),
+    isActive: z.boolean(),
+    totalUsers: z.number().int(),
+    owner: z.object({ id: idSchema, name: z.string(), email: z.string() }).nullable(),
+  }),
+);
 export type Platform = z.infer<typeof platformSchema>;
 
 /** `platformId` names the key's own platform; any other value gets 403. */
@@ -19,11 +22,15 @@ export const platformContract = {
     operation: 'platform.id.list',
     path: '/api/platform/v1/id/list',
     summary: 'Platform details of this key',
-    description: 'The platform is the key’s own. Needs one of platform:view, platform:edit, platform:manage, instance:view.',
+    description:
+      'The platform is the key’s own. Needs one of platform:view, platform:edit, platform:manage, instance:view.',
     params: z.object({}),
     response: okEnvelope(platformSchema),
     rateClass: 'api_read',
-    access: { scope: 'platform', anyPermission: ['platform:view', 'platform:edit', 'platform:manage', 'instance:view'] },
+    access: {
+      scope: 'platform',
+      anyPermission: ['platform:view', 'platform:edit', 'platform:manage', 'instance:view'],
+    },
     example: {},
   }),
 };

@@ -6,23 +6,29 @@ export const BILLING_CYCLES = ['monthly', 'quarterly', 'annual', 'onetime'] as c
 export type BillingCycle = (typeof BILLING_CYCLES)[number];
 export const PLAN_ITEM_TYPES = ['plan', 'addon'] as const;
 
-export const pricesSchema = named('Prices', z
-  .object({
-    monthly: z.number().optional(),
-    quarterly: z.number().optional(),
-    annual: z.number().optional(),
-    onetime: z.number().optional(),
-  })
-  .describe('Price per billing cycle; a cycle that is absent cannot be bought'));
+export const pricesSchema = named(
+  'Prices',
+  z
+    .object({
+      monthly: z.number().optional(),
+      quarterly: z.number().optional(),
+      annual: z.number().optional(),
+      onetime: z.number().optional(),
+    })
+    .describe('Price per billing cycle; a cycle that is absent cannot be bought'),
+);
 
-export const planSchema = named('Plan', z.object({
-  id: idSchema,
-  name: z.string(),
-  itemType: z.enum(PLAN_ITEM_TYPES),
-  prices: pricesSchema,
-  currency: z.string().describe('ISO 4217 code'),
-  isActive: z.boolean(),
-}));
+export const planSchema = named(
+  'Plan',
+  z.object({
+    id: idSchema,
+    name: z.string(),
+    itemType: z.enum(PLAN_ITEM_TYPES),
+    prices: pricesSchema,
+    currency: z.string().describe('ISO 4217 code'),
+    isActive: z.boolean(),
+  }),
+);
 export type Plan = z.infer<typeof planSchema>;
 
 export const subscriptionsContract = {

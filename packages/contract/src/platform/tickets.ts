@@ -19,30 +19,36 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 export const SENDER_ROLES = ['admin', 'creator'] as const;
 
-export const ticketMessageSchema = named('TicketMessage', z.object({
-  id: idSchema,
-  message: z.string(),
-  senderRole: z.enum(SENDER_ROLES),
-  isInternal: z.boolean(),
-  authorId: idSchema.nullable(),
-  createdAt: timestampSchema,
-}));
+export const ticketMessageSchema = named(
+  'TicketMessage',
+  z.object({
+    id: idSchema,
+    message: z.string(),
+    senderRole: z.enum(SENDER_ROLES),
+    isInternal: z.boolean(),
+    authorId: idSchema.nullable(),
+    createdAt: timestampSchema,
+  }),
+);
 
 /** A ticket without its thread: what tickets/list gives. */
-export const ticketSummarySchema = named('TicketSummary', z.object({
-  id: idSchema.describe('Full UUID'),
-  shortId: z.string().describe('Short reference, also accepted as ticketId'),
-  title: z.string(),
-  description: z.string(),
-  status: z.enum(TICKET_STATUSES),
-  priority: z.enum(TICKET_PRIORITIES),
-  assignedToId: idSchema.nullable(),
-  assignedToName: z.string().nullable(),
-  owner: z.object({ id: idSchema, email: z.string(), name: z.string() }),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-  closedAt: timestampSchema.nullable(),
-}));
+export const ticketSummarySchema = named(
+  'TicketSummary',
+  z.object({
+    id: idSchema.describe('Full UUID'),
+    shortId: z.string().describe('Short reference, also accepted as ticketId'),
+    title: z.string(),
+    description: z.string(),
+    status: z.enum(TICKET_STATUSES),
+    priority: z.enum(TICKET_PRIORITIES),
+    assignedToId: idSchema.nullable(),
+    assignedToName: z.string().nullable(),
+    owner: z.object({ id: idSchema, email: z.string(), name: z.string() }),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+    closedAt: timestampSchema.nullable(),
+  }),
+);
 export type TicketSummary = z.infer<typeof ticketSummarySchema>;
 
 /** The whole ticket: its thread, oldest message first, internal notes included. */
@@ -60,15 +66,28 @@ const ticketManageFields = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
   priority: z.enum(TICKET_PRIORITIES).optional(),
   message: z.string().trim().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters').optional(),
-  senderRole: z.enum(SENDER_ROLES).optional().describe('`admin` (default, posts as the API caller) or `creator` (the ticket owner)'),
+  senderRole: z
+    .enum(SENDER_ROLES)
+    .optional()
+    .describe('`admin` (default, posts as the API caller) or `creator` (the ticket owner)'),
   isInternal: z.boolean().optional().describe('Admin-only note; rejected with senderRole `creator`'),
-  assignedToId: z.string().uuid('must be a user id (UUID)').nullable().optional().describe('An admin (or owner) user of the platform; null unassigns'),
+  assignedToId: z
+    .string()
+    .uuid('must be a user id (UUID)')
+    .nullable()
+    .optional()
+    .describe('An admin (or owner) user of the platform; null unassigns'),
   assignedToName: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
 });
 
 type TicketManageInput = z.input<typeof ticketManageFields>;
 /** Creation: no ticketId; the owner's email, a title and a description. */
-export type TicketCreateParams = Omit<TicketManageInput, 'ticketId'> & { ticketId?: undefined; email: string; title: string; description: string };
+export type TicketCreateParams = Omit<TicketManageInput, 'ticketId'> & {
+  ticketId?: undefined;
+  email: string;
+  title: string;
+  description: string;
+};
 /** Update: the ticket's UUID or shortId, and what changes. */
 export type TicketUpdateParams = TicketManageInput & { ticketId: string };
 export type TicketManageParams = TicketCreateParams | TicketUpdateParams;
@@ -78,7 +97,8 @@ function ticketManageProblems(params: z.output<typeof ticketManageFields>): Fiel
   const problems: FieldProblem[] = [];
   if (params.ticketId === undefined) {
     for (const field of ['email', 'title', 'description'] as const) {
-      if (params[field] === undefined) problems.push({ field, problem: 'is required to create a ticket (no ticketId given)' });
+      if (params[field] === undefined)
+        problems.push({ field, problem: 'is required to create a ticket (no ticketId given)' });
     }
     if (params.status !== undefined && params.status !== 'open') {
       problems.push({ field: 'status', problem: 'a new ticket starts open; change the status with an update' });
@@ -107,7 +127,13 @@ export const ticketsListParams = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
   priority: z.enum(TICKET_PRIORITIES).optional(),
   assignedToId: uuidParam().optional().describe('Only tickets assigned to this user'),
-  email: z.string().trim().min(1, 'must not be empty').max(320, 'must be at most 320 characters').optional().describe('Only tickets of the owner with this email (case-insensitive)'),
+  email: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(320, 'must be at most 320 characters')
+    .optional()
+    .describe('Only tickets of the owner with this email (case-insensitive)'),
   updatedSince: z
     .string()
     .datetime({ offset: true, message: ISO_TIME_MESSAGE })

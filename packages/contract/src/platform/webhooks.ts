@@ -25,7 +25,8 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as c
 export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
 export const WEBHOOK_DELIVERIES_MAX_LIMIT = 100;
 
-const isEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+const isEventType = (value: string): value is WebhookEventType =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 
 /**
  * Why a list of event types is not acceptable (unknown names, or none), or undefined. Shared with the CLI and the
@@ -33,7 +34,8 @@ const isEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT
  */
 export function webhookEventsProblem(events: readonly string[]): string | undefined {
   const unknown = events.filter((event) => !isEventType(event));
-  if (unknown.length) return `unknown event type ${unknown.map((e) => `"${e}"`).join(', ')}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}`;
+  if (unknown.length)
+    return `unknown event type ${unknown.map((e) => `"${e}"`).join(', ')}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}`;
   return events.length ? undefined : 'must name at least one event type';
 }
 
@@ -45,7 +47,9 @@ function splitEvents(value: string | string[] | undefined): string[] | undefined
 }
 
 const eventsParam: z.ZodType<WebhookEventType[] | undefined, z.ZodTypeDef, string | string[] | undefined> = z
-  .union([z.string(), z.array(z.string())], { errorMap: () => ({ message: 'must be a comma-separated string or an array of event types' }) })
+  .union([z.string(), z.array(z.string())], {
+    errorMap: () => ({ message: 'must be a comma-separated string or an array of event types' }),
+  })
   .optional()
   .transform(splitEvents)
   .superRefine((events, ctx) => {
@@ -53,7 +57,9 @@ const eventsParam: z.ZodType<WebhookEventType[] | undefined, z.ZodTypeDef, strin
     if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
   })
   .transform((events) => events as WebhookEventType[] | undefined)
-  .describe(`Event types to receive, a non-empty subset of: ${WEBHOOK_EVENT_TYPES.join(', ')} (array, or comma-separated)`);
+  .describe(
+    `Event types to receive, a non-empty subset of: ${WEBHOOK_EVENT_TYPES.join(', ')} (array, or comma-separated)`,
+  );
 
 export const webhookEndpointSchema = named(
   'WebhookEndpoint',
@@ -87,7 +93,10 @@ export const webhookAttemptSchema = named(
   z.object({
     attempt: z.number().int().describe('1 for the first POST, 2 for the first retry, …'),
     statusCode: z.number().int().nullable().describe('The receiver’s HTTP status; null when none came back'),
-    error: z.string().nullable().describe('Why the attempt failed (HTTP status and body start, timeout, refused destination)'),
+    error: z
+      .string()
+      .nullable()
+      .describe('Why the attempt failed (HTTP status and body start, timeout, refused destination)'),
     durationMs: z.number().int(),
     createdAt: timestampSchema,
   }),
@@ -100,7 +109,9 @@ export const webhookDeliverySchema = named(
     endpointId: idSchema,
     eventType: z.enum(WEBHOOK_EVENT_TYPES),
     webhookId: z.string().describe('The `webhook-id` header, the same on every attempt and redelivery'),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES).describe('`pending` while attempts remain; `delivered` or `failed` is final'),
+    status: z
+      .enum(WEBHOOK_DELIVERY_STATUSES)
+      .describe('`pending` while attempts remain; `delivered` or `failed` is final'),
     nextAttemptAt: timestampSchema.nullable(),
     deliveredAt: timestampSchema.nullable(),
     attempts: z.array(webhookAttemptSchema).describe('Every POST so far, oldest first'),
@@ -112,7 +123,9 @@ export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 export const webhookManageResultSchema = named(
   'WebhookManageResult',
-  z.union([webhookEndpointWithSecretSchema, webhookDeliverySchema]).describe('The endpoint (create, update, rotate, delete) or, for `redeliver`, the delivery'),
+  z
+    .union([webhookEndpointWithSecretSchema, webhookDeliverySchema])
+    .describe('The endpoint (create, update, rotate, delete) or, for `redeliver`, the delivery'),
 );
 
 const webhookManageFields = z.object({
@@ -126,15 +139,31 @@ const webhookManageFields = z.object({
     .optional()
     .describe('https:// URL receiving the events; it must not resolve to a private, loopback or link-local address'),
   events: eventsParam,
-  description: z.string().trim().max(500, 'must be at most 500 characters').nullable().optional().describe('For people; null clears it'),
+  description: z
+    .string()
+    .trim()
+    .max(500, 'must be at most 500 characters')
+    .nullable()
+    .optional()
+    .describe('For people; null clears it'),
   enabled: z.boolean().optional().describe('false stops deliveries to the endpoint; true resumes them'),
-  rotateSecret: z.boolean().optional().describe('true issues a new secret (in the reply, once); the old one keeps signing for 24 h'),
+  rotateSecret: z
+    .boolean()
+    .optional()
+    .describe('true issues a new secret (in the reply, once); the old one keeps signing for 24 h'),
   delete: z.boolean().optional().describe('true deletes the endpoint and its delivery log'),
-  redeliver: uuidParam().optional().describe('A delivery id (from webhooks/deliveries): queue one fresh attempt with the same `webhook-id`'),
+  redeliver: uuidParam()
+    .optional()
+    .describe('A delivery id (from webhooks/deliveries): queue one fresh attempt with the same `webhook-id`'),
 });
 
 type WebhookManageInput = z.input<typeof webhookManageFields>;
-export type WebhookCreateParams = WebhookManageInput & { endpointId?: undefined; redeliver?: undefined; url: string; events: string | string[] };
+export type WebhookCreateParams = WebhookManageInput & {
+  endpointId?: undefined;
+  redeliver?: undefined;
+  url: string;
+  events: string | string[];
+};
 export type WebhookChangeParams = WebhookManageInput & { endpointId: string };
 export type WebhookRedeliverParams = WebhookManageInput & { redeliver: string };
 export type WebhookManageParams = WebhookCreateParams | WebhookChangeParams | WebhookRedeliverParams;
@@ -145,8 +174,13 @@ const WEBHOOK_CHANGES = ['url', 'events', 'description', 'enabled', 'rotateSecre
 /** Which operation the parameters ask for (redeliver, create, delete, update), and what does not go with it. */
 function webhookManageProblems(params: WebhookManageFields): FieldProblem[] {
   const given = (field: keyof WebhookManageFields) => params[field] !== undefined;
-  const refuse = (fields: readonly (keyof WebhookManageFields)[], problem: string) => fields.filter(given).map((field) => ({ field, problem }));
-  if (given('redeliver')) return refuse(['endpointId', ...WEBHOOK_CHANGES, 'delete'], 'cannot be combined with redeliver (the delivery names its endpoint)');
+  const refuse = (fields: readonly (keyof WebhookManageFields)[], problem: string) =>
+    fields.filter(given).map((field) => ({ field, problem }));
+  if (given('redeliver'))
+    return refuse(
+      ['endpointId', ...WEBHOOK_CHANGES, 'delete'],
+      'cannot be combined with redeliver (the delivery names its endpoint)',
+    );
   if (!given('endpointId')) {
     const missing = (['url', 'events'] as const).filter((field) => !given(field));
     return [
@@ -167,7 +201,12 @@ export const webhookDeliveriesParams = z.object({
   platformId: platformIdParam,
   endpointId: uuidParam().describe('The endpoint whose delivery log to read'),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
-  page: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').default(1),
+  page: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(1_000_000, 'must be at most 1000000')
+    .default(1),
   limit: z
     .number()
     .int('must be an integer')
@@ -183,7 +222,8 @@ export const webhooksContract = {
     operation: 'platform.webhooks.list',
     path: '/api/platform/v1/webhooks/list',
     summary: 'List the webhook endpoints of the platform',
-    description: 'Oldest first. Signing secrets are never listed: they appear once, in the reply that creates or rotates them.',
+    description:
+      'Oldest first. Signing secrets are never listed: they appear once, in the reply that creates or rotates them.',
     params: z.object({ platformId: platformIdParam }),
     response: listEnvelope(webhookEndpointSchema),
     rateClass: 'api_read',

@@ -1,15 +1,26 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, timestampSchema } from '../common/index.js';
+import {
+  channelScoped,
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  listEnvelope,
+  named,
+  timestampSchema,
+} from '../common/index.js';
 
 export const AUTOMATION_STATUSES = ['active', 'paused', 'draft'] as const;
 
-export const automationSchema = named('Automation', z.object({
-  id: idSchema,
-  name: z.string(),
-  status: z.enum(AUTOMATION_STATUSES),
-  executionCount: z.number().int(),
-  createdAt: timestampSchema,
-}));
+export const automationSchema = named(
+  'Automation',
+  z.object({
+    id: idSchema,
+    name: z.string(),
+    status: z.enum(AUTOMATION_STATUSES),
+    executionCount: z.number().int(),
+    createdAt: timestampSchema,
+  }),
+);
 export type Automation = z.infer<typeof automationSchema>;
 
 export const automationsContract = {

@@ -3,13 +3,16 @@ import { endpoint, idSchema, listEnvelope, named, timestampSchema } from '../com
 
 export const CHANNEL_STATUSES = ['active', 'disconnected'] as const;
 
-export const channelSchema = named('Channel', z.object({
-  id: idSchema,
-  name: z.string(),
-  phone: z.string().describe('Sender number, digits with country code'),
-  status: z.enum(CHANNEL_STATUSES),
-  createdAt: timestampSchema,
-}));
+export const channelSchema = named(
+  'Channel',
+  z.object({
+    id: idSchema,
+    name: z.string(),
+    phone: z.string().describe('Sender number, digits with country code'),
+    status: z.enum(CHANNEL_STATUSES),
+    createdAt: timestampSchema,
+  }),
+);
 export type Channel = z.infer<typeof channelSchema>;
 
 export const channelsContract = {

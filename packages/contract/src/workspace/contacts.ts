@@ -20,21 +20,27 @@ export const CONTACT_STATUSES = ['active', 'blocked', 'unsubscribed'] as const;
 /** A search counts its matches exactly up to this many; past it `total` is a lower bound (see the description). */
 export const CONTACTS_SEARCH_COUNT_CAP = 1_000;
 
-export const contactLabelSchema = named('ContactLabel', z.object({ id: idSchema, name: z.string(), color: z.string().nullable() }));
+export const contactLabelSchema = named(
+  'ContactLabel',
+  z.object({ id: idSchema, name: z.string(), color: z.string().nullable() }),
+);
 
 export const customFieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-export const contactSchema = named('Contact', z.object({
-  id: idSchema,
-  name: z.string(),
-  phone: z.string().describe('Digits only, with country code, no plus sign'),
-  email: z.string().nullable(),
-  labels: z.array(contactLabelSchema),
-  status: z.enum(CONTACT_STATUSES),
-  customFields: z.record(customFieldValueSchema).describe('Values keyed by custom field name'),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-}));
+export const contactSchema = named(
+  'Contact',
+  z.object({
+    id: idSchema,
+    name: z.string(),
+    phone: z.string().describe('Digits only, with country code, no plus sign'),
+    email: z.string().nullable(),
+    labels: z.array(contactLabelSchema),
+    status: z.enum(CONTACT_STATUSES),
+    customFields: z.record(customFieldValueSchema).describe('Values keyed by custom field name'),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  }),
+);
 export type Contact = z.infer<typeof contactSchema>;
 
 export const contactsListParams = z.object({
@@ -56,12 +62,31 @@ const labelNames = (what: string) =>
 
 export const contactManageParams = z.object({
   ...channelScoped,
-  phone: phoneParam().describe('The upsert key: digits with country code (+, spaces, dashes and parentheses are stripped)'),
-  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe('Required when the contact is created'),
-  email: z.string().trim().max(320, 'must be at most 320 characters').email('must be an email address').nullable().optional().describe('null clears it'),
+  phone: phoneParam().describe(
+    'The upsert key: digits with country code (+, spaces, dashes and parentheses are stripped)',
+  ),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .describe('Required when the contact is created'),
+  email: z
+    .string()
+    .trim()
+    .max(320, 'must be at most 320 characters')
+    .email('must be an email address')
+    .nullable()
+    .optional()
+    .describe('null clears it'),
   status: z.enum(CONTACT_STATUSES).optional().describe('`active` for a new contact unless given'),
   customFields: z
-    .record(z.union([z.string(), z.number(), z.boolean(), z.null()], { errorMap: () => ({ message: 'must be a string, number, boolean or null' }) }))
+    .record(
+      z.union([z.string(), z.number(), z.boolean(), z.null()], {
+        errorMap: () => ({ message: 'must be a string, number, boolean or null' }),
+      }),
+    )
     .optional()
     .describe(
       'Values keyed by custom field name (custom-fields/list), each checked against its field: `text` a string (≤ 1000 characters), ' +
@@ -71,7 +96,10 @@ export const contactManageParams = z.object({
   labels: labelNames('Label names: replaces the contact’s labels with exactly these'),
   addLabels: labelNames('Label names to add to the contact’s labels'),
   removeLabels: labelNames('Label names to take off the contact'),
-  createMissingLabels: z.boolean().default(false).describe('Create the labels named in `labels`/`addLabels` that do not exist yet, instead of refusing them'),
+  createMissingLabels: z
+    .boolean()
+    .default(false)
+    .describe('Create the labels named in `labels`/`addLabels` that do not exist yet, instead of refusing them'),
 });
 export type ContactManageValues = z.output<typeof contactManageParams>;
 
@@ -82,8 +110,13 @@ const contactLookupFields = z.object({
 });
 type ContactLookupInput = z.input<typeof contactLookupFields>;
 /** A contact of the channel, by id or by phone (one of them). */
-export type ContactLookupParams = (ContactLookupInput & { contactId: string; phone?: undefined }) | (ContactLookupInput & { phone: string; contactId?: undefined });
-export const contactLookupParams = withFieldRules<ContactLookupParams>()(contactLookupFields, exactlyOneOf('phone', 'contactId'));
+export type ContactLookupParams =
+  | (ContactLookupInput & { contactId: string; phone?: undefined })
+  | (ContactLookupInput & { phone: string; contactId?: undefined });
+export const contactLookupParams = withFieldRules<ContactLookupParams>()(
+  contactLookupFields,
+  exactlyOneOf('phone', 'contactId'),
+);
 export type ContactLookupValues = z.output<typeof contactLookupParams>;
 
 export const contactsContract = {

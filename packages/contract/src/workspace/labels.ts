@@ -1,19 +1,37 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, exactlyOneOf, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, uuidParam, withFieldRules } from '../common/index.js';
+import {
+  channelScoped,
+  endpoint,
+  exactlyOneOf,
+  EXAMPLE_IDS,
+  idSchema,
+  listEnvelope,
+  named,
+  okEnvelope,
+  uuidParam,
+  withFieldRules,
+} from '../common/index.js';
 
-export const labelSchema = named('Label', z.object({
-  id: idSchema,
-  channelId: idSchema,
-  name: z.string(),
-  description: z.string().nullable(),
-  color: z.string().nullable().describe('#rrggbb'),
-  sortOrder: z.number().int(),
-}));
+export const labelSchema = named(
+  'Label',
+  z.object({
+    id: idSchema,
+    channelId: idSchema,
+    name: z.string(),
+    description: z.string().nullable(),
+    color: z.string().nullable().describe('#rrggbb'),
+    sortOrder: z.number().int(),
+  }),
+);
 export type Label = z.infer<typeof labelSchema>;
 
 /** A label's name: matched exactly (case counts) after trimming surrounding spaces. */
 export const labelNameParam = () =>
-  z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+  z
+    .string({ required_error: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters');
 
 export const labelManageParams = z.object({
   ...channelScoped,
@@ -41,8 +59,13 @@ const labelLookupFields = z.object({
 });
 type LabelLookupInput = z.input<typeof labelLookupFields>;
 /** A label of the channel, by name or by id (one of them). */
-export type LabelLookupParams = (LabelLookupInput & { name: string; labelId?: undefined }) | (LabelLookupInput & { labelId: string; name?: undefined });
-export const labelLookupParams = withFieldRules<LabelLookupParams>()(labelLookupFields, exactlyOneOf('name', 'labelId'));
+export type LabelLookupParams =
+  | (LabelLookupInput & { name: string; labelId?: undefined })
+  | (LabelLookupInput & { labelId: string; name?: undefined });
+export const labelLookupParams = withFieldRules<LabelLookupParams>()(
+  labelLookupFields,
+  exactlyOneOf('name', 'labelId'),
+);
 export type LabelLookupValues = z.output<typeof labelLookupParams>;
 
 export const labelsContract = {
@@ -69,7 +92,13 @@ export const labelsContract = {
     rateClass: 'api_write',
     access: { scope: 'workspace' },
     errors: ['no_channel'],
-    example: { channelId: EXAMPLE_IDS.channelId, name: 'vip', description: 'Top customers', color: '#ff8800', sortOrder: 1 },
+    example: {
+      channelId: EXAMPLE_IDS.channelId,
+      name: 'vip',
+      description: 'Top customers',
+      color: '#ff8800',
+      sortOrder: 1,
+    },
   }),
   delete: endpoint({
     operation: 'workspace.labels.delete',

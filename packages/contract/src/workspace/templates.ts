@@ -1,19 +1,31 @@
 import { z } from 'zod';
-import { channelScoped, endpoint, EXAMPLE_IDS, idSchema, listEnvelope, named, okEnvelope, phoneParam } from '../common/index.js';
+import {
+  channelScoped,
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  listEnvelope,
+  named,
+  okEnvelope,
+  phoneParam,
+} from '../common/index.js';
 import { MESSAGE_STATUSES } from './messages.js';
 
 export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 
-export const templateSchema = named('Template', z.object({
-  id: idSchema,
-  name: z.string(),
-  category: z.enum(TEMPLATE_CATEGORIES),
-  language: z.string().describe('Language code, e.g. en_US'),
-  status: z.enum(TEMPLATE_STATUSES),
-  body: z.string().describe('Text with {{1}}, {{2}}, … placeholders'),
-  variableCount: z.number().int().describe('How many values `variables` must carry when sending'),
-}));
+export const templateSchema = named(
+  'Template',
+  z.object({
+    id: idSchema,
+    name: z.string(),
+    category: z.enum(TEMPLATE_CATEGORIES),
+    language: z.string().describe('Language code, e.g. en_US'),
+    status: z.enum(TEMPLATE_STATUSES),
+    body: z.string().describe('Text with {{1}}, {{2}}, … placeholders'),
+    variableCount: z.number().int().describe('How many values `variables` must carry when sending'),
+  }),
+);
 export type Template = z.infer<typeof templateSchema>;
 
 /** `"Ada, A-1001"` → `["Ada", "A-1001"]`; an array is taken as is; nothing (or an empty string) is no values. */
@@ -26,7 +38,10 @@ export function splitVariables(value: string | string[] | undefined): string[] {
 export const templateSendParams = z.object({
   ...channelScoped,
   to: phoneParam().describe('Recipient number, digits with country code (+, spaces and dashes are stripped)'),
-  templateName: z.string({ required_error: 'is required' }).min(1, 'must not be empty').describe('Name of an approved template'),
+  templateName: z
+    .string({ required_error: 'is required' })
+    .min(1, 'must not be empty')
+    .describe('Name of an approved template'),
   variables: z
     .union([z.string(), z.array(z.string())], {
       errorMap: () => ({ message: 'must be a comma-separated string or an array of strings' }),
@@ -48,17 +63,28 @@ export const templateSendParams = z.object({
     .describe('Template language; required only when the template exists in several languages'),
 });
 
-export const templateSendResult = named('TemplateSendResult', z.object({
-  msgid: z.string().describe('Message identifier; use it with chat/message/status'),
-  status: z.enum(MESSAGE_STATUSES),
-  to: z.string(),
-  templateName: z.string(),
-}));
+export const templateSendResult = named(
+  'TemplateSendResult',
+  z.object({
+    msgid: z.string().describe('Message identifier; use it with chat/message/status'),
+    status: z.enum(MESSAGE_STATUSES),
+    to: z.string(),
+    templateName: z.string(),
+  }),
+);
 
-export const templateSyncResult = named('TemplateSyncResult', z.object({
-  synced: z.number().int().describe('Templates pulled from the provider and stored: approved, pending and rejected (0 for a sandbox channel)'),
-  approved: z.number().int().describe('Approved templates of the channel now: what chat/templates/list lists'),
-}));
+export const templateSyncResult = named(
+  'TemplateSyncResult',
+  z.object({
+    synced: z
+      .number()
+      .int()
+      .describe(
+        'Templates pulled from the provider and stored: approved, pending and rejected (0 for a sandbox channel)',
+      ),
+    approved: z.number().int().describe('Approved templates of the channel now: what chat/templates/list lists'),
+  }),
+);
 
 /** A messaging provider's refusals (WhatsApp Cloud API): any endpoint that calls the provider can answer them. */
 const PROVIDER_ERRORS = ['provider_rejected', 'provider_unauthorized', 'provider_unavailable'] as const;
@@ -87,7 +113,12 @@ export const templatesContract = {
     rateClass: 'api_write',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'template_not_found', 'service_unavailable', ...PROVIDER_ERRORS],
-    example: { channelId: EXAMPLE_IDS.channelId, to: '15550000001', templateName: 'order_update', variables: 'Ada,A-1001' },
+    example: {
+      channelId: EXAMPLE_IDS.channelId,
+      to: '15550000001',
+      templateName: 'order_update',
+      variables: 'Ada,A-1001',
+    },
     failureExamples: {
       variablesRequired: {
         summary: 'variables left out for a template with placeholders',

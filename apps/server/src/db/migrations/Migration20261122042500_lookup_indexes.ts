@@ -9,7 +9,9 @@ export class LookupIndexes extends Migration {
 
   override up(): void {
     this.addSql('create extension if not exists pg_trgm;');
-    this.addSql('create index "contacts_channel_recent_index" on "contacts" ("channel_id", "created_at" desc, "id" desc);');
+    this.addSql(
+      'create index "contacts_channel_recent_index" on "contacts" ("channel_id", "created_at" desc, "id" desc);',
+    );
     this.addSql('create index "contacts_name_trgm_index" on "contacts" using gin ("name" gin_trgm_ops);');
     this.addSql('create index "contacts_phone_trgm_index" on "contacts" using gin ("phone" gin_trgm_ops);');
     this.addSql('create index "contact_labels_label_id_index" on "contact_labels" ("label_id");');

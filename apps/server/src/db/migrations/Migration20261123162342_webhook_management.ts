@@ -12,7 +12,9 @@ export class WebhookManagement extends Migration {
       `alter table "webhook_endpoints" add "description" text null, add "previous_secret" varchar(200) null, add "previous_secret_expires_at" timestamptz null, add "updated_at" timestamptz not null default now();`,
     );
     this.addSql(`drop index "webhook_deliveries_endpoint_id_index";`);
-    this.addSql(`create index "webhook_deliveries_endpoint_id_created_at_id_index" on "webhook_deliveries" ("endpoint_id", "created_at", "id");`);
+    this.addSql(
+      `create index "webhook_deliveries_endpoint_id_created_at_id_index" on "webhook_deliveries" ("endpoint_id", "created_at", "id");`,
+    );
   }
 
   override down(): void {

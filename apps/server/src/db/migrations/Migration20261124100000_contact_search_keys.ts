@@ -41,8 +41,12 @@ export class ContactSearchKeys extends Migration {
   override name = 'Migration20261124100000_contact_search_keys';
 
   override up(): void {
-    this.addSql(`create table "contact_name_prefixes" ("channel_id" uuid not null, "prefix" text collate "C" not null, "created_at" timestamptz not null, "contact_id" uuid not null);`);
-    this.addSql(`create table "contact_phone_suffixes" ("channel_id" uuid not null, "suffix" text collate "C" not null, "created_at" timestamptz not null, "contact_id" uuid not null);`);
+    this.addSql(
+      `create table "contact_name_prefixes" ("channel_id" uuid not null, "prefix" text collate "C" not null, "created_at" timestamptz not null, "contact_id" uuid not null);`,
+    );
+    this.addSql(
+      `create table "contact_phone_suffixes" ("channel_id" uuid not null, "suffix" text collate "C" not null, "created_at" timestamptz not null, "contact_id" uuid not null);`,
+    );
 
     // SQL functions without STRICT or BEGIN ATOMIC, so that the planner inlines them into the statements that use
     // them. Their row counts come from unnest (estimated 10) and constant generate_series bounds: with the default
@@ -51,18 +55,22 @@ export class ContactSearchKeys extends Migration {
     this.addSql(`create function "contact_search_text"(value text) returns text language sql immutable parallel safe
       as $$ select lower(btrim(regexp_replace(value, '\\s+', ' ', 'g'), ' ')) $$;`);
     // The word-start suffixes of a name, in order: "Jean-Luc Picard" gives "jean-luc picard", "luc picard", "picard".
-    this.addSql(`create function "contact_name_words_of"(name text) returns table (word text, at bigint) language sql immutable parallel safe as $$
+    this
+      .addSql(`create function "contact_name_words_of"(name text) returns table (word text, at bigint) language sql immutable parallel safe as $$
       select array_to_string(t.pieces[p.at:], ''), p.at
         from (select regexp_split_to_array(contact_search_text(name), ${WORD_BOUNDARY}) as pieces) t,
              unnest(t.pieces) with ordinality p(piece, at) $$;`);
     // A prefix shared by two words of one name ("Anna Andersen": a, an) is kept once, for the first.
-    this.addSql(`create function "contact_name_prefixes_of"(name text) returns setof text language sql immutable parallel safe as $$
+    this
+      .addSql(`create function "contact_name_prefixes_of"(name text) returns setof text language sql immutable parallel safe as $$
       with words as materialized (select * from contact_name_words_of(name))
       select left(w.word, n) from words w, generate_series(1, ${NAME_PREFIX_LENGTH}) n
        where n <= char_length(w.word) and not exists (select 1 from words e where e.at < w.at and starts_with(e.word, left(w.word, n))) $$;`);
-    this.addSql(`create function "contact_name_matches"(name text, term text) returns boolean language sql immutable parallel safe
+    this
+      .addSql(`create function "contact_name_matches"(name text, term text) returns boolean language sql immutable parallel safe
       as $$ select exists (select 1 from contact_name_words_of(name) w where starts_with(w.word, contact_search_text(term))) $$;`);
-    this.addSql(`create function "contact_phone_suffixes_of"(phone text) returns setof text language sql immutable parallel safe
+    this
+      .addSql(`create function "contact_phone_suffixes_of"(phone text) returns setof text language sql immutable parallel safe
       as $$ select substr(phone, p) from generate_series(1, ${PHONE_LENGTH}) p where p <= char_length(phone) $$;`);
 
     this.addSql(`create function "contacts_search_keys_inserted"() returns trigger language plpgsql as $$
@@ -75,7 +83,8 @@ export class ContactSearchKeys extends Migration {
         ${keysSql('delete', 'deleted_contacts').join('\n        ')}
         return null;
       end $$;`);
-    const row = (record: string) => `(select ${record}.channel_id, ${record}.id, ${record}.name, ${record}.phone, ${record}.created_at)`;
+    const row = (record: string) =>
+      `(select ${record}.channel_id, ${record}.id, ${record}.name, ${record}.phone, ${record}.created_at)`;
     this.addSql(`create function "contacts_search_keys_updated"() returns trigger language plpgsql as $$
       begin
         ${keysSql('delete', row('old')).join('\n        ')}
@@ -87,16 +96,27 @@ export class ContactSearchKeys extends Migration {
         truncate contact_name_prefixes, contact_phone_suffixes;
         return null;
       end $$;`);
-    this.addSql(`create trigger "contacts_search_keys_insert" after insert on "contacts" referencing new table as inserted_contacts for each statement execute function "contacts_search_keys_inserted"();`);
-    this.addSql(`create trigger "contacts_search_keys_delete" after delete on "contacts" referencing old table as deleted_contacts for each statement execute function "contacts_search_keys_deleted"();`);
-    this.addSql(`create trigger "contacts_search_keys_update" after update of "id", "name", "phone", "created_at" on "contacts" for each row
+    this.addSql(
+      `create trigger "contacts_search_keys_insert" after insert on "contacts" referencing new table as inserted_contacts for each statement execute function "contacts_search_keys_inserted"();`,
+    );
+    this.addSql(
+      `create trigger "contacts_search_keys_delete" after delete on "contacts" referencing old table as deleted_contacts for each statement execute function "contacts_search_keys_deleted"();`,
+    );
+    this
+      .addSql(`create trigger "contacts_search_keys_update" after update of "id", "name", "phone", "created_at" on "contacts" for each row
       when (old.id is distinct from new.id or old.name is distinct from new.name or old.phone is distinct from new.phone or old.created_at is distinct from new.created_at)
       execute function "contacts_search_keys_updated"();`);
-    this.addSql(`create trigger "contacts_search_keys_truncate" after truncate on "contacts" for each statement execute function "contacts_search_keys_truncated"();`);
+    this.addSql(
+      `create trigger "contacts_search_keys_truncate" after truncate on "contacts" for each statement execute function "contacts_search_keys_truncated"();`,
+    );
 
     this.addSql(keysSql('insert', 'contacts').join('\n'));
-    this.addSql(`alter table "contact_name_prefixes" add constraint "contact_name_prefixes_pkey" primary key ("channel_id", "prefix", "created_at", "contact_id");`);
-    this.addSql(`alter table "contact_phone_suffixes" add constraint "contact_phone_suffixes_pkey" primary key ("channel_id", "suffix", "created_at", "contact_id");`);
+    this.addSql(
+      `alter table "contact_name_prefixes" add constraint "contact_name_prefixes_pkey" primary key ("channel_id", "prefix", "created_at", "contact_id");`,
+    );
+    this.addSql(
+      `alter table "contact_phone_suffixes" add constraint "contact_phone_suffixes_pkey" primary key ("channel_id", "suffix", "created_at", "contact_id");`,
+    );
 
     this.addSql('drop index if exists "contacts_name_trgm_index";');
     this.addSql('drop index if exists "contacts_phone_trgm_index";');
@@ -105,9 +125,14 @@ export class ContactSearchKeys extends Migration {
   override down(): void {
     this.addSql('create index "contacts_name_trgm_index" on "contacts" using gin ("name" gin_trgm_ops);');
     this.addSql('create index "contacts_phone_trgm_index" on "contacts" using gin ("phone" gin_trgm_ops);');
-    for (const trigger of ['insert', 'delete', 'update', 'truncate']) this.addSql(`drop trigger if exists "contacts_search_keys_${trigger}" on "contacts";`);
-    this.addSql(`drop function if exists "contacts_search_keys_inserted"(), "contacts_search_keys_deleted"(), "contacts_search_keys_updated"(), "contacts_search_keys_truncated"();`);
-    this.addSql(`drop function if exists "contact_name_matches"(text, text), "contact_name_prefixes_of"(text), "contact_name_words_of"(text), "contact_phone_suffixes_of"(text), "contact_search_text"(text);`);
+    for (const trigger of ['insert', 'delete', 'update', 'truncate'])
+      this.addSql(`drop trigger if exists "contacts_search_keys_${trigger}" on "contacts";`);
+    this.addSql(
+      `drop function if exists "contacts_search_keys_inserted"(), "contacts_search_keys_deleted"(), "contacts_search_keys_updated"(), "contacts_search_keys_truncated"();`,
+    );
+    this.addSql(
+      `drop function if exists "contact_name_matches"(text, text), "contact_name_prefixes_of"(text), "contact_name_words_of"(text), "contact_phone_suffixes_of"(text), "contact_search_text"(text);`,
+    );
     this.addSql('drop table if exists "contact_name_prefixes", "contact_phone_suffixes";');
   }
 }

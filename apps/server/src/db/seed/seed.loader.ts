@@ -16,7 +16,11 @@ type ExtensionFields<S extends AnySeedEntry, K> = Intersected<
 >;
 /** What the extensions of section K add to an entry's result (unknown when none adds anything). */
 type ExtensionResults<S extends AnySeedEntry, K> = Intersected<
-  S extends SeedExtension<string, z.ZodRawShape, never, infer R> ? ([R] extends [void] ? never : PerExtension<S, K, R>) : never
+  S extends SeedExtension<string, z.ZodRawShape, never, infer R>
+    ? [R] extends [void]
+      ? never
+      : PerExtension<S, K, R>
+    : never
 >;
 
 /** A seed file as written: one optional list per section, each entry with its section's and extensions' fields. */
@@ -25,11 +29,17 @@ export type SeedFileOf<S extends AnySeedEntry> = {
 };
 /** What each ref of the file became, per section (an id, or what the section reports, e.g. a user's API key). */
 export type SeedResultOf<S extends AnySeedEntry> = {
-  [X in SectionsOf<S> as X['key']]?: Record<string, (X extends SeedSection<string, z.ZodTypeAny, infer R> ? R : never) & ExtensionResults<S, X['key']>>;
+  [X in SectionsOf<S> as X['key']]?: Record<
+    string,
+    (X extends SeedSection<string, z.ZodTypeAny, infer R> ? R : never) & ExtensionResults<S, X['key']>
+  >;
 };
 
 function jsonPath(path: (string | number)[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part), '');
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part),
+    '',
+  );
 }
 
 /** One load of a seed file: the entries created so far, by section and ref, so later sections can point at them. */
@@ -70,7 +80,8 @@ const isSection = (entry: AnySeedEntry): entry is AnySeedSection => !isExtension
 /** A section's entry schema with the fields its extensions add (sections that are extended are plain objects). */
 function entrySchema(section: AnySeedSection, extensions: readonly AnySeedExtension[]): z.ZodTypeAny {
   if (extensions.length === 0) return section.item;
-  if (!(section.item instanceof z.ZodObject)) throw new Error(`seed section "${section.key}" is extended, so its item must be a z.object`);
+  if (!(section.item instanceof z.ZodObject))
+    throw new Error(`seed section "${section.key}" is extended, so its item must be a z.object`);
   return extensions.reduce<z.AnyZodObject>((item, extension) => item.extend(extension.fields), section.item);
 }
 
@@ -83,10 +94,15 @@ export function createSeeder<S extends AnySeedEntry>(entries: readonly S[]) {
   const extensions = (entries as readonly AnySeedEntry[]).filter(isExtension);
   const extensionsOf = (key: string) => extensions.filter((extension) => extension.extends === key);
   for (const extension of extensions) {
-    if (!sections.some((section) => section.key === extension.extends)) throw new Error(`a seed extension extends "${extension.extends}", which no module has`);
+    if (!sections.some((section) => section.key === extension.extends))
+      throw new Error(`a seed extension extends "${extension.extends}", which no module has`);
   }
   const schema = z
-    .object(Object.fromEntries(sections.map((section) => [section.key, z.array(entrySchema(section, extensionsOf(section.key))).default([])])))
+    .object(
+      Object.fromEntries(
+        sections.map((section) => [section.key, z.array(entrySchema(section, extensionsOf(section.key))).default([])]),
+      ),
+    )
     .strict();
   /** A parsed file: defaults applied, every section present. */
   type File = Record<string, Record<string, unknown>[]>;

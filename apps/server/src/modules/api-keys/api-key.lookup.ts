@@ -26,7 +26,11 @@ function recordUse(em: EntityManager, apiKeyId: string): void {
   const now = new Date();
   const due = new Date(now.getTime() - LAST_USE_INTERVAL_MS);
   void em
-    .nativeUpdate(ApiKey, { id: apiKeyId, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: due } }] }, { lastUsedAt: now })
+    .nativeUpdate(
+      ApiKey,
+      { id: apiKeyId, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: due } }] },
+      { lastUsedAt: now },
+    )
     .catch(() => undefined);
 }
 

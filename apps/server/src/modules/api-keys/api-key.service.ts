@@ -24,9 +24,20 @@ export interface ApiKeySummary {
 
 export async function createApiKey(em: EntityManager, userId: string, name: string): Promise<CreatedApiKey> {
   const generated = generateApiKey();
-  const key = em.create(ApiKey, { user: em.getReference(User, userId), name, prefix: generated.prefix, keyHash: generated.keyHash });
+  const key = em.create(ApiKey, {
+    user: em.getReference(User, userId),
+    name,
+    prefix: generated.prefix,
+    keyHash: generated.keyHash,
+  });
   await em.flush();
-  return { id: key.id, name: key.name, prefix: key.prefix, apiKey: generated.apiKey, createdAt: key.createdAt.toISOString() };
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    apiKey: generated.apiKey,
+    createdAt: key.createdAt.toISOString(),
+  };
 }
 
 export async function listApiKeys(em: EntityManager, userId: string): Promise<ApiKeySummary[]> {

@@ -9,5 +9,11 @@ export async function listAutomations(ctx: ServiceContext, channelId: string): P
     { channel: channelId },
     { fields: ['name', 'status', 'executionCount', 'createdAt'], orderBy: { createdAt: 'desc', id: 'desc' } },
   );
-  return automations.map((a) => ({ id: a.id, name: a.name, status: a.status, executionCount: a.executionCount, createdAt: a.createdAt.toISOString() }));
+  return automations.map((a) => ({
+    id: a.id,
+    name: a.name,
+    status: a.status,
+    executionCount: a.executionCount,
+    createdAt: a.createdAt.toISOString(),
+  }));
 }

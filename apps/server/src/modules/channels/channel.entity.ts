@@ -16,7 +16,11 @@ const ChannelSchema = defineEntity({
     status: p.enum(CHANNEL_STATUSES).default('active'),
     /** Which messaging provider carries this channel's messages (`sandbox` until a real one is configured). */
     provider: p.string().length(40).default('sandbox'),
-    users: () => p.manyToMany(User).pivotEntity(() => ChannelUser).owner(),
+    users: () =>
+      p
+        .manyToMany(User)
+        .pivotEntity(() => ChannelUser)
+        .owner(),
     createdAt: createdAtColumn(),
   },
   indexes: [{ name: 'channels_platform_id_index', properties: ['platform'] }],

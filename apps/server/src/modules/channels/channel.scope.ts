@@ -23,7 +23,10 @@ export async function resolveChannel(ctx: ServiceContext, channelId: string | un
   }
   if (ids.length === 0) throw new NotFoundError('no_channel', 'No channel found for this user.');
   if (ids.length > 1) {
-    throw ValidationError.field('channelId', `is required: this key is authorized for ${ids.length} channels (see channels/list)`);
+    throw ValidationError.field(
+      'channelId',
+      `is required: this key is authorized for ${ids.length} channels (see channels/list)`,
+    );
   }
   return { id: ids[0]!, platformId: ctx.caller.platformId };
 }
@@ -34,7 +37,12 @@ export async function resolveChannel(ctx: ServiceContext, channelId: string | un
  * another tenant's) it is 403, as that channel itself would be. `foundInChannelId` is the channel of the row with
  * that id, undefined when there is none.
  */
-export function assertInChannel(ctx: ServiceContext, channel: ScopedChannel, foundInChannelId: string | undefined, notFound: () => AppError): void {
+export function assertInChannel(
+  ctx: ServiceContext,
+  channel: ScopedChannel,
+  foundInChannelId: string | undefined,
+  notFound: () => AppError,
+): void {
   if (foundInChannelId === channel.id) return;
   if (foundInChannelId === undefined || authorizedChannelIds(ctx).includes(foundInChannelId)) throw notFound();
   throw new ForbiddenError('You are not authorized for the channel of this resource.');

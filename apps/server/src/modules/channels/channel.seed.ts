@@ -22,7 +22,8 @@ export const channelsSeed = seedSection({
     const channel = ctx.em.create(Channel, { platform, name: item.name, phone: item.phone, status: item.status });
     for (const [j, userRef] of item.users.entries()) {
       const user = await ctx.ref('users', User, userRef, `${path}.users[${j}]`);
-      if (user.platform.id !== platform.id) throw new SeedError(`${path}.users[${j}]`, 'user belongs to another platform');
+      if (user.platform.id !== platform.id)
+        throw new SeedError(`${path}.users[${j}]`, 'user belongs to another platform');
       channel.users.add(user);
     }
     return seededId(channel);

@@ -16,5 +16,11 @@ export async function listChannels(ctx: ServiceContext): Promise<Channel[]> {
     .where({ id: { $in: [...ctx.caller.channelIds] }, platform: ctx.caller.platformId })
     .orderBy({ createdAt: 'asc', id: 'asc' })
     .execute<ChannelRow[]>('all');
-  return channels.map((c) => ({ id: c.id, name: c.name, phone: c.phone, status: c.status, createdAt: c.createdAt.toISOString() }));
+  return channels.map((c) => ({
+    id: c.id,
+    name: c.name,
+    phone: c.phone,
+    status: c.status,
+    createdAt: c.createdAt.toISOString(),
+  }));
 }

@@ -21,7 +21,13 @@ export const channelsModule = defineModule({
     channelId: {
       demo: 'channels.support',
       of: async (em, viewer) =>
-        (await em.findOne(Channel, { users: viewer.userId, platform: viewer.platformId }, { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } }))?.id,
+        (
+          await em.findOne(
+            Channel,
+            { users: viewer.userId, platform: viewer.platformId },
+            { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } },
+          )
+        )?.id,
     },
   },
 });

@@ -14,8 +14,18 @@ export interface ContactIdentity {
  * per-channel counter (triggers on `contacts`) counts only a row really inserted. An existing contact keeps the name
  * it has: the profile name a messaging app reports does not overwrite one set in the workspace.
  */
-export async function findOrCreateContactByPhone(tx: EntityManager, channelId: string, phone: string, name: string): Promise<ContactIdentity> {
-  await tx.createQueryBuilder(Contact).insert({ id: randomUUID(), channel: channelId, phone, name }).onConflict(['channel', 'phone']).ignore().execute('run');
+export async function findOrCreateContactByPhone(
+  tx: EntityManager,
+  channelId: string,
+  phone: string,
+  name: string,
+): Promise<ContactIdentity> {
+  await tx
+    .createQueryBuilder(Contact)
+    .insert({ id: randomUUID(), channel: channelId, phone, name })
+    .onConflict(['channel', 'phone'])
+    .ignore()
+    .execute('run');
   const contact = await tx.findOneOrFail(Contact, { channel: channelId, phone }, { fields: ['name', 'phone'] });
   return { id: contact.id, name: contact.name, phone: contact.phone };
 }

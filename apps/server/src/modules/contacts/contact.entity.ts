@@ -17,7 +17,11 @@ const ContactSchema = defineEntity({
     email: p.string().length(320).nullable(),
     status: p.enum(CONTACT_STATUSES).default('active'),
     customFields: p.json<CustomFieldValues>().default('{}'),
-    labels: () => p.manyToMany(Label).pivotEntity(() => ContactLabel).owner(),
+    labels: () =>
+      p
+        .manyToMany(Label)
+        .pivotEntity(() => ContactLabel)
+        .owner(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },
@@ -27,7 +31,8 @@ const ContactSchema = defineEntity({
     // MikroORM 7.2.1 reads the sort of `id` back wrong (it finds `id` inside `channel_id`) and would rebuild it.
     {
       name: 'contacts_channel_recent_index',
-      expression: 'create index "contacts_channel_recent_index" on "contacts" ("channel_id", "created_at" desc, "id" desc)',
+      expression:
+        'create index "contacts_channel_recent_index" on "contacts" ("channel_id", "created_at" desc, "id" desc)',
     },
   ],
 });

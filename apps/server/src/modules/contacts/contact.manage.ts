@@ -15,13 +15,18 @@ import { readContact } from './contact.service.js';
 type LabelParam = 'labels' | 'addLabels' | 'removeLabels';
 type LabelIds = Partial<Record<LabelParam, string[]>>;
 
-const contactNotFound = (ref: string) => () => new NotFoundError('contact_not_found', `No contact ${ref} in this channel.`);
+const contactNotFound = (ref: string) => () =>
+  new NotFoundError('contact_not_found', `No contact ${ref} in this channel.`);
 
 /** `labels` replaces the set, so it does not go with the parameters that change it; nor may a name be added and removed. */
 function labelParamIssues({ labels, addLabels, removeLabels }: ContactManageValues): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  for (const [param, names] of [['addLabels', addLabels], ['removeLabels', removeLabels]] as const) {
-    if (labels !== undefined && names !== undefined) issues.push({ field: param, problem: 'cannot be combined with labels, which replaces the whole set' });
+  for (const [param, names] of [
+    ['addLabels', addLabels],
+    ['removeLabels', removeLabels],
+  ] as const) {
+    if (labels !== undefined && names !== undefined)
+      issues.push({ field: param, problem: 'cannot be combined with labels, which replaces the whole set' });
   }
   const both = (addLabels ?? []).filter((name) => removeLabels?.includes(name));
   if (both.length) issues.push({ field: 'removeLabels', problem: `"${both[0]}" is also in addLabels` });
@@ -32,7 +37,12 @@ function labelParamIssues({ labels, addLabels, removeLabels }: ContactManageValu
  * The label ids each label parameter names. An unknown name is an issue naming its position, unless
  * `createMissingLabels` creates it (for `labels` and `addLabels`; removing a label that does not exist stays an error).
  */
-async function resolveLabelParams(tx: EntityManager, channelId: string, params: ContactManageValues, issues: FieldIssue[]): Promise<LabelIds> {
+async function resolveLabelParams(
+  tx: EntityManager,
+  channelId: string,
+  params: ContactManageValues,
+  issues: FieldIssue[],
+): Promise<LabelIds> {
   const creatable = [...(params.labels ?? []), ...(params.addLabels ?? [])];
   const created = await labelIdsByName(tx, channelId, creatable, params.createMissingLabels);
   const existing = await labelIdsByName(tx, channelId, params.removeLabels ?? [], false);
@@ -41,7 +51,11 @@ async function resolveLabelParams(tx: EntityManager, channelId: string, params: 
     const byName = param === 'removeLabels' ? existing : created;
     ids[param] = params[param]?.flatMap((name, index) => {
       const id = byName.get(name);
-      if (!id) issues.push({ field: `${param}.${index}`, problem: `no label named "${name}" in this channel (create it with labels/manage, or pass createMissingLabels: true)` });
+      if (!id)
+        issues.push({
+          field: `${param}.${index}`,
+          problem: `no label named "${name}" in this channel (create it with labels/manage, or pass createMissingLabels: true)`,
+        });
       return id ? [id] : [];
     });
   }
@@ -53,7 +67,11 @@ const lockContact = (tx: EntityManager, channelId: string, phone: string) =>
   tx.findOne(ContactEntity, { channel: channelId, phone }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 
 /** Inserts the contact unless a concurrent request inserted the same phone first (then null: update that one). */
-async function insertContact(tx: EntityManager, channelId: string, params: ContactManageValues): Promise<string | null> {
+async function insertContact(
+  tx: EntityManager,
+  channelId: string,
+  params: ContactManageValues,
+): Promise<string | null> {
   const id = randomUUID();
   const { affectedRows } = await tx
     .createQueryBuilder(ContactEntity)
@@ -86,7 +104,12 @@ async function updateContact(tx: EntityManager, contact: ContactEntity, params: 
  * The contact's row: `existing`, or a new one. When a concurrent request inserted the same phone first, the insert
  * does nothing and that row is locked and updated instead. (Tried again only if that row is deleted in between.)
  */
-async function upsertRow(tx: EntityManager, channelId: string, params: ContactManageValues, existing: ContactEntity | null) {
+async function upsertRow(
+  tx: EntityManager,
+  channelId: string,
+  params: ContactManageValues,
+  existing: ContactEntity | null,
+) {
   let contact = existing;
   for (let attempt = 0; !contact; attempt++) {
     if (attempt === 3) throw new Error(`Contact ${params.phone} kept being deleted while it was upserted`);
@@ -100,7 +123,8 @@ async function upsertRow(tx: EntityManager, channelId: string, params: ContactMa
 
 async function writeLabels(tx: EntityManager, contactId: string, ids: LabelIds): Promise<void> {
   if (ids.labels) await tx.nativeDelete(ContactLabel, { contact: contactId, label: { $nin: ids.labels } });
-  if (ids.removeLabels?.length) await tx.nativeDelete(ContactLabel, { contact: contactId, label: { $in: ids.removeLabels } });
+  if (ids.removeLabels?.length)
+    await tx.nativeDelete(ContactLabel, { contact: contactId, label: { $in: ids.removeLabels } });
   const added = [...new Set([...(ids.labels ?? []), ...(ids.addLabels ?? [])])];
   if (added.length) {
     await tx
@@ -117,11 +141,16 @@ async function writeLabels(tx: EntityManager, contactId: string, ids: LabelIds):
  * field), then the contact is inserted (ON CONFLICT DO NOTHING) or updated under a row lock, so concurrent upserts
  * of one phone meet on one row: the one that loses the insert race updates the winner's row.
  */
-export async function manageContact(ctx: ServiceContext, channelId: string, params: ContactManageValues): Promise<{ contact: Contact; created: boolean }> {
+export async function manageContact(
+  ctx: ServiceContext,
+  channelId: string,
+  params: ContactManageValues,
+): Promise<{ contact: Contact; created: boolean }> {
   return ctx.em.transactional(async (tx) => {
     const existing = await lockContact(tx, channelId, params.phone);
     const issues = labelParamIssues(params);
-    if (!existing && params.name === undefined) issues.push({ field: 'name', problem: 'is required to create a contact (none has this phone in the channel)' });
+    if (!existing && params.name === undefined)
+      issues.push({ field: 'name', problem: 'is required to create a contact (none has this phone in the channel)' });
     if (params.customFields || !existing) {
       const definitions = await listCustomFields({ ...ctx, em: tx }, channelId);
       issues.push(...checkCustomFieldValues(definitions, params.customFields ?? {}, !existing));
@@ -136,7 +165,11 @@ export async function manageContact(ctx: ServiceContext, channelId: string, para
 }
 
 /** contacts/get: by phone in the channel, or by id (see assertInChannel). */
-export async function getContact(ctx: ServiceContext, channel: ScopedChannel, lookup: ContactLookupValues): Promise<Contact> {
+export async function getContact(
+  ctx: ServiceContext,
+  channel: ScopedChannel,
+  lookup: ContactLookupValues,
+): Promise<Contact> {
   if (lookup.phone !== undefined) {
     const contact = await readContact(ctx.em, channel.id, 'phone', lookup.phone);
     if (!contact) throw contactNotFound(`with phone ${lookup.phone}`)();
@@ -150,7 +183,11 @@ export async function getContact(ctx: ServiceContext, channel: ScopedChannel, lo
 /** contacts/delete: the contact (see assertInChannel), locked, read, then deleted; the channel's counter follows by trigger. */
 export async function deleteContact(ctx: ServiceContext, channel: ScopedChannel, contactId: string): Promise<Contact> {
   return ctx.em.transactional(async (tx) => {
-    const found = await tx.findOne(ContactEntity, { id: contactId }, { fields: ['channel'], lockMode: LockMode.PESSIMISTIC_WRITE });
+    const found = await tx.findOne(
+      ContactEntity,
+      { id: contactId },
+      { fields: ['channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     assertInChannel(ctx, channel, found?.channel.id, contactNotFound(contactId));
     const contact = (await readContact(tx, channel.id, 'id', contactId))!;
     await tx.nativeDelete(ContactEntity, { id: contactId, channel: channel.id });

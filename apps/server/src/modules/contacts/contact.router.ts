@@ -14,7 +14,11 @@ export function contactsRouter({ em, logger }: RouteDeps) {
     manage: implement<typeof contract.workspace.contacts.manage>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);
       const { contact, created } = await manageContact(ctx, channel.id, params);
-      return { success: true, data: contact, message: created ? 'Contact created successfully' : 'Contact updated successfully' };
+      return {
+        success: true,
+        data: contact,
+        message: created ? 'Contact created successfully' : 'Contact updated successfully',
+      };
     }),
     get: implement<typeof contract.workspace.contacts.get>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);
@@ -22,7 +26,11 @@ export function contactsRouter({ em, logger }: RouteDeps) {
     }),
     delete: implement<typeof contract.workspace.contacts.delete>(em, logger, async ({ channelId, contactId }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
-      return { success: true, data: await deleteContact(ctx, channel, contactId), message: 'Contact deleted successfully' };
+      return {
+        success: true,
+        data: await deleteContact(ctx, channel, contactId),
+        message: 'Contact deleted successfully',
+      };
     }),
   };
 }

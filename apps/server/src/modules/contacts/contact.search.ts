@@ -43,7 +43,9 @@ const NAME_KEY = `left(contact_search_text(?), ${NAME_PREFIX_LENGTH}) collate "C
 
 /** The contacts of a channel whose name matches `term` (contact_id, created_at), newest first, straight off the index. */
 export function nameMatches(channelId: string, term: string): SqlPart {
-  const recheck = keyDecides(term) ? '' : ` and contact_name_matches((select c.name from contacts c where c.id = k.contact_id), ?)`;
+  const recheck = keyDecides(term)
+    ? ''
+    : ` and contact_name_matches((select c.name from contacts c where c.id = k.contact_id), ?)`;
   return {
     sql: `select k.contact_id, k.created_at from contact_name_prefixes k
            where k.channel_id = ? and k.prefix = ${NAME_KEY}${recheck}

@@ -40,7 +40,8 @@ export const contactsSeed = seedSection({
     created.set(key, contact);
     const labels = ctx.created(Label);
     for (const [j, labelName] of item.labels.entries()) {
-      const label = labels.get(labelKey(channel.id, labelName)) ?? (await em.findOne(Label, { channel, name: labelName }));
+      const label =
+        labels.get(labelKey(channel.id, labelName)) ?? (await em.findOne(Label, { channel, name: labelName }));
       if (!label) throw new SeedError(`${path}.labels[${j}]`, `no label "${labelName}" in this channel`);
       contact.labels.add(label);
     }

@@ -2,7 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONTACTS_SEARCH_COUNT_CAP, type Contact } from '@switchboard/contract';
 import type { ServiceContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
-import { nameMatches, nameMatchesContact, phoneDigits, phoneMatches, PHONE_ROWS_READ, type SqlPart } from './contact.search.js';
+import {
+  nameMatches,
+  nameMatchesContact,
+  phoneDigits,
+  phoneMatches,
+  PHONE_ROWS_READ,
+  type SqlPart,
+} from './contact.search.js';
 import { isoTimestamp } from './iso-timestamp.js';
 import { executePrepared } from './prepared-statement.js';
 
@@ -116,9 +123,18 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
          named as materialized (${names.sql} limit ?),
          matches as materialized (select contact_id, created_at from phone union select contact_id, created_at from named),
          n as (select count(*)::int as total, (select count(*) from phone) < ? as complete from matches)`,
-      params: [...phones.params, PHONE_ROWS_READ, ...names.params, Math.max(CONTACTS_SEARCH_COUNT_CAP + 1, offset + limit), PHONE_ROWS_READ],
+      params: [
+        ...phones.params,
+        PHONE_ROWS_READ,
+        ...names.params,
+        Math.max(CONTACTS_SEARCH_COUNT_CAP + 1, offset + limit),
+        PHONE_ROWS_READ,
+      ],
     },
-    page: { sql: 'select contact_id from matches where n.complete order by created_at desc, contact_id desc limit ? offset ?', params: [limit, offset] },
+    page: {
+      sql: 'select contact_id from matches where n.complete order by created_at desc, contact_id desc limit ? offset ?',
+      params: [limit, offset],
+    },
   };
 }
 
@@ -129,7 +145,14 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
  * early, and sorts every contact of a big channel instead (seconds at a million). This path is rare (one or two
  * digits in a big channel), so its planning (~0.3 ms) does not matter.
  */
-async function densePhonePage(ctx: ServiceContext, channelId: string, term: string, digits: string, limit: number, offset: number) {
+async function densePhonePage(
+  ctx: ServiceContext,
+  channelId: string,
+  term: string,
+  digits: string,
+  limit: number,
+  offset: number,
+) {
   const name = nameMatchesContact(channelId, term);
   return ctx.em.execute<Contact[]>(
     `select ${CONTACT_COLUMNS}
@@ -148,15 +171,27 @@ export async function listContacts(ctx: ServiceContext, channelId: string, query
   }
   const term = query.search;
   const digits = phoneDigits(term);
-  const found = await searchPage(ctx, channelId, digits ? phoneSearch(channelId, term, digits, limit, offset) : nameSearch(channelId, term, limit, offset));
+  const found = await searchPage(
+    ctx,
+    channelId,
+    digits ? phoneSearch(channelId, term, digits, limit, offset) : nameSearch(channelId, term, limit, offset),
+  );
   const data = found.complete ? found.data : await densePhonePage(ctx, channelId, term, digits!, limit, offset);
   // Past the cap, `total` is the cap, or what the requested page proves exists if that is higher.
-  const total = found.complete && found.total <= CONTACTS_SEARCH_COUNT_CAP ? found.total : Math.max(CONTACTS_SEARCH_COUNT_CAP, data.length > 0 ? offset + data.length : 0);
+  const total =
+    found.complete && found.total <= CONTACTS_SEARCH_COUNT_CAP
+      ? found.total
+      : Math.max(CONTACTS_SEARCH_COUNT_CAP, data.length > 0 ? offset + data.length : 0);
   return { data, pagination: paginationOf(page, limit, total) };
 }
 
 /** One contact of the channel, by id or by phone, exactly as contacts/list shows it; undefined when there is none. */
-export async function readContact(em: EntityManager, channelId: string, by: 'id' | 'phone', value: string): Promise<Contact | undefined> {
+export async function readContact(
+  em: EntityManager,
+  channelId: string,
+  by: 'id' | 'phone',
+  value: string,
+): Promise<Contact | undefined> {
   const [contact] = await em.execute<Contact[]>(
     `select ${CONTACT_COLUMNS} from contacts c where c.channel_id = ? and c.${by} = ?`,
     [channelId, channelId, value],

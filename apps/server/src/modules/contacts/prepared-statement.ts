@@ -17,7 +17,11 @@ import type pg from 'pg';
  * the parameters inlined). Inside a transaction the statement goes through the EntityManager instead, on the
  * transaction's connection.
  */
-export async function executePrepared<T extends object>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+export async function executePrepared<T extends object>(
+  em: EntityManager,
+  sql: string,
+  params: unknown[],
+): Promise<T[]> {
   if (em.isInTransaction()) return em.execute<T[]>(sql, params);
   let placeholder = 0;
   const text = sql.replace(/\?/g, () => `$${++placeholder}`);

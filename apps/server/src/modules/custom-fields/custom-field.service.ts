@@ -7,7 +7,10 @@ export async function listCustomFields(ctx: ServiceContext, channelId: string): 
   const fields = await ctx.em.find(
     CustomFieldEntity,
     { channel: channelId },
-    { fields: ['name', 'type', 'isRequired', 'options', 'displayOrder'], orderBy: { displayOrder: 'asc', name: 'asc' } },
+    {
+      fields: ['name', 'type', 'isRequired', 'options', 'displayOrder'],
+      orderBy: { displayOrder: 'asc', name: 'asc' },
+    },
   );
   return fields.map((f) => ({
     id: f.id,

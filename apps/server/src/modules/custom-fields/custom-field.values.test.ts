@@ -9,11 +9,14 @@ const FIELDS: Parameters<typeof checkCustomFieldValues>[0] = [
   { name: 'Plan', type: 'select', isRequired: true, options: ['free', 'pro'] },
 ];
 
-const check = (values: Record<string, string | number | boolean | null>, creating = false) => checkCustomFieldValues(FIELDS, values, creating);
+const check = (values: Record<string, string | number | boolean | null>, creating = false) =>
+  checkCustomFieldValues(FIELDS, values, creating);
 
 describe('checkCustomFieldValues', () => {
   it('accepts a value of each type', () => {
-    expect(check({ Note: 'line one\nline two', Age: 36.5, Birthday: '1815-12-10', 'Opted in': false, Plan: 'pro' }, true)).toEqual([]);
+    expect(
+      check({ Note: 'line one\nline two', Age: 36.5, Birthday: '1815-12-10', 'Opted in': false, Plan: 'pro' }, true),
+    ).toEqual([]);
   });
 
   it.each([
@@ -40,7 +43,9 @@ describe('checkCustomFieldValues', () => {
 
   it('lets null clear an optional field but not a required one', () => {
     expect(check({ Note: null, Age: null })).toEqual([]);
-    expect(check({ Plan: null })).toEqual([{ field: 'customFields.Plan', problem: 'is required and cannot be cleared' }]);
+    expect(check({ Plan: null })).toEqual([
+      { field: 'customFields.Plan', problem: 'is required and cannot be cleared' },
+    ]);
   });
 
   it('needs every required field on creation only', () => {
@@ -51,7 +56,9 @@ describe('checkCustomFieldValues', () => {
 
 describe('mergeCustomFieldValues', () => {
   it('replaces given values, removes nulls and keeps the rest', () => {
-    expect(mergeCustomFieldValues({ Age: 36, Plan: 'pro', Note: 'x' }, { Age: 37, Note: null, Birthday: '1815-12-10' })).toEqual({
+    expect(
+      mergeCustomFieldValues({ Age: 36, Plan: 'pro', Note: 'x' }, { Age: 37, Note: null, Birthday: '1815-12-10' }),
+    ).toEqual({
       Age: 37,
       Plan: 'pro',
       Birthday: '1815-12-10',

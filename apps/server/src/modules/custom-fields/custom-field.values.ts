@@ -30,7 +30,9 @@ function problemWith(field: Definition, value: Exclude<Value, null>): string | n
     case 'boolean':
       return typeof value === 'boolean' ? null : 'must be true or false (a boolean field)';
     case 'date':
-      return typeof value === 'string' && isCalendarDate(value) ? null : 'must be a date written YYYY-MM-DD (a date field)';
+      return typeof value === 'string' && isCalendarDate(value)
+        ? null
+        : 'must be a date written YYYY-MM-DD (a date field)';
     case 'select': {
       const options = field.options ?? [];
       return typeof value === 'string' && options.includes(value) ? null : `must be one of ${options.join(', ')}`;
@@ -49,7 +51,11 @@ function problemFor(field: Definition | undefined, value: Value): string | null 
  * value fit its type and options; null clears a value, which a required field refuses. Creating a contact
  * (`creating`) also needs every required field. Issues name `customFields.<name>`.
  */
-export function checkCustomFieldValues(definitions: readonly Definition[], values: Readonly<Record<string, Value>>, creating: boolean): FieldIssue[] {
+export function checkCustomFieldValues(
+  definitions: readonly Definition[],
+  values: Readonly<Record<string, Value>>,
+  creating: boolean,
+): FieldIssue[] {
   const byName = new Map(definitions.map((field) => [field.name, field]));
   const issues: FieldIssue[] = [];
   for (const [name, value] of Object.entries(values)) {
@@ -58,14 +64,18 @@ export function checkCustomFieldValues(definitions: readonly Definition[], value
   }
   if (creating) {
     for (const field of definitions) {
-      if (field.isRequired && !Object.hasOwn(values, field.name)) issues.push({ field: `customFields.${field.name}`, problem: 'is required' });
+      if (field.isRequired && !Object.hasOwn(values, field.name))
+        issues.push({ field: `customFields.${field.name}`, problem: 'is required' });
     }
   }
   return issues;
 }
 
 /** Stored values after an update: given values replace, null removes, the rest stay. */
-export function mergeCustomFieldValues(stored: Readonly<CustomFieldValues>, given: Readonly<CustomFieldValues>): CustomFieldValues {
+export function mergeCustomFieldValues(
+  stored: Readonly<CustomFieldValues>,
+  given: Readonly<CustomFieldValues>,
+): CustomFieldValues {
   const merged: CustomFieldValues = { ...stored, ...given };
   for (const [name, value] of Object.entries(given)) if (value === null) delete merged[name];
   return merged;

@@ -15,7 +15,13 @@ export const idempotencyStore: IdempotencyStore = {
     // One statement so that it is the lock: of two parallel requests with one key, exactly one inserts the row or
     // takes over a lapsed one (a reply past its 24 h, or a claim past its lease); the other changes nothing.
     const now = new Date();
-    const claim = { fingerprint, statusCode: null, responseBody: null, createdAt: now, expiresAt: after(now, CLAIM_LEASE_MS) };
+    const claim = {
+      fingerprint,
+      statusCode: null,
+      responseBody: null,
+      createdAt: now,
+      expiresAt: after(now, CLAIM_LEASE_MS),
+    };
     const { affectedRows } = await em
       .createQueryBuilder(IdempotencyKey)
       .insert({ user: userId, key, ...claim })
@@ -27,8 +33,14 @@ export const idempotencyStore: IdempotencyStore = {
   },
 
   async stored(em, userId, key) {
-    const row = await em.findOne(IdempotencyKey, { user: userId, key }, { fields: ['fingerprint', 'statusCode', 'responseBody'], disableIdentityMap: true });
-    return row ? { fingerprint: row.fingerprint, statusCode: row.statusCode ?? null, responseBody: row.responseBody } : undefined;
+    const row = await em.findOne(
+      IdempotencyKey,
+      { user: userId, key },
+      { fields: ['fingerprint', 'statusCode', 'responseBody'], disableIdentityMap: true },
+    );
+    return row
+      ? { fingerprint: row.fingerprint, statusCode: row.statusCode ?? null, responseBody: row.responseBody }
+      : undefined;
   },
 
   async settle(em, userId, key, status, body, keep = false) {

@@ -13,7 +13,11 @@ export function labelsRouter({ em, logger }: RouteDeps) {
     manage: implement<typeof contract.workspace.labels.manage>(em, logger, async ({ channelId, ...changes }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
       const { label, created } = await upsertLabel(ctx, channel.id, changes);
-      return { success: true, data: label, message: created ? 'Label created successfully' : 'Label updated successfully' };
+      return {
+        success: true,
+        data: label,
+        message: created ? 'Label created successfully' : 'Label updated successfully',
+      };
     }),
     delete: implement<typeof contract.workspace.labels.delete>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);

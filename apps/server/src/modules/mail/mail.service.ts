@@ -33,7 +33,13 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
     transport,
     async send({ id, to, subject, text }) {
       // A Message-ID derived from the row: if a crash makes us send the same row twice, mail clients can tell.
-      const info = await transporter.sendMail({ from: config.MAIL_FROM, to, subject, text, messageId: `<${id}@${domain}>` });
+      const info = await transporter.sendMail({
+        from: config.MAIL_FROM,
+        to,
+        subject,
+        text,
+        messageId: `<${id}@${domain}>`,
+      });
       if (transport === 'log') logger.info({ mail: { to, subject, text } }, 'email (log transport, SMTP_URL unset)');
       return { messageId: info.messageId };
     },
@@ -65,7 +71,14 @@ export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutco
         { fields: ['to', 'subject', 'text', 'attempts', 'createdAt'] },
       );
       if (!email) return null;
-      return { id: email.id, to: email.to, subject: email.subject, text: email.text, attempts: email.attempts, createdAt: email.createdAt.toISOString() };
+      return {
+        id: email.id,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        attempts: email.attempts,
+        createdAt: email.createdAt.toISOString(),
+      };
     },
     async attempt(row) {
       try {
@@ -106,6 +119,11 @@ export interface EmailToSend {
 /** Records an email and queues its sending inside the caller's transaction, so both exist exactly when it commits. */
 export async function queueEmail(tx: EntityManager, jobs: JobQueue, email: EmailToSend): Promise<void> {
   const id = randomUUID();
-  const { affectedRows } = await tx.createQueryBuilder(OutboundEmail).insert({ id, ...email }).onConflict('dedupeKey').ignore().execute('run');
+  const { affectedRows } = await tx
+    .createQueryBuilder(OutboundEmail)
+    .insert({ id, ...email })
+    .onConflict('dedupeKey')
+    .ignore()
+    .execute('run');
   if (affectedRows === 1) await jobs.enqueue(tx, EMAIL_QUEUE, { id, attempt: 0 });
 }

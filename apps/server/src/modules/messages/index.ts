@@ -12,5 +12,16 @@ export const messagesModule = defineModule({
   routes: [routes(contract.workspace.chat.message, messagesRouter)],
   seed: [messagesSeed],
   services: [messagingService],
-  demo: { messages: [{ channel: 'support', msgid: 'wamid.DEMO0001', to: '15550000001', status: 'delivered', direction: 'outbound', type: 'text' }] },
+  demo: {
+    messages: [
+      {
+        channel: 'support',
+        msgid: 'wamid.DEMO0001',
+        to: '15550000001',
+        status: 'delivered',
+        direction: 'outbound',
+        type: 'text',
+      },
+    ],
+  },
 });

@@ -20,7 +20,8 @@ export const messagesSeed = seedSection({
   async load(ctx, item, path) {
     const { em } = ctx;
     const channel = await ctx.ref('channels', Channel, item.channel, `${path}.channel`);
-    if (await em.count(Message, { msgid: item.msgid })) throw new SeedError(`${path}.msgid`, `message "${item.msgid}" already exists`);
+    if (await em.count(Message, { msgid: item.msgid }))
+      throw new SeedError(`${path}.msgid`, `message "${item.msgid}" already exists`);
     const message = em.create(Message, {
       channel,
       msgid: item.msgid,

@@ -7,7 +7,13 @@ import type { ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { authorizedChannelIds } from '../channels/channel.scope.js';
 import { Message } from './message.entity.js';
-import { MESSAGE_RECEIVED, MESSAGE_STATUS_UPDATED, queueMessageEvent, type MessageReceivedData, type MessageStatusUpdatedData } from './message-events.js';
+import {
+  MESSAGE_RECEIVED,
+  MESSAGE_STATUS_UPDATED,
+  queueMessageEvent,
+  type MessageReceivedData,
+  type MessageStatusUpdatedData,
+} from './message-events.js';
 import type { OutboundTemplateMessage, StatusUpdate } from './messaging-provider.js';
 import { nextStatus, statusesReplacedBy } from './status-order.js';
 
@@ -24,7 +30,8 @@ export async function findMessageStatus(ctx: ServiceContext, msgid: string): Pro
   );
   if (!message) throw new ForbiddenError(NOT_ACCESSIBLE);
   const { status, errorCode, errorTitle } = message;
-  const error = status === 'failed' && typeof errorCode === 'number' ? { error: { code: errorCode, title: errorTitle ?? '' } } : {};
+  const error =
+    status === 'failed' && typeof errorCode === 'number' ? { error: { code: errorCode, title: errorTitle ?? '' } } : {};
   return { msgid: message.msgid, status, direction: message.direction, type: message.type, ...error };
 }
 
@@ -55,10 +62,19 @@ export async function recordOutboundTemplate(
  * `previousStatus` is exact when reports of one message race; the UPDATE keeps the rule's condition as well.
  * Returns the change, or undefined when the report changes nothing (unknown message, repeated, late or backwards).
  */
-export async function applyStatusUpdate(tx: EntityManager, jobs: JobQueue, update: StatusUpdate): Promise<MessageStatusUpdatedData | undefined> {
+export async function applyStatusUpdate(
+  tx: EntityManager,
+  jobs: JobQueue,
+  update: StatusUpdate,
+): Promise<MessageStatusUpdatedData | undefined> {
   const message = await tx.findOne(
     Message,
-    { msgid: update.providerMessageId, provider: update.provider, direction: 'outbound', ...(update.channelId ? { channel: update.channelId } : {}) },
+    {
+      msgid: update.providerMessageId,
+      provider: update.provider,
+      direction: 'outbound',
+      ...(update.channelId ? { channel: update.channelId } : {}),
+    },
     { fields: ['status', 'channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
   );
   if (!message || nextStatus(message.status, update.status) === message.status) return undefined;
@@ -86,7 +102,12 @@ export async function applyStatusUpdate(tx: EntityManager, jobs: JobQueue, updat
  * caller's transaction. The msgid is unique: a message seen before is not recorded again and sends no event.
  * Returns whether it was new.
  */
-export async function recordInboundMessage(tx: EntityManager, jobs: JobQueue, provider: string, data: MessageReceivedData): Promise<boolean> {
+export async function recordInboundMessage(
+  tx: EntityManager,
+  jobs: JobQueue,
+  provider: string,
+  data: MessageReceivedData,
+): Promise<boolean> {
   const { affectedRows } = await tx
     .createQueryBuilder(Message)
     .insert({

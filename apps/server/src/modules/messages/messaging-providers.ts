@@ -30,13 +30,19 @@ export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): S
 }
 
 /** The sandbox provider, reporting into the database; real providers register themselves. */
-export function createMessagingProviders(em: EntityManager, jobs: JobQueue, logger: Logger, sandbox: SandboxTimeline): MessagingProviders {
+export function createMessagingProviders(
+  em: EntityManager,
+  jobs: JobQueue,
+  logger: Logger,
+  sandbox: SandboxTimeline,
+): MessagingProviders {
   const sandboxProvider = new SandboxProvider(sandbox, statusSink(em, jobs, logger));
   const byName = new Map<string, MessagingProvider>([[sandboxProvider.name, sandboxProvider]]);
   return {
     get: (name) => byName.get(name),
     register(provider) {
-      if (byName.has(provider.name)) throw new Error(`A messaging provider named "${provider.name}" is registered already`);
+      if (byName.has(provider.name))
+        throw new Error(`A messaging provider named "${provider.name}" is registered already`);
       byName.set(provider.name, provider);
     },
     close: async () => {

@@ -10,6 +10,9 @@ export const MESSAGING = serviceKey<MessagingProviders>('messaging');
 export const messagingService = provide({
   key: MESSAGING,
   start: ({ em, jobs, logger, config }) =>
-    createMessagingProviders(em, jobs, logger, { sentAfterMs: config.SANDBOX_SENT_AFTER_MS, deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS }),
+    createMessagingProviders(em, jobs, logger, {
+      sentAfterMs: config.SANDBOX_SENT_AFTER_MS,
+      deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS,
+    }),
   stop: (providers) => providers.close(),
 });

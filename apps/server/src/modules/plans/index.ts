@@ -19,8 +19,20 @@ export const plansModule = defineModule({
   demo: {
     plans: [
       { ref: 'starter', platform: 'demo', name: 'Starter', itemType: 'plan', prices: { monthly: 19, annual: 190 } },
-      { ref: 'pro', platform: 'demo', name: 'Pro', itemType: 'plan', prices: { monthly: 49, quarterly: 139, annual: 490 } },
-      { ref: 'seats', platform: 'demo', name: 'Extra seats', itemType: 'addon', prices: { monthly: 5, annual: 50, onetime: 20 } },
+      {
+        ref: 'pro',
+        platform: 'demo',
+        name: 'Pro',
+        itemType: 'plan',
+        prices: { monthly: 49, quarterly: 139, annual: 490 },
+      },
+      {
+        ref: 'seats',
+        platform: 'demo',
+        name: 'Extra seats',
+        itemType: 'addon',
+        prices: { monthly: 5, annual: 50, onetime: 20 },
+      },
     ],
     subscriptions: [{ user: 'owner', plan: 'pro', status: 'active', billingCycle: 'monthly' }],
   },

@@ -7,7 +7,11 @@ export const subscribedUserExample: ExampleId = {
   demo: 'users.owner',
   async of(em, viewer) {
     if (await em.count(Subscription, { user: viewer.userId, status: 'active' })) return viewer.userId;
-    const other = await em.findOne(Subscription, { status: 'active', user: { platform: viewer.platformId } }, { fields: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } });
+    const other = await em.findOne(
+      Subscription,
+      { status: 'active', user: { platform: viewer.platformId } },
+      { fields: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
     return other?.user.id ?? viewer.userId;
   },
 };
@@ -16,5 +20,11 @@ export const subscribedUserExample: ExampleId = {
 export const addonExample: ExampleId = {
   demo: 'plans.seats',
   of: async (em, viewer) =>
-    (await em.findOne(Plan, { platform: viewer.platformId, itemType: 'addon', isActive: true }, { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } }))?.id,
+    (
+      await em.findOne(
+        Plan,
+        { platform: viewer.platformId, itemType: 'addon', isActive: true },
+        { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } },
+      )
+    )?.id,
 };

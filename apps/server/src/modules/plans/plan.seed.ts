@@ -24,7 +24,10 @@ export const plansSeed = seedSection({
       name: z.string().min(1).max(200),
       itemType: z.enum(PLAN_ITEM_TYPES),
       prices,
-      currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like USD').default('USD'),
+      currency: z
+        .string()
+        .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like USD')
+        .default('USD'),
       isActive: z.boolean().default(true),
     })
     .strict(),
@@ -59,7 +62,12 @@ export const subscriptionsSeed = seedSection({
     const plan = await ctx.ref('plans', Plan, item.plan, `${path}.plan`);
     if (plan.platform.id !== user.platform.id) throw new SeedError(`${path}.plan`, 'plan belongs to another platform');
     if (plan.itemType !== 'plan') throw new SeedError(`${path}.plan`, 'must be a base plan (itemType "plan")');
-    const subscription = ctx.em.create(Subscription, { user, plan, status: item.status, billingCycle: item.billingCycle });
+    const subscription = ctx.em.create(Subscription, {
+      user,
+      plan,
+      status: item.status,
+      billingCycle: item.billingCycle,
+    });
     return seededId(subscription);
   },
 });

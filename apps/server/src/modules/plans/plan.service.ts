@@ -15,7 +15,14 @@ export async function listPlans(ctx: ServiceContext, itemType: Plan['itemType'])
     { platform: ctx.caller.platformId, itemType },
     { fields: ['name', 'itemType', 'prices', 'currency', 'isActive'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
-  return plans.map((p) => ({ id: p.id, name: p.name, itemType: p.itemType, prices: p.prices, currency: p.currency, isActive: p.isActive }));
+  return plans.map((p) => ({
+    id: p.id,
+    name: p.name,
+    itemType: p.itemType,
+    prices: p.prices,
+    currency: p.currency,
+    isActive: p.isActive,
+  }));
 }
 
 /** transactions.amount is numeric(12,2). */
@@ -25,18 +32,32 @@ const MAX_AMOUNT = '9999999999.99';
  * Gives a user an add-on: checks user, add-on, base subscription and price, then writes the completed
  * transaction and the active add-on record in one database transaction (both or neither).
  */
-export async function assignAddon(ctx: ServiceContext, params: AddonManageValues): Promise<{ addonId: string; transactionId: string }> {
+export async function assignAddon(
+  ctx: ServiceContext,
+  params: AddonManageValues,
+): Promise<{ addonId: string; transactionId: string }> {
   const { platformId } = ctx.caller;
   const { userId, addonId, billingCycle, quantity } = params;
 
   return ctx.em.transactional(async (tx) => {
-    if (!(await tx.count(User, { id: userId, platform: platformId }))) throw new NotFoundError('user_not_found', `No user ${userId} in this platform.`);
+    if (!(await tx.count(User, { id: userId, platform: platformId })))
+      throw new NotFoundError('user_not_found', `No user ${userId} in this platform.`);
 
-    const addon = await tx.findOne(PlanEntity, { id: addonId, platform: platformId, itemType: 'addon' }, { fields: ['name', 'prices', 'currency', 'isActive'] });
-    if (!addon) throw new NotFoundError('addon_not_found', `No add-on ${addonId} in this platform (a plan with itemType addon).`);
-    if (!addon.isActive) throw ValidationError.field('addonId', `add-on "${addon.name}" is inactive and cannot be assigned`);
+    const addon = await tx.findOne(
+      PlanEntity,
+      { id: addonId, platform: platformId, itemType: 'addon' },
+      { fields: ['name', 'prices', 'currency', 'isActive'] },
+    );
+    if (!addon)
+      throw new NotFoundError('addon_not_found', `No add-on ${addonId} in this platform (a plan with itemType addon).`);
+    if (!addon.isActive)
+      throw ValidationError.field('addonId', `add-on "${addon.name}" is inactive and cannot be assigned`);
 
-    const subscribed = await tx.count(Subscription, { user: userId, status: 'active', plan: { itemType: 'plan', platform: platformId } });
+    const subscribed = await tx.count(Subscription, {
+      user: userId,
+      status: 'active',
+      plan: { itemType: 'plan', platform: platformId },
+    });
     if (!subscribed) {
       throw new BadRequestError(
         'no_active_subscription',
@@ -47,7 +68,10 @@ export async function assignAddon(ctx: ServiceContext, params: AddonManageValues
     const price = addon.prices[billingCycle];
     if (price === undefined) {
       const available = BILLING_CYCLES.filter((cycle) => addon.prices[cycle] !== undefined).join(', ') || 'none';
-      throw ValidationError.field('billingCycle', `add-on "${addon.name}" has no ${billingCycle} price; available cycles: ${available}`);
+      throw ValidationError.field(
+        'billingCycle',
+        `add-on "${addon.name}" has no ${billingCycle} price; available cycles: ${available}`,
+      );
     }
     // decimal.js: the price as written (19.99, not the binary float nearest to it) times the quantity, exactly.
     const amount = new Decimal(price).times(quantity);
@@ -63,7 +87,14 @@ export async function assignAddon(ctx: ServiceContext, params: AddonManageValues
       currency: addon.currency,
       status: 'completed',
     });
-    const userAddon = tx.create(UserAddon, { user: userId, plan: addon.id, transaction, billingCycle, quantity, status: 'active' });
+    const userAddon = tx.create(UserAddon, {
+      user: userId,
+      plan: addon.id,
+      transaction,
+      billingCycle,
+      quantity,
+      status: 'active',
+    });
     return { addonId: userAddon.id, transactionId: transaction.id };
   });
 }

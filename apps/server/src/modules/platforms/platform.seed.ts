@@ -13,7 +13,8 @@ export const platformsSeed = seedSection({
     })
     .strict(),
   async load({ em }, item, path) {
-    if (await em.count(Platform, { domain: item.domain })) throw new SeedError(`${path}.domain`, `a platform with domain "${item.domain}" already exists`);
+    if (await em.count(Platform, { domain: item.domain }))
+      throw new SeedError(`${path}.domain`, `a platform with domain "${item.domain}" already exists`);
     const platform = em.create(Platform, { name: item.name, domain: item.domain, isActive: item.isActive });
     return { entity: platform, result: platform.id };
   },

@@ -12,10 +12,39 @@ export const templatesModule = defineModule({
   seed: [templatesSeed],
   demo: {
     templates: [
-      { ref: 'order', channel: 'support', name: 'order_update', category: 'UTILITY', language: 'en_US', status: 'approved', body: 'Hi {{1}}, your order {{2}} has shipped.' },
-      { channel: 'support', name: 'welcome', category: 'MARKETING', language: 'en_US', status: 'approved', body: 'Welcome to Demo Co, {{1}}!' },
-      { channel: 'support', name: 'spring_sale', category: 'MARKETING', language: 'en_US', status: 'pending', body: 'Spring sale: {{1}} off' },
-      { channel: 'sales', name: 'follow_up', category: 'UTILITY', language: 'en_US', status: 'approved', body: 'Hi {{1}}, following up on our call.' },
+      {
+        ref: 'order',
+        channel: 'support',
+        name: 'order_update',
+        category: 'UTILITY',
+        language: 'en_US',
+        status: 'approved',
+        body: 'Hi {{1}}, your order {{2}} has shipped.',
+      },
+      {
+        channel: 'support',
+        name: 'welcome',
+        category: 'MARKETING',
+        language: 'en_US',
+        status: 'approved',
+        body: 'Welcome to Demo Co, {{1}}!',
+      },
+      {
+        channel: 'support',
+        name: 'spring_sale',
+        category: 'MARKETING',
+        language: 'en_US',
+        status: 'pending',
+        body: 'Spring sale: {{1}} off',
+      },
+      {
+        channel: 'sales',
+        name: 'follow_up',
+        category: 'UTILITY',
+        language: 'en_US',
+        status: 'approved',
+        body: 'Hi {{1}}, following up on our call.',
+      },
     ],
   },
 });

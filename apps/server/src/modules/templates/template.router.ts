@@ -20,7 +20,10 @@ export function templatesRouter({ em, logger, services }: RouteDeps) {
     sync: implement<typeof contract.workspace.chat.templates.sync>(em, logger, async ({ channelId }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
       const { provider, ...data } = await syncTemplates(ctx, messaging, channel.id);
-      const message = provider === 'sandbox' ? 'Sandbox channel: templates come from the seed file; nothing to sync' : 'Templates synced from WhatsApp';
+      const message =
+        provider === 'sandbox'
+          ? 'Sandbox channel: templates come from the seed file; nothing to sync'
+          : 'Templates synced from WhatsApp';
       return { success: true, data, message };
     }),
   };

@@ -21,7 +21,10 @@ export const templatesSeed = seedSection({
   async load(ctx, item, path) {
     const channel = await ctx.ref('channels', Channel, item.channel, `${path}.channel`);
     if (channel.provider !== 'sandbox') {
-      throw new SeedError(`${path}.channel`, 'this channel uses the WhatsApp Cloud API: its templates come from Meta (pulled when it is connected)');
+      throw new SeedError(
+        `${path}.channel`,
+        'this channel uses the WhatsApp Cloud API: its templates come from Meta (pulled when it is connected)',
+      );
     }
     const template = ctx.em.create(Template, {
       channel,

@@ -12,9 +12,20 @@ export async function listApprovedTemplates(ctx: ServiceContext, channelId: stri
   const templates = await ctx.em.find(
     TemplateEntity,
     { channel: channelId, status: 'approved' },
-    { fields: ['name', 'category', 'language', 'status', 'body', 'variableCount'], orderBy: { name: 'asc', language: 'asc' } },
+    {
+      fields: ['name', 'category', 'language', 'status', 'body', 'variableCount'],
+      orderBy: { name: 'asc', language: 'asc' },
+    },
   );
-  return templates.map((t) => ({ id: t.id, name: t.name, category: t.category, language: t.language, status: t.status, body: t.body, variableCount: t.variableCount }));
+  return templates.map((t) => ({
+    id: t.id,
+    name: t.name,
+    category: t.category,
+    language: t.language,
+    status: t.status,
+    body: t.body,
+    variableCount: t.variableCount,
+  }));
 }
 
 export interface TemplateSend {
@@ -31,19 +42,34 @@ interface SendableTemplate {
 }
 
 /** The approved template to send: by name, in `language` when given; a name in several languages needs one. */
-async function sendableTemplate(ctx: ServiceContext, channelId: string, name: string, language?: string): Promise<SendableTemplate> {
+async function sendableTemplate(
+  ctx: ServiceContext,
+  channelId: string,
+  name: string,
+  language?: string,
+): Promise<SendableTemplate> {
   const templates = await ctx.em.find(
     TemplateEntity,
     { channel: channelId, name, status: 'approved', ...(language === undefined ? {} : { language }) },
     { fields: ['language', 'variableCount', 'channel.provider'], populate: ['channel'], orderBy: { language: 'asc' } },
   );
-  const rows: SendableTemplate[] = templates.map((t) => ({ language: t.language, variableCount: t.variableCount, provider: t.channel.provider }));
+  const rows: SendableTemplate[] = templates.map((t) => ({
+    language: t.language,
+    variableCount: t.variableCount,
+    provider: t.channel.provider,
+  }));
   if (rows.length === 0) {
     const where = language === undefined ? '' : ` in language "${language}"`;
-    throw new NotFoundError('template_not_found', `No approved template "${name}"${where} in this channel (see chat/templates/list).`);
+    throw new NotFoundError(
+      'template_not_found',
+      `No approved template "${name}"${where} in this channel (see chat/templates/list).`,
+    );
   }
   if (rows.length > 1) {
-    throw ValidationError.field('language', `is required: template "${name}" exists in ${rows.map((r) => r.language).join(', ')}`);
+    throw ValidationError.field(
+      'language',
+      `is required: template "${name}" exists in ${rows.map((r) => r.language).join(', ')}`,
+    );
   }
   return rows[0]!;
 }
@@ -60,23 +86,48 @@ async function sendableTemplate(ctx: ServiceContext, channelId: string, name: st
  * blindly. Like every 503 it carries Retry-After; the reply is kept for its Idempotency-Key, so a retry under the
  * same key gets it again instead of a second message. No half-written row is left either way.
  */
-export async function sendTemplate(ctx: ServiceContext, providers: MessagingProviders, channelId: string, send: TemplateSend) {
+export async function sendTemplate(
+  ctx: ServiceContext,
+  providers: MessagingProviders,
+  channelId: string,
+  send: TemplateSend,
+) {
   const template = await sendableTemplate(ctx, channelId, send.templateName, send.language);
   if (send.variables.length !== template.variableCount) {
     const expected = `${template.variableCount} value${template.variableCount === 1 ? '' : 's'}`;
-    throw ValidationError.field('variables', `template "${send.templateName}" expects ${expected}, got ${send.variables.length}`);
+    throw ValidationError.field(
+      'variables',
+      `template "${send.templateName}" expects ${expected}, got ${send.variables.length}`,
+    );
   }
   const provider = providers.get(template.provider);
   if (!provider) {
-    throw new AppError(503, 'service_unavailable', `This channel's messaging provider "${template.provider}" is not configured.`);
+    throw new AppError(
+      503,
+      'service_unavailable',
+      `This channel's messaging provider "${template.provider}" is not configured.`,
+    );
   }
-  const message = { channelId, to: send.to, templateName: send.templateName, language: template.language, variables: send.variables };
+  const message = {
+    channelId,
+    to: send.to,
+    templateName: send.templateName,
+    language: template.language,
+    variables: send.variables,
+  };
   const { providerMessageId } = await provider.send(message);
   try {
     await recordOutboundTemplate(ctx.em, message, provider.name, providerMessageId);
   } catch (error) {
     ctx.log.error(
-      { err: error, msgid: providerMessageId, provider: provider.name, channelId, to: send.to, templateName: send.templateName },
+      {
+        err: error,
+        msgid: providerMessageId,
+        provider: provider.name,
+        channelId,
+        to: send.to,
+        templateName: send.templateName,
+      },
       'SENT BUT NOT RECORDED: the provider accepted this message, storing it failed; reconcile by msgid',
     );
     throw new AfterEffectError(
@@ -95,7 +146,11 @@ export type TemplateSyncOutcome = TemplateSyncResult & { provider: string };
  * Pulls the channel's templates from its provider (WhatsApp Cloud API). A provider with nothing to pull (the
  * sandbox: its templates come from the seed file) reports 0 synced and the channel's approved templates.
  */
-export async function syncTemplates(ctx: ServiceContext, providers: MessagingProviders, channelId: string): Promise<TemplateSyncOutcome> {
+export async function syncTemplates(
+  ctx: ServiceContext,
+  providers: MessagingProviders,
+  channelId: string,
+): Promise<TemplateSyncOutcome> {
   const { provider } = await ctx.em.findOneOrFail(Channel, channelId, { fields: ['provider'] });
   const syncing = providers.get(provider);
   if (syncing?.syncTemplates) return { ...(await syncing.syncTemplates(ctx.em, channelId, ctx.log)), provider };

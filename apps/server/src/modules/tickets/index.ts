@@ -14,13 +14,28 @@ export const ticketsModule = defineModule({
   seed: [ticketsSeed],
   demo: {
     tickets: [
-      { ref: 'welcome', platform: 'demo', email: 'customer@example.com', title: 'Cannot log in', description: 'The login page rejects my password.', status: 'open', priority: 'high' },
+      {
+        ref: 'welcome',
+        platform: 'demo',
+        email: 'customer@example.com',
+        title: 'Cannot log in',
+        description: 'The login page rejects my password.',
+        status: 'open',
+        priority: 'high',
+      },
     ],
   },
   examples: {
     ticketId: {
       demo: 'tickets.welcome',
-      of: async (em, viewer) => (await em.findOne(Ticket, { platform: viewer.platformId }, { fields: ['id'], orderBy: { updatedAt: 'desc', id: 'desc' } }))?.id,
+      of: async (em, viewer) =>
+        (
+          await em.findOne(
+            Ticket,
+            { platform: viewer.platformId },
+            { fields: ['id'], orderBy: { updatedAt: 'desc', id: 'desc' } },
+          )
+        )?.id,
     },
   },
 });

@@ -25,7 +25,20 @@ function closedEmail(ticket: Ticket) {
  * so they exist exactly when the close does. The email's dedupe key names this close (the ticket and its
  * closedAt): queuing the same close twice cannot produce a second email.
  */
-export async function enqueueTicketClosed(tx: EntityManager, jobs: JobQueue, platformId: string, ticket: Ticket): Promise<void> {
-  await queueEmail(tx, jobs, { dedupeKey: `${TICKET_CLOSED}:${ticket.id}:${ticket.closedAt}`, to: ticket.owner.email, ...closedEmail(ticket) });
-  await queueWebhookEvent(tx, jobs, platformId, TICKET_CLOSED, { type: TICKET_CLOSED, timestamp: ticket.closedAt, data: { ticket } });
+export async function enqueueTicketClosed(
+  tx: EntityManager,
+  jobs: JobQueue,
+  platformId: string,
+  ticket: Ticket,
+): Promise<void> {
+  await queueEmail(tx, jobs, {
+    dedupeKey: `${TICKET_CLOSED}:${ticket.id}:${ticket.closedAt}`,
+    to: ticket.owner.email,
+    ...closedEmail(ticket),
+  });
+  await queueWebhookEvent(tx, jobs, platformId, TICKET_CLOSED, {
+    type: TICKET_CLOSED,
+    timestamp: ticket.closedAt,
+    data: { ticket },
+  });
 }

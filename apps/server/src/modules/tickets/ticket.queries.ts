@@ -50,7 +50,12 @@ export async function readTicket(em: EntityManager, id: string): Promise<Ticket>
  * Finds a ticket of this platform by UUID or shortId, optionally locking it for the rest of the transaction.
  * Unknown, or another platform's: 404.
  */
-export async function findTicket(em: EntityManager, platformId: string, ticketId: string, lockMode?: LockMode): Promise<TicketEntity> {
+export async function findTicket(
+  em: EntityManager,
+  platformId: string,
+  ticketId: string,
+  lockMode?: LockMode,
+): Promise<TicketEntity> {
   const where = isUuid(ticketId) ? { id: ticketId } : { shortId: ticketId.toUpperCase() };
   const ticket = await em.findOne(TicketEntity, { platform: platformId, ...where }, { lockMode });
   if (!ticket) throw new NotFoundError('ticket_not_found', `Ticket ${ticketId} not found in this platform.`);
@@ -58,7 +63,8 @@ export async function findTicket(em: EntityManager, platformId: string, ticketId
 }
 
 /** findTicket, locked until the transaction ends, so two concurrent closes cannot both see the transition into `closed`. */
-export const lockTicket = (tx: EntityManager, platformId: string, ticketId: string) => findTicket(tx, platformId, ticketId, LockMode.PESSIMISTIC_WRITE);
+export const lockTicket = (tx: EntityManager, platformId: string, ticketId: string) =>
+  findTicket(tx, platformId, ticketId, LockMode.PESSIMISTIC_WRITE);
 
 /** The platform user with this email, created as an admin user of the platform when there is none. */
 export async function resolveOwner(tx: EntityManager, platformId: string, email: string): Promise<User> {
@@ -80,7 +86,15 @@ export async function findAdmin(tx: EntityManager, platformId: string, userId: s
 /** Inserts a ticket under a fresh shortId; a clash with an existing one (1 in 10^12 per ticket) draws again. */
 export async function insertTicket(
   tx: EntityManager,
-  values: { platformId: string; ownerId: string; title: string; description: string; priority: Ticket['priority']; assignedToId: string | null; assignedToName: string | null },
+  values: {
+    platformId: string;
+    ownerId: string;
+    title: string;
+    description: string;
+    priority: Ticket['priority'];
+    assignedToId: string | null;
+    assignedToName: string | null;
+  },
 ): Promise<string> {
   for (let draw = 0; draw < 5; draw++) {
     const id = randomUUID();

@@ -31,7 +31,14 @@ export const ticketsSeed = seedSection({
     // The owner: a user of this file or of the database, else a new admin user of the platform (as tickets/manage does).
     let owner = users.get(userKey(platform.id, email)) ?? (await em.findOne(User, { platform, email }));
     if (!owner) {
-      owner = em.create(User, { platform, email, name: email.split('@')[0]!, role: 'admin', platformAccess: false, permissions: [] });
+      owner = em.create(User, {
+        platform,
+        email,
+        name: email.split('@')[0]!,
+        role: 'admin',
+        platformAccess: false,
+        permissions: [],
+      });
       users.set(userKey(platform.id, email), owner);
     }
     const ticket = em.create(Ticket, {

@@ -8,7 +8,15 @@ import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { User } from '../users/user.entity.js';
 import { TicketMessage } from './ticket-message.entity.js';
 import { Ticket as TicketEntity } from './ticket.entity.js';
-import { findAdmin, findTicket, insertTicket, lockTicket, readTicket, resolveOwner, ticketSummary } from './ticket.queries.js';
+import {
+  findAdmin,
+  findTicket,
+  insertTicket,
+  lockTicket,
+  readTicket,
+  resolveOwner,
+  ticketSummary,
+} from './ticket.queries.js';
 
 interface Assignment {
   assignedToId?: string | null;
@@ -16,8 +24,13 @@ interface Assignment {
 }
 
 /** assignedToId must name an admin of the platform; its name is the default assignedToName. null unassigns. */
-async function resolveAssignment(tx: EntityManager, platformId: string, params: TicketManageValues): Promise<Assignment> {
-  if (params.assignedToId === undefined) return params.assignedToName === undefined ? {} : { assignedToName: params.assignedToName };
+async function resolveAssignment(
+  tx: EntityManager,
+  platformId: string,
+  params: TicketManageValues,
+): Promise<Assignment> {
+  if (params.assignedToId === undefined)
+    return params.assignedToName === undefined ? {} : { assignedToName: params.assignedToName };
   if (params.assignedToId === null) return { assignedToId: null, assignedToName: params.assignedToName ?? null };
   const admin = await findAdmin(tx, platformId, params.assignedToId);
   if (!admin) throw ValidationError.field('assignedToId', 'must be an admin user of this platform');
@@ -46,23 +59,40 @@ async function createTicket(tx: EntityManager, platformId: string, params: Ticke
   return { id, ownerId, closedNow: false };
 }
 
-async function updateTicket(tx: EntityManager, platformId: string, ticketId: string, params: TicketManageValues): Promise<Written> {
+async function updateTicket(
+  tx: EntityManager,
+  platformId: string,
+  ticketId: string,
+  params: TicketManageValues,
+): Promise<Written> {
   const ticket = await lockTicket(tx, platformId, ticketId);
   // Loaded whole: the reply (readTicket) shows the owner from the same identity map.
   const owner = await tx.findOneOrFail(User, ticket.owner.id);
   if (params.email !== undefined && params.email.toLowerCase() !== owner.email) {
-    throw ValidationError.field('email', 'must be the ticket owner’s email: the owner is set when the ticket is created');
+    throw ValidationError.field(
+      'email',
+      'must be the ticket owner’s email: the owner is set when the ticket is created',
+    );
   }
   const wasClosed = ticket.status === 'closed';
   const { assignedToId, assignedToName } = await resolveAssignment(tx, platformId, params);
-  const changes = { status: params.status, priority: params.priority, title: params.title, description: params.description, assignedToName };
+  const changes = {
+    status: params.status,
+    priority: params.priority,
+    title: params.title,
+    description: params.description,
+    assignedToName,
+  };
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   tx.assign(ticket, given);
-  if (assignedToId !== undefined) ticket.assignedTo = assignedToId === null ? null : tx.getReference(User, assignedToId);
+  if (assignedToId !== undefined)
+    ticket.assignedTo = assignedToId === null ? null : tx.getReference(User, assignedToId);
   // closedAt: set on the way into `closed`, kept while it stays closed, cleared when reopened.
-  if (params.status !== undefined) ticket.closedAt = params.status === 'closed' ? (ticket.closedAt ?? new Date()) : null;
+  if (params.status !== undefined)
+    ticket.closedAt = params.status === 'closed' ? (ticket.closedAt ?? new Date()) : null;
   // Any change, or a new thread message, is an update of the ticket, even when the values stay the same.
-  if (Object.keys(given).length || assignedToId !== undefined || params.message !== undefined) ticket.updatedAt = new Date();
+  if (Object.keys(given).length || assignedToId !== undefined || params.message !== undefined)
+    ticket.updatedAt = new Date();
   return { id: ticket.id, ownerId: owner.id, closedNow: !wasClosed && params.status === 'closed' };
 }
 
@@ -74,7 +104,9 @@ export async function manageTicket(ctx: ServiceContext, params: TicketManageValu
   const { platformId, userId } = ctx.caller;
   return ctx.em.transactional(async (tx) => {
     const written =
-      params.ticketId === undefined ? await createTicket(tx, platformId, params) : await updateTicket(tx, platformId, params.ticketId, params);
+      params.ticketId === undefined
+        ? await createTicket(tx, platformId, params)
+        : await updateTicket(tx, platformId, params.ticketId, params);
     if (params.message !== undefined) {
       const senderRole = params.senderRole ?? 'admin';
       tx.create(TicketMessage, {
@@ -93,7 +125,10 @@ export async function manageTicket(ctx: ServiceContext, params: TicketManageValu
 }
 
 /** tickets/list: the platform's tickets, filters combined, most recently updated first; no thread. */
-export async function listTickets(ctx: ServiceContext, query: TicketsListValues): Promise<{ data: TicketSummary[]; pagination: Pagination }> {
+export async function listTickets(
+  ctx: ServiceContext,
+  query: TicketsListValues,
+): Promise<{ data: TicketSummary[]; pagination: Pagination }> {
   const where: FilterQuery<TicketEntity> = {
     platform: ctx.caller.platformId,
     ...(query.status !== undefined && { status: query.status }),

@@ -7,7 +7,11 @@ const platformMembers: PlatformMembers = {
   async of(em, platformId) {
     const [totalUsers, owner] = await Promise.all([
       em.count(User, { platform: platformId }),
-      em.findOne(User, { platform: platformId, role: 'owner' }, { fields: ['name', 'email'], orderBy: { createdAt: 'asc', id: 'asc' } }),
+      em.findOne(
+        User,
+        { platform: platformId, role: 'owner' },
+        { fields: ['name', 'email'], orderBy: { createdAt: 'asc', id: 'asc' } },
+      ),
     ]);
     return { totalUsers, owner: owner ? { id: owner.id, name: owner.name, email: owner.email } : null };
   },

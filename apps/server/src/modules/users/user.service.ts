@@ -8,7 +8,11 @@ import { User } from './user.entity.js';
  * users/list: the platform's users, oldest first, filtered by email (stored lowercase, so matched
  * case-insensitively) and role, each with whether it holds an active base plan. Never the password hash.
  */
-export async function listUsers(ctx: ServiceContext, planHolders: PlanHolders, query: UsersListValues): Promise<{ data: PlatformUser[]; pagination: Pagination }> {
+export async function listUsers(
+  ctx: ServiceContext,
+  planHolders: PlanHolders,
+  query: UsersListValues,
+): Promise<{ data: PlatformUser[]; pagination: Pagination }> {
   const { em } = ctx;
   const where = {
     platform: ctx.caller.platformId,
@@ -21,7 +25,12 @@ export async function listUsers(ctx: ServiceContext, planHolders: PlanHolders, q
     limit: query.limit,
     offset: offsetOf(query),
   });
-  const withPlan = users.length ? await planHolders.among(em, users.map((u) => u.id)) : new Set<string>();
+  const withPlan = users.length
+    ? await planHolders.among(
+        em,
+        users.map((u) => u.id),
+      )
+    : new Set<string>();
   const data = users.map((u) => ({
     id: u.id,
     name: u.name,

@@ -1,7 +1,14 @@
 import { get, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkDestination, fetchDestination, forbiddenAddressReason, pinnedLookup, urlProblem, type ResolveAll } from './destination.js';
+import {
+  checkDestination,
+  fetchDestination,
+  forbiddenAddressReason,
+  pinnedLookup,
+  urlProblem,
+  type ResolveAll,
+} from './destination.js';
 
 const STRICT = { allowLocal: false };
 const LOCAL = { allowLocal: true };
@@ -33,9 +40,12 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason(address)).toContain(`is a ${range} address`);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows the public address %s', (address) => {
-    expect(forbiddenAddressReason(address)).toBeUndefined();
-  });
+  it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'allows the public address %s',
+    (address) => {
+      expect(forbiddenAddressReason(address)).toBeUndefined();
+    },
+  );
 });
 
 describe('urlProblem', () => {
@@ -53,17 +63,33 @@ describe('urlProblem', () => {
 describe('checkDestination', () => {
   it('refuses a hostname that resolves to a loopback address (localhost from /etc/hosts)', async () => {
     const result = await checkDestination('https://localhost:8443/hook', STRICT);
-    expect(result).toMatchObject({ allowed: false, reason: expect.stringMatching(/^localhost resolves to a non-public address \(.*loopback/) });
+    expect(result).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^localhost resolves to a non-public address \(.*loopback/),
+    });
   });
 
   it('refuses a hostname if any of its addresses is private', async () => {
-    const result = await checkDestination('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34', '10.0.0.5'));
-    expect(result).toEqual({ allowed: false, reason: 'hooks.example.com resolves to a non-public address (10.0.0.5 is a private address)' });
+    const result = await checkDestination(
+      'https://hooks.example.com/x',
+      STRICT,
+      resolvesTo('93.184.216.34', '10.0.0.5'),
+    );
+    expect(result).toEqual({
+      allowed: false,
+      reason: 'hooks.example.com resolves to a non-public address (10.0.0.5 is a private address)',
+    });
   });
 
   it('refuses IP literals of forbidden ranges, IPv6 in brackets too', async () => {
-    expect(await checkDestination('https://169.254.169.254/latest/meta-data', STRICT)).toMatchObject({ allowed: false, reason: expect.stringContaining('linkLocal') });
-    expect(await checkDestination('https://[::1]:8443/x', STRICT)).toMatchObject({ allowed: false, reason: expect.stringContaining('::1 is a loopback address') });
+    expect(await checkDestination('https://169.254.169.254/latest/meta-data', STRICT)).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('linkLocal'),
+    });
+    expect(await checkDestination('https://[::1]:8443/x', STRICT)).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('::1 is a loopback address'),
+    });
   });
 
   it('allows a public destination and returns the addresses it checked', async () => {
@@ -73,7 +99,9 @@ describe('checkDestination', () => {
 
   it('allows local addresses when ALLOW_HTTP_WEBHOOKS is on', async () => {
     expect(await checkDestination('http://localhost:9/x', LOCAL)).toMatchObject({ allowed: true });
-    expect(await checkDestination('https://10.0.0.5/x', LOCAL, resolvesTo('10.0.0.5'))).toMatchObject({ allowed: true });
+    expect(await checkDestination('https://10.0.0.5/x', LOCAL, resolvesTo('10.0.0.5'))).toMatchObject({
+      allowed: true,
+    });
   });
 
   it('rejects what is not a URL', async () => {
@@ -88,13 +116,17 @@ describe('pinnedLookup', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const reply = await fetchDestination(`http://localhost:${port}/`, LOCAL, { method: 'POST' }, resolvesTo('127.0.0.2'));
+      const reply = await fetchDestination(
+        `http://localhost:${port}/`,
+        LOCAL,
+        { method: 'POST' },
+        resolvesTo('127.0.0.2'),
+      );
       expect(reply).toEqual({ status: 200, text: 'pinned' });
     } finally {
       server.close();
     }
   });
-
 
   it('connects to the checked address whatever DNS would say about the name', async () => {
     const server = createServer((_req, res) => res.end('pinned'));
@@ -102,11 +134,14 @@ describe('pinnedLookup', () => {
     const { port } = server.address() as AddressInfo;
     try {
       const body = await new Promise<string>((resolve, reject) => {
-        get({ host: 'rebound.invalid', port, path: '/', lookup: pinnedLookup([{ address: '127.0.0.1', family: 4 }]) }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => resolve(text));
-        }).on('error', reject);
+        get(
+          { host: 'rebound.invalid', port, path: '/', lookup: pinnedLookup([{ address: '127.0.0.1', family: 4 }]) },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve(text));
+          },
+        ).on('error', reject);
       });
       expect(body).toBe('pinned');
     } finally {

@@ -25,11 +25,13 @@ const LOCAL_HTTP_HOSTS = new Set(['localhost', '127.0.0.1']);
 export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: ResolveAll = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    ),
+  );
 
-export type Destination =
-  | { allowed: true; url: URL; addresses: LookupAddress[] }
-  | { allowed: false; reason: string };
+export type Destination = { allowed: true; url: URL; addresses: LookupAddress[] } | { allowed: false; reason: string };
 
 /** Why an address may not be a webhook destination, or undefined when it is a public unicast address. */
 export function forbiddenAddressReason(address: string): string | undefined {
@@ -50,7 +52,11 @@ export function urlProblem(url: URL, policy: DestinationPolicy): string | undefi
  * Checks a webhook URL and resolves its host. A host with several addresses is refused if any of them is
  * forbidden: the connection could pick any. DNS failures are thrown (a retry may succeed); refusals are not.
  */
-export async function checkDestination(rawUrl: string, policy: DestinationPolicy, resolve: ResolveAll = systemResolver): Promise<Destination> {
+export async function checkDestination(
+  rawUrl: string,
+  policy: DestinationPolicy,
+  resolve: ResolveAll = systemResolver,
+): Promise<Destination> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -64,7 +70,8 @@ export async function checkDestination(rawUrl: string, policy: DestinationPolicy
   if (addresses.length === 0) throw new Error(`${url.hostname} has no addresses`);
   if (!policy.allowLocal) {
     const reasons = addresses.map((a) => forbiddenAddressReason(a.address)).filter((r) => r !== undefined);
-    if (reasons.length) return { allowed: false, reason: `${url.hostname} resolves to a non-public address (${reasons.join(', ')})` };
+    if (reasons.length)
+      return { allowed: false, reason: `${url.hostname} resolves to a non-public address (${reasons.join(', ')})` };
   }
   return { allowed: true, url, addresses };
 }

@@ -19,11 +19,19 @@ export const webhooksModule = defineModule({
   routes: [routes(contract.platform.webhooks, webhooksRouter)],
   seed: [platformWebhooksSeed],
   services: [webhookPolicyService],
-  jobs: ({ config }) => ({ targets: [webhookTarget(config.WEBHOOK_TIMEOUT_MS, { allowLocal: config.ALLOW_HTTP_WEBHOOKS })] }),
+  jobs: ({ config }) => ({
+    targets: [webhookTarget(config.WEBHOOK_TIMEOUT_MS, { allowLocal: config.ALLOW_HTTP_WEBHOOKS })],
+  }),
   examples: {
     webhookEndpointId: {
       of: async (em, viewer) =>
-        (await em.findOne(WebhookEndpoint, { platform: viewer.platformId }, { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } }))?.id,
+        (
+          await em.findOne(
+            WebhookEndpoint,
+            { platform: viewer.platformId },
+            { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } },
+          )
+        )?.id,
     },
   },
 });

@@ -1,6 +1,11 @@
 import { LockMode, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Pagination, WebhookDeliveriesValues, WebhookDelivery as WebhookDeliveryView, WebhookEventType } from '@switchboard/contract';
+import type {
+  Pagination,
+  WebhookDeliveriesValues,
+  WebhookDelivery as WebhookDeliveryView,
+  WebhookEventType,
+} from '@switchboard/contract';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
@@ -25,7 +30,13 @@ function deliveryView(delivery: LoggedDelivery, attempts: WebhookAttempt[]): Web
     status: delivery.status,
     nextAttemptAt: iso(delivery.nextAttemptAt),
     deliveredAt: iso(delivery.deliveredAt),
-    attempts: attempts.map((a) => ({ attempt: a.attempt, statusCode: a.statusCode ?? null, error: a.error ?? null, durationMs: a.durationMs, createdAt: a.createdAt.toISOString() })),
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      statusCode: a.statusCode ?? null,
+      error: a.error ?? null,
+      durationMs: a.durationMs,
+      createdAt: a.createdAt.toISOString(),
+    })),
     createdAt: delivery.createdAt.toISOString(),
     updatedAt: delivery.updatedAt.toISOString(),
   };
@@ -36,7 +47,12 @@ async function withAttempts(em: EntityManager, deliveries: LoggedDelivery[]): Pr
   const attempts = deliveries.length
     ? await em.find(WebhookAttempt, { delivery: { $in: deliveries.map((d) => d.id) } }, { orderBy: { attempt: 'asc' } })
     : [];
-  return deliveries.map((delivery) => deliveryView(delivery, attempts.filter((a) => a.delivery.id === delivery.id)));
+  return deliveries.map((delivery) =>
+    deliveryView(
+      delivery,
+      attempts.filter((a) => a.delivery.id === delivery.id),
+    ),
+  );
 }
 
 /** webhooks/deliveries: an endpoint's delivery log, newest first, a page at a time. */
@@ -52,7 +68,10 @@ export async function listDeliveries(
     { endpoint: params.endpointId, ...(params.status && { status: params.status }) },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit, exclude: ['payload'] },
   );
-  return { data: await withAttempts(em, deliveries), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+  return {
+    data: await withAttempts(em, deliveries),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
 }
 
 /**
@@ -61,15 +80,29 @@ export async function listDeliveries(
  * retry, never run at once. Should the fresh attempt fail, retries follow only while the event's retry window is
  * still open.
  */
-export async function redeliver(em: EntityManager, platformId: string, deliveryId: string, jobs: JobQueue): Promise<WebhookDeliveryView> {
+export async function redeliver(
+  em: EntityManager,
+  platformId: string,
+  deliveryId: string,
+  jobs: JobQueue,
+): Promise<WebhookDeliveryView> {
   return em.transactional(async (tx) => {
-    const delivery = await tx.findOne(WebhookDelivery, deliveryId, { lockMode: LockMode.PESSIMISTIC_WRITE, exclude: ['payload'] });
+    const delivery = await tx.findOne(WebhookDelivery, deliveryId, {
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+      exclude: ['payload'],
+    });
     if (!delivery) throw new NotFoundError('delivery_not_found', `Webhook delivery ${deliveryId} not found.`);
-    const endpoint = await tx.findOneOrFail(WebhookEndpoint, delivery.endpoint.id, { fields: ['platform', 'isActive'] });
-    if (endpoint.platform.id !== platformId) throw new ForbiddenError('This webhook delivery belongs to another platform.');
+    const endpoint = await tx.findOneOrFail(WebhookEndpoint, delivery.endpoint.id, {
+      fields: ['platform', 'isActive'],
+    });
+    if (endpoint.platform.id !== platformId)
+      throw new ForbiddenError('This webhook delivery belongs to another platform.');
     if (!endpoint.isActive) throw ValidationError.field('redeliver', 'the endpoint is disabled; enable it first');
     if (delivery.status === 'pending') {
-      throw ValidationError.field('redeliver', 'this delivery is still pending (an attempt is under way or scheduled); redeliver it once it is delivered or failed');
+      throw ValidationError.field(
+        'redeliver',
+        'this delivery is still pending (an attempt is under way or scheduled); redeliver it once it is delivered or failed',
+      );
     }
     tx.assign(delivery, { status: 'pending', nextAttemptAt: new Date(), deliveredAt: null });
     await tx.flush();

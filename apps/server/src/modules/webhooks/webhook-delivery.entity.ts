@@ -24,7 +24,9 @@ const WebhookDeliverySchema = defineEntity({
     updatedAt: updatedAtColumn(),
   },
   // The delivery log of an endpoint, newest first (webhooks/deliveries).
-  indexes: [{ name: 'webhook_deliveries_endpoint_id_created_at_id_index', properties: ['endpoint', 'createdAt', 'id'] }],
+  indexes: [
+    { name: 'webhook_deliveries_endpoint_id_created_at_id_index', properties: ['endpoint', 'createdAt', 'id'] },
+  ],
 });
 export class WebhookDelivery extends WebhookDeliverySchema.class {}
 WebhookDeliverySchema.setClass(WebhookDelivery);

@@ -1,6 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WebhookEndpoint as WebhookEndpointView, WebhookEventType, WebhookManageValues } from '@switchboard/contract';
+import type {
+  WebhookEndpoint as WebhookEndpointView,
+  WebhookEventType,
+  WebhookManageValues,
+} from '@switchboard/contract';
 import { ForbiddenError, NotFoundError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { DestinationPolicy, ResolveAll } from './destination.js';
@@ -40,19 +44,33 @@ export function endpointView(endpoint: WebhookEndpoint, now = new Date()): Webho
 
 /** The platform's endpoints, oldest first. */
 export async function listEndpoints(em: EntityManager, platformId: string): Promise<WebhookEndpointView[]> {
-  const endpoints = await em.find(WebhookEndpoint, { platform: platformId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const endpoints = await em.find(
+    WebhookEndpoint,
+    { platform: platformId },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   return endpoints.map((endpoint) => endpointView(endpoint));
 }
 
 /** An endpoint of this platform: 404 when no endpoint has the id, 403 when another platform's has it. */
-export async function findEndpoint(em: EntityManager, platformId: string, endpointId: string, lock = false): Promise<WebhookEndpoint> {
+export async function findEndpoint(
+  em: EntityManager,
+  platformId: string,
+  endpointId: string,
+  lock = false,
+): Promise<WebhookEndpoint> {
   const endpoint = await em.findOne(WebhookEndpoint, endpointId, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!endpoint) throw new NotFoundError('webhook_not_found', `Webhook endpoint ${endpointId} not found.`);
-  if (endpoint.platform.id !== platformId) throw new ForbiddenError('This webhook endpoint belongs to another platform.');
+  if (endpoint.platform.id !== platformId)
+    throw new ForbiddenError('This webhook endpoint belongs to another platform.');
   return endpoint;
 }
 
-async function createEndpoint(em: EntityManager, platformId: string, params: WebhookManageValues): Promise<EndpointWithSecret> {
+async function createEndpoint(
+  em: EntityManager,
+  platformId: string,
+  params: WebhookManageValues,
+): Promise<EndpointWithSecret> {
   const secret = newWebhookSecret();
   const endpoint = em.create(WebhookEndpoint, {
     platform: platformId,
@@ -77,7 +95,12 @@ async function changeEndpoint(em: EntityManager, platformId: string, endpointId:
       await tx.remove(endpoint).flush();
       return { data: view, message: WEBHOOK_MESSAGES.deleted };
     }
-    const fields = { url: params.url, events: params.events, description: params.description, isActive: params.enabled };
+    const fields = {
+      url: params.url,
+      events: params.events,
+      description: params.description,
+      isActive: params.enabled,
+    };
     tx.assign(endpoint, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
     let secret: string | undefined;
     if (params.rotateSecret) {
@@ -101,6 +124,7 @@ export async function manageEndpoint(
 ): Promise<{ data: EndpointWithSecret; message: string }> {
   // DNS before any transaction: a slow lookup must not hold a row lock.
   if (params.url !== undefined) await assertWebhookUrl(params.url, deps.policy, deps.resolve);
-  if (params.endpointId === undefined) return { data: await createEndpoint(em, platformId, params), message: WEBHOOK_MESSAGES.created };
+  if (params.endpointId === undefined)
+    return { data: await createEndpoint(em, platformId, params), message: WEBHOOK_MESSAGES.created };
   return changeEndpoint(em, platformId, params.endpointId, params);
 }

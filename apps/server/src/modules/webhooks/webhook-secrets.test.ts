@@ -17,7 +17,10 @@ describe('webhook secrets', () => {
     const [current, previous, stranger] = [newWebhookSecret(), newWebhookSecret(), newWebhookSecret()];
     const body = JSON.stringify({ type: 'ticket.closed' });
     const headers = signWebhook([current, previous], 'msg_1', body);
-    expect(headers['webhook-signature']!.split(' ')).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
+    expect(headers['webhook-signature']!.split(' ')).toEqual([
+      expect.stringMatching(/^v1,/),
+      expect.stringMatching(/^v1,/),
+    ]);
     expect(new Webhook(current).verify(body, headers)).toEqual({ type: 'ticket.closed' });
     expect(new Webhook(previous).verify(body, headers)).toEqual({ type: 'ticket.closed' });
     expect(() => new Webhook(stranger).verify(body, headers)).toThrow(/No matching signature/);

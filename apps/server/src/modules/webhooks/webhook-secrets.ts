@@ -31,7 +31,12 @@ export function signingSecrets(endpoint: EndpointSecrets, now = new Date()): str
  * The timestamp is the attempt's, so a retry hours later still passes the receiver's freshness check;
  * `webhook-id` stays the delivery's, so receivers can drop repeats.
  */
-export function signWebhook(secrets: readonly string[], webhookId: string, body: string, now = new Date()): Record<string, string> {
+export function signWebhook(
+  secrets: readonly string[],
+  webhookId: string,
+  body: string,
+  now = new Date(),
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'Switchboard-Webhooks/1.0',

@@ -18,18 +18,29 @@ describe('assertWebhookUrl (at create and update time)', () => {
     ['169.254.169.254', 'linkLocal'],
     ['::1', 'loopback'],
   ])('refuses a hostname resolving to %s, naming url', async (address, range) => {
-    await expect(assertWebhookUrl('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34', address))).rejects.toMatchObject({
-      issues: [{ field: 'url', problem: `hooks.example.com resolves to a non-public address (${address} is a ${range} address)` }],
+    await expect(
+      assertWebhookUrl('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34', address)),
+    ).rejects.toMatchObject({
+      issues: [
+        {
+          field: 'url',
+          problem: `hooks.example.com resolves to a non-public address (${address} is a ${range} address)`,
+        },
+      ],
     });
   });
 
   it('accepts a public destination and a host that does not resolve (yet): deliveries check again', async () => {
-    await expect(assertWebhookUrl('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34'))).resolves.toBeUndefined();
+    await expect(
+      assertWebhookUrl('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34')),
+    ).resolves.toBeUndefined();
     await expect(assertWebhookUrl('https://hooks.example.com/x', STRICT, unresolvable)).resolves.toBeUndefined();
   });
 
   it('refuses the scheme before asking DNS', async () => {
-    await expect(assertWebhookUrl('http://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34'))).rejects.toMatchObject({
+    await expect(
+      assertWebhookUrl('http://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34')),
+    ).rejects.toMatchObject({
       issues: [{ field: 'url', problem: 'http:// is not allowed; use https://' }],
     });
   });
@@ -38,7 +49,11 @@ describe('assertWebhookUrl (at create and update time)', () => {
 describe('resolveWithin', () => {
   it('fails a lookup that does not answer in time, and passes one that does', async () => {
     const never: ResolveAll = () => new Promise(() => undefined);
-    await expect(resolveWithin(never, 20)('slow.example.com')).rejects.toThrow('no DNS answer for slow.example.com within 20 ms');
-    await expect(resolveWithin(resolvesTo('93.184.216.34'), 1000)('fast.example.com')).resolves.toEqual([{ address: '93.184.216.34', family: 4 }]);
+    await expect(resolveWithin(never, 20)('slow.example.com')).rejects.toThrow(
+      'no DNS answer for slow.example.com within 20 ms',
+    );
+    await expect(resolveWithin(resolvesTo('93.184.216.34'), 1000)('fast.example.com')).resolves.toEqual([
+      { address: '93.184.216.34', family: 4 },
+    ]);
   });
 });

@@ -6,7 +6,9 @@ export function resolveWithin(resolve: ResolveAll, ms: number): ResolveAll {
   return (hostname) =>
     new Promise((resolved, rejected) => {
       const timer = setTimeout(() => rejected(new Error(`no DNS answer for ${hostname} within ${ms} ms`)), ms);
-      resolve(hostname).then(resolved, rejected).finally(() => clearTimeout(timer));
+      resolve(hostname)
+        .then(resolved, rejected)
+        .finally(() => clearTimeout(timer));
     });
 }
 
@@ -17,7 +19,13 @@ const DNS_TIMEOUT_MS = 3000;
  * delivered to: the scheme rules, and every address the host resolves to now. A host that does not resolve (yet)
  * is accepted: there is nothing to refuse, and every delivery attempt checks the destination again anyway.
  */
-export async function assertWebhookUrl(url: string, policy: DestinationPolicy, resolve: ResolveAll = systemResolver): Promise<void> {
-  const destination = await checkDestination(url, policy, resolveWithin(resolve, DNS_TIMEOUT_MS)).catch(() => undefined);
+export async function assertWebhookUrl(
+  url: string,
+  policy: DestinationPolicy,
+  resolve: ResolveAll = systemResolver,
+): Promise<void> {
+  const destination = await checkDestination(url, policy, resolveWithin(resolve, DNS_TIMEOUT_MS)).catch(
+    () => undefined,
+  );
   if (destination && !destination.allowed) throw ValidationError.field('url', destination.reason);
 }

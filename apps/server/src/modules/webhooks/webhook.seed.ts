@@ -10,7 +10,9 @@ export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=]{16,}$/;
 /** A platform's webhook endpoint, as the seed file nests it under its platform. */
 const webhookSeed = z
   .object({
-    url: contractFields(webhookManageParams).url.unwrap().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+    url: contractFields(webhookManageParams)
+      .url.unwrap()
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
     secret: z.string().regex(WEBHOOK_SECRET_PATTERN, 'must be whsec_ followed by base64').optional(),
     events: z
       .array(z.string())
@@ -28,7 +30,12 @@ export const platformWebhooksSeed = seedExtension({
   fields: { webhooks: z.array(webhookSeed).default([]) },
   async load(ctx, platform: Platform, { webhooks }) {
     for (const hook of webhooks) {
-      ctx.em.create(WebhookEndpoint, { platform, url: hook.url, secret: hook.secret ?? newWebhookSecret(), events: hook.events });
+      ctx.em.create(WebhookEndpoint, {
+        platform,
+        url: hook.url,
+        secret: hook.secret ?? newWebhookSecret(),
+        events: hook.events,
+      });
     }
   },
 });

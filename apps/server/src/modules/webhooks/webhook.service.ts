@@ -33,7 +33,12 @@ function describeFailure(error: unknown, timeoutMs: number): string {
  * One POST. 2xx is delivered; any other status, a timeout or a network error is a failed attempt; a destination
  * the SSRF guard refuses (checked at every attempt: DNS may have changed since) is a final one.
  */
-async function post(row: WebhookRow, timeoutMs: number, policy: DestinationPolicy, stop: AbortSignal): Promise<WebhookOutcome> {
+async function post(
+  row: WebhookRow,
+  timeoutMs: number,
+  policy: DestinationPolicy,
+  stop: AbortSignal,
+): Promise<WebhookOutcome> {
   const body = JSON.stringify(row.payload);
   const started = Date.now();
   try {
@@ -53,17 +58,25 @@ async function post(row: WebhookRow, timeoutMs: number, policy: DestinationPolic
       durationMs: Date.now() - started,
     };
   } catch (error) {
-    if (error instanceof DestinationRefusedError) return { ok: false, statusCode: null, error: error.message, final: true, durationMs: 0 };
+    if (error instanceof DestinationRefusedError)
+      return { ok: false, statusCode: null, error: error.message, final: true, durationMs: 0 };
     return { ok: false, statusCode: null, error: describeFailure(error, timeoutMs), durationMs: Date.now() - started };
   }
 }
 
-export function webhookTarget(timeoutMs: number, policy: DestinationPolicy): DeliveryTarget<WebhookRow, WebhookOutcome> {
+export function webhookTarget(
+  timeoutMs: number,
+  policy: DestinationPolicy,
+): DeliveryTarget<WebhookRow, WebhookOutcome> {
   return {
     queue: WEBHOOK_QUEUE,
     concurrency: 4,
     async load(em, job) {
-      const delivery = await em.findOne(WebhookDelivery, { id: job.id, status: 'pending', attempts: job.attempt }, { populate: ['endpoint'] });
+      const delivery = await em.findOne(
+        WebhookDelivery,
+        { id: job.id, status: 'pending', attempts: job.attempt },
+        { populate: ['endpoint'] },
+      );
       if (!delivery) return null;
       const { endpoint } = delivery;
       return {
@@ -115,7 +128,13 @@ export function webhookTarget(timeoutMs: number, policy: DestinationPolicy): Del
  * Records one delivery of an event per subscribed, active endpoint of the platform and queues each, inside the
  * caller's transaction. Its webhook-id (`msg_…`) is fixed here and reused by every retry.
  */
-export async function queueWebhookEvent(tx: EntityManager, jobs: JobQueue, platformId: string, type: string, payload: Record<string, unknown>): Promise<void> {
+export async function queueWebhookEvent(
+  tx: EntityManager,
+  jobs: JobQueue,
+  platformId: string,
+  type: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
   const endpoints = await tx.find(
     WebhookEndpoint,
     { platform: platformId, isActive: true, events: { $contains: [type] } },
@@ -123,7 +142,13 @@ export async function queueWebhookEvent(tx: EntityManager, jobs: JobQueue, platf
   );
   for (const endpoint of endpoints) {
     const id = randomUUID();
-    await tx.insert(WebhookDelivery, { id, endpoint: endpoint.id, webhookId: `msg_${randomUUID().replaceAll('-', '')}`, eventType: type, payload });
+    await tx.insert(WebhookDelivery, {
+      id,
+      endpoint: endpoint.id,
+      webhookId: `msg_${randomUUID().replaceAll('-', '')}`,
+      eventType: type,
+      payload,
+    });
     await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0 });
   }
 }

@@ -26,7 +26,9 @@ const InboundDeliverySchema = defineEntity({
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },
-  uniques: [{ name: 'whatsapp_inbound_deliveries_channel_id_body_sha256_unique', properties: ['channel', 'bodySha256'] }],
+  uniques: [
+    { name: 'whatsapp_inbound_deliveries_channel_id_body_sha256_unique', properties: ['channel', 'bodySha256'] },
+  ],
 });
 export class WhatsAppInboundDelivery extends InboundDeliverySchema.class {}
 InboundDeliverySchema.setClass(WhatsAppInboundDelivery);

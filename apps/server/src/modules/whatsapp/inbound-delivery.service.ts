@@ -5,7 +5,12 @@ import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../..
 import type { Logger } from '../../logger.js';
 import { findOrCreateContactByPhone } from '../contacts/contact.by-phone.js';
 import { applyStatusUpdate, recordInboundMessage } from '../messages/message.service.js';
-import { parseInboundNotification, type InboundEvent, type InboundMessageEvent, type InboundStatusEvent } from './inbound.js';
+import {
+  parseInboundNotification,
+  type InboundEvent,
+  type InboundMessageEvent,
+  type InboundStatusEvent,
+} from './inbound.js';
 import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { WHATSAPP_CLOUD } from './whatsapp.js';
@@ -19,7 +24,12 @@ export const INBOUND_QUEUE = 'whatsapp.inbound';
  * is in PostgreSQL and will be applied even if this process dies the next moment. The same bytes for the same
  * channel again (Meta's redelivery) are found by their hash: stored once, queued once.
  */
-export async function storeInboundDelivery(em: EntityManager, jobs: JobQueue, channelId: string, body: Buffer): Promise<{ id: string; duplicate: boolean }> {
+export async function storeInboundDelivery(
+  em: EntityManager,
+  jobs: JobQueue,
+  channelId: string,
+  body: Buffer,
+): Promise<{ id: string; duplicate: boolean }> {
   const bodySha256 = createHash('sha256').update(body).digest('hex');
   return em.transactional(async (tx) => {
     const id = randomUUID();
@@ -33,7 +43,11 @@ export async function storeInboundDelivery(em: EntityManager, jobs: JobQueue, ch
       await jobs.enqueue(tx, INBOUND_QUEUE, { id, attempt: 0 });
       return { id, duplicate: false };
     }
-    const stored = await tx.findOneOrFail(WhatsAppInboundDelivery, { channel: channelId, bodySha256 }, { fields: ['id'] });
+    const stored = await tx.findOneOrFail(
+      WhatsAppInboundDelivery,
+      { channel: channelId, bodySha256 },
+      { fields: ['id'] },
+    );
     return { id: stored.id, duplicate: true };
   });
 }
@@ -61,14 +75,24 @@ const MAX_MSGID = 200;
 /** Text from Meta as PostgreSQL can store it: no NUL, at most `max` characters. */
 const storable = (text: string, max: number) => text.replaceAll('\u0000', '').slice(0, max);
 /** A name or title: one line, control characters and runs of white space as one space. */
-const oneLine = (text: string, max: number) => text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
+const oneLine = (text: string, max: number) =>
+  text
+    .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, max);
 
 interface ApplyDeps {
   jobs: JobQueue;
   log: Logger;
 }
 
-async function applyStatus(tx: EntityManager, deps: ApplyDeps, channel: ChannelNumbers, event: InboundStatusEvent, summary: InboundSummary) {
+async function applyStatus(
+  tx: EntityManager,
+  deps: ApplyDeps,
+  channel: ChannelNumbers,
+  event: InboundStatusEvent,
+  summary: InboundSummary,
+) {
   const error = event.error && { code: event.error.code, title: oneLine(event.error.title, 500) };
   const change = await applyStatusUpdate(tx, deps.jobs, {
     provider: WHATSAPP_CLOUD,
@@ -82,9 +106,17 @@ async function applyStatus(tx: EntityManager, deps: ApplyDeps, channel: ChannelN
   else summary.statusesUnchanged++;
 }
 
-async function applyMessage(tx: EntityManager, deps: ApplyDeps, channel: ChannelNumbers, event: InboundMessageEvent, summary: InboundSummary) {
+async function applyMessage(
+  tx: EntityManager,
+  deps: ApplyDeps,
+  channel: ChannelNumbers,
+  event: InboundMessageEvent,
+  summary: InboundSummary,
+) {
   if (!WA_ID.test(event.from) || event.providerMessageId.length > MAX_MSGID) {
-    summary.ignored.push(`message ${event.providerMessageId.slice(0, 80)}: sender "${event.from.slice(0, 40)}" or id not storable`);
+    summary.ignored.push(
+      `message ${event.providerMessageId.slice(0, 80)}: sender "${event.from.slice(0, 40)}" or id not storable`,
+    );
     return;
   }
   const name = oneLine(event.contactName ?? '', 200) || event.from;
@@ -104,8 +136,11 @@ async function applyMessage(tx: EntityManager, deps: ApplyDeps, channel: Channel
 
 /** Why an event is not for this channel: Meta sends one app's webhooks for all its numbers to each callback URL. */
 function foreignTo(channel: ChannelNumbers, event: InboundEvent): string | undefined {
-  if (event.kind === 'template_status') return event.wabaId === channel.wabaId ? undefined : `template update for WABA ${event.wabaId}`;
-  return event.phoneNumberId === channel.phoneNumberId ? undefined : `${event.kind} for phone_number_id ${event.phoneNumberId}`;
+  if (event.kind === 'template_status')
+    return event.wabaId === channel.wabaId ? undefined : `template update for WABA ${event.wabaId}`;
+  return event.phoneNumberId === channel.phoneNumberId
+    ? undefined
+    : `${event.kind} for phone_number_id ${event.phoneNumberId}`;
 }
 
 /**
@@ -113,9 +148,21 @@ function foreignTo(channel: ChannelNumbers, event: InboundEvent): string | undef
  * messages as contacts and inbound messages, template review results to onTemplateStatusUpdate. Events for another
  * number, unknown kinds and unreadable parts are skipped and listed in the summary; nothing here throws on input.
  */
-export async function applyInboundPayload(tx: EntityManager, deps: ApplyDeps, channel: ChannelNumbers, payload: unknown): Promise<InboundSummary> {
+export async function applyInboundPayload(
+  tx: EntityManager,
+  deps: ApplyDeps,
+  channel: ChannelNumbers,
+  payload: unknown,
+): Promise<InboundSummary> {
   const { events, ignored } = parseInboundNotification(payload);
-  const summary: InboundSummary = { statusesApplied: 0, statusesUnchanged: 0, messagesRecorded: 0, messagesSeenBefore: 0, templateUpdates: 0, ignored };
+  const summary: InboundSummary = {
+    statusesApplied: 0,
+    statusesUnchanged: 0,
+    messagesRecorded: 0,
+    messagesSeenBefore: 0,
+    templateUpdates: 0,
+    ignored,
+  };
   for (const event of events) {
     const foreign = foreignTo(channel, event);
     if (foreign) summary.ignored.push(`${foreign}, not this channel's`);
@@ -142,16 +189,27 @@ interface InboundRow extends PendingRow {
   body: Buffer;
 }
 
-type ApplyResult = { outcome: 'already applied' } | { outcome: 'skipped'; reason: string } | { outcome: 'applied'; summary: InboundSummary };
+type ApplyResult =
+  | { outcome: 'already applied' }
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'applied'; summary: InboundSummary };
 
 /**
  * Applies a stored delivery in one transaction with its `appliedAt`: a job run again after a crash (or after its
  * outcome failed to be recorded) finds `appliedAt` set and changes nothing twice.
  */
 async function applyStoredDelivery(tx: EntityManager, deps: ApplyDeps, row: InboundRow): Promise<ApplyResult> {
-  const claimed = await tx.nativeUpdate(WhatsAppInboundDelivery, { id: row.id, appliedAt: null }, { appliedAt: new Date() });
+  const claimed = await tx.nativeUpdate(
+    WhatsAppInboundDelivery,
+    { id: row.id, appliedAt: null },
+    { appliedAt: new Date() },
+  );
   if (claimed !== 1) return { outcome: 'already applied' };
-  const connection = await tx.findOne(WhatsAppConnection, { channel: row.channelId }, { fields: ['phoneNumberId', 'wabaId'] });
+  const connection = await tx.findOne(
+    WhatsAppConnection,
+    { channel: row.channelId },
+    { fields: ['phoneNumberId', 'wabaId'] },
+  );
   if (!connection) return { outcome: 'skipped', reason: 'channel no longer connected to the WhatsApp Cloud API' };
   const parsed = parseJson(row.body);
   if (!parsed.ok) return { outcome: 'skipped', reason: 'body is not JSON' };
@@ -176,14 +234,27 @@ export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow
     queue: INBOUND_QUEUE,
     concurrency: 2,
     async load(em, job) {
-      const delivery = await em.findOne(WhatsAppInboundDelivery, { id: job.id, status: 'pending', attempts: job.attempt }, { fields: ['channel', 'body', 'attempts', 'createdAt'] });
+      const delivery = await em.findOne(
+        WhatsAppInboundDelivery,
+        { id: job.id, status: 'pending', attempts: job.attempt },
+        { fields: ['channel', 'body', 'attempts', 'createdAt'] },
+      );
       if (!delivery) return null;
-      return { id: delivery.id, channelId: delivery.channel.id, body: Buffer.from(delivery.body), attempts: delivery.attempts, createdAt: delivery.createdAt.toISOString() };
+      return {
+        id: delivery.id,
+        channelId: delivery.channel.id,
+        body: Buffer.from(delivery.body),
+        attempts: delivery.attempts,
+        createdAt: delivery.createdAt.toISOString(),
+      };
     },
     async attempt(row, _signal, { em, jobs }) {
       const deliveryLog = log.child({ deliveryId: row.id, channelId: row.channelId });
       try {
-        logResult(deliveryLog, await em.transactional((tx) => applyStoredDelivery(tx, { jobs, log: deliveryLog }, row)));
+        logResult(
+          deliveryLog,
+          await em.transactional((tx) => applyStoredDelivery(tx, { jobs, log: deliveryLog }, row)),
+        );
         return { ok: true };
       } catch (error) {
         return { ok: false, error: (error as Error).message };
@@ -193,7 +264,12 @@ export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow
       const updated = await tx.nativeUpdate(
         WhatsAppInboundDelivery,
         { id: row.id, attempts: row.attempts },
-        { attempts: row.attempts + 1, status: status === 'done' ? 'applied' : status, lastError: outcome.error ?? null, updatedAt: new Date() },
+        {
+          attempts: row.attempts + 1,
+          status: status === 'done' ? 'applied' : status,
+          lastError: outcome.error ?? null,
+          updatedAt: new Date(),
+        },
       );
       return updated === 1;
     },

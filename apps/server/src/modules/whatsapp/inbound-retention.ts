@@ -17,7 +17,11 @@ export const inboundRetentionTask: Task = {
   everyMinutes: 60,
   async run(_data, { em, logger }) {
     const cutoff = new Date(Date.now() - INBOUND_RETENTION_DAYS * DAY_MS);
-    const deleted = await em.nativeDelete(WhatsAppInboundDelivery, { status: { $ne: 'pending' }, createdAt: { $lt: cutoff } });
-    if (deleted > 0) logger.info({ deleted, olderThanDays: INBOUND_RETENTION_DAYS }, 'old WhatsApp inbound deliveries deleted');
+    const deleted = await em.nativeDelete(WhatsAppInboundDelivery, {
+      status: { $ne: 'pending' },
+      createdAt: { $lt: cutoff },
+    });
+    if (deleted > 0)
+      logger.info({ deleted, olderThanDays: INBOUND_RETENTION_DAYS }, 'old WhatsApp inbound deliveries deleted');
   },
 };

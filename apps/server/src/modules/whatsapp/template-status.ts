@@ -15,8 +15,16 @@ export interface TemplateStatusDeps {
  * Meta's review at once instead of at the next scheduled sync. The sync, not this event, decides what is listed:
  * it reads every template as Meta has it now, whatever order review events arrive in.
  */
-export async function onTemplateStatusUpdate(tx: EntityManager, deps: TemplateStatusDeps, channelId: string, event: InboundTemplateStatusEvent): Promise<void> {
+export async function onTemplateStatusUpdate(
+  tx: EntityManager,
+  deps: TemplateStatusDeps,
+  channelId: string,
+  event: InboundTemplateStatusEvent,
+): Promise<void> {
   const { event: outcome, templateName, language, templateId, reason } = event;
-  deps.log.info({ channelId, outcome, templateName, language, templateId, reason }, 'whatsapp template status update: syncing the channel');
+  deps.log.info(
+    { channelId, outcome, templateName, language, templateId, reason },
+    'whatsapp template status update: syncing the channel',
+  );
   await requestTemplateSync(tx, deps.jobs, channelId);
 }

@@ -9,7 +9,8 @@ import type { WhatsApp } from './whatsapp.js';
 export const TEMPLATE_SYNC_SCHEDULE_QUEUE = 'whatsapp.template-sync-schedule';
 
 /** Retrying cannot help a refusal of the request or of the token; it can an outage (ours or Meta's). */
-const worthRetrying = (error: unknown) => !(error instanceof AppError) || (error.status >= 500 && !(error instanceof ProviderUnauthorizedError));
+const worthRetrying = (error: unknown) =>
+  !(error instanceof AppError) || (error.status >= 500 && !(error instanceof ProviderUnauthorizedError));
 
 /**
  * One channel's sync. Meta unreachable, failing or rate limiting, or our database away: thrown, so pg-boss retries

@@ -20,7 +20,11 @@ const keyOf = (template: { name: string; language: string }) => `${template.name
  * so a template that stays keeps its id, and every other template of the channel deleted, so one that disappeared
  * from Meta (or moved to a status we do not list) stops being listed.
  */
-export async function storeSyncedTemplates(tx: EntityManager, channelId: string, templates: SyncedTemplate[]): Promise<TemplateSyncResult> {
+export async function storeSyncedTemplates(
+  tx: EntityManager,
+  channelId: string,
+  templates: SyncedTemplate[],
+): Promise<TemplateSyncResult> {
   const kept = new Set(templates.map(keyOf));
   const existing = await tx.find(Template, { channel: channelId }, { fields: ['name', 'language'] });
   const gone = existing.filter((template) => !kept.has(keyOf(template))).map((template) => template.id);
@@ -41,15 +45,37 @@ export async function storeSyncedTemplates(tx: EntityManager, channelId: string,
  * rotation) write one after the other; a listing taken from an account the channel has since left is dropped.
  * Graph refusals are ProviderErrors (400/502/503).
  */
-export async function syncChannelTemplates(em: EntityManager, whatsApp: WhatsApp, channelId: string, logger?: Logger): Promise<TemplateSyncResult> {
+export async function syncChannelTemplates(
+  em: EntityManager,
+  whatsApp: WhatsApp,
+  channelId: string,
+  logger?: Logger,
+): Promise<TemplateSyncResult> {
   const credentials = await requireCredentials(em, whatsApp, channelId);
   const listing = await whatsApp.graph.listTemplates(credentials);
   const templates = syncedTemplates(listing.templates);
-  logger?.info({ channelId, pages: listing.pages, pulled: listing.templates.length, unreadable: listing.unreadable, listed: templates.length }, 'WhatsApp templates pulled');
+  logger?.info(
+    {
+      channelId,
+      pages: listing.pages,
+      pulled: listing.templates.length,
+      unreadable: listing.unreadable,
+      listed: templates.length,
+    },
+    'WhatsApp templates pulled',
+  );
   return em.transactional(async (tx) => {
-    const connection = await tx.findOne(WhatsAppConnection, { channel: channelId }, { fields: ['wabaId'], lockMode: LockMode.PESSIMISTIC_WRITE });
+    const connection = await tx.findOne(
+      WhatsAppConnection,
+      { channel: channelId },
+      { fields: ['wabaId'], lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (connection?.wabaId !== credentials.wabaId) {
-      throw new AppError(503, 'service_unavailable', 'The channel’s WhatsApp credentials changed during the sync; sync again.');
+      throw new AppError(
+        503,
+        'service_unavailable',
+        'The channel’s WhatsApp credentials changed during the sync; sync again.',
+      );
     }
     return storeSyncedTemplates(tx, channelId, templates);
   });

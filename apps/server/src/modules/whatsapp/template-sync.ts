@@ -49,7 +49,9 @@ export function toSyncedTemplate(template: MetaTemplate): SyncedTemplate | undef
 
 /** Our columns' limits (templates.name 200, language 20; PostgreSQL text takes no NUL): beyond them, left out. */
 const fitsColumns = (row: SyncedTemplate) =>
-  row.name.length <= 200 && row.language.length <= 20 && ![row.name, row.language, row.body].some((text) => text.includes('\u0000'));
+  row.name.length <= 200 &&
+  row.language.length <= 20 &&
+  ![row.name, row.language, row.body].some((text) => text.includes('\u0000'));
 
 /**
  * The rows a sync upserts, one per (name, language) (the first, should Meta list one twice); everything else the

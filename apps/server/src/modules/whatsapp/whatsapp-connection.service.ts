@@ -26,7 +26,13 @@ export interface WhatsAppChannel {
 /** The columns of a connection row: what Graph reported and the sealed secrets. */
 export type ConnectionColumns = Pick<
   WhatsAppConnection,
-  'phoneNumberId' | 'wabaId' | 'displayPhoneNumber' | 'verifiedName' | 'accessTokenCiphertext' | 'appSecretCiphertext' | 'verifyTokenCiphertext'
+  | 'phoneNumberId'
+  | 'wabaId'
+  | 'displayPhoneNumber'
+  | 'verifiedName'
+  | 'accessTokenCiphertext'
+  | 'appSecretCiphertext'
+  | 'verifyTokenCiphertext'
 >;
 
 /** What connecting stores, checked with Meta and ready to write: the connection row and the account's templates. */
@@ -41,7 +47,11 @@ export interface PreparedConnection {
  * permission; these become the channel's templates). A refusal is a ProviderError (400/502/503). Seals the secrets
  * for this channel.
  */
-export async function prepareConnection(whatsApp: WhatsApp, channelId: string, credentials: WhatsAppCredentials): Promise<PreparedConnection> {
+export async function prepareConnection(
+  whatsApp: WhatsApp,
+  channelId: string,
+  credentials: WhatsAppCredentials,
+): Promise<PreparedConnection> {
   const secrets = requireSecrets(whatsApp);
   const verified = await whatsApp.graph.verifyPhoneNumber(credentials);
   const listing = await whatsApp.graph.listTemplates(credentials);
@@ -65,12 +75,21 @@ export async function prepareConnection(whatsApp: WhatsApp, channelId: string, c
  * (prepareConnection), then in one transaction stores them encrypted, switches the channel's provider and replaces
  * its templates with the business account's. A refusal stores nothing.
  */
-export async function connectWhatsAppChannel(em: EntityManager, whatsApp: WhatsApp, channelId: string, credentials: WhatsAppCredentials): Promise<WhatsAppChannel> {
+export async function connectWhatsAppChannel(
+  em: EntityManager,
+  whatsApp: WhatsApp,
+  channelId: string,
+  credentials: WhatsAppCredentials,
+): Promise<WhatsAppChannel> {
   const channel = await em.findOne(Channel, channelId, { fields: ['id'] });
   if (!channel) throw new NotFoundError('no_channel', `No channel ${channelId}.`);
   const { columns, templates } = await prepareConnection(whatsApp, channelId, credentials);
   const synced = await em.transactional(async (tx) => {
-    await tx.upsert(WhatsAppConnection, { channel: channelId, ...columns }, { onConflictFields: ['channel'], onConflictExcludeFields: ['id', 'createdAt'] });
+    await tx.upsert(
+      WhatsAppConnection,
+      { channel: channelId, ...columns },
+      { onConflictFields: ['channel'], onConflictExcludeFields: ['id', 'createdAt'] },
+    );
     await tx.nativeUpdate(Channel, { id: channelId }, { provider: WHATSAPP_CLOUD });
     return storeSyncedTemplates(tx, channelId, templates);
   });
@@ -85,7 +104,6 @@ export async function connectWhatsAppChannel(em: EntityManager, whatsApp: WhatsA
     templates: synced,
   };
 }
-
 
 /** One channel of a platform as the portal's Channels page shows it. */
 export interface ChannelConnection {
@@ -108,15 +126,37 @@ export interface ChannelConnection {
 }
 
 /** A platform's channels, oldest first, with their WhatsApp Cloud API connection (never the token or app secret). */
-export async function listChannelConnections(em: EntityManager, whatsApp: WhatsApp, platformId: string): Promise<ChannelConnection[]> {
-  const channels = await em.find(Channel, { platform: platformId }, { fields: ['name', 'phone', 'provider'], orderBy: { createdAt: 'asc', id: 'asc' } });
+export async function listChannelConnections(
+  em: EntityManager,
+  whatsApp: WhatsApp,
+  platformId: string,
+): Promise<ChannelConnection[]> {
+  const channels = await em.find(
+    Channel,
+    { platform: platformId },
+    { fields: ['name', 'phone', 'provider'], orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   const ids = channels.map((channel) => channel.id);
   const connections = await em.find(
     WhatsAppConnection,
     { channel: { $in: ids } },
-    { fields: ['channel', 'phoneNumberId', 'wabaId', 'displayPhoneNumber', 'verifiedName', 'verifyTokenCiphertext', 'updatedAt'] },
+    {
+      fields: [
+        'channel',
+        'phoneNumberId',
+        'wabaId',
+        'displayPhoneNumber',
+        'verifiedName',
+        'verifyTokenCiphertext',
+        'updatedAt',
+      ],
+    },
   );
-  const templates = await em.find(Template, { channel: { $in: connections.map((connection) => connection.channel.id) } }, { fields: ['channel', 'status'] });
+  const templates = await em.find(
+    Template,
+    { channel: { $in: connections.map((connection) => connection.channel.id) } },
+    { fields: ['channel', 'status'] },
+  );
   const byChannel = new Map(connections.map((connection) => [connection.channel.id, connection]));
   return channels.map((channel) => {
     const connection = byChannel.get(channel.id);

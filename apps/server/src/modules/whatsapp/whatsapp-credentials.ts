@@ -36,7 +36,11 @@ export type StoredCredentials = WhatsAppCredentials & { channelId: string };
 
 export function requireSecrets(whatsApp: WhatsApp): SecretBox {
   if (!whatsApp.secrets) {
-    throw new AppError(503, 'service_unavailable', 'WhatsApp Cloud API channels need SECRETS_KEY (32 random bytes, base64) to store their secrets; it is not set.');
+    throw new AppError(
+      503,
+      'service_unavailable',
+      'WhatsApp Cloud API channels need SECRETS_KEY (32 random bytes, base64) to store their secrets; it is not set.',
+    );
   }
   return whatsApp.secrets;
 }
@@ -47,13 +51,25 @@ export function openSecret(whatsApp: WhatsApp, channelId: string, name: ChannelS
     return requireSecrets(whatsApp).decrypt(ciphertext, secretContext(channelId, name));
   } catch (error) {
     if (!(error instanceof SecretDecryptError)) throw error;
-    throw new AppError(503, 'service_unavailable', `This channel's stored WhatsApp credentials cannot be opened (${error.problem}): connect the channel again.`);
+    throw new AppError(
+      503,
+      'service_unavailable',
+      `This channel's stored WhatsApp credentials cannot be opened (${error.problem}): connect the channel again.`,
+    );
   }
 }
 
 /** The channel's decrypted credentials, or undefined when it is not connected to the WhatsApp Cloud API. */
-export async function loadCredentials(em: EntityManager, whatsApp: WhatsApp, channelId: string): Promise<StoredCredentials | undefined> {
-  const connection = await em.findOne(WhatsAppConnection, { channel: channelId }, { fields: ['phoneNumberId', 'wabaId', 'accessTokenCiphertext', 'appSecretCiphertext', 'verifyTokenCiphertext'] });
+export async function loadCredentials(
+  em: EntityManager,
+  whatsApp: WhatsApp,
+  channelId: string,
+): Promise<StoredCredentials | undefined> {
+  const connection = await em.findOne(
+    WhatsAppConnection,
+    { channel: channelId },
+    { fields: ['phoneNumberId', 'wabaId', 'accessTokenCiphertext', 'appSecretCiphertext', 'verifyTokenCiphertext'] },
+  );
   if (!connection) return undefined;
   return {
     channelId,
@@ -66,10 +82,18 @@ export async function loadCredentials(em: EntityManager, whatsApp: WhatsApp, cha
 }
 
 /** loadCredentials for a channel that must be connected (its provider says so). */
-export async function requireCredentials(em: EntityManager, whatsApp: WhatsApp, channelId: string): Promise<StoredCredentials> {
+export async function requireCredentials(
+  em: EntityManager,
+  whatsApp: WhatsApp,
+  channelId: string,
+): Promise<StoredCredentials> {
   const credentials = await loadCredentials(em, whatsApp, channelId);
   if (!credentials) {
-    throw new AppError(503, 'service_unavailable', 'This channel uses the WhatsApp Cloud API but has no stored credentials: connect it again.');
+    throw new AppError(
+      503,
+      'service_unavailable',
+      'This channel uses the WhatsApp Cloud API but has no stored credentials: connect it again.',
+    );
   }
   return credentials;
 }

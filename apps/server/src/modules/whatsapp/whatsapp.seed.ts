@@ -14,9 +14,19 @@ import { WHATSAPP, WHATSAPP_CLOUD } from './whatsapp.js';
  */
 const providerSchema = z.preprocess(
   (value) => (value === undefined || value === 'sandbox' ? { type: 'sandbox' } : value),
-  z.discriminatedUnion('type', [z.object({ type: z.literal('sandbox') }).strict(), whatsAppCredentialsSchema.extend({ type: z.literal(WHATSAPP_CLOUD) }).strict()], {
-    errorMap: () => ({ message: 'must be "sandbox" or {"type": "whatsapp_cloud", "phoneNumberId", "wabaId", "accessToken", "appSecret", "verifyToken"}' }),
-  }),
+  z.discriminatedUnion(
+    'type',
+    [
+      z.object({ type: z.literal('sandbox') }).strict(),
+      whatsAppCredentialsSchema.extend({ type: z.literal(WHATSAPP_CLOUD) }).strict(),
+    ],
+    {
+      errorMap: () => ({
+        message:
+          'must be "sandbox" or {"type": "whatsapp_cloud", "phoneNumberId", "wabaId", "accessToken", "appSecret", "verifyToken"}',
+      }),
+    },
+  ),
 );
 type ChannelProviderSeed = z.output<typeof providerSchema>;
 
@@ -24,10 +34,19 @@ type ChannelProviderSeed = z.output<typeof providerSchema>;
  * Connects a seeded channel the way every connection starts: its credentials checked with Meta and the business
  * account's templates pulled (prepareConnection). A refusal is a SeedError at `path`, so the file writes nothing.
  */
-async function connectSeededChannel(ctx: SeedContext, channel: Channel, provider: ChannelProviderSeed, path: string): Promise<void> {
+async function connectSeededChannel(
+  ctx: SeedContext,
+  channel: Channel,
+  provider: ChannelProviderSeed,
+  path: string,
+): Promise<void> {
   channel.provider = provider.type;
   if (provider.type === 'sandbox') return;
-  if (!ctx.services) throw new SeedError(path, 'connecting a WhatsApp Cloud API channel needs the server’s services: load this file with `pnpm cli seed`');
+  if (!ctx.services)
+    throw new SeedError(
+      path,
+      'connecting a WhatsApp Cloud API channel needs the server’s services: load this file with `pnpm cli seed`',
+    );
   const { type: _type, ...credentials } = provider;
   let prepared;
   try {

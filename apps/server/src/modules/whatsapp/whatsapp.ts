@@ -21,7 +21,11 @@ export const WHATSAPP_CLOUD = 'whatsapp_cloud';
 
 export function createWhatsApp(config: Config): WhatsApp {
   return {
-    graph: new GraphClient({ graphUrl: config.WHATSAPP_GRAPH_URL, version: config.WHATSAPP_GRAPH_VERSION, timeoutMs: config.WHATSAPP_GRAPH_TIMEOUT_MS }),
+    graph: new GraphClient({
+      graphUrl: config.WHATSAPP_GRAPH_URL,
+      version: config.WHATSAPP_GRAPH_VERSION,
+      timeoutMs: config.WHATSAPP_GRAPH_TIMEOUT_MS,
+    }),
     // A SECRETS_KEY that is set but unusable stops start-up here, with createSecretBox's message naming the problem.
     secrets: config.SECRETS_KEY === undefined ? undefined : createSecretBox(config.SECRETS_KEY),
     publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
@@ -29,17 +33,24 @@ export function createWhatsApp(config: Config): WhatsApp {
 }
 
 /** The URL Meta calls for this channel: verification GET and signed event POSTs. */
-export const inboundWebhookUrl = (whatsApp: Pick<WhatsApp, 'publicUrl'>, channelId: string) => `${whatsApp.publicUrl}/webhooks/whatsapp/${channelId}`;
+export const inboundWebhookUrl = (whatsApp: Pick<WhatsApp, 'publicUrl'>, channelId: string) =>
+  `${whatsApp.publicUrl}/webhooks/whatsapp/${channelId}`;
 
 /**
  * Start-up check: channels already connected need SECRETS_KEY, and the key must be the one their secrets were
  * encrypted with. Fails with a message an operator can act on instead of failing later, per request.
  */
 export async function checkStoredSecrets(em: EntityManager, whatsApp: WhatsApp): Promise<void> {
-  const [connection] = await em.find(WhatsAppConnection, {}, { fields: ['id', 'channel', 'verifyTokenCiphertext'], orderBy: { createdAt: 'asc' }, limit: 1 });
+  const [connection] = await em.find(
+    WhatsAppConnection,
+    {},
+    { fields: ['id', 'channel', 'verifyTokenCiphertext'], orderBy: { createdAt: 'asc' }, limit: 1 },
+  );
   if (!connection) return;
   if (!whatsApp.secrets) {
-    throw new Error('SECRETS_KEY is not set, but WhatsApp Cloud API channels exist whose secrets it encrypts: set the SECRETS_KEY they were connected with.');
+    throw new Error(
+      'SECRETS_KEY is not set, but WhatsApp Cloud API channels exist whose secrets it encrypts: set the SECRETS_KEY they were connected with.',
+    );
   }
   try {
     whatsApp.secrets.decrypt(connection.verifyTokenCiphertext, secretContext(connection.channel.id, 'verifyToken'));

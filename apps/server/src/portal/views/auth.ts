@@ -36,12 +36,14 @@ export function signInPage(assets: AssetUrls, view: SignInView): string {
           <input id="password" name="password" type="password" autocomplete="current-password" required
             ${errorId && html`aria-describedby="${errorId}"`} ${view.email && !view.askPlatform && html`autofocus`}>
         </div>
-        ${view.askPlatform &&
-        html`<div class="field">
+        ${
+          view.askPlatform &&
+          html`<div class="field">
           <label for="platform">Platform domain
             <span class="hint" id="platform-hint">Your email is registered on several platforms; enter the domain of the one to open, e.g. acme.example.com.</span></label>
           <input id="platform" name="platform" type="text" required autofocus aria-describedby="platform-hint" value="${view.platformDomain ?? ''}">
-        </div>`}
+        </div>`
+        }
         <button class="button" type="submit">Sign in</button>
       </form>
     </div>`,

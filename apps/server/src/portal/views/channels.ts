@@ -26,18 +26,27 @@ function whatsAppDetails(channel: ChannelConnection, whatsApp: NonNullable<Chann
       <dt>Connected</dt><dd><time datetime="${whatsApp.connectedAt}">${whatsApp.connectedAt.slice(0, 16).replace('T', ' ')} UTC</time></dd>
     </dl>
     ${copyable(`webhook-${channel.channelId}`, 'Callback URL', whatsApp.webhookUrl, 'Meta app → WhatsApp → Configuration → Webhook.')}
-    ${whatsApp.verifyToken === undefined
-      ? html`<p class="alert error">The stored verify token cannot be opened with this server’s SECRETS_KEY: connect the channel again.</p>`
-      : copyable(`verify-${channel.channelId}`, 'Verify token', whatsApp.verifyToken, 'Paste beside the callback URL. Shown on this page only.')}`;
+    ${
+      whatsApp.verifyToken === undefined
+        ? html`<p class="alert error">The stored verify token cannot be opened with this server’s SECRETS_KEY: connect the channel again.</p>`
+        : copyable(
+            `verify-${channel.channelId}`,
+            'Verify token',
+            whatsApp.verifyToken,
+            'Paste beside the callback URL. Shown on this page only.',
+          )
+    }`;
 }
 
 function channelCard(channel: ChannelConnection): SafeHtml {
   const connected = channel.whatsApp;
   return html`<section class="card" aria-labelledby="channel-${channel.channelId}" data-channel="${channel.channelId}">
     <h2 id="channel-${channel.channelId}">${channel.name} <span class="muted">+${channel.phone}</span></h2>
-    <p>Provider: ${connected
-      ? html`<span class="badge active">WhatsApp Cloud API</span>`
-      : html`<span class="badge revoked">Sandbox</span> <span class="muted">messages are simulated; nothing is sent.</span>`}</p>
+    <p>Provider: ${
+      connected
+        ? html`<span class="badge active">WhatsApp Cloud API</span>`
+        : html`<span class="badge revoked">Sandbox</span> <span class="muted">messages are simulated; nothing is sent.</span>`
+    }</p>
     ${connected && whatsAppDetails(channel, connected)}
     <div class="actions">
       <a class="button ${connected ? 'secondary' : ''}" href="${CHANNELS}/${channel.channelId}/connect">${connected ? 'Rotate credentials' : 'Connect to WhatsApp'}</a>
@@ -45,7 +54,12 @@ function channelCard(channel: ChannelConnection): SafeHtml {
   </section>`;
 }
 
-export function channelsPage(assets: AssetUrls, viewer: Viewer, channels: ChannelConnection[], notice?: string): string {
+export function channelsPage(
+  assets: AssetUrls,
+  viewer: Viewer,
+  channels: ChannelConnection[],
+  notice?: string,
+): string {
   return page({
     title: 'Channels',
     assets,
@@ -69,13 +83,35 @@ export interface ConnectForm {
 }
 
 const FIELDS: { name: keyof typeof LABELS; secret: boolean; hint: string }[] = [
-  { name: 'phoneNumberId', secret: false, hint: 'WhatsApp Manager → Phone numbers, or the app’s API Setup page: the number’s ID, digits only.' },
+  {
+    name: 'phoneNumberId',
+    secret: false,
+    hint: 'WhatsApp Manager → Phone numbers, or the app’s API Setup page: the number’s ID, digits only.',
+  },
   { name: 'wabaId', secret: false, hint: 'The WhatsApp Business Account ID, on the same page.' },
-  { name: 'accessToken', secret: true, hint: 'A system user token with whatsapp_business_messaging and whatsapp_business_management.' },
-  { name: 'appSecret', secret: true, hint: 'App settings → Basic → App secret. Checks the signature of Meta’s webhooks.' },
-  { name: 'verifyToken', secret: true, hint: 'Any string you choose (no spaces); enter the same in Meta’s webhook settings.' },
+  {
+    name: 'accessToken',
+    secret: true,
+    hint: 'A system user token with whatsapp_business_messaging and whatsapp_business_management.',
+  },
+  {
+    name: 'appSecret',
+    secret: true,
+    hint: 'App settings → Basic → App secret. Checks the signature of Meta’s webhooks.',
+  },
+  {
+    name: 'verifyToken',
+    secret: true,
+    hint: 'Any string you choose (no spaces); enter the same in Meta’s webhook settings.',
+  },
 ];
-const LABELS = { phoneNumberId: 'Phone number ID', wabaId: 'Business account ID', accessToken: 'Access token', appSecret: 'App secret', verifyToken: 'Verify token' };
+const LABELS = {
+  phoneNumberId: 'Phone number ID',
+  wabaId: 'Business account ID',
+  accessToken: 'Access token',
+  appSecret: 'App secret',
+  verifyToken: 'Verify token',
+};
 
 function formField(field: (typeof FIELDS)[number], form: ConnectForm, first: boolean): SafeHtml {
   const error = form.errors?.[field.name];
@@ -91,7 +127,12 @@ function formField(field: (typeof FIELDS)[number], form: ConnectForm, first: boo
   </div>`;
 }
 
-export function connectPage(assets: AssetUrls, viewer: Viewer, channel: ChannelConnection, form: ConnectForm = {}): string {
+export function connectPage(
+  assets: AssetUrls,
+  viewer: Viewer,
+  channel: ChannelConnection,
+  form: ConnectForm = {},
+): string {
   const firstError = FIELDS.find((field) => form.errors?.[field.name])?.name;
   const rotating = channel.whatsApp !== undefined;
   return page({

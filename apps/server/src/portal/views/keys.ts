@@ -12,12 +12,16 @@ function keyRow(key: ApiKeySummary): SafeHtml {
     <td data-label="Prefix"><code>${key.prefix}…</code></td>
     <td data-label="Created">${when(key.createdAt, '')}</td>
     <td data-label="Last used" class="last-used">${when(key.lastUsedAt, 'Never')}</td>
-    <td data-label="Status"><span>${key.revokedAt
-      ? html`<span class="badge revoked">Revoked</span> ${when(key.revokedAt, '')}`
-      : html`<span class="badge active">Active</span>`}</span></td>
-    <td data-label="Actions">${!key.revokedAt &&
+    <td data-label="Status"><span>${
+      key.revokedAt
+        ? html`<span class="badge revoked">Revoked</span> ${when(key.revokedAt, '')}`
+        : html`<span class="badge active">Active</span>`
+    }</span></td>
+    <td data-label="Actions">${
+      !key.revokedAt &&
       html`<a class="button secondary small" href="${KEYS}/${key.prefix}/revoke"
-        aria-label="Revoke ${key.name} (${key.prefix})">Revoke</a>`}</td>
+        aria-label="Revoke ${key.name} (${key.prefix})">Revoke</a>`
+    }</td>
   </tr>`;
 }
 
@@ -58,13 +62,15 @@ export function keysPage(assets: AssetUrls, view: KeysView): string {
       ${createForm(view)}
       <section class="card" aria-labelledby="list-heading">
         <h2 id="list-heading">Your keys</h2>
-        ${view.keys.length === 0
-          ? html`<p class="muted">No keys yet.</p>`
-          : html`<table class="stack">
+        ${
+          view.keys.length === 0
+            ? html`<p class="muted">No keys yet.</p>`
+            : html`<table class="stack">
               <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th>
                 <th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>${view.keys.map(keyRow)}</tbody>
-            </table>`}
+            </table>`
+        }
       </section>`,
   });
 }

@@ -46,18 +46,22 @@ function header(viewer: Viewer | undefined, current: Section | undefined): SafeH
     <div class="header-inner">
       <a class="brand" href="${PORTAL_PATH}/"><span class="brand-mark" aria-hidden="true"></span>
         <span>Switchboard<small>Developer Portal</small></span></a>
-      ${viewer?.allowed &&
-      html`<nav class="site-nav" aria-label="Portal sections"><ul>
+      ${
+        viewer?.allowed &&
+        html`<nav class="site-nav" aria-label="Portal sections"><ul>
         ${SECTIONS.map(
           (s) => html`<li><a href="${s.path}"${s.id === current ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
         )}
-      </ul></nav>`}
-      ${viewer &&
-      html`<div class="account">
+      </ul></nav>`
+      }
+      ${
+        viewer &&
+        html`<div class="account">
         <span class="who" title="${viewer.platformName}">${viewer.email}</span>
         <form method="post" action="${PORTAL_PATH}/sign-out">${hiddenCsrf(viewer.csrfToken)}
           <button class="button secondary small" type="submit">Sign out</button></form>
-      </div>`}
+      </div>`
+      }
     </div>
   </header>`;
 }

@@ -34,7 +34,12 @@ function scalarOptions() {
   };
 }
 
-export function referencePage(assets: AssetUrls, viewer: Viewer, serverUrl: string, apiKeyScheme: string | undefined): string {
+export function referencePage(
+  assets: AssetUrls,
+  viewer: Viewer,
+  serverUrl: string,
+  apiKeyScheme: string | undefined,
+): string {
   return page({
     title: 'Try requests',
     assets,

@@ -22,9 +22,11 @@ function deliveryRow(viewer: Viewer, endpoint: WebhookEndpoint, delivery: Webhoo
     <td data-label="Attempts">${attemptsSummary(delivery)}</td>
     <td data-label="Next retry">${when(delivery.nextAttemptAt, '—')}</td>
     <td data-label="Created">${when(delivery.createdAt, '')}</td>
-    <td data-label="Actions">${canRedeliver &&
+    <td data-label="Actions">${
+      canRedeliver &&
       html`<form method="post" action="${WEBHOOKS}/${endpoint.id}/deliveries/${delivery.id}/redeliver">${hiddenCsrf(viewer.csrfToken)}
-        <button class="button secondary small" type="submit" aria-label="Redeliver ${delivery.webhookId}">Redeliver</button></form>`}</td>
+        <button class="button secondary small" type="submit" aria-label="Redeliver ${delivery.webhookId}">Redeliver</button></form>`
+    }</td>
   </tr>`;
 }
 
@@ -55,9 +57,11 @@ export function webhookDetailPage(assets: AssetUrls, view: WebhookDetailView): s
           <dt>Events</dt><dd>${endpoint.events.map((event) => html`<code>${event}</code> `)}</dd>
           <dt>Description</dt><dd>${endpoint.description ?? html`<span class="muted">None</span>`}</dd>
           <dt>Created</dt><dd>${when(endpoint.createdAt, '')}</dd>
-          <dt>Secret</dt><dd>${endpoint.previousSecretExpiresAt
-            ? html`Rotated; the previous secret also signs until ${when(endpoint.previousSecretExpiresAt, '')}`
-            : html`<span class="muted">Shown only when the endpoint was added or its secret rotated</span>`}</dd>
+          <dt>Secret</dt><dd>${
+            endpoint.previousSecretExpiresAt
+              ? html`Rotated; the previous secret also signs until ${when(endpoint.previousSecretExpiresAt, '')}`
+              : html`<span class="muted">Shown only when the endpoint was added or its secret rotated</span>`
+          }</dd>
         </dl>
         <div class="actions">
           <form method="post" action="${WEBHOOKS}/${endpoint.id}/enabled">${hiddenCsrf(viewer.csrfToken)}
@@ -69,14 +73,16 @@ export function webhookDetailPage(assets: AssetUrls, view: WebhookDetailView): s
       </section>
       <section class="card" aria-labelledby="deliveries-heading">
         <h2 id="deliveries-heading">Recent deliveries</h2>
-        ${view.deliveries.length === 0
-          ? html`<p class="muted">No deliveries yet.</p>`
-          : html`<p class="muted">The newest ${view.deliveries.length} of ${view.totalDeliveries}; webhooks/deliveries in the API has them all.</p>
+        ${
+          view.deliveries.length === 0
+            ? html`<p class="muted">No deliveries yet.</p>`
+            : html`<p class="muted">The newest ${view.deliveries.length} of ${view.totalDeliveries}; webhooks/deliveries in the API has them all.</p>
             <table class="stack">
               <thead><tr><th scope="col">Event</th><th scope="col">webhook-id</th><th scope="col">Status</th><th scope="col">Attempts</th>
                 <th scope="col">Next retry</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>${view.deliveries.map((delivery) => deliveryRow(viewer, endpoint, delivery))}</tbody>
-            </table>`}
+            </table>`
+        }
       </section>`,
   });
 }
@@ -96,7 +102,12 @@ const CONFIRM = {
   },
 } as const;
 
-export function confirmPage(assets: AssetUrls, viewer: Viewer, endpoint: WebhookEndpoint, action: keyof typeof CONFIRM): string {
+export function confirmPage(
+  assets: AssetUrls,
+  viewer: Viewer,
+  endpoint: WebhookEndpoint,
+  action: keyof typeof CONFIRM,
+): string {
   const text = CONFIRM[action];
   return page({
     title: text.title,

@@ -68,7 +68,9 @@ function createForm(view: WebhooksView): SafeHtml {
       <fieldset class="field checks"${errors.events ? html` aria-describedby="events-error"` : ''}>
         <legend>Events</legend>
         ${WEBHOOK_EVENT_TYPES.map(
-          (event) => html`<label class="check"><input type="checkbox" name="events" value="${event}"${chosen.has(event) ? html` checked` : ''}>
+          (
+            event,
+          ) => html`<label class="check"><input type="checkbox" name="events" value="${event}"${chosen.has(event) ? html` checked` : ''}>
             <code>${event}</code> <span class="hint">${EVENT_HELP[event]}</span></label>`,
         )}
         ${fieldError('events-error', errors.events)}
@@ -92,13 +94,15 @@ export function webhooksPage(assets: AssetUrls, view: WebhooksView): string {
       ${createForm(view)}
       <section class="card" aria-labelledby="list-heading">
         <h2 id="list-heading">Your endpoints</h2>
-        ${view.endpoints.length === 0
-          ? html`<p class="muted">No endpoints yet.</p>`
-          : html`<table class="stack">
+        ${
+          view.endpoints.length === 0
+            ? html`<p class="muted">No endpoints yet.</p>`
+            : html`<table class="stack">
               <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th>
                 <th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>${view.endpoints.map(endpointRow)}</tbody>
-            </table>`}
+            </table>`
+        }
       </section>`,
   });
 }
@@ -116,9 +120,11 @@ export function secretPage(assets: AssetUrls, viewer: Viewer, endpoint: WebhookE
         <h2 id="secret-heading">Copy the signing secret of <code class="wrap">${endpoint.url}</code> now</h2>
         <p><strong>This is the only time the secret is shown.</strong> Your receiver verifies each request’s
           <code>webhook-signature</code> with it (e.g. <code>new Webhook(secret).verify(body, headers)</code>).</p>
-        ${rotated &&
-        html`<p>The previous secret keeps signing beside the new one for ${WEBHOOK_SECRET_OVERLAP_HOURS} hours, until
-          ${when(endpoint.previousSecretExpiresAt, '')}: switch your receiver to the new secret before then.</p>`}
+        ${
+          rotated &&
+          html`<p>The previous secret keeps signing beside the new one for ${WEBHOOK_SECRET_OVERLAP_HOURS} hours, until
+          ${when(endpoint.previousSecretExpiresAt, '')}: switch your receiver to the new secret before then.</p>`
+        }
         <label for="new-secret">Signing secret</label>
         <div class="key-box">
           <input id="new-secret" type="text" readonly value="${secret}" spellcheck="false" autocomplete="off">
