@@ -1,4 +1,4 @@
-import { contract, contractEndpoints, type ContractRoute } from '@switchboard/contract';
+import { contract, contractEndpoints, isPaginated, type ContractRoute } from '@switchboard/contract';
 import { initClient, type ApiFetcherArgs } from '@ts-rest/core';
 import axios, { type AxiosInstance } from 'axios';
 import type { SwitchboardApi } from './generated/api.js';
@@ -105,10 +105,9 @@ function endpointMethod(send: Send, route: ContractRoute, retry: ResolvedRetry |
     );
   };
   const isError = (error: unknown) => isSwitchboardError(error) && error.operation === operation;
-  const paged = 'pagination' in ((route.responses[200] as { shape?: object }).shape ?? {});
   const all = (params: object = {}, options?: RequestOptions) =>
     paginate(method as unknown as PagedMethod<object, unknown>, params, options);
-  return Object.assign(method, { isError }, paged && { all });
+  return Object.assign(method, { isError }, isPaginated(route) && { all });
 }
 
 /** The client tree, shaped like the contract: each endpoint's method at its place (`workspace.contacts.list`). */
