@@ -88,9 +88,9 @@ describe('pnpm export:api', () => {
     );
   });
 
-  it('writes an openapi.json that validates against the OpenAPI 3.0 schema with zero errors (swagger-parser)', async () => {
+  it('writes an openapi.json that validates against the OpenAPI 3.1 schema with zero errors (swagger-parser)', async () => {
     const validated = await SwaggerParser.validate(path.join(out, 'openapi.json'));
-    expect('openapi' in validated && validated.openapi).toMatch(/^3\.0\.\d$/);
+    expect('openapi' in validated && validated.openapi).toMatch(/^3\.1\.\d$/);
     expect(Object.keys(validated.paths ?? {})).toHaveLength(routes.length / 2);
   });
 
@@ -431,7 +431,7 @@ describe('OpenAPI definition', () => {
 
   it('serializes to YAML that reads back as the same definition', () => {
     const yaml = toYaml(doc);
-    expect(yaml).toMatch(/^openapi: 3\.0\.\d/m);
+    expect(yaml).toMatch(/^openapi: 3\.1\.\d/m);
     expect(yaml).not.toMatch(/[&*]a\d/); // no anchors/aliases: every tool reads it
     expect(parse(yaml)).toEqual(JSON.parse(JSON.stringify(doc)));
   });

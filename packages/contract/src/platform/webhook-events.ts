@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE_IDS, idSchema, named, timestampSchema } from '../common/index.js';
-import { MESSAGE_STATUSES, MESSAGE_TYPES, messageErrorSchema } from '../workspace/messages.js';
+import { MESSAGE_STATUSES, MESSAGE_TYPES, messageErrorField } from '../workspace/messages.js';
 import { ticketSchema } from './tickets.js';
 
 /** What one event is: the schema of its `data`, when it fires, and a delivery as a receiver gets it. */
@@ -92,7 +92,7 @@ export const WEBHOOK_EVENTS = webhookEvents({
       channelId: idSchema,
       status: z.enum(MESSAGE_STATUSES),
       previousStatus: z.enum(MESSAGE_STATUSES),
-      error: messageErrorSchema.optional().describe('Present only when `status` is `failed`'),
+      error: messageErrorField,
       timestamp: timestampSchema.describe('When the provider says the change happened'),
     }),
     example: {
