@@ -36,7 +36,10 @@ export interface RunningServer {
   services: Services;
   /** The worker's queue: what modules queue jobs through (tests queue module jobs with it). */
   jobs: JobQueue;
-  /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then releases Redis. */
+  /**
+   * Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then
+   * releases Redis.
+   */
   close(): Promise<void>;
 }
 

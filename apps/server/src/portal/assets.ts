@@ -90,7 +90,8 @@ export function portalAssets(basePath: string): { router: Router; urls: AssetUrl
       next(error);
     }
   });
-  // The bundle changes only when the package is reinstalled: its size and mtime version it without hashing 4 MB at start.
+  // The bundle changes only when the package is reinstalled: its size and mtime version it without hashing 4 MB at
+  // start.
   const { size, mtimeMs } = statSync(bundlePath);
   const scalarVersion = version(`${size}:${mtimeMs}`);
   return {
