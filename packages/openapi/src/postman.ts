@@ -1,9 +1,8 @@
 import { EXAMPLE_IDS } from '@switchboard/contract';
 import { convertV2 } from 'openapi-to-postmanv2';
-import type { OperationObject } from 'openapi3-ts';
-import { serverRootOf, type OpenAPIObject } from './openapi.js';
+import type { OpenAPIObject, OperationObject } from 'openapi3-ts';
+import { serverRootOf } from './openapi.js';
 import { setupScript } from './postman-setup.js';
-import { WEBHOOK_VARIABLES, withWebhookExamples } from './postman-webhooks.js';
 import { replyTests } from './postman-tests.js';
 
 /** The slice of a Postman v2.1 collection this module edits (https://schema.postman.com/collection/json/v2.1.0). */
@@ -20,7 +19,7 @@ interface PostmanQueryParam {
 }
 interface PostmanRequest {
   method: string;
-  url: { raw?: string; host?: string[]; path?: string[]; query?: PostmanQueryParam[] };
+  url: { path?: string[]; query?: PostmanQueryParam[] };
   header?: { key: string; value: string }[];
   auth?: unknown;
 }
@@ -28,9 +27,8 @@ export interface PostmanEvent {
   listen: 'test' | 'prerequest';
   script: { type: 'text/javascript'; exec: string[] };
 }
-export interface PostmanItem {
+interface PostmanItem {
   name: string;
-  description?: unknown;
   item?: PostmanItem[];
   request?: PostmanRequest;
   event?: PostmanEvent[];
@@ -51,14 +49,18 @@ const VARIABLE_HELP: Record<string, string> = {
   channelId:
     'A channel id from Workspace → channels/list (filled in with the first channel by that request when empty)',
   userId:
-    'A user of your platform with an active base subscription (for addon/manage; filled in from users/list by its pre-request script when empty)',
+    'A user of your platform with an active base subscription (for addon/manage; filled in from users/list by its ' +
+    'pre-request script when empty)',
   addonId:
-    'An active add-on plan id of your platform with a monthly price (for addon/manage; filled in from addon/list by its pre-request script when empty)',
+    'An active add-on plan id of your platform with a monthly price (for addon/manage; filled in from addon/list by ' +
+    'its pre-request script when empty)',
   ticketId:
-    'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when empty)',
+    'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when ' +
+    'empty)',
   contactId: 'Set by the pre-request script of contacts/delete, which creates a throwaway contact to delete',
   webhookEndpointId:
-    'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when empty)',
+    'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when ' +
+    'empty)',
   ...WEBHOOK_VARIABLES,
 };
 
@@ -91,14 +93,13 @@ function requestItems(items: PostmanItem[]): PostmanItem[] {
 }
 
 /**
- * The definition as the collection should send it: the request examples' sample ids (EXAMPLE_IDS, found nowhere else
- * in the definition) become `{{variables}}` that each user sets to ids of their own tenant. The webhook events'
- * examples keep theirs: they show what a delivery looks like.
+ * The definition as the collection should send it: the examples' sample ids (EXAMPLE_IDS, found nowhere else in
+ * the definition) become `{{variables}}` that each user sets to ids of their own tenant.
  */
-function withIdVariables({ webhooks, ...api }: OpenAPIObject): OpenAPIObject {
-  let text = JSON.stringify(api);
+function withIdVariables(doc: OpenAPIObject): OpenAPIObject {
+  let text = JSON.stringify(doc);
   for (const [name, id] of Object.entries(EXAMPLE_IDS)) text = text.replaceAll(id, `{{${name}}}`);
-  return { ...(JSON.parse(text) as OpenAPIObject), webhooks };
+  return JSON.parse(text) as OpenAPIObject;
 }
 
 /**
@@ -124,7 +125,7 @@ function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
     // Postman's own converter; parametersResolution 'Example' makes it use the contract's examples as bodies.
     convertV2(
       { type: 'json', data: doc },
-      { parametersResolution: 'Example', folderStrategy: 'Tags', requestNameSource: 'Fallback', includeWebhooks: true },
+      { parametersResolution: 'Example', folderStrategy: 'Tags', requestNameSource: 'Fallback' },
       (error, result) => {
         if (error) return reject(new Error(error.message));
         if (!result?.result || !result.output?.[0])
@@ -144,8 +145,7 @@ function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
 export async function buildPostmanCollection(definition: OpenAPIObject): Promise<PostmanCollection> {
   const doc = withIdVariables(definition);
   // The converter rewrites the definition it is given (it keeps only the first alternative of a oneOf): a copy.
-  const converted = await convert(structuredClone(doc));
-  const collection = { ...converted, item: withWebhookExamples(converted.item) };
+  const collection = await convert(structuredClone(doc));
   const byRoute = operationsByRoute(doc);
   for (const item of requestItems(collection.item)) {
     const request = item.request!;
@@ -165,7 +165,6 @@ export async function buildPostmanCollection(definition: OpenAPIObject): Promise
     variable('baseUrl', serverRootOf(doc)),
     variable('apiKey'),
     ...exampleVariables(byRoute).map((key) => variable(key)),
-    ...Object.keys(WEBHOOK_VARIABLES).map((key) => variable(key)),
   ];
   collection.auth = {
     type: 'apikey',
@@ -184,14 +183,17 @@ export interface PostmanEnvironment {
   _postman_variable_scope: 'environment';
 }
 
-/** An environment with every variable of the collection (apiKey as a secret), to fill in and select in Postman or newman. */
+/**
+ * An environment with every variable of the collection (apiKey as a secret), to fill in and select in Postman or
+ * newman.
+ */
 export function buildPostmanEnvironment(collection: PostmanCollection): PostmanEnvironment {
   return {
     name: `${collection.info.name} environment`,
     values: (collection.variable ?? []).map(({ key, value }) => ({
       key,
       value,
-      type: key === 'apiKey' || key === 'webhookSecret' ? 'secret' : 'default',
+      type: key === 'apiKey' ? 'secret' : 'default',
       enabled: true,
     })),
     _postman_variable_scope: 'environment',
