@@ -46,7 +46,8 @@ export function webhookApp(
     res.sendStatus(204);
   };
   const app = express();
-  // Express 4 does not catch a rejected promise of a handler: hand it to the error handler (a 500: the delivery is retried).
+  // Express 4 does not catch a rejected promise of a handler: hand it to the error handler (a 500: the delivery is
+  // retried).
   app.post(WEBHOOK_PATH, express.raw({ type: 'application/json' }), (req, res, next) => {
     receive(req, res).catch(next);
   });

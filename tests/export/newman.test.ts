@@ -117,7 +117,8 @@ describe('the Postman collection and its environment file, run by newman against
   });
 
   test(
-    'every request passes its tests (status 200, success, reply schema) with the environment filled in; each webhook example reaches the receiver, verified',
+    'every request passes its tests (status 200, success, reply schema) with the environment filled in; each ' +
+      'webhook example reaches the receiver, verified',
     async () => {
       // The examples' Express receiver, verifying with the SDK what the collection's scripts signed.
       const secret = `whsec_${randomBytes(24).toString('base64')}`;

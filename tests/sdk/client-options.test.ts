@@ -20,7 +20,7 @@ describe('SDK client options', () => {
     return stand.requests.at(-1)!.headers['user-agent'];
   };
 
-  it('names the SDK in the User-Agent, then the app of appInfo; a custom axios instance’s own User-Agent stays in front', async () => {
+  it('sends the SDK’s User-Agent, then appInfo’s app, after a custom axios instance’s own User-Agent', async () => {
     expect(await userAgentOf({})).toBe(`switchboard-node/${version}`);
     expect(await userAgentOf({ appInfo: { name: 'acme-crm', version: '2.3.0', url: 'https://acme.example' } })).toBe(
       `switchboard-node/${version} acme-crm/2.3.0 (+https://acme.example)`,

@@ -190,7 +190,7 @@ describe('SDK requests and errors', () => {
     expect(await pending).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ERR_CANCELED' });
   });
 
-  it('names the Idempotency-Key as `param` of its errors: a malformed key (400), a key reused (422) or in progress (409)', async () => {
+  it('names Idempotency-Key as `param` of its errors: malformed (400), reused (422), in progress (409)', async () => {
     const replies = [
       {
         status: 400,
@@ -211,9 +211,10 @@ describe('SDK requests and errors', () => {
     expect(errors.map((e) => (e as SwitchboardError).rawCode)).toEqual(replies.map((reply) => reply.error));
   });
 
-  it('makes errors `instanceof` their classes across the ESM and CommonJS builds (no dual-package hazard)', async () => {
+  it('makes errors instances of their classes across the ESM and CommonJS builds (dual-package hazard)', async () => {
     stand = await startStandIn(() => failure(429, 'rate_limited'));
-    // The CommonJS build is a second copy of every class, as in an app that imports the SDK while a library requires it.
+    // The CommonJS build is a second copy of every class, as in an app that imports the SDK while a library requires
+    // it.
     const cjs = createRequire(import.meta.url)(path.join(REPO_ROOT, 'packages/client/dist/index.cjs')) as {
       createClient: typeof createClient;
       RateLimitError: typeof RateLimitError;

@@ -41,7 +41,7 @@ describe('SDK paginate and .all()', () => {
     expect(stand!.requests).toHaveLength(1);
   });
 
-  it('toArray({ limit }) collects the first items, fetching only the pages they need; each iteration starts over', async () => {
+  it('toArray({ limit }) collects the first items, fetching only the pages needed; iterations start over', async () => {
     const sb = await pagedServer();
     const list = sb.workspace.contacts.list.all({ limit: 3 });
     expect((await list.toArray({ limit: 4 })).map((c) => c.id)).toEqual(['c1', 'c2', 'c3', 'c4']);

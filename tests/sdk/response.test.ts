@@ -56,7 +56,7 @@ describe('SDK response metadata and per-endpoint error guards', () => {
     });
   });
 
-  it('narrows an error to its endpoint with the method’s isError guard, and only errors that method threw', async () => {
+  it('narrows an error to its endpoint with the method’s isError guard, for that method’s errors only', async () => {
     stand = await startStandIn(() => failure(404, 'ticket_not_found'));
     const sb = createClient({ baseUrl: stand.url, apiKey: 'k' });
     const error: unknown = await sb.platform.tickets.get({ platformId: 'p', ticketId: 'T-1' }).catch((e) => e);

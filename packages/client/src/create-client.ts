@@ -20,7 +20,10 @@ export type { RequestOptions } from './request-options.js';
  * `.withResponse()`.
  */
 export interface SwitchboardClient extends SwitchboardApi {
-  /** Async-iterates every item of a paginated list: `for await (const c of sb.paginate(sb.workspace.contacts.list, { search }))`. */
+  /**
+   * Async-iterates every item of a paginated list: `for await (const c of sb.paginate(sb.workspace.contacts.list, {
+   * search }))`.
+   */
   paginate: typeof paginate;
   webhooks: {
     /** Checks a delivery's Standard Webhooks signature and returns its typed event (see verifyWebhook). */
@@ -32,18 +35,30 @@ export interface ClientOptions {
   /** Server root, e.g. `https://api.example.com` (no `/api/...`); checked here, so a typo fails at once. */
   baseUrl: string;
   apiKey: string;
-  /** Your own axios instance (interceptors, proxies); one is created when omitted. Its User-Agent, if set, is kept in front of the SDK's. */
+  /**
+   * Your own axios instance (interceptors, proxies); one is created when omitted. Its User-Agent, if set, is kept in
+   * front of the SDK's.
+   */
   axios?: AxiosInstance | undefined;
-  /** Timeout of each request; default 30 s (a call's `timeout` option overrides it). A timed-out request fails with ApiConnectionError (status 0, code `ECONNABORTED`). */
+  /**
+   * Timeout of each request; default 30 s (a call's `timeout` option overrides it). A timed-out request fails with
+   * ApiConnectionError (status 0, code `ECONNABORTED`).
+   */
   timeoutMs?: number | undefined;
   /**
    * How many times a failed request is repeated (default 2; 0 turns retrying off): a 429 after its `Retry-After` on
    * every endpoint, a network failure or 503 on reads and on writes under their Idempotency-Key.
    */
   maxRetries?: number | undefined;
-  /** The retry bounds (`attempts`, `maxDelayMs`, `baseDelayMs`); `false` turns retrying off. `maxRetries` takes precedence for the count. */
+  /**
+   * The retry bounds (`attempts`, `maxDelayMs`, `baseDelayMs`); `false` turns retrying off. `maxRetries` takes
+   * precedence for the count.
+   */
   retry?: boolean | RetryOptions | undefined;
-  /** Your integration, appended to the User-Agent (`switchboard-node/1.0.0 acme-crm/2.3.0 (+https://acme.example)`), as Stripe's `appInfo`. */
+  /**
+   * Your integration, appended to the User-Agent (`switchboard-node/1.0.0 acme-crm/2.3.0 (+https://acme.example)`), as
+   * Stripe's `appInfo`.
+   */
   appInfo?: AppInfo | undefined;
 }
 
@@ -57,7 +72,10 @@ type CallArgs = {
 };
 type Send = (args: CallArgs) => Promise<Reply>;
 
-/** ts-rest's fetcher contract, fulfilled with axios; a request that got no reply comes back as status 0 with the error as body. */
+/**
+ * ts-rest's fetcher contract, fulfilled with axios; a request that got no reply comes back as status 0 with the error
+ * as body.
+ */
 function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined, agent: string) {
   return async (args: ApiFetcherArgs & { timeout?: number }): Promise<Reply> => {
     try {

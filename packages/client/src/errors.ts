@@ -39,7 +39,10 @@ export const connectionErrorCode = (code: string | undefined): ConnectionErrorCo
 
 /** A reply that is not the API's envelope (a proxy's 502 page): `http_<status>`. */
 export type HttpErrorCode = `http_${number}`;
-/** Every `code` a SwitchboardError can carry: the API's codes, `http_<status>` for a reply that is not the envelope, or a connection code. */
+/**
+ * Every `code` a SwitchboardError can carry: the API's codes, `http_<status>` for a reply that is not the envelope, or
+ * a connection code.
+ */
 export type SwitchboardErrorCode = ErrorCode | HttpErrorCode | ConnectionErrorCode;
 
 /** What an error is made of; `param` is worked out from `code` and `message` when not given. */
@@ -84,9 +87,15 @@ export class SwitchboardError<C extends SwitchboardErrorCode = SwitchboardErrorC
   override readonly name: string = 'SwitchboardError';
   /** HTTP status; 0 when no reply arrived. */
   readonly status: number;
-  /** The envelope's `error` (e.g. `invalid_request`, `rate_limited`); `http_<status>` for a reply that is not the envelope or a code this SDK version does not know; a connection code when no reply arrived. */
+  /**
+   * The envelope's `error` (e.g. `invalid_request`, `rate_limited`); `http_<status>` for a reply that is not the
+   * envelope or a code this SDK version does not know; a connection code when no reply arrived.
+   */
   readonly code: C;
-  /** The envelope's `error` exactly as sent, also when this SDK version does not know it (then `code` is `http_<status>`); undefined when the reply was not the envelope. */
+  /**
+   * The envelope's `error` exactly as sent, also when this SDK version does not know it (then `code` is
+   * `http_<status>`); undefined when the reply was not the envelope.
+   */
   readonly rawCode: string | undefined;
   /** The X-Request-Id of the failed request: quote it when reporting a problem. */
   readonly requestId: string | undefined;
@@ -94,9 +103,15 @@ export class SwitchboardError<C extends SwitchboardErrorCode = SwitchboardErrorC
   readonly retryAfter: number | undefined;
   /** The reply's headers, for the rare caller that needs more. */
   readonly headers: Record<string, string>;
-  /** The reply's metadata (request id, status, headers, rate limit), as `.withResponse()` gives it for a success; undefined when no reply arrived. */
+  /**
+   * The reply's metadata (request id, status, headers, rate limit), as `.withResponse()` gives it for a success;
+   * undefined when no reply arrived.
+   */
   readonly response: ResponseInfo | undefined;
-  /** The parameter or header the failure is about: the first one a 400's message names (`channelId`), `Idempotency-Key` for its errors. */
+  /**
+   * The parameter or header the failure is about: the first one a 400's message names (`channelId`), `Idempotency-Key`
+   * for its errors.
+   */
   readonly param: string | undefined;
   /** The SDK method that threw it, e.g. `workspace.contacts.get` (what the methods' `isError` guards check). */
   readonly operation: string | undefined;
@@ -119,7 +134,10 @@ export class SwitchboardError<C extends SwitchboardErrorCode = SwitchboardErrorC
 /** Whether `value` is an error thrown by this SDK (in either of its builds, ESM or CommonJS). */
 export const isSwitchboardError = (value: unknown): value is SwitchboardError => value instanceof SwitchboardError;
 
-/** 400: invalid parameters (`invalid_request`), malformed JSON (`invalid_json`), or a refusal such as `no_active_subscription`. */
+/**
+ * 400: invalid parameters (`invalid_request`), malformed JSON (`invalid_json`), or a refusal such as
+ * `no_active_subscription`.
+ */
 export class InvalidRequestError extends SwitchboardError {
   static override readonly kind: string = 'InvalidRequestError';
   override readonly name: string = 'InvalidRequestError';
@@ -158,7 +176,10 @@ export class RateLimitError extends SwitchboardError {
   override readonly name: string = 'RateLimitError';
 }
 
-/** No reply arrived (status 0): the server is unreachable, the request timed out or was aborted; `cause` is the underlying error. */
+/**
+ * No reply arrived (status 0): the server is unreachable, the request timed out or was aborted; `cause` is the
+ * underlying error.
+ */
 export class ApiConnectionError extends SwitchboardError<ConnectionErrorCode> {
   static override readonly kind: string = 'ApiConnectionError';
   override readonly name: string = 'ApiConnectionError';

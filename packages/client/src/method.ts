@@ -3,7 +3,10 @@ import type { PageArgs, PageIterable, PageReply } from './paginate.js';
 import type { RequestOptions } from './request-options.js';
 import type { APIPromise } from './response.js';
 
-/** What a method can throw: one of its endpoint's codes, `http_<status>` for a reply that is not the envelope, or a connection code. */
+/**
+ * What a method can throw: one of its endpoint's codes, `http_<status>` for a reply that is not the envelope, or a
+ * connection code.
+ */
 export type EndpointError<Code extends SwitchboardErrorCode> = SwitchboardError<
   Code | HttpErrorCode | ConnectionErrorCode
 >;

@@ -48,7 +48,8 @@ export function responseInfo(status: number, headers: Record<string, string>): R
 
 /**
  * What every method returns: a promise of the reply's body that can also give the reply's metadata, the convention
- * of Stainless-built SDKs (openai-node): `const { data, response } = await sb.workspace.channels.list().withResponse()`.
+ * of Stainless-built SDKs (openai-node): `const { data, response } = await
+ * sb.workspace.channels.list().withResponse()`.
  * One request either way. `then` reads through to the request (as openai-node's APIPromise does), so a caller using
  * only `withResponse()` leaves no second promise to reject unhandled.
  */
@@ -72,7 +73,10 @@ export class APIPromise<T> extends Promise<T> {
     return this.#withResponse.then((reply) => reply.data).then(onfulfilled, onrejected);
   }
 
-  /** The body and the reply's metadata: `{ data, response: { requestId, status, headers, rateLimit, idempotentReplayed } }`. */
+  /**
+   * The body and the reply's metadata: `{ data, response: { requestId, status, headers, rateLimit, idempotentReplayed }
+   * }`.
+   */
   withResponse(): Promise<WithResponse<T>> {
     return this.#withResponse;
   }

@@ -18,7 +18,8 @@ export function validBaseUrl(baseUrl: string): string {
     url = new URL(baseUrl);
   } catch {
     throw new TypeError(
-      `createClient: baseUrl must be an absolute URL like https://switchboard.example.com, got ${JSON.stringify(baseUrl)}`,
+      `createClient: baseUrl must be an absolute URL like https://switchboard.example.com, got ` +
+        `${JSON.stringify(baseUrl)}`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
@@ -27,7 +28,8 @@ export function validBaseUrl(baseUrl: string): string {
     throw new TypeError('createClient: baseUrl must be the server root, without query, fragment or credentials');
   if (/\/api(\/|$)/.test(url.pathname))
     throw new TypeError(
-      `createClient: baseUrl is the server root, without /api/…: use ${url.origin}${url.pathname.replace(/\/api(\/.*)?$/, '')}`,
+      `createClient: baseUrl is the server root, without /api/…: use ` +
+        `${url.origin}${url.pathname.replace(/\/api(\/.*)?$/, '')}`,
     );
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

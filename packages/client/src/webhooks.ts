@@ -53,7 +53,8 @@ function bodyText(rawBody: string | Uint8Array): string {
   if (typeof rawBody === 'string') return rawBody;
   if (rawBody instanceof Uint8Array) return new TextDecoder().decode(rawBody);
   throw new TypeError(
-    'webhooks.verify needs the raw request body (a string or Buffer), not parsed JSON: the signature covers the exact bytes (Express: express.raw({ type: "application/json" }))',
+    'webhooks.verify needs the raw request body (a string or Buffer), not parsed JSON: the signature covers the ' +
+      'exact bytes (Express: express.raw({ type: "application/json" }))',
   );
 }
 
@@ -120,7 +121,8 @@ export function verifyWebhook(
   if (!event)
     throw new WebhookVerificationError(
       'unknown_event_type',
-      `Event type ${JSON.stringify(type)} is not known to this SDK version: acknowledge it and upgrade @switchboard/client`,
+      `Event type ${JSON.stringify(type)} is not known to this SDK version: acknowledge it and upgrade ` +
+        `@switchboard/client`,
       payload,
     );
   const checked = event.schema.safeParse(payload);

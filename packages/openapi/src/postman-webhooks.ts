@@ -6,7 +6,8 @@ const CONVERTER_FOLDER = 'Webhooks';
 
 export const WEBHOOK_VARIABLES = {
   webhookUrl:
-    'Your webhook receiver, e.g. https://hooks.example.com/switchboard: the requests of the webhooks folder send it each event’s example, signed (skipped when empty)',
+    'Your webhook receiver, e.g. https://hooks.example.com/switchboard: the requests of the webhooks folder send it ' +
+    'each event’s example, signed (skipped when empty)',
   webhookSecret: 'The whsec_… secret of your webhook endpoint (webhooks/manage), to sign those examples',
 };
 

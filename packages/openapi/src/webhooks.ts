@@ -16,7 +16,9 @@ const c = initContract();
 export const WEBHOOKS_TAG: TagObject = {
   name: 'webhooks',
   description:
-    'Events Switchboard POSTs to your webhook endpoints (webhooks/manage), signed the Standard Webhooks way (https://www.standardwebhooks.com/). Verify each delivery with the endpoint’s secret before acting on it (the SDK: `sb.webhooks.verify(rawBody, headers, secret)`).',
+    'Events Switchboard POSTs to your webhook endpoints (webhooks/manage), signed the Standard Webhooks way ' +
+    '(https://www.standardwebhooks.com/). Verify each delivery with the endpoint’s secret before acting on it (the ' +
+    'SDK: `sb.webhooks.verify(rawBody, headers, secret)`).',
 };
 
 /** `message.status.updated` → `messageStatusUpdatedWebhook`. */
@@ -32,8 +34,12 @@ const HEADER_PARAMETERS: ParameterObject[] = Object.entries(WEBHOOK_HEADERS).map
 }));
 
 const DELIVERY_RULES = [
-  'Every delivery is a POST with a JSON body `{type, timestamp, data}` and the Standard Webhooks headers. A 2xx answer within the timeout acknowledges it; anything else is retried with growing delays (the same `webhook-id` each time) until it succeeds or the retries run out, and the endpoint’s delivery log (webhooks/deliveries) shows every attempt.',
-  `After a secret rotation, \`webhook-signature\` carries one signature per secret for ${WEBHOOK_SECRET_OVERLAP_HOURS} h: accept the delivery when any one verifies.`,
+  'Every delivery is a POST with a JSON body `{type, timestamp, data}` and the Standard Webhooks headers. A 2xx ' +
+    'answer within the timeout acknowledges it; anything else is retried with growing delays (the same `webhook-id` ' +
+    'each time) until it succeeds or the retries run out, and the endpoint’s delivery log (webhooks/deliveries) ' +
+    'shows every attempt.',
+  `After a secret rotation, \`webhook-signature\` carries one signature per secret for ` +
+    `${WEBHOOK_SECRET_OVERLAP_HOURS} h: accept the delivery when any one verifies.`,
 ].join('\n\n');
 
 /**

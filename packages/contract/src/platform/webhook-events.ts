@@ -60,7 +60,8 @@ export const WEBHOOK_EVENTS = webhookEvents({
   'ticket.closed': {
     summary: 'A support ticket moved into closed',
     description:
-      'Sent once per close, in the transaction that closed the ticket (closing an already closed ticket sends nothing). `data.ticket` is the ticket as tickets/get returns it; `timestamp` is its `closedAt`.',
+      'Sent once per close, in the transaction that closed the ticket (closing an already closed ticket sends ' +
+      'nothing). `data.ticket` is the ticket as tickets/get returns it; `timestamp` is its `closedAt`.',
     data: z.object({ ticket: ticketSchema }),
     example: {
       timestamp: EXAMPLE_TIME,
@@ -86,7 +87,8 @@ export const WEBHOOK_EVENTS = webhookEvents({
   'message.status.updated': {
     summary: 'A sent message was delivered, read or failed',
     description:
-      'Sent when a provider’s report moves an outbound message’s status on (accepted < sent < delivered < read; `failed` with the provider’s `error`); repeated, late and backward reports send nothing.',
+      'Sent when a provider’s report moves an outbound message’s status on (accepted < sent < delivered < read; ' +
+      '`failed` with the provider’s `error`); repeated, late and backward reports send nothing.',
     data: z.object({
       msgid: z.string(),
       channelId: idSchema,
@@ -109,7 +111,9 @@ export const WEBHOOK_EVENTS = webhookEvents({
   'message.received': {
     summary: 'A contact wrote to one of your channels',
     description:
-      'Sent once per customer message (a provider’s redelivery of the same message sends nothing). `text` is a text’s body, a media caption or a readable form of other types (button title, reaction, location); `media` is set for images, documents, audio, video and stickers. No secrets and no provider URLs.',
+      'Sent once per customer message (a provider’s redelivery of the same message sends nothing). `text` is a ' +
+      'text’s body, a media caption or a readable form of other types (button title, reaction, location); `media` ' +
+      'is set for images, documents, audio, video and stickers. No secrets and no provider URLs.',
     data: z.object({
       msgid: z.string(),
       channelId: idSchema,
@@ -161,5 +165,6 @@ export const WEBHOOK_HEADERS = {
     'The delivery’s id (`msg_…`), the same on every retry and redelivery: drop a repeat you already handled',
   'webhook-timestamp': 'Unix seconds of this attempt: refuse one far from your clock (replays)',
   'webhook-signature':
-    'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint’s secret; two during a secret rotation: accept when any one verifies',
+    'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the ' +
+    'endpoint’s secret; two during a secret rotation: accept when any one verifies',
 } as const;
