@@ -16,7 +16,7 @@ export {
   type SwitchboardErrorCode,
 } from './errors.js';
 export type { EndpointError, ListMethod, ListMethodOptionalParams, Method, MethodOptionalParams } from './method.js';
-export { paginate, type PageIterable, type PageParams } from './paginate.js';
+export { paginate, type PagedMethod, type PageIterable, type PageParams } from './paginate.js';
 export type { APIPromise, RateLimitInfo, ResponseInfo, WithResponse } from './response.js';
 export type { RetryOptions } from './retry.js';
 export type { AppInfo } from './settings.js';

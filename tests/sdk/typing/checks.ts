@@ -7,6 +7,8 @@ import {
   verifyWebhook,
   WebhookVerificationError,
   type Contact,
+  type PagedMethod,
+  type SwitchboardApi,
   type SwitchboardClient,
   type SwitchboardEvent,
   type TicketSummary,
@@ -15,6 +17,12 @@ import {
 } from '@switchboard/client';
 
 declare const maybeSignal: AbortSignal | undefined;
+
+/** Every list of the API (a method with `.all()`), found through its type: lists added later are checked too. */
+type Lists<T> = T extends { all: unknown } ? T : T extends object ? { [K in keyof T]: Lists<T[K]> }[keyof T] : never;
+/** `paginate` takes the list, and its items are typed (not `unknown`). */
+type Paginates<M> = M extends PagedMethod<infer _Params, infer Item> ? (unknown extends Item ? false : true) : false;
+export const everyListPaginates: false extends Paginates<Lists<SwitchboardApi>> ? never : true = true;
 
 /** Bug 1: every paginated endpoint iterates with typed items, whether its parameters are required or not. */
 export async function pagination(sb: SwitchboardClient): Promise<void> {
