@@ -22,7 +22,15 @@ declare const maybeSignal: AbortSignal | undefined;
 type Lists<T> = T extends { all: unknown } ? T : T extends object ? { [K in keyof T]: Lists<T[K]> }[keyof T] : never;
 /** `paginate` takes the list, and its items are typed (not `unknown`). */
 type Paginates<M> = M extends PagedMethod<infer _Params, infer Item> ? (unknown extends Item ? false : true) : false;
-export const everyListPaginates: false extends Paginates<Lists<SwitchboardApi>> ? never : true = true;
+type EveryList = Lists<SwitchboardApi>;
+// A list found (not `never`, which would pass vacuously), and none that paginate refuses or leaves untyped.
+export const everyListPaginates: [EveryList] extends [never]
+  ? never
+  : false extends Paginates<EveryList>
+    ? never
+    : true = true;
+// @ts-expect-error: a method that is not a list fails the check
+export const notAList: false extends Paginates<SwitchboardApi['workspace']['labels']['list']> ? never : true = true;
 
 /** Bug 1: every paginated endpoint iterates with typed items, whether its parameters are required or not. */
 export async function pagination(sb: SwitchboardClient): Promise<void> {
