@@ -54,6 +54,46 @@ describe('server layering (dependency-cruiser)', () => {
     expect(ok).toBe(false);
   });
 
+  it("fails when a module, the portal or the CLI imports another module's inner file, not its index.ts", async () => {
+    const { ok, output } = await cruise({
+      'modules/labels/label.service.ts': [
+        "import type { User } from '../users/user.entity.js';",
+        'export type Probe = User;',
+      ],
+      'portal/root.ts': [
+        "import type { Label } from '../modules/labels/label.entity.js';",
+        'export type Probe = Label;',
+      ],
+      'cli/commands.ts': [
+        "import type { Channel } from '../modules/channels/channel.entity.js';",
+        'export type Probe = Channel;',
+      ],
+    });
+    const src = 'apps/server/src';
+    expect(output).toContain(
+      `module-through-index: ${src}/modules/labels/label.service.ts → ${src}/modules/users/user.entity.ts`,
+    );
+    expect(output).toContain(
+      `composition-through-index: ${src}/portal/root.ts → ${src}/modules/labels/label.entity.ts`,
+    );
+    expect(output).toContain(
+      `composition-through-index: ${src}/cli/commands.ts → ${src}/modules/channels/channel.entity.ts`,
+    );
+    expect(ok).toBe(false);
+  });
+
+  it('lets a module and the portal import another module through its index.ts', async () => {
+    const { ok, output } = await cruise({
+      'modules/labels/label.service.ts': [
+        "import type { User } from '../users/index.js';",
+        'export type Probe = User;',
+      ],
+      'portal/root.ts': ["import type { Label } from '../modules/labels/index.js';", 'export type Probe = Label;'],
+    });
+    expect(output).toContain('no dependency violations found');
+    expect(ok).toBe(true);
+  });
+
   it('fails when a module imports the module list, the composition, lifecycle/ or observability/', async () => {
     const imports = [
       '../index.js',

@@ -2,12 +2,12 @@ import { isUuid } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../kit/errors.js';
 import {
+  type ChannelConnection,
   connectWhatsAppChannel,
   listChannelConnections,
-  type ChannelConnection,
-} from '../modules/whatsapp/whatsapp-connection.service.js';
-import { whatsAppCredentialsSchema } from '../modules/whatsapp/whatsapp-credentials.js';
-import { WHATSAPP } from '../modules/whatsapp/whatsapp.js';
+  WHATSAPP,
+  whatsAppCredentialsSchema,
+} from '../modules/whatsapp/index.js';
 import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
 import { messagePage } from './views/auth.js';
 import { CHANNELS, channelsPage, connectPage } from './views/channels.js';

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '../kit/errors.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/api-key.service.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/index.js';
 import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
 import { PORTAL_PATH } from './session.js';
 import { messagePage } from './views/auth.js';

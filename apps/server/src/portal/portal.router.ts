@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { JobQueue } from '../kit/jobs.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
-import { WEBHOOK_POLICY } from '../modules/webhooks/webhook-policy.js';
+import { WEBHOOK_POLICY } from '../modules/webhooks/index.js';
 import { portalAssets, type AssetUrls } from './assets.js';
 import { authRoutes } from './auth.routes.js';
 import { channelRoutes } from './channels.routes.js';

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { hashPassword, verifyPassword } from '../modules/users/password.js';
-import { User } from '../modules/users/user.entity.js';
+import { hashPassword, User, verifyPassword } from '../modules/users/index.js';
 
 export const PORTAL_PERMISSION = 'settings:api';
 

@@ -1,9 +1,7 @@
 import { contract, isUuid, type WebhookEndpoint, type WebhookManageValues } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
 import { AppError, ValidationError } from '../kit/errors.js';
-import { listDeliveries } from '../modules/webhooks/webhook-deliveries.service.js';
-import { endpointView, findEndpoint, listEndpoints } from '../modules/webhooks/webhook-endpoints.service.js';
-import { manageWebhook } from '../modules/webhooks/webhook-manage.service.js';
+import { endpointView, findEndpoint, listDeliveries, listEndpoints, manageWebhook } from '../modules/webhooks/index.js';
 import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
 import { messagePage } from './views/auth.js';
 import { confirmPage, webhookDetailPage } from './views/webhook-detail.js';

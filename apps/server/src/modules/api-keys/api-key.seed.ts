@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { seedExtension } from '../../kit/seed.js';
-import type { User } from '../users/user.entity.js';
+import type { User } from '../users/index.js';
 import { generateApiKey } from './api-key.crypto.js';
 import { ApiKey } from './api-key.entity.js';
 

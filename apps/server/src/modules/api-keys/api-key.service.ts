@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../kit/errors.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { generateApiKey } from './api-key.crypto.js';
 import { ApiKey } from './api-key.entity.js';
 

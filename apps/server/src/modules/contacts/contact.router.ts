@@ -1,6 +1,6 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { resolveChannel } from '../channels/channel.scope.js';
+import { resolveChannel } from '../channels/index.js';
 import { deleteContact, getContact, manageContact } from './contact.manage.js';
 import { listContacts } from './contact.service.js';
 

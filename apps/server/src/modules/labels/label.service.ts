@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
-import { assertInChannel, type ScopedChannel } from '../channels/channel.scope.js';
+import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { Label as LabelEntity } from './label.entity.js';
 
 const LABEL_FIELDS = ['channel', 'name', 'description', 'color', 'sortOrder'] as const;

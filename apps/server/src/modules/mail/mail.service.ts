@@ -64,6 +64,8 @@ export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutco
   return {
     queue: EMAIL_QUEUE,
     concurrency: 2,
+    entity: OutboundEmail,
+    doneStatus: 'sent',
     async load(em, job) {
       const email = await em.findOne(
         OutboundEmail,
@@ -88,23 +90,11 @@ export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutco
         return { ok: false, error: (error as Error).message, final: isPermanent(error) };
       }
     },
-    async record(tx: EntityManager, row, outcome, status) {
-      const now = new Date();
-      const updated = await tx.nativeUpdate(
-        OutboundEmail,
-        { id: row.id, attempts: row.attempts },
-        {
-          attempts: row.attempts + 1,
-          status: status === 'done' ? 'sent' : status,
-          transport: mailer.transport,
-          providerMessageId: outcome.messageId ?? null,
-          lastError: outcome.error ?? null,
-          sentAt: outcome.ok ? now : null,
-          updatedAt: now,
-        },
-      );
-      return updated === 1;
-    },
+    outcomeColumns: (outcome, { now }) => ({
+      transport: mailer.transport,
+      providerMessageId: outcome.messageId ?? null,
+      sentAt: outcome.ok ? now : null,
+    }),
   };
 }
 

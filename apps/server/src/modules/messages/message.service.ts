@@ -5,7 +5,7 @@ import type { MessageStatus } from '@switchboard/contract';
 import { ForbiddenError } from '../../kit/errors.js';
 import type { ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
-import { authorizedChannelIds } from '../channels/channel.scope.js';
+import { authorizedChannelIds } from '../channels/index.js';
 import { Message } from './message.entity.js';
 import {
   MESSAGE_RECEIVED,

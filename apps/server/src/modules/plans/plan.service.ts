@@ -2,7 +2,7 @@ import { BILLING_CYCLES, type AddonManageValues, type Plan } from '@switchboard/
 import { Decimal } from 'decimal.js';
 import type { ServiceContext } from '../../kit/context.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../kit/errors.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { Plan as PlanEntity } from './plan.entity.js';
 import { Subscription } from './subscription.entity.js';
 import { Transaction } from './transaction.entity.js';

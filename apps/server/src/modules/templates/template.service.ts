@@ -1,10 +1,8 @@
 import type { Template } from '@switchboard/contract';
 import { AfterEffectError, AppError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { ServiceContext } from '../../kit/context.js';
-import { Channel } from '../channels/channel.entity.js';
-import { recordOutboundTemplate } from '../messages/message.service.js';
-import type { TemplateSyncResult } from '../messages/messaging-provider.js';
-import type { MessagingProviders } from '../messages/messaging-providers.js';
+import { Channel } from '../channels/index.js';
+import { type MessagingProviders, recordOutboundTemplate, type TemplateSyncResult } from '../messages/index.js';
 import { Template as TemplateEntity } from './template.entity.js';
 
 /** The channel's approved templates, by name then language. */

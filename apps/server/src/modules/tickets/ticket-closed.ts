@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ticket } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
-import { queueEmail } from '../mail/mail.service.js';
-import { queueWebhookEvent } from '../webhooks/webhook.service.js';
+import { queueEmail } from '../mail/index.js';
+import { queueWebhookEvent } from '../webhooks/index.js';
 
 export const TICKET_CLOSED = 'ticket.closed';
 

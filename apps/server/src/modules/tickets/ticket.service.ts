@@ -5,7 +5,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { enqueueTicketClosed } from './ticket-closed.js';
 import type { ServiceContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { TicketMessage } from './ticket-message.entity.js';
 import { Ticket as TicketEntity } from './ticket.entity.js';
 import {

@@ -7,6 +7,12 @@ import { platformMembersService } from './user.members.js';
 import { usersRouter } from './user.router.js';
 import { usersSeed } from './user.seed.js';
 
+export { hashPassword, verifyPassword } from './password.js';
+export { PLAN_HOLDERS, type PlanHolders } from './plan-holders.js';
+export { User } from './user.entity.js';
+export { DEMO_PASSWORD } from './user.demo.js';
+export { userKey } from './user.seed.js';
+
 /** Users: listed by users/list; channels, tickets and plans refer to them; the portal signs them in. */
 export const usersModule = defineModule({
   name: 'users',

@@ -71,6 +71,8 @@ export function webhookTarget(
   return {
     queue: WEBHOOK_QUEUE,
     concurrency: 4,
+    entity: WebhookDelivery,
+    doneStatus: 'delivered',
     async load(em, job) {
       const delivery = await em.findOne(
         WebhookDelivery,
@@ -94,22 +96,12 @@ export function webhookTarget(
       if (!row.endpointActive) return { ok: false, error: 'endpoint disabled', final: true, durationMs: 0 };
       return post(row, timeoutMs, policy, signal);
     },
-    async record(tx: EntityManager, row, outcome, status, nextAttemptAt) {
-      const now = new Date();
-      const updated = await tx.nativeUpdate(
-        WebhookDelivery,
-        { id: row.id, attempts: row.attempts },
-        {
-          attempts: row.attempts + 1,
-          status: status === 'done' ? 'delivered' : status,
-          lastStatusCode: outcome.statusCode ?? null,
-          lastError: outcome.error ?? null,
-          nextAttemptAt,
-          deliveredAt: outcome.ok ? now : null,
-          updatedAt: now,
-        },
-      );
-      if (updated !== 1) return false;
+    outcomeColumns: (outcome, { now, nextAttemptAt }) => ({
+      lastStatusCode: outcome.statusCode ?? null,
+      nextAttemptAt,
+      deliveredAt: outcome.ok ? now : null,
+    }),
+    async recorded(tx, row, outcome, now) {
       await tx.insert(WebhookAttempt, {
         id: randomUUID(),
         delivery: row.id,
@@ -119,7 +111,6 @@ export function webhookTarget(
         durationMs: outcome.durationMs,
         createdAt: now,
       });
-      return true;
     },
   };
 }

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGE_TYPES, type MessageStatus } from '@switchboard/contract';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
-import { findOrCreateContactByPhone } from '../contacts/contact.by-phone.js';
-import { applyStatusUpdate, recordInboundMessage } from '../messages/message.service.js';
+import { findOrCreateContactByPhone } from '../contacts/index.js';
+import { applyStatusUpdate, recordInboundMessage } from '../messages/index.js';
 import {
   parseInboundNotification,
   type InboundEvent,
@@ -233,6 +233,8 @@ export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow
   return {
     queue: INBOUND_QUEUE,
     concurrency: 2,
+    entity: WhatsAppInboundDelivery,
+    doneStatus: 'applied',
     async load(em, job) {
       const delivery = await em.findOne(
         WhatsAppInboundDelivery,
@@ -259,19 +261,6 @@ export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow
       } catch (error) {
         return { ok: false, error: (error as Error).message };
       }
-    },
-    async record(tx, row, outcome, status) {
-      const updated = await tx.nativeUpdate(
-        WhatsAppInboundDelivery,
-        { id: row.id, attempts: row.attempts },
-        {
-          attempts: row.attempts + 1,
-          status: status === 'done' ? 'applied' : status,
-          lastError: outcome.error ?? null,
-          updatedAt: new Date(),
-        },
-      );
-      return updated === 1;
     },
   };
 }

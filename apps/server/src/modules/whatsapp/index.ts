@@ -11,6 +11,15 @@ import { WHATSAPP } from './whatsapp.js';
 
 export { requestTemplateSync } from './template-sync.service.js';
 
+export { syncChannelTemplates } from './template-sync.service.js';
+export {
+  connectWhatsAppChannel,
+  listChannelConnections,
+  type ChannelConnection,
+} from './whatsapp-connection.service.js';
+export { whatsAppCredentialsSchema } from './whatsapp-credentials.js';
+export { WHATSAPP, WHATSAPP_CLOUD } from './whatsapp.js';
+
 /**
  * Channels carried by Meta's WhatsApp Cloud API: their encrypted credentials, the Graph client, template sync and
  * Meta's inbound webhooks (stored on receipt, applied by the `whatsapp.inbound` job). Its messaging provider joins the

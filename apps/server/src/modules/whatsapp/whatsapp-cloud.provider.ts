@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger.js';
-import type { MessagingProvider, OutboundTemplateMessage, TemplateSyncResult } from '../messages/messaging-provider.js';
+import type { MessagingProvider, OutboundTemplateMessage, TemplateSyncResult } from '../messages/index.js';
 import { syncChannelTemplates } from './template-sync.service.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import { WHATSAPP_CLOUD, type WhatsApp } from './whatsapp.js';

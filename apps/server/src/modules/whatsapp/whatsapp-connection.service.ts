@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../kit/errors.js';
-import { Channel } from '../channels/channel.entity.js';
-import { Template } from '../templates/template.entity.js';
+import { Channel } from '../channels/index.js';
+import { Template } from '../templates/index.js';
 import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
-import type { TemplateSyncResult } from '../messages/messaging-provider.js';
+import type { TemplateSyncResult } from '../messages/index.js';
 import { storeSyncedTemplates } from './template-sync.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { openSecret, requireSecrets, type WhatsAppCredentials } from './whatsapp-credentials.js';
