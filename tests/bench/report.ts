@@ -37,7 +37,7 @@ function summary(rows: Row[]) {
   };
 }
 
-/** The results as Markdown tables (pasteable into README.md), with the machine's conditions. */
+/** The results as Markdown tables (pasteable into docs/benchmarks.md), with the machine's conditions. */
 export function report(rows: Row[], info: RunInfo): string {
   const scenarios = [...new Set(rows.map((r) => r.scenario))];
   const lines = [

@@ -73,9 +73,7 @@ const WRONG_CALLS = [
   ], // not one tickets/manage gives
 ] as const;
 
-/**
- * The published declarations are plain named types, not the contract's ts-rest and zod types inlined (once 1.08 MB).
- */
+/** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (far larger). */
 const MAX_DECLARATION_BYTES = 60 * 1024;
 
 const WRONG = `import { createClient, type SwitchboardErrorCode, type TicketsManageErrorCode } from

@@ -4,7 +4,7 @@ import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { test as base } from '../helpers/test.js';
 
 /**
- * contacts/list `search`, as README states it: a term matches a name when, case-insensitively and with runs of
+ * contacts/list `search`, as docs/api.md states it: a term matches a name when, case-insensitively and with runs of
  * whitespace folded, it is the beginning of a word of the name (and may run on past that word); it matches a phone
  * when its digits (+, spaces, dashes and parentheses stripped) appear anywhere in it. Exactly what matches and what
  * does not, through the real server; what the search keys do on every write path is in contacts-search-keys.test.ts.

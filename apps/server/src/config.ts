@@ -129,6 +129,9 @@ const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema>;
 
+/** Every variable the configuration reads (the README's configuration table lists each, tests/docs checks it). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Config)[];
+
 export class ConfigError extends Error {}
 
 /** The only reader of the environment. A bad value stops start-up with one line naming the variable. */

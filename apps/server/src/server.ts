@@ -23,7 +23,7 @@ import { startMetricsServer } from './observability/metrics-server.js';
 import { CALLER_CHANGES_CHANNEL, idempotencyStore } from './modules/index.js';
 import { deliveryFailureGauges, jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
-/** Bounds the API-key caller cache: ~1 KB per entry, so ~10 MB at most. */
+/** Bounds the API-key caller cache's memory (an entry's size: docs/benchmarks.md, "Memory"). */
 const CALLER_CACHE_ENTRIES = 10_000;
 
 export interface RunningServer {

@@ -32,7 +32,7 @@ export interface OpenApiOptions {
 
 export const DEFAULT_SERVER_URL = 'http://localhost:3000';
 
-/** Both ways of sending the key (SPEC part 5); either one satisfies an operation. */
+/** Both ways of sending the key (docs/api.md "Authentication"); either one satisfies an operation. */
 const SECURITY_SCHEMES = {
   ApiKeyAuth: {
     type: 'apiKey',
@@ -80,7 +80,7 @@ const HEADERS = {
   },
 } as const;
 
-/** Writes take an optional Idempotency-Key (Stripe's semantics; README "Idempotent writes"). */
+/** Writes take an optional Idempotency-Key (Stripe's semantics; docs/api.md "Idempotent writes"). */
 const WRITE_CLASSES = new Set(['api_write', 'api_admin_write']);
 const PARAMETERS: Record<string, ParameterObject> = {
   IdempotencyKey: {

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * An exact per-channel contact count for contacts/list: `count(*)` over a million-contact channel costs ~100 ms
- * per request, a one-row lookup does not. Statement-level triggers with transition tables keep it exact for
+ * An exact per-channel contact count for contacts/list: `count(*)` over a big channel scans it on every request
+ * (docs/benchmarks.md), a one-row lookup does not. Statement-level triggers with transition tables keep it exact for
  * every write path (ORM batches, bulk SQL, deletes, channel deletion) in the writing transaction: a rollback
  * rolls the count back too. Concurrent inserts into one channel queue on its counter row until commit, which
  * bulk imports can afford. Contacts never move between channels, so updates cannot change the counts.

@@ -28,14 +28,14 @@ function keysSql(action: 'insert' | 'delete', rows: string): string[] {
 
 /**
  * Search keys for contacts/list, so that any search is an index lookup already in listing order (see
- * contact.search.ts for the queries and README "Workspace API" for the semantics):
+ * contact.search.ts for the queries and docs/api.md "Contacts and search" for the semantics):
  *
  * - `contact_name_prefixes`: for each contact, every prefix (up to 24 characters) of every word-start suffix of its
  *   name, lower-cased with runs of whitespace folded: "Anna Müller" gives `a` … `anna müller` and `m` … `müller`.
  *   A term matches a contact exactly when it is one of its keys; its contacts, newest first, are the index entries
  *   under (channel, key) read backwards: no sort, no recheck, a count that stops at the cap reads only the index.
  * - `contact_phone_suffixes`: every suffix of the phone; the phones containing `2772` are those with a suffix
- *   between `2772` and `2772:` (byte order), a few hundred rows at most for four digits in a million contacts.
+ *   between `2772` and `2772:` (byte order), a short range for four digits even in a big channel (docs/benchmarks.md).
  *
  * Triggers keep both exact for every write path (ORM, bulk SQL, COPY, channel deletion cascading to contacts),
  * in the writing transaction; a contact's keys are found again from its old values to delete them, so the key

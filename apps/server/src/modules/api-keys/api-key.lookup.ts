@@ -44,8 +44,8 @@ function recordUse(em: EntityManager, apiKeyId: string): void {
  * The lookup behind every API request the caller cache cannot answer: by the key's public prefix, then a
  * constant-time hash compare. Hand-written SQL on purpose: one round trip resolves the key, its user and the
  * channels that user may act on (every workspace request needs them) and says whether last-used is due for a
- * refresh. Through the ORM it takes two round trips (the key with its user, then the channel pivot); measured
- * in-process (PostgreSQL 15, 2 shared cores under load): p50 3.3 ms here vs 27 ms for em.findOne + em.find.
+ * refresh. Through the ORM it takes two round trips (the key with its user, then the channel pivot), which measured
+ * several times slower (docs/benchmarks.md, "Figures behind code choices").
  * What it reads is what the `api_callers_changed` triggers watch (migration ..._caller_change_notifications):
  * a new column read here needs its trigger there.
  */

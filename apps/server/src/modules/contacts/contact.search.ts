@@ -2,7 +2,7 @@ import { CONTACTS_SEARCH_COUNT_CAP, stripPhone } from '@switchboard/contract';
 
 /*
  * How contacts/list finds a search term, over the key tables the contact_search_keys migration keeps by trigger
- * (README "Workspace API" states the semantics):
+ * (docs/api.md "Contacts and search" states the semantics):
  *
  * - Names: the term, lower-cased with runs of whitespace folded (by the same SQL function that made the keys), is
  *   looked up as one key of `contact_name_prefixes`; its entries under (channel, key), read backwards, are the

@@ -4,7 +4,8 @@ import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } f
 import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
 
 /**
- * The WhatsApp Cloud API calls Switchboard makes, over Meta's Graph API (shapes in WHATSAPP-CLOUD.md).
+ * The WhatsApp Cloud API calls Switchboard makes, over Meta's Graph API (shapes in Meta's Cloud API reference,
+ * linked from docs/whatsapp.md).
  *
  * HTTP goes through undici, the Node.js team's own client (the engine under Node's global fetch): its Agent keeps
  * a pool of keep-alive connections per origin, so sends to graph.facebook.com skip the TCP + TLS handshake, and
