@@ -5,11 +5,11 @@
 import type { ExampleIdName } from '@switchboard/contract';
 import type { Config } from './config.js';
 import { openDatabase as openDatabaseOf, ormConfig as ormConfigOf, type Database, type Schema } from './db/orm.js';
-import { createSeeder, type SeedFileOf, type SeedResultOf } from './db/seed/seed.loader.js';
+import { createSeeder, type SeedFileOf, type SeedResultOf } from './db/seed/seed-loader.js';
 import type { ExampleId } from './kit/module.js';
 import type { Logger } from './logger.js';
 import { modules } from './modules/index.js';
-import { portalModule } from './portal/portal.module.js';
+import { portalModule } from './portal/portal-module.js';
 
 type Module = (typeof modules)[number];
 type SeedEntry = NonNullable<Module['seed']>[number];

@@ -7,7 +7,7 @@ import { channelsRouter } from './channel.router.js';
 import { channelsSeed } from './channel.seed.js';
 
 export { Channel } from './channel.entity.js';
-export { assertInChannel, authorizedChannelIds, resolveChannel, type ScopedChannel } from './channel.scope.js';
+export { assertInChannel, authorizedChannelIds, resolveChannel, type ScopedChannel } from './channel-scope.js';
 
 export const channelsModule = defineModule({
   name: 'channels',

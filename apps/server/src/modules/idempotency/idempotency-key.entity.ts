@@ -4,7 +4,7 @@ import { User } from '../users/index.js';
 
 /**
  * One `Idempotency-Key` of one API user: claimed (no status yet) while the first request runs, then the reply
- * it got, replayed to retries. Read and written by idempotency.store.ts.
+ * it got, replayed to retries. Read and written by idempotency-store.ts.
  */
 const IdempotencyKeySchema = defineEntity({
   name: 'IdempotencyKey',

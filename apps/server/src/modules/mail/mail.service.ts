@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { OutboundEmail } from './outbound-email.entity.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /** The job that sends one outbound_emails row. */
 export const EMAIL_QUEUE = 'email.send';
@@ -107,7 +107,7 @@ export interface EmailToSend {
 }
 
 /** Records an email and queues its sending inside the caller's transaction, so both exist exactly when it commits. */
-export async function queueEmail(tx: EntityManager, jobs: JobQueue, email: EmailToSend): Promise<void> {
+export async function queueEmail({ em: tx }: ServiceContext, jobs: JobQueue, email: EmailToSend): Promise<void> {
   const id = randomUUID();
   const { affectedRows } = await tx
     .createQueryBuilder(OutboundEmail)

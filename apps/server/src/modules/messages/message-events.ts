@@ -40,7 +40,7 @@ type MessageEvent =
  */
 export async function queueMessageEvent(tx: EntityManager, jobs: JobQueue, event: MessageEvent): Promise<void> {
   const channel = await tx.findOneOrFail(Channel, event.data.channelId, { fields: ['platform'] });
-  await queueWebhookEvent(tx, jobs, channel.platform.id, event.type, {
+  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event.type, {
     type: event.type,
     timestamp: event.data.timestamp,
     data: event.data,

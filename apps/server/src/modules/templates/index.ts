@@ -6,7 +6,7 @@ import { templatesRouter } from './template.router.js';
 import { templatesSeed } from './template.seed.js';
 
 export { Template } from './template.entity.js';
-export { countPlaceholders } from './template.placeholders.js';
+export { countPlaceholders } from './template-placeholders.js';
 
 export const templatesModule = defineModule({
   name: 'templates',

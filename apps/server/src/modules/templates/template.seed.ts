@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/index.js';
 import { Template } from './template.entity.js';
-import { countPlaceholders } from './template.placeholders.js';
+import { countPlaceholders } from './template-placeholders.js';
 
 export const templatesSeed = seedSection({
   key: 'templates',

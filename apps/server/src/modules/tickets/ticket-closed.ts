@@ -31,12 +31,12 @@ export async function enqueueTicketClosed(
   platformId: string,
   ticket: Ticket,
 ): Promise<void> {
-  await queueEmail(tx, jobs, {
+  await queueEmail({ em: tx }, jobs, {
     dedupeKey: `${TICKET_CLOSED}:${ticket.id}:${ticket.closedAt}`,
     to: ticket.owner.email,
     ...closedEmail(ticket),
   });
-  await queueWebhookEvent(tx, jobs, platformId, TICKET_CLOSED, {
+  await queueWebhookEvent({ em: tx }, jobs, platformId, TICKET_CLOSED, {
     type: TICKET_CLOSED,
     timestamp: ticket.closedAt,
     data: { ticket },

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import { DestinationRefusedError, fetchDestination, type DestinationPolicy } from './destination.js';
 import { signingSecrets, signWebhook } from './webhook-secrets.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /** The job that POSTs one webhook_deliveries row. */
 export const WEBHOOK_QUEUE = 'webhook.deliver';
@@ -120,7 +120,7 @@ export function webhookTarget(
  * caller's transaction. Its webhook-id (`msg_…`) is fixed here and reused by every retry.
  */
 export async function queueWebhookEvent(
-  tx: EntityManager,
+  { em: tx }: ServiceContext,
   jobs: JobQueue,
   platformId: string,
   type: string,

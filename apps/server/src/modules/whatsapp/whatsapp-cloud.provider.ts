@@ -24,7 +24,7 @@ export class WhatsAppCloudProvider implements MessagingProvider {
   }
 
   syncTemplates(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult> {
-    return syncChannelTemplates(em, this.whatsApp, channelId, log);
+    return syncChannelTemplates({ em }, this.whatsApp, channelId, log);
   }
 
   /** The Graph client's connections belong to the WhatsApp service, which closes them. */

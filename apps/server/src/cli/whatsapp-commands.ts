@@ -55,7 +55,7 @@ export function addWhatsAppCommands(program: Command): void {
           const issue = credentials.error.issues[0]!;
           throw new CliError(`${OPTION_NAMES[String(issue.path[0])] ?? issue.path.join('.')} ${issue.message}.`);
         }
-        return connectWhatsAppChannel(em, (await services()).get(WHATSAPP), channelId, credentials.data);
+        return connectWhatsAppChannel({ em }, (await services()).get(WHATSAPP), channelId, credentials.data);
       }),
     );
 
@@ -76,7 +76,10 @@ export function addWhatsAppCommands(program: Command): void {
               `there is nothing to sync.`,
           );
         }
-        return { channelId, ...(await syncChannelTemplates(em, (await services()).get(WHATSAPP), channelId, logger)) };
+        return {
+          channelId,
+          ...(await syncChannelTemplates({ em }, (await services()).get(WHATSAPP), channelId, logger)),
+        };
       }),
     );
 }

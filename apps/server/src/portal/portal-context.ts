@@ -44,7 +44,7 @@ export function identify(em: EntityManager) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const userId = req.session.userId;
-      const user = userId ? await loadPortalUser(em.fork(), userId) : undefined;
+      const user = userId ? await loadPortalUser({ em: em.fork() }, userId) : undefined;
       if (userId && !user) delete req.session.userId;
       if (user) {
         const allowed = user.permissions.includes(PORTAL_PERMISSION);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LAST_USE_INTERVAL_MS, type ApiKeyLookup } from '../../kit/auth.js';
-import { containsApiKey, displayPrefix, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key.crypto.js';
+import { containsApiKey, displayPrefix, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key-crypto.js';
 import { ApiKey } from './api-key.entity.js';
 
 /**
