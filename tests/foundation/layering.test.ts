@@ -10,14 +10,14 @@ const DEPCRUISE = path.join(REPO_ROOT, 'node_modules/.bin/depcruise');
 const COPIED = ['.dependency-cruiser.cjs', 'tsconfig.base.json', 'apps/server/tsconfig.json', 'apps/server/src'];
 
 /**
- * `pnpm lint`'s layering check (.dependency-cruiser.cjs) run on a copy of the server's sources, as committed and with
- * one forbidden import added: the copy passes, every kind of violation fails the run and is named.
+ * `pnpm lint`'s layering check (.dependency-cruiser.cjs) run on a copy of the server's sources with imports added
+ * (`pnpm lint` itself shows the committed sources pass): every kind of violation fails the run and is named.
  */
 describe('server layering (dependency-cruiser)', () => {
   let root: string | undefined;
   afterEach(() => root && rmSync(root, { recursive: true, force: true }));
 
-  async function cruise(addImports: Record<string, string[]> = {}) {
+  async function cruise(addImports: Record<string, string[]>) {
     root = mkdtempSync(path.join(tmpdir(), 'switchboard-layering-'));
     for (const file of COPIED) cpSync(path.join(REPO_ROOT, file), path.join(root, file), { recursive: true });
     for (const [file, imports] of Object.entries(addImports))
@@ -33,12 +33,6 @@ describe('server layering (dependency-cruiser)', () => {
       return { ok: false, output: (error as { stdout?: string }).stdout ?? String(error) };
     }
   }
-
-  it('passes on the server as committed', async () => {
-    const { ok, output } = await cruise();
-    expect(output).toContain('no dependency violations found');
-    expect(ok).toBe(true);
-  });
 
   it('fails on a cycle between two modules that no file-level check would see', async () => {
     // whatsapp imports channels (its entities' relations); channels importing whatsapp closes a loop of folders.
