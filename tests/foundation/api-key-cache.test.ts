@@ -120,7 +120,7 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
   it('refuses each of 20 keys on the request right after its revocation commits, with no wait in between', async () => {
     const user = await newUser();
     const em = first.database.orm.em.fork();
-    const keys = await Promise.all(Array.from({ length: 20 }, (_, i) => createApiKey(em, user.id, `key ${i}`)));
+    const keys = await Promise.all(Array.from({ length: 20 }, (_, i) => createApiKey({ em }, user.id, `key ${i}`)));
     for (const key of keys) {
       await cachedOn(second, key.apiKey);
       await sql(first.databaseUrl, 'update api_keys set revoked_at = now() where id = $1', [key.id]);
