@@ -54,10 +54,13 @@ describe('API-key caller cache, two instances on one database', { timeout: 120_0
 
   /** The key has been looked up once on `server` and is now answered from its cache. */
   async function cachedOn(server: TestServer, apiKey: string, path = CHANNELS) {
+    // The first request hears every change committed before it (the test's own channel_users insert included), so
+    // by the second the key is cached, whichever way that notice raced the first lookup.
+    await ask(server, apiKey, path);
     await ask(server, apiKey, path);
     const before = await cacheHits(server);
     const reply = await ask(server, apiKey, path);
-    expect(await cacheHits(server), 'the second request was a cache hit').toBe(before + 1);
+    expect(await cacheHits(server), 'the request after the key was cached was a cache hit').toBe(before + 1);
     return reply;
   }
 
