@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEventOf, WebhookEventType } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
-import { Channel } from '../channels/channel.entity.js';
-import { queueWebhookEvent } from '../webhooks/webhook.service.js';
+import { Channel } from '../channels/index.js';
+import { queueWebhookEvent } from '../webhooks/index.js';
 
 /** A message's status changed (a provider's report moved it on; repeated, late and backward reports send nothing). */
 export const MESSAGE_STATUS_UPDATED = 'message.status.updated' satisfies WebhookEventType;
@@ -21,5 +21,5 @@ type MessageEvent = WebhookEventOf<typeof MESSAGE_STATUS_UPDATED | typeof MESSAG
  */
 export async function queueMessageEvent(tx: EntityManager, jobs: JobQueue, event: MessageEvent): Promise<void> {
   const channel = await tx.findOneOrFail(Channel, event.data.channelId, { fields: ['platform'] });
-  await queueWebhookEvent(tx, jobs, channel.platform.id, event);
+  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event);
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ticket, WebhookEventType } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
-import { queueEmail } from '../mail/mail.service.js';
-import { queueWebhookEvent } from '../webhooks/webhook.service.js';
+import { queueEmail } from '../mail/index.js';
+import { queueWebhookEvent } from '../webhooks/index.js';
 
 export const TICKET_CLOSED = 'ticket.closed' satisfies WebhookEventType;
 
@@ -32,10 +32,10 @@ export async function enqueueTicketClosed(
   ticket: Ticket & { closedAt: string },
 ): Promise<void> {
   const { closedAt } = ticket;
-  await queueEmail(tx, jobs, {
+  await queueEmail({ em: tx }, jobs, {
     dedupeKey: `${TICKET_CLOSED}:${ticket.id}:${closedAt}`,
     to: ticket.owner.email,
     ...closedEmail(ticket),
   });
-  await queueWebhookEvent(tx, jobs, platformId, { type: TICKET_CLOSED, timestamp: closedAt, data: { ticket } });
+  await queueWebhookEvent({ em: tx }, jobs, platformId, { type: TICKET_CLOSED, timestamp: closedAt, data: { ticket } });
 }
