@@ -19,7 +19,7 @@ export default tseslint.config(
   },
   {
     // Tools outside the server may read their own environment.
-    files: ['tests/**', 'packages/**', 'apps/server/src/config.ts'],
+    files: ['tests/**', 'packages/**', 'examples/**', 'apps/server/src/config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   // The server's layering and the ban on cycles between folders are checked on resolved paths by dependency-cruiser

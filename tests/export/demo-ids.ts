@@ -43,6 +43,6 @@ export async function demoWebhookEndpointId(
 ): Promise<string> {
   const reply = await server
     .client(apiKey)
-    .platform.webhooks.manage({ platformId, url: 'https://hooks.example.com/switchboard', events: 'ticket.closed' });
+    .platform.webhooks.manage({ platformId, url: 'https://hooks.example.com/switchboard', events: ['ticket.closed'] });
   return reply.data.id;
 }

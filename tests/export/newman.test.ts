@@ -1,7 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { SwitchboardEvent } from '@switchboard/client';
+import { WEBHOOK_EVENTS } from '@switchboard/contract';
 import { API_FILES, writeApiFiles, type PostmanEnvironment } from '@switchboard/openapi';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { REPO_ROOT } from '../helpers/processes.js';
@@ -9,6 +14,7 @@ import { freePort } from '../helpers/ports.js';
 import { test } from '../helpers/test.js';
 import { run, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
 import { contractRoutes } from './routes.js';
+import { WEBHOOK_PATH, webhookApp } from '../../examples/src/webhook-receiver.js';
 import { demoVariables, singleChannelDemo } from './demo-ids.js';
 
 const NEWMAN = path.join(REPO_ROOT, 'tests/node_modules/.bin/newman');
@@ -111,19 +117,37 @@ describe('the Postman collection and its environment file, run by newman against
   });
 
   test(
-    'every request passes its tests (status 200, success, reply schema) with the environment filled in',
+    'every request passes its tests (status 200, success, reply schema) with the environment filled in; each ' +
+      'webhook example reaches the receiver, verified',
     async () => {
-      const { code, output, run } = await newman(dir, filledEnvironment(dir, variables));
-      expect(failures(run), output).toEqual([]);
-      const tested = onePerItem(run);
-      const routes = tested.map((execution) => `${execution.request.method} /${execution.request.url.path.join('/')}`);
-      expect(routes.sort()).toEqual(
-        contractRoutes()
-          .map((route) => `${route.method} ${route.path}`)
-          .sort(),
-      );
-      expect(run.stats.assertions.total).toBe(routes.length * 3);
-      expect(code).toBe(0);
+      // The examples' Express receiver, verifying with the SDK what the collection's scripts signed.
+      const secret = `whsec_${randomBytes(24).toString('base64')}`;
+      const events: SwitchboardEvent[] = [];
+      const receiver = webhookApp(secret, (event) => void events.push(event)).listen(0, '127.0.0.1');
+      await once(receiver, 'listening');
+      const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${WEBHOOK_PATH}`;
+      try {
+        const environment = filledEnvironment(dir, { ...variables, webhookUrl, webhookSecret: secret });
+        const { code, output, run } = await newman(dir, environment);
+        expect(failures(run), output).toEqual([]);
+        const tested = onePerItem(run).map(
+          (execution) => `${execution.request.method} /${execution.request.url.path.join('/')}`,
+        );
+        const routes = tested.filter((route) => route.includes('/api/'));
+        expect(routes.sort()).toEqual(
+          contractRoutes()
+            .map((route) => `${route.method} ${route.path}`)
+            .sort(),
+        );
+        expect(tested.filter((route) => !route.includes('/api/'))).toEqual(
+          Object.keys(WEBHOOK_EVENTS).map(() => `POST ${WEBHOOK_PATH}`),
+        );
+        expect(events.map((event) => event.type)).toEqual(Object.keys(WEBHOOK_EVENTS));
+        expect(run.stats.assertions.total).toBe(routes.length * 3 + events.length);
+        expect(code).toBe(0);
+      } finally {
+        receiver.close();
+      }
     },
     SLOW_TIMEOUT_MS,
   );

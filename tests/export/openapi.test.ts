@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { ERROR_CODE_STATUS, type ErrorCode } from '@switchboard/contract';
+import { ERROR_CODE_STATUS, WEBHOOK_EVENTS, type ErrorCode } from '@switchboard/contract';
 import {
   buildOpenApi,
   DEFAULT_SERVER_URL,
@@ -88,10 +88,18 @@ describe('pnpm export:api', () => {
     );
   });
 
-  it('writes an openapi.json that validates against the OpenAPI 3.0 schema (swagger-parser)', async () => {
-    const validated = await SwaggerParser.validate(path.join(out, 'openapi.json'));
-    expect('openapi' in validated && validated.openapi).toMatch(/^3\.0\.\d$/);
+  it('writes an openapi.json that validates against the OpenAPI 3.1 schema (swagger-parser)', async () => {
+    const written = JSON.parse(read('openapi.json')) as OpenAPIObject;
+    // swagger-parser's bundled 3.1 schema still spells the server variable's `description` as `descriptions` (fixed
+    // in the OpenAPI repository by OAI/OpenAPI-Specification#2793; APIDevTools/swagger-cli#83), so it refuses the
+    // valid `description` of the baseUrl variable: that one field is left out of what it checks. Redocly and Spectral
+    // (below) check the document as written.
+    for (const server of written.servers ?? [])
+      for (const variable of Object.values(server.variables ?? {})) delete variable.description;
+    const validated = await SwaggerParser.validate(written as never);
+    expect('openapi' in validated && validated.openapi).toMatch(/^3\.1\.\d$/);
     expect(Object.keys(validated.paths ?? {})).toHaveLength(routes.length / 2);
+    expect(Object.keys(('webhooks' in validated && validated.webhooks) || {})).toEqual(Object.keys(WEBHOOK_EVENTS));
   });
 
   it(
@@ -443,7 +451,7 @@ describe('OpenAPI definition', () => {
 
   it('serializes to YAML that reads back as the same definition', () => {
     const yaml = toYaml(doc);
-    expect(yaml).toMatch(/^openapi: 3\.0\.\d/m);
+    expect(yaml).toMatch(/^openapi: 3\.1\.\d/m);
     expect(yaml).not.toMatch(/[&*]a\d/); // no anchors/aliases: every tool reads it
     expect(parse(yaml)).toEqual(JSON.parse(JSON.stringify(doc)));
   });

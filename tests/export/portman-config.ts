@@ -35,7 +35,7 @@ export function withClosedObjects(doc: OpenAPIObject): OpenAPIObject {
 const queryValue = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
 
 /**
- * Portman leaves optional query parameters out, and OpenAPI 3.0 cannot mark a query parameter required in some
+ * Portman leaves optional query parameters out, and OpenAPI cannot mark a query parameter required in some
  * cases only. The definition says those cases where it can: the POST body's `anyOf` (one of several forms, e.g.
  * tickets/manage create or update) and a documented 400 naming the parameter (templates/send `variables` for a
  * template with placeholders). Each GET sends the example's value of exactly those parameters, read from there.

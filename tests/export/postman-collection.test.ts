@@ -1,4 +1,4 @@
-import { EXAMPLE_IDS } from '@switchboard/contract';
+import { EXAMPLE_IDS, WEBHOOK_EVENTS } from '@switchboard/contract';
 import { buildOpenApi, buildPostmanCollection, type PostmanCollection } from '@switchboard/openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contractRoutes, isWrite } from './routes.js';
@@ -14,8 +14,10 @@ describe('Postman collection', () => {
     header?: { key: string; value?: string }[];
     body?: { raw: string };
   };
+  /** The API's folders: every one but `webhooks` (the events' examples, sent to the user's own receiver). */
+  const apiFolders = () => collection.item.filter((folder) => folder.name !== 'webhooks');
   const requests = () =>
-    collection.item.flatMap((folder) => (folder.item ?? []).map((item) => item.request as unknown as Request));
+    apiFolders().flatMap((folder) => (folder.item ?? []).map((item) => item.request as unknown as Request));
 
   beforeAll(async () => {
     collection = await buildPostmanCollection(buildOpenApi({ serverUrl: 'http://localhost:3000' }));
@@ -41,6 +43,8 @@ describe('Postman collection', () => {
       ticketId: '',
       contactId: '',
       webhookEndpointId: '',
+      webhookUrl: '',
+      webhookSecret: '',
     });
     expect(collection.auth).toEqual({
       type: 'apikey',
@@ -87,7 +91,7 @@ describe('Postman collection', () => {
     'runs a pre-request script before each delete (creating what it deletes) and before addon/manage (looking up ' +
       'empty ids)',
     () => {
-      const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as {
+      const items = apiFolders().flatMap((folder) => folder.item ?? []) as unknown as {
         request: Request;
         event?: { listen: string; script: { exec: string[] } }[];
       }[];
@@ -115,7 +119,7 @@ describe('Postman collection', () => {
   );
 
   it('tests every request: status 200, success true, the reply against its schema', () => {
-    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as {
+    const items = apiFolders().flatMap((folder) => folder.item ?? []) as unknown as {
       name: string;
       event?: { listen: string; script: { exec: string[] } }[];
     }[];
@@ -125,6 +129,25 @@ describe('Postman collection', () => {
       expect(script, item.name).toContain('pm.response.to.have.status(200)');
       expect(script, item.name).toContain('pm.expect(reply.success).to.eql(true)');
       expect(script, item.name).toMatch(/pm\.response\.to\.have\.jsonSchema\(\{"type":"object"/);
+    }
+  });
+
+  it('has a webhooks folder with each event’s example, signed for {{webhookUrl}} with {{webhookSecret}}', () => {
+    const folder = collection.item.find((item) => item.name === 'webhooks')!;
+    const items = (folder.item ?? []) as unknown as {
+      request: Request & { url: { raw: string } };
+      event: { listen: string; script: { exec: string[] } }[];
+    }[];
+    expect(items.map((item) => JSON.parse(item.request.body!.raw))).toEqual(
+      Object.entries(WEBHOOK_EVENTS).map(([type, event]) => ({ type, ...event.example })),
+    );
+    for (const { request, event } of items) {
+      expect(request).toMatchObject({ method: 'POST', url: { raw: '{{webhookUrl}}' } });
+      expect(request.auth).toBeUndefined();
+      const script = (listen: string) => event.find((each) => each.listen === listen)!.script.exec.join('\n');
+      expect(script('prerequest')).toContain('pm.execution.skipRequest()');
+      expect(script('prerequest')).toContain("CryptoJS.HmacSHA256(id + '.' + timestamp + '.' + body, key)");
+      expect(script('test')).toContain('pm.response.to.be.success');
     }
   });
 });

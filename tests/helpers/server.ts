@@ -54,7 +54,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     databaseUrl,
     database,
     seed: (file) => seed(database.orm.em.fork(), file, running.services),
-    client: (apiKey) => createClient({ baseUrl, apiKey, axios: contractCheckedHttp({ timeout: 30_000 }) }),
+    // No retries: suites assert the server's own replies (a 429, a 503) as they come.
+    client: (apiKey) =>
+      createClient({ baseUrl, apiKey, maxRetries: 0, axios: contractCheckedHttp({ timeout: 30_000 }) }),
     http: contractCheckedHttp({ baseURL: baseUrl, validateStatus: () => true }),
     jobs: running.jobs,
     metricsUrl: running.metricsPort === undefined ? undefined : `http://127.0.0.1:${running.metricsPort}/metrics`,

@@ -104,7 +104,7 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
     (
       await server
         .client(ids.users!.owner!.apiKey!)
-        .platform.webhooks.manage({ platformId, url: hookUrl, events: 'ticket.closed' })
+        .platform.webhooks.manage({ platformId, url: hookUrl, events: ['ticket.closed'] })
     ).data.id;
   const [managed, logged] = [await addEndpoint(), await addEndpoint()];
   return {

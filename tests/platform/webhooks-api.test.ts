@@ -252,7 +252,7 @@ describe('webhooks: not found, other tenants, access', () => {
     const intruder = server.client(globex.ownerKey).platform.webhooks;
     await expectForbiddenForOtherTenant(intruder.list({ platformId: acme.platformId }));
     await expectForbiddenForOtherTenant(
-      intruder.manage({ platformId: acme.platformId, url: HOOK_URL, events: 'ticket.closed' }),
+      intruder.manage({ platformId: acme.platformId, url: HOOK_URL, events: ['ticket.closed'] }),
     );
     await expectForbiddenForOtherTenant(intruder.deliveries({ platformId: acme.platformId, endpointId: endpoint.id }));
     // Globex's own platformId with Acme's ids.
@@ -274,7 +274,7 @@ describe('webhooks: not found, other tenants, access', () => {
     const member = server.client(acme.memberKey).platform.webhooks;
     await expectForbidden(member.list({ platformId: acme.platformId }), /platform-level access/);
     await expectForbidden(
-      member.manage({ platformId: acme.platformId, url: HOOK_URL, events: 'ticket.closed' }),
+      member.manage({ platformId: acme.platformId, url: HOOK_URL, events: ['ticket.closed'] }),
       /platform-level access/,
     );
     await expectForbidden(

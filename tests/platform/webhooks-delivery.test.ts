@@ -227,7 +227,7 @@ describe('ALLOW_HTTP_WEBHOOKS=true', () => {
     const manage = (url: string) =>
       server
         .client(tenant.ownerKey)
-        .platform.webhooks.manage({ platformId: tenant.platformId, url, events: 'ticket.closed' });
+        .platform.webhooks.manage({ platformId: tenant.platformId, url, events: ['ticket.closed'] });
     expect((await manage('http://localhost:9/hooks')).success).toBe(true);
     expect((await manage('https://10.0.0.5/hooks')).success).toBe(true);
     await expectInvalid(manage('http://10.0.0.5/hooks'), 'url', 'http:// is only allowed to localhost or 127.0.0.1');

@@ -2,7 +2,9 @@ import {
   ApiConnectionError,
   AuthenticationError,
   createClient,
+  IdempotencyError,
   InvalidRequestError,
+  isSwitchboardError,
   NotFoundError,
   PermissionError,
   RateLimitError,
@@ -10,7 +12,7 @@ import {
 } from '@switchboard/client';
 import { contract, contractEndpoints } from '@switchboard/contract';
 import axios from 'axios';
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,13 +28,16 @@ function postRoutes(sdk: Record<string, unknown>) {
   }));
 }
 
+/** No retries: each case checks the error of one reply. */
+const client = (baseUrl: string) => createClient({ baseUrl, apiKey: 'k', maxRetries: 0 });
+
 describe('SDK requests and errors', () => {
   let stand: StandIn | undefined;
   afterEach(() => stand?.close());
 
   it('has one method per contract endpoint, placed like the path, sending the example to that path', async () => {
     stand = await startStandIn(() => ok({}));
-    const sb = createClient({ baseUrl: stand.url, apiKey: 'k' });
+    const sb = client(stand.url);
     const endpoints = postRoutes(sb as unknown as Record<string, unknown>);
     expect(endpoints.length).toBeGreaterThanOrEqual(13);
     for (const { route, method } of endpoints) {
@@ -63,7 +68,7 @@ describe('SDK requests and errors', () => {
 
   it('throws SwitchboardError with status, code, message, requestId, retryAfter from the envelope', async () => {
     stand = await startStandIn(() => failure(429, 'rate_limited', { 'retry-after': '17' }));
-    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
+    const error = await client(stand.url)
       .workspace.labels.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SwitchboardError);
@@ -81,7 +86,7 @@ describe('SDK requests and errors', () => {
 
   it('names a reply that is not the envelope (a proxy’s HTML page) by its status', async () => {
     stand = await startStandIn(() => ({ status: 502, body: '<html>Bad gateway</html>' }));
-    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
+    const error = await client(stand.url)
       .workspace.labels.list()
       .catch((e: unknown) => e);
     expect(error).toMatchObject({
@@ -97,11 +102,17 @@ describe('SDK requests and errors', () => {
       status: 400,
       body: { success: false, error: 'brand_new_code', message: 'limit: too new' },
     }));
-    const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
+    const error = await client(stand.url)
       .workspace.labels.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
-    expect(error).toMatchObject({ status: 400, code: 'http_400', message: 'limit: too new', param: 'limit' });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'http_400',
+      rawCode: 'brand_new_code',
+      message: 'limit: too new',
+      param: 'limit',
+    });
   });
 
   it('reports an unreachable server as status 0 with the network error code', async () => {
@@ -109,12 +120,14 @@ describe('SDK requests and errors', () => {
     const url = stand.url;
     await stand.close();
     stand = undefined;
-    const error = await createClient({ baseUrl: url, apiKey: 'k' })
+    const error = await client(url)
       .workspace.channels.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(error).toBeInstanceOf(SwitchboardError);
     expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ECONNREFUSED', requestId: undefined });
+    expect((error as ApiConnectionError).cause).toMatchObject({ code: 'ECONNREFUSED' });
+    expect((error as ApiConnectionError).response).toBeUndefined();
   });
 
   it('sends through a caller-supplied axios instance (its interceptors run)', async () => {
@@ -151,7 +164,7 @@ describe('SDK requests and errors', () => {
             }
           : failure(status, code, { 'retry-after': '3' }),
       );
-      const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
+      const error = await client(stand.url)
         .workspace.labels.list()
         .catch((e: unknown) => e);
       expect(error, code).toBeInstanceOf(ErrorClass);
@@ -166,7 +179,7 @@ describe('SDK requests and errors', () => {
 
   it('reports a per-call timeout and an aborted signal as ApiConnectionError', async () => {
     stand = await startStandIn(() => 'never');
-    const sb = createClient({ baseUrl: stand.url, apiKey: 'k' });
+    const sb = client(stand.url);
     const timedOut = await sb.workspace.channels.list({}, { timeout: 50 }).catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(ApiConnectionError);
     expect(timedOut).toBeInstanceOf(SwitchboardError);
@@ -177,12 +190,51 @@ describe('SDK requests and errors', () => {
     expect(await pending).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ERR_CANCELED' });
   });
 
-  it('sends User-Agent switchboard-node/<package version>', async () => {
-    stand = await startStandIn(() => ok([], { total: 0 }));
-    await createClient({ baseUrl: stand.url, apiKey: 'k' }).workspace.channels.list();
-    const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/client/package.json'), 'utf8')) as {
-      version: string;
+  it('names Idempotency-Key as `param` of its errors: malformed (400), reused (422), in progress (409)', async () => {
+    const replies = [
+      {
+        status: 400,
+        error: 'invalid_request',
+        message: 'Idempotency-Key: must be 1 to 255 printable ASCII characters',
+      },
+      { status: 422, error: 'idempotency_key_reused', message: 'This Idempotency-Key was already used' },
+      { status: 409, error: 'idempotency_key_in_progress', message: 'A request with this Idempotency-Key is running' },
+    ];
+    stand = await startStandIn((_, i) => ({ status: replies[i]!.status, body: { success: false, ...replies[i] } }));
+    const sb = client(stand.url);
+    const errors = [];
+    for (const _ of replies) errors.push(await sb.workspace.labels.manage({ name: 'vip' }).catch((e: unknown) => e));
+    expect(errors[0]).toBeInstanceOf(InvalidRequestError);
+    expect(errors[1]).toBeInstanceOf(IdempotencyError);
+    expect(errors[2]).toBeInstanceOf(IdempotencyError);
+    expect(errors.map((e) => (e as SwitchboardError).param)).toEqual(Array(3).fill('Idempotency-Key'));
+    expect(errors.map((e) => (e as SwitchboardError).rawCode)).toEqual(replies.map((reply) => reply.error));
+  });
+
+  it('makes errors instances of their classes across the ESM and CommonJS builds (dual-package hazard)', async () => {
+    stand = await startStandIn(() => failure(429, 'rate_limited'));
+    // The CommonJS build is a second copy of every class, as in an app that imports the SDK while a library requires
+    // it.
+    const cjs = createRequire(import.meta.url)(path.join(REPO_ROOT, 'packages/client/dist/index.cjs')) as {
+      createClient: typeof createClient;
+      RateLimitError: typeof RateLimitError;
+      SwitchboardError: typeof SwitchboardError;
     };
-    expect(stand.requests[0]!.headers['user-agent']).toBe(`switchboard-node/${version}`);
+    const fromCjs = await cjs
+      .createClient({ baseUrl: stand.url, apiKey: 'k', maxRetries: 0 })
+      .workspace.labels.list()
+      .catch((e: unknown) => e);
+    const fromEsm = await client(stand.url)
+      .workspace.labels.list()
+      .catch((e: unknown) => e);
+    for (const error of [fromCjs, fromEsm]) {
+      expect(error instanceof SwitchboardError && error instanceof RateLimitError).toBe(true);
+      expect(error instanceof cjs.SwitchboardError && error instanceof cjs.RateLimitError).toBe(true);
+      expect(isSwitchboardError(error)).toBe(true);
+      expect(error instanceof NotFoundError).toBe(false);
+    }
+    expect(isSwitchboardError(new Error('plain'))).toBe(false);
+    class MyError extends SwitchboardError {}
+    expect(fromEsm instanceof MyError).toBe(false);
   });
 });

@@ -1,11 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { contract, contractEndpoints } from '@switchboard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SDK_VERSION } from '../../packages/client/src/version.js';
 import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildPackage, pnpm, run, runOk, SLOW_TIMEOUT_MS } from './commands.js';
+import { pnpm, run, runBuilding, runOk, SLOW_TIMEOUT_MS } from './commands.js';
 
 const TSC = path.join(REPO_ROOT, 'node_modules/.bin/tsc');
 
@@ -92,15 +94,26 @@ describe('the packed SDK, installed outside the workspace', () => {
 
   beforeAll(async () => {
     const started = startTestServer();
-    await buildPackage('@switchboard/client');
     project = mkdtempSync(path.join(tmpdir(), 'switchboard-sdk-consumer-'));
-    const [command, ...args] = pnpm('pack', '--pack-destination', project);
-    const packed = await runOk(command, args, { cwd: path.join(REPO_ROOT, 'packages/client') });
+    // `pnpm sdk:pack`, as a maintainer publishing it: builds the SDK and writes the tarball to dist/sdk/.
+    const packed = await runBuilding(pnpm('--silent', 'sdk:pack'));
     tarball = packed.trim().split('\n').pop()!;
+    expect(tarball).toBe(path.join(REPO_ROOT, 'dist/sdk', `switchboard-client-${SDK_VERSION}.tgz`));
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true }));
     await runOk(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball, '@types/node@24'],
+      // Express for the README's webhook receiver.
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--loglevel=error',
+        tarball,
+        '@types/node@24',
+        'express@4',
+        '@types/express@4',
+      ],
       { cwd: project },
     );
     server = await started;
@@ -125,7 +138,7 @@ describe('the packed SDK, installed outside the workspace', () => {
     const manifest = JSON.parse(
       readFileSync(path.join(project, 'node_modules/@switchboard/client/package.json'), 'utf8'),
     );
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@ts-rest/core', 'axios', 'zod']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@ts-rest/core', 'axios', 'standardwebhooks', 'zod']);
     // devDependencies are never installed for a dependency, so only what an install reads must be free of them.
     const installed = {
       dependencies: manifest.dependencies,
@@ -155,13 +168,17 @@ describe('the packed SDK, installed outside the workspace', () => {
       expect((JSON.parse(exported) as string[]).sort()).toEqual([
         'ApiConnectionError',
         'AuthenticationError',
+        'IdempotencyError',
         'InvalidRequestError',
         'NotFoundError',
         'PermissionError',
         'RateLimitError',
         'SwitchboardError',
+        'WebhookVerificationError',
         'createClient',
+        'isSwitchboardError',
         'paginate',
+        'verifyWebhook',
       ]);
     }
   });
@@ -230,6 +247,50 @@ describe('the packed SDK, installed outside the workspace', () => {
       expect(
         errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${wrongLine(index)},`))),
       ).toEqual([]);
+    },
+    SLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'passes the type-level checks (tests/sdk/typing) with exactOptionalPropertyTypes as nodenext, node16 and bundler',
+    async () => {
+      writeFileSync(path.join(project, 'checks.ts'), readFileSync(path.join(import.meta.dirname, 'typing/checks.ts')));
+      const strict = ['--noEmit', '--strict', '--exactOptionalPropertyTypes', '--noUncheckedIndexedAccess'];
+      const resolutions = [
+        ['--module', 'nodenext', '--moduleResolution', 'nodenext'],
+        ['--module', 'node16', '--moduleResolution', 'node16'],
+        ['--module', 'esnext', '--moduleResolution', 'bundler'],
+      ];
+      for (const resolution of resolutions)
+        await runOk(TSC, [...strict, ...resolution, '--target', 'es2022', '--types', 'node', 'checks.ts'], {
+          cwd: project,
+        });
+    },
+    SLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'ships a README that names every namespace and whose every TypeScript example compiles against the package',
+    async () => {
+      const readme = readFileSync(path.join(project, 'node_modules/@switchboard/client/README.md'), 'utf8');
+      const groups = new Set(contractEndpoints(contract).map(({ at }) => `sb.${at.slice(0, 2).join('.')}`));
+      for (const group of groups) expect(readme, group).toContain(`\`${group}\``);
+      for (const section of ['Authentication', 'Pagination', 'Errors', 'Retries', 'Response metadata', 'Webhooks'])
+        expect(readme).toMatch(new RegExp(`^## ${section}`, 'm'));
+      const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+      expect(blocks.length).toBeGreaterThanOrEqual(5);
+      const files = blocks.map((block, index) => {
+        const file = `readme-${index}.mts`;
+        writeFileSync(path.join(project, file), `${block}\nexport {};\n`);
+        return file;
+      });
+      await runOk(
+        TSC,
+        ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--types', 'node', ...files],
+        {
+          cwd: project,
+        },
+      );
     },
     SLOW_TIMEOUT_MS,
   );

@@ -5,7 +5,7 @@ import { ok, startStandIn, type StandIn } from './stand-in.js';
 /** 7 contacts served 3 per page, like contacts/list does. */
 const ALL = Array.from({ length: 7 }, (_, i) => ({ id: `c${i + 1}`, name: `Contact ${i + 1}` }));
 
-describe('SDK paginate', () => {
+describe('SDK paginate and .all()', () => {
   let stand: StandIn | undefined;
   afterEach(() => stand?.close());
 
@@ -15,39 +15,67 @@ describe('SDK paginate', () => {
       const items = ALL.slice(0, total).slice((page - 1) * limit, page * limit);
       return ok(items, { pagination: { page, limit, total, pages: Math.ceil(total / limit) } });
     });
-    return stand;
+    return createClient({ baseUrl: stand.url, apiKey: 'k' });
   };
 
   it('yields every item across pages, keeping the other parameters on every request', async () => {
-    const server = await pagedServer();
-    const sb = createClient({ baseUrl: server.url, apiKey: 'k' });
+    const sb = await pagedServer();
     const seen: string[] = [];
+    for await (const contact of sb.workspace.contacts.list.all({ search: 'con', limit: 3 })) seen.push(contact.id);
+    const generic: string[] = [];
     for await (const contact of sb.paginate(sb.workspace.contacts.list, { search: 'con', limit: 3 }))
-      seen.push(contact.id);
+      generic.push(contact.id);
     expect(seen).toEqual(ALL.map((c) => c.id));
-    expect(server.requests.map((r) => r.body)).toEqual([
-      { search: 'con', limit: 3, page: 1 },
-      { search: 'con', limit: 3, page: 2 },
-      { search: 'con', limit: 3, page: 3 },
-    ]);
+    expect(generic).toEqual(seen);
+    expect(stand!.requests.map((r) => r.body)).toEqual(
+      [1, 2, 3, 1, 2, 3].map((page) => ({ search: 'con', limit: 3, page })),
+    );
   });
 
   it('fetches lazily: breaking out after the first item costs one request', async () => {
-    const server = await pagedServer();
-    const sb = createClient({ baseUrl: server.url, apiKey: 'k' });
+    const sb = await pagedServer();
     for await (const contact of paginate(sb.workspace.contacts.list, { limit: 3 })) {
       expect(contact.id).toBe('c1');
       break;
     }
-    expect(server.requests).toHaveLength(1);
+    expect(stand!.requests).toHaveLength(1);
+  });
+
+  it('toArray({ limit }) collects the first items, fetching only the pages needed; iterations start over', async () => {
+    const sb = await pagedServer();
+    const list = sb.workspace.contacts.list.all({ limit: 3 });
+    expect((await list.toArray({ limit: 4 })).map((c) => c.id)).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(stand!.requests).toHaveLength(2);
+    expect(await list.toArray({ limit: 100 })).toHaveLength(7);
+    expect(stand!.requests).toHaveLength(5);
+    await expect(list.toArray({ limit: 0 })).rejects.toThrow(RangeError);
+    await expect(list.toArray({ limit: 10_001 })).rejects.toThrow(/1 to 10000/);
   });
 
   it('makes one request for an empty list', async () => {
-    const server = await pagedServer(0);
-    const sb = createClient({ baseUrl: server.url, apiKey: 'k' });
-    const items = [];
-    for await (const contact of sb.paginate(sb.workspace.contacts.list)) items.push(contact);
-    expect(items).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    const sb = await pagedServer(0);
+    expect(await sb.workspace.contacts.list.all().toArray({ limit: 10 })).toEqual([]);
+    expect(stand!.requests).toHaveLength(1);
+  });
+
+  it('passes the call options to every page: an abort ends the iteration with ApiConnectionError', async () => {
+    const sb = await pagedServer();
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const iterate = async () => {
+      for await (const contact of sb.workspace.contacts.list.all({ limit: 3 }, { signal: controller.signal })) {
+        seen.push(contact.id);
+        if (seen.length === 3) controller.abort();
+      }
+    };
+    await expect(iterate()).rejects.toMatchObject({ name: 'ApiConnectionError', code: 'ERR_CANCELED' });
+    expect(seen).toEqual(['c1', 'c2', 'c3']);
+  });
+
+  it('has .all() on paginated lists only', async () => {
+    const sb = await pagedServer();
+    expect(typeof sb.platform.tickets.list.all).toBe('function');
+    expect(typeof sb.platform.webhooks.deliveries.all).toBe('function');
+    expect('all' in sb.workspace.labels.list).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ const LABELS = '/api/workspace/v1/labels/manage';
 const CONTACTS = '/api/workspace/v1/contacts/list';
 const SEND = '/api/workspace/v1/chat/templates/send';
 
-describe('SDK retry (opt-in)', () => {
+describe('SDK retry', () => {
   let stand: StandIn | undefined;
   afterEach(() => stand?.close());
 
@@ -37,10 +37,29 @@ describe('SDK retry (opt-in)', () => {
     expect(server.requests[1]!.body).toEqual({ name: 'vip' });
   });
 
-  it('does not retry unless asked', async () => {
-    const server = await serve(() => failure(429, 'rate_limited', { 'retry-after': '1' }));
-    const error = await caught(createClient({ baseUrl: server.url, apiKey: 'sk_test' }).workspace.contacts.list());
-    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 1, requestId: 'req-1' });
+  it('retries twice by default; maxRetries sets the count, 0 (or retry: false) turns it off', async () => {
+    const server = await serve(() => failure(429, 'rate_limited', { 'retry-after': '0' }));
+    const tries = async (options: Parameters<typeof createClient>[0]) => {
+      const before = server.requests.length;
+      const error = await caught(createClient(options).workspace.contacts.list());
+      expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 0 });
+      return server.requests.length - before;
+    };
+    const base = { baseUrl: server.url, apiKey: 'sk_test' };
+    expect(await tries(base)).toBe(3);
+    expect(await tries({ ...base, maxRetries: 4 })).toBe(5);
+    expect(await tries({ ...base, maxRetries: 0 })).toBe(1);
+    expect(await tries({ ...base, retry: false })).toBe(1);
+    expect(await tries({ ...base, maxRetries: 1, retry: { attempts: 9 } })).toBe(2);
+  });
+
+  it('stops waiting for Retry-After when the call’s signal aborts, with the abort’s error', async () => {
+    const server = await serve(() => failure(429, 'rate_limited', { 'retry-after': '3' }));
+    const sb = createClient({ baseUrl: server.url, apiKey: 'sk_test' });
+    const started = performance.now();
+    const error = await caught(sb.workspace.contacts.list({}, { signal: AbortSignal.timeout(200) }));
+    expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ERR_CANCELED' });
+    expect(performance.now() - started).toBeLessThan(1_000);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -103,7 +122,7 @@ describe('SDK retry (opt-in)', () => {
 
   it('fails a request that outlives timeoutMs with status 0, and retries it when it is a read', async () => {
     const server = await serve((_, i) => (i < 2 ? 'never' : ok([], { total: 0 })));
-    const once = createClient({ baseUrl: server.url, apiKey: 'sk_test', timeoutMs: 100 });
+    const once = createClient({ baseUrl: server.url, apiKey: 'sk_test', timeoutMs: 100, maxRetries: 0 });
     expect(await caught(once.workspace.automations.list())).toMatchObject({ status: 0, code: 'ECONNABORTED' });
     const retrying = createClient({
       baseUrl: server.url,

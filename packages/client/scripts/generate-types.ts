@@ -32,20 +32,30 @@ const CONTRACT_TYPES = [
   'Pagination',
   'Plan',
   'Platform',
+  'PlatformUser',
   'Template',
   'Ticket',
   'TicketCreateParams',
   'TicketManageParams',
   'TicketStatus',
+  'TicketSummary',
   'TicketUpdateParams',
   'WebhookChangeParams',
   'WebhookCreateParams',
   'WebhookDelivery',
   'WebhookEndpoint',
+  'WebhookEndpointWithSecret',
   'WebhookEventType',
   'WebhookManageParams',
   'WebhookRedeliverParams',
+  'WebhookRotateParams',
 ];
+/** Endpoints whose method is declared by hand, with overloads where a parameter decides the reply's shape. */
+const METHOD_OVERRIDES: Record<string, { type: string; from: string }> = {
+  'platform.webhooks.manage': { type: 'WebhooksManageMethod', from: '../webhook-manage.js' },
+};
+/** Aliases the probe computes for the printer's decisions, not published. */
+const PROBE_ONLY = /(ParamsOptional|Paged)$|^Flat$/;
 /** Endpoints whose type names do not follow from the path (`workspace.` / `platform.` and `chat.` dropped). */
 const NAME_OVERRIDES: Record<string, string> = { 'platform.id.list': 'PlatformIdList' };
 
@@ -126,27 +136,40 @@ function printAliases(probe: string): Map<string, { text: string; isObject: bool
   return printed;
 }
 
-function contractEndpoints(): Endpoint[] {
+/** The contract's endpoints, found through its `Contract` type, and its webhook event types (`ticket.closed`, …). */
+function contractShape(): { endpoints: Endpoint[]; events: string[] } {
   const { checker, source } = createChecker(
-    `import type { Contract } from '@switchboard/contract';\nexport type Probe = Contract;\n`,
+    `import type { Contract, WebhookEventType } from '@switchboard/contract';\n` +
+      `export type Probe = Contract;\nexport type Events = WebhookEventType;\n`,
   );
-  const alias = source.statements.find(ts.isTypeAliasDeclaration)!;
-  return endpoints(checker, checker.getTypeAtLocation(alias.name));
+  const [api, events] = source.statements.filter(ts.isTypeAliasDeclaration).map((a) => checker.getTypeAtLocation(a));
+  const eventTypes = (events!.isUnion() ? events!.types : [events!]).map(
+    (type) => (type as ts.StringLiteralType).value,
+  );
+  return { endpoints: endpoints(checker, api!), events: eventTypes };
 }
 
-function probeSource(list: readonly Endpoint[]): string {
+/** `ticket.closed` → `TicketClosedEvent`, as the contract names each event's component schema. */
+const eventTypeName = (event: string) => `${event.split('.').map(pascal).join('')}Event`;
+
+function probeSource(list: readonly Endpoint[], events: readonly string[]): string {
   const access = (endpoint: Endpoint) => `Contract${endpoint.path.map((part) => `['${part}']`).join('')}['post']`;
   return [
     `import type * as C from '@switchboard/contract';`,
     `import type { Contract } from '@switchboard/contract';`,
     `import type { z } from 'zod';`,
-    ...CONTRACT_TYPES.map((name) => `type ${name} = C.${name};`),
+    // Flattened (each form of a union on its own), so `Omit<…> & {…}` prints as the object it makes.
+    'type Flat<T> = T extends unknown ? { [K in keyof T]: T[K] } : never;',
+    ...CONTRACT_TYPES.map((name) => `type ${name} = Flat<C.${name}>;`),
+    ...events.map((event) => `type ${eventTypeName(event)} = C.WebhookEventOf<'${event}'>;`),
+    `type SwitchboardEvent = C.WebhookEvent;`,
     ...list.flatMap((endpoint) => [
-      `type ${endpoint.name}Params = z.input<${access(endpoint)}['body']>;`,
+      `type ${endpoint.name}Params = Flat<z.input<${access(endpoint)}['body']>>;`,
       `type ${endpoint.name}Response = z.output<${access(endpoint)}['responses'][200]>;`,
       `type ${endpoint.name}ErrorCode = z.output<${access(endpoint)}['responses'][Exclude<keyof ` +
         `${access(endpoint)}['responses'], 200>]>['error'];`,
       `type ${endpoint.name}ParamsOptional = {} extends ${endpoint.name}Params ? true : false;`,
+      `type ${endpoint.name}Paged = ${endpoint.name}Response extends { pagination: C.Pagination } ? true : false;`,
     ]),
   ].join('\n');
 }
@@ -164,52 +187,80 @@ function referToNames(text: string, named: ReadonlyMap<string, string>, self: st
  */
 function groupInterfaces(
   list: readonly Endpoint[],
-  optional: (endpoint: Endpoint) => boolean,
+  member: (endpoint: Endpoint) => string,
   at: readonly string[],
 ): string[] {
   const depth = at.length;
   const inGroup = list.filter((endpoint) => at.every((part, index) => endpoint.path[index] === part));
   const members = [...new Set(inGroup.map((endpoint) => endpoint.path[depth]!))];
-  const lines = members.map((member) => {
-    const leaf = inGroup.find((endpoint) => endpoint.path.length === depth + 1 && endpoint.path[depth] === member);
-    if (!leaf) return `  ${member}: ${groupName([...at, member])};`;
-    const params = `params${optional(leaf) ? '?' : ''}: ${leaf.name}Params`;
-    return `  ${member}: (${params}, options?: RequestOptions) => Promise<${leaf.name}Response>;`;
+  const lines = members.map((name) => {
+    const leaf = inGroup.find((endpoint) => endpoint.path.length === depth + 1 && endpoint.path[depth] === name);
+    if (!leaf) return `  ${name}: ${groupName([...at, name])};`;
+    return `  ${name}: ${member(leaf)};`;
   });
   const subgroups = members.filter(
-    (member) => !inGroup.some((endpoint) => endpoint.path.length === depth + 1 && endpoint.path[depth] === member),
+    (name) => !inGroup.some((endpoint) => endpoint.path.length === depth + 1 && endpoint.path[depth] === name),
   );
   return [
     `export interface ${groupName(at)} {\n${lines.join('\n')}\n}`,
-    ...subgroups.flatMap((member) => groupInterfaces(list, optional, [...at, member])),
+    ...subgroups.flatMap((name) => groupInterfaces(list, member, [...at, name])),
   ];
 }
 
 const groupName = (at: readonly string[]) => `${at.map(pascal).join('') || 'Switchboard'}Api`;
 
+/**
+ * An endpoint's method type (method.ts): a list's has `.all()`, and the parameters are optional when none is
+ * required; METHOD_OVERRIDES name the hand-written ones.
+ */
+function methodType(endpoint: Endpoint, printed: ReadonlyMap<string, { text: string }>, params: string): string {
+  const override = METHOD_OVERRIDES[endpoint.path.join('.')];
+  if (override) return override.type;
+  const paged = printed.get(`${endpoint.name}Paged`)!.text === 'true';
+  const optional = printed.get(`${endpoint.name}ParamsOptional`)!.text === 'true';
+  const kind = `${paged ? 'ListMethod' : 'Method'}${optional ? 'OptionalParams' : ''}`;
+  return `${kind}<${params}, ${endpoint.name}Response, ${endpoint.name}ErrorCode>`;
+}
+
 export function generateApiTypes(): string {
-  const list = contractEndpoints();
-  const printed = printAliases(probeSource(list));
+  const { endpoints: list, events } = contractShape();
+  const printed = printAliases(probeSource(list, events));
   const named = new Map(
-    [...printed].filter(([name]) => !name.endsWith('ParamsOptional')).map(([name, { text }]) => [name, text]),
+    [...printed].filter(([name]) => !PROBE_ONLY.test(name)).map(([name, { text }]) => [name, text]),
   );
   // Longest first, so a structure that contains another is replaced whole.
   const byLength = new Map(
-    [...named].filter(([name]) => CONTRACT_TYPES.includes(name)).sort(([, a], [, b]) => b.length - a.length),
+    [...named]
+      .filter(([name]) => CONTRACT_TYPES.includes(name) || events.map(eventTypeName).includes(name))
+      .sort(([, a], [, b]) => b.length - a.length),
   );
-  const declarations = [...named].map(([name, text]) => {
-    const body = referToNames(text, byLength, name);
-    return printed.get(name)!.isObject && body.startsWith('{')
+  const bodies = new Map([...named].map(([name, text]) => [name, referToNames(text, byLength, name)]));
+  // An endpoint's parameters that are a contract type already (`TicketManageParams`) keep that one name.
+  const sameAsContractType = (name: string) =>
+    CONTRACT_TYPES.find((type) => bodies.get(name) === type || bodies.get(name) === bodies.get(type));
+  const paramsName = (endpoint: Endpoint) => sameAsContractType(`${endpoint.name}Params`) ?? `${endpoint.name}Params`;
+  const published = [...bodies].filter(
+    ([name]) => !(name.endsWith('Params') && !CONTRACT_TYPES.includes(name) && sameAsContractType(name)),
+  );
+  const declarations = published.map(([name, body]) =>
+    printed.get(name)!.isObject && body.startsWith('{')
       ? `export interface ${name} ${body}`
-      : `export type ${name} = ${body};`;
-  });
-  const optional = (endpoint: Endpoint) => printed.get(`${endpoint.name}ParamsOptional`)!.text === 'true';
+      : `export type ${name} = ${body};`,
+  );
+  const imports = [...new Set(Object.values(METHOD_OVERRIDES).map(({ from }) => from))].map(
+    (from) =>
+      `import type { ${Object.values(METHOD_OVERRIDES)
+        .filter((override) => override.from === from)
+        .map((override) => override.type)
+        .join(', ')} } from '${from}';`,
+  );
   const text = [
     '// Generated by packages/client/scripts/generate-types.ts from the contract: do not edit by hand.',
-    `import type { RequestOptions } from '../create-client.js';`,
+    `import type { ListMethod, ListMethodOptionalParams, Method, MethodOptionalParams } from '../method.js';`,
+    ...imports,
     ...declarations,
     '/** Every endpoint of the API, grouped like its paths: `sb.workspace.contacts.list({ search })`. */',
-    ...groupInterfaces(list, optional, []),
+    ...groupInterfaces(list, (endpoint) => methodType(endpoint, printed, paramsName(endpoint)), []),
   ].join('\n');
   // Reprinted by the compiler: one member per line, whatever the length of the printed types.
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });

@@ -1,28 +1,23 @@
-import { contract, type EndpointMetadata } from '@switchboard/contract';
-import { initClient, isAppRoute, type ApiFetcherArgs, type AppRouter } from '@ts-rest/core';
-import axios, { type AxiosError, type AxiosInstance } from 'axios';
+import { contract, contractEndpoints, isPaginated, type ContractRoute } from '@switchboard/contract';
+import { initClient, type ApiFetcherArgs } from '@ts-rest/core';
+import axios, { type AxiosInstance } from 'axios';
 import type { SwitchboardApi } from './generated/api.js';
-import { ApiConnectionError, connectionErrorCode, toSwitchboardError } from './errors.js';
-import { idempotencyHeaders, type WriteOptions } from './idempotency.js';
-import { paginate } from './paginate.js';
+import { connectionError, isSwitchboardError, toSwitchboardError } from './errors.js';
+import { idempotencyHeaders } from './idempotency.js';
+import { paginate, type PagedMethod } from './paginate.js';
+import type { RequestOptions } from './request-options.js';
+import { APIPromise, responseInfo, type WithResponse } from './response.js';
 import { isIdempotent, resolveRetry, withRetry, type ResolvedRetry, type RetryOptions } from './retry.js';
-import { SDK_VERSION } from './version.js';
+import { userAgent, validBaseUrl, type AppInfo } from './settings.js';
+import { verifyWebhook } from './webhooks.js';
 
-/** Per-call options, beside the endpoint's parameters (`idempotencyKey` applies to writes). */
-export interface RequestOptions extends WriteOptions {
-  /**
-   * Milliseconds before this call gives up (ApiConnectionError, code `ECONNABORTED`); default: the client's
-   * `timeoutMs`.
-   */
-  timeout?: number;
-  /** Aborts the call (ApiConnectionError, code `ERR_CANCELED`); also stops retries. */
-  signal?: AbortSignal;
-}
+export type { RequestOptions } from './request-options.js';
 
 /**
  * One method per endpoint (plain types generated from the contract, see src/generated/api.ts): takes the endpoint's
  * parameters and per-call options (timeout, signal and, for writes, an `idempotencyKey`), resolves to the success
- * envelope, throws SwitchboardError.
+ * envelope, throws SwitchboardError. Lists also have `.all()`; every method has `.isError()`, every returned promise
+ * `.withResponse()`.
  */
 export interface SwitchboardClient extends SwitchboardApi {
   /**
@@ -30,24 +25,41 @@ export interface SwitchboardClient extends SwitchboardApi {
    * search }))`.
    */
   paginate: typeof paginate;
+  webhooks: {
+    /** Checks a delivery's Standard Webhooks signature and returns its typed event (see verifyWebhook). */
+    verify: typeof verifyWebhook;
+  };
 }
 
 export interface ClientOptions {
-  /** Server root, e.g. `https://api.example.com` (no `/api/...`). */
+  /** Server root, e.g. `https://api.example.com` (no `/api/...`); checked here, so a typo fails at once. */
   baseUrl: string;
   apiKey: string;
-  /** Your own axios instance (interceptors, proxies); one is created when omitted. */
-  axios?: AxiosInstance;
+  /**
+   * Your own axios instance (interceptors, proxies); one is created when omitted. Its User-Agent, if set, is kept in
+   * front of the SDK's.
+   */
+  axios?: AxiosInstance | undefined;
   /**
    * Timeout of each request; default 30 s (a call's `timeout` option overrides it). A timed-out request fails with
    * ApiConnectionError (status 0, code `ECONNABORTED`).
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
-   * Opt-in automatic retry (off by default): `true` for the defaults, or bounds. A 429 is retried for every
-   * endpoint after its `Retry-After`; a network failure or 503 for reads, and for writes under their Idempotency-Key.
+   * How many times a failed request is repeated (default 2; 0 turns retrying off): a 429 after its `Retry-After` on
+   * every endpoint, a network failure or 503 on reads and on writes under their Idempotency-Key.
    */
-  retry?: boolean | RetryOptions;
+  maxRetries?: number | undefined;
+  /**
+   * The retry bounds (`attempts`, `maxDelayMs`, `baseDelayMs`); `false` turns retrying off. `maxRetries` takes
+   * precedence for the count.
+   */
+  retry?: boolean | RetryOptions | undefined;
+  /**
+   * Your integration, appended to the User-Agent (`switchboard-node/1.0.0 acme-crm/2.3.0 (+https://acme.example)`), as
+   * Stripe's `appInfo`.
+   */
+  appInfo?: AppInfo | undefined;
 }
 
 type Reply = { status: number; body: unknown; headers: Headers };
@@ -55,21 +67,22 @@ type Reply = { status: number; body: unknown; headers: Headers };
 type CallArgs = {
   body: unknown;
   extraHeaders: Record<string, string>;
-  fetchOptions: { signal?: AbortSignal };
-  timeout?: number;
+  fetchOptions: { signal?: AbortSignal | undefined };
+  timeout?: number | undefined;
 };
 type Send = (args: CallArgs) => Promise<Reply>;
 
-const USER_AGENT = `switchboard-node/${SDK_VERSION}`;
-
-/** ts-rest's fetcher contract, fulfilled with axios. */
-function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined) {
+/**
+ * ts-rest's fetcher contract, fulfilled with axios; a request that got no reply comes back as status 0 with the error
+ * as body.
+ */
+function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined, agent: string) {
   return async (args: ApiFetcherArgs & { timeout?: number }): Promise<Reply> => {
     try {
       const response = await http.request({
         method: args.method,
         url: args.path,
-        headers: { 'user-agent': USER_AGENT, ...args.headers },
+        headers: { 'user-agent': agent, ...args.headers },
         data: args.body,
         timeout: args.timeout ?? timeoutMs,
         signal: args.fetchOptions?.signal ?? undefined,
@@ -81,46 +94,52 @@ function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined) {
         headers: new Headers(response.headers as Record<string, string>),
       };
     } catch (error) {
-      const cause = error as AxiosError;
-      throw new ApiConnectionError(0, connectionErrorCode(cause.code), cause.message, undefined, undefined);
+      return { status: 0, body: error, headers: new Headers() };
     }
   };
 }
 
-function endpointMethod(send: Send, metadata: EndpointMetadata, retry: ResolvedRetry | undefined) {
-  const once = async (params: unknown, options: RequestOptions, extraHeaders: Record<string, string>) => {
+function endpointMethod(send: Send, route: ContractRoute, retry: ResolvedRetry | undefined) {
+  const { operation } = route.metadata;
+  const once = async <T>(params: unknown, options: RequestOptions, extraHeaders: Record<string, string>) => {
     const reply = await send({
       body: params,
       extraHeaders,
       fetchOptions: { signal: options.signal },
       timeout: options.timeout,
     });
-    if (reply.status >= 200 && reply.status < 300) return reply.body;
-    throw toSwitchboardError(reply.status, reply.body, Object.fromEntries(reply.headers.entries()));
+    if (reply.status === 0) throw connectionError(reply.body, operation);
+    const headers = Object.fromEntries(reply.headers.entries());
+    if (reply.status < 200 || reply.status >= 300)
+      throw toSwitchboardError(reply.status, reply.body, headers, operation);
+    return { data: reply.body as T, response: responseInfo(reply.status, headers) } satisfies WithResponse<T>;
   };
-  return (params: unknown = {}, options: RequestOptions = {}) => {
+  const method = <T>(params: unknown = {}, options: RequestOptions = {}) => {
     // One key per call, sent again on each of its retries: the server replays a write that already ran.
-    const headers = idempotencyHeaders(metadata, options);
-    return withRetry(() => once(params, options, headers), isIdempotent(metadata, headers), retry);
+    const headers = idempotencyHeaders(route.metadata, options);
+    const idempotent = isIdempotent(route.metadata, headers);
+    return new APIPromise(
+      withRetry(() => once<T>(params, options, headers), idempotent, retry, options.signal, operation),
+    );
   };
+  const isError = (error: unknown) => isSwitchboardError(error) && error.operation === operation;
+  const all = (params: object = {}, options?: RequestOptions) =>
+    paginate(method as unknown as PagedMethod<object, unknown>, params, options);
+  return Object.assign(method, { isError }, isPaginated(route) && { all });
 }
 
-function buildTree(
-  router: AppRouter,
-  calls: Record<string, unknown>,
-  retry: ResolvedRetry | undefined,
-): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(router).map(([name, node]) => {
-      if (isAppRoute(node)) throw new Error(`Unexpected bare route ${name}`);
-      const branch = calls[name] as Record<string, unknown>;
-      if ('post' in node && isAppRoute(node.post)) {
-        const send = branch.post as Send;
-        return [name, endpointMethod(send, node.post.metadata as EndpointMetadata, retry)];
-      }
-      return [name, buildTree(node as AppRouter, branch, retry)];
-    }),
-  );
+/** The client tree, shaped like the contract: each endpoint's method at its place (`workspace.contacts.list`). */
+function buildTree(calls: Record<string, unknown>, retry: ResolvedRetry | undefined): Record<string, unknown> {
+  const tree: Record<string, unknown> = {};
+  for (const { at, post } of contractEndpoints(contract)) {
+    const send = at.reduce<Record<string, unknown>>((branch, name) => branch[name] as Record<string, unknown>, calls)
+      .post as Send;
+    const parent = at
+      .slice(0, -1)
+      .reduce<Record<string, unknown>>((branch, name) => (branch[name] ??= {}) as Record<string, unknown>, tree);
+    parent[at.at(-1)!] = endpointMethod(send, post, retry);
+  }
+  return tree;
 }
 
 /**
@@ -128,14 +147,16 @@ function buildTree(
  * `await sb.workspace.contacts.list({ search: 'ada' })`. Every call is a POST with a JSON body.
  */
 export function createClient(options: ClientOptions): SwitchboardClient {
+  if (typeof options?.apiKey !== 'string' || !options.apiKey.trim())
+    throw new TypeError('createClient: apiKey is required (the API key from the Developer Portal)');
   const http = options.axios ?? axios.create({ timeout: 30_000 });
   const calls = initClient(contract, {
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: validBaseUrl(options.baseUrl),
     baseHeaders: { 'x-api-key': options.apiKey },
-    api: axiosFetcher(http, options.timeoutMs),
+    api: axiosFetcher(http, options.timeoutMs, userAgent(http, options.appInfo)),
     validateResponse: false,
     throwOnUnknownStatus: false,
   });
-  const tree = buildTree(contract, calls as unknown as Record<string, unknown>, resolveRetry(options.retry));
-  return { ...tree, paginate } as unknown as SwitchboardClient;
+  const tree = buildTree(calls as unknown as Record<string, unknown>, resolveRetry(options.retry, options.maxRetries));
+  return { ...tree, paginate, webhooks: { verify: verifyWebhook } } as unknown as SwitchboardClient;
 }

@@ -6,7 +6,7 @@ export interface WriteOptions {
    * Your own `Idempotency-Key` (1–255 printable ASCII characters), e.g. an order id, to make a write safe to
    * repeat across processes. Without it the SDK generates one per call.
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -1,9 +1,12 @@
-// The SDK's public API, and nothing else: the client, its errors, paginate, and the named types of the API.
+// The SDK's public API, and nothing else: the client, its errors, pagination, webhook verification, and the named
+// types of the API.
 export { createClient, type ClientOptions, type RequestOptions, type SwitchboardClient } from './create-client.js';
 export {
   ApiConnectionError,
   AuthenticationError,
+  IdempotencyError,
   InvalidRequestError,
+  isSwitchboardError,
   NotFoundError,
   PermissionError,
   RateLimitError,
@@ -12,6 +15,16 @@ export {
   type HttpErrorCode,
   type SwitchboardErrorCode,
 } from './errors.js';
-export { paginate } from './paginate.js';
+export type { EndpointError, ListMethod, ListMethodOptionalParams, Method, MethodOptionalParams } from './method.js';
+export { paginate, type PagedMethod, type PageIterable, type PageParams } from './paginate.js';
+export type { APIPromise, RateLimitInfo, ResponseInfo, WithResponse } from './response.js';
 export type { RetryOptions } from './retry.js';
+export type { AppInfo } from './settings.js';
+export type { WebhookManageReply, WebhooksManageMethod } from './webhook-manage.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookHeaders,
+  type WebhookVerificationReason,
+} from './webhooks.js';
 export type * from './generated/api.js';

@@ -1,29 +1,63 @@
 import type { Pagination } from './generated/api.js';
+import type { RequestOptions } from './request-options.js';
 
-/** Any SDK method whose reply is a page: `{ data: [...], pagination: { page, pages, ... } }`. */
-export type PagedMethod = (params?: never) => Promise<{ data: readonly unknown[]; pagination: Pagination }>;
+/** A page of a paginated list: `{ data: [...], pagination: { page, pages, ... } }`. */
+export interface PageReply<Item = unknown> {
+  data: readonly Item[];
+  pagination: Pagination;
+}
 
-/**
- * The method's parameters without `page`, which paginate drives itself. (`NonNullable` here collapses to never under TS
- * 5.9.)
- */
-export type PagedParams<M extends PagedMethod> = Omit<Exclude<Parameters<M>[0], undefined>, 'page'>;
+/** Any method whose reply is a page, whatever its parameters (required or optional). */
+export type PagedMethod<Params, Item> = (params: Params, options?: RequestOptions) => PromiseLike<PageReply<Item>>;
 
-export type PagedItem<M extends PagedMethod> = Awaited<ReturnType<M>>['data'][number];
+/** A method's parameters without `page`, which the iteration drives itself (each form of a union kept whole). */
+export type PageParams<Params> = Params extends unknown ? Omit<Params, 'page'> : never;
+
+/** `(params?, options?)` when every parameter is optional, `(params, options?)` when one is required. */
+export type PageArgs<Params> =
+  {} extends PageParams<Params>
+    ? [params?: PageParams<Params>, options?: RequestOptions]
+    : [params: PageParams<Params>, options?: RequestOptions];
+
+/** The most items `toArray` collects: a bound on memory, as Stripe's `autoPagingToArray` has. */
+export const TO_ARRAY_MAX = 10_000;
 
 /**
  * Every item across all pages, fetched one page at a time as the loop asks for more:
- * `for await (const contact of paginate(sb.workspace.contacts.list, { search: 'ada', limit: 200 }))`.
- * Stops after the last page the server reports (or at the first empty page).
+ * `for await (const contact of sb.workspace.contacts.list.all({ search: 'ada' }))`. Each iteration starts again
+ * at page 1; `options` (signal, timeout) apply to every page's request.
  */
-export async function* paginate<M extends PagedMethod>(
-  method: M,
-  params?: PagedParams<M>,
-): AsyncGenerator<PagedItem<M>, void, undefined> {
-  const call = method as unknown as (params: object) => ReturnType<M>;
-  for (let page = 1; ; page++) {
-    const reply = await call({ ...params, page });
-    yield* reply.data as PagedItem<M>[];
-    if (reply.data.length === 0 || page >= reply.pagination.pages) return;
+export interface PageIterable<Item> extends AsyncIterable<Item> {
+  /** The first `limit` items (at most 10,000), fetching only the pages they need. */
+  toArray(bound: { limit: number }): Promise<Item[]>;
+}
+
+/**
+ * Every item of a paginated list: `for await (const c of paginate(sb.workspace.contacts.list, { search }))`, the
+ * generic form of each list method's `.all()`. Stops after the last page the server reports (or at an empty page).
+ */
+export function paginate<Params, Item>(
+  method: PagedMethod<Params, Item>,
+  ...[params, options]: PageArgs<Params>
+): PageIterable<Item> {
+  async function* items(): AsyncGenerator<Item, void, undefined> {
+    for (let page = 1; ; page++) {
+      const reply = await method({ ...params, page } as Params, options);
+      yield* reply.data;
+      if (reply.data.length === 0 || page >= reply.pagination.pages) return;
+    }
   }
+  return {
+    [Symbol.asyncIterator]: items,
+    async toArray({ limit }) {
+      if (!Number.isInteger(limit) || limit < 1 || limit > TO_ARRAY_MAX)
+        throw new RangeError(`toArray: limit must be an integer from 1 to ${TO_ARRAY_MAX}, got ${limit}`);
+      const collected: Item[] = [];
+      for await (const item of items()) {
+        collected.push(item);
+        if (collected.length >= limit) break;
+      }
+      return collected;
+    },
+  };
 }

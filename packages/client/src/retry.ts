@@ -1,19 +1,19 @@
 import type { EndpointMetadata, RateClass } from '@switchboard/contract';
-import { SwitchboardError } from './errors.js';
+import { connectionError, SwitchboardError } from './errors.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 
 export interface RetryOptions {
-  /** Total tries including the first. Default 3. */
-  attempts?: number;
+  /** Total tries including the first. Default 3 (the client's `maxRetries`, when given, takes precedence). */
+  attempts?: number | undefined;
   /**
    * Longest single wait. A `Retry-After` longer than this is not waited for: the 429 is thrown at once. Default 30 s.
    */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** First backoff when the server gave no `Retry-After`; doubles on each further try (with jitter). Default 500 ms. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
 }
 
-export type ResolvedRetry = Required<RetryOptions>;
+export type ResolvedRetry = { [K in keyof RetryOptions]-?: number };
 
 export const DEFAULT_RETRY: ResolvedRetry = { attempts: 3, maxDelayMs: 30_000, baseDelayMs: 500 };
 
@@ -28,11 +28,20 @@ export const IDEMPOTENT_RATE_CLASSES: readonly RateClass[] = ['api_read'];
 export const isIdempotent = (metadata: Pick<EndpointMetadata, 'rateClass'>, headers: Record<string, string> = {}) =>
   IDEMPOTENT_RATE_CLASSES.includes(metadata.rateClass) || IDEMPOTENCY_HEADER in headers;
 
-export function resolveRetry(option: boolean | RetryOptions | undefined): ResolvedRetry | undefined {
-  if (!option) return undefined;
-  const chosen = option === true ? {} : option;
+/**
+ * The client's retry bounds: on by default (2 retries, like openai-node); `maxRetries` sets the count (0 turns
+ * retrying off), `retry: false` turns it off too, and `retry: {…}` keeps its earlier meaning (attempts = 1 + retries).
+ */
+export function resolveRetry(
+  option: boolean | RetryOptions | undefined,
+  maxRetries: number | undefined,
+): ResolvedRetry | undefined {
+  const chosen = typeof option === 'object' ? option : {};
+  const attempts =
+    maxRetries !== undefined ? maxRetries + 1 : option === false ? 1 : (chosen.attempts ?? DEFAULT_RETRY.attempts);
+  if (!(attempts >= 2)) return undefined;
   return {
-    attempts: Math.max(1, Math.floor(chosen.attempts ?? DEFAULT_RETRY.attempts)),
+    attempts: Math.floor(attempts),
     maxDelayMs: Math.max(0, chosen.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs),
     baseDelayMs: Math.max(0, chosen.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs),
   };
@@ -67,13 +76,31 @@ export function retryDelay(
   return asked <= retry.maxDelayMs ? asked : undefined;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits `ms`, or until `signal` aborts: then it fails as an aborted request does (ApiConnectionError `ERR_CANCELED`).
+ */
+function sleep(ms: number, signal: AbortSignal | undefined, operation: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(connectionError({ code: 'ERR_CANCELED', message: 'canceled', cause: signal?.reason }, operation));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    if (signal?.aborted) aborted();
+    else signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
 
-/** Runs `call`, repeating it while `retryDelay` says the failure is transient. */
+/** Runs `call`, repeating it while `retryDelay` says the failure is transient; `signal` also ends a wait. */
 export async function withRetry<T>(
   call: () => Promise<T>,
   idempotent: boolean,
   retry: ResolvedRetry | undefined,
+  signal: AbortSignal | undefined,
+  operation: string,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -82,7 +109,7 @@ export async function withRetry<T>(
       const delay =
         retry && error instanceof SwitchboardError ? retryDelay(error, attempt, idempotent, retry) : undefined;
       if (delay === undefined) throw error;
-      await sleep(delay);
+      await sleep(delay, signal, operation);
     }
   }
 }

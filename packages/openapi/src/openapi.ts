@@ -2,17 +2,20 @@ import {
   API_INFO,
   API_LICENSE,
   contract,
+  contractRoutes,
   paramsObject,
   RATE_CLASSES,
   type EndpointMetadata,
 } from '@switchboard/contract';
+import { upgrade } from '@scalar/openapi-upgrader';
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { ZodTypeAny } from 'zod';
 import type {
   InfoObject,
-  OpenAPIObject,
+  OpenAPIObject as OpenAPIObject30,
   OperationObject,
+  PathItemObject,
   RequestBodyObject,
   ParameterObject,
   ReferenceObject,
@@ -22,8 +25,13 @@ import type {
   ServerObject,
   TagObject,
 } from 'openapi3-ts';
+import { webhooksSection, withWebhookExamples, WEBHOOKS_TAG } from './webhooks.js';
 
-export type { OpenAPIObject } from 'openapi3-ts';
+/**
+ * An OpenAPI 3.1 document. The object types are openapi3-ts's (those of @ts-rest/open-api), whose 3.0 schema types
+ * do not say that a schema's `type` may be a list (`['string', 'null']`, 3.1's nullable).
+ */
+export type OpenAPIObject = OpenAPIObject30 & { webhooks: Record<string, PathItemObject> };
 
 export interface OpenApiOptions {
   /** The server root the definition points at; default `http://localhost:3000`. */
@@ -131,11 +139,10 @@ const tagOf = (operation: string) => operation.split('.').slice(0, -1).join('.')
 
 /**
  * Fills in what ts-rest cannot know from the zod schemas alone, all read from the route's contract metadata:
- * operationId, tag, security, rate class, request examples and response headers.
+ * operationId, tag, security, rate class and response headers (the request examples come after the 3.1 upgrade).
  */
 function describeOperation(operation: OperationObject, route: AppRoute): OperationObject {
   const metadata = route.metadata as EndpointMetadata;
-  const example = metadata.example;
   const params = (route.method === 'GET' ? route.query : 'body' in route ? route.body : undefined) as
     ZodTypeAny | undefined;
   const write = WRITE_CLASSES.has(metadata.rateClass);
@@ -167,16 +174,11 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
   };
   if (route.method === 'GET') {
     const sets = requiredSets(params);
-    described.parameters = (operation.parameters as ParameterObject[]).map((parameter) => ({
-      ...jsonEncodedIfObject(withRequiredSets(parameter, sets)),
-      ...(parameter.name in example && { example: example[parameter.name] }),
-    }));
+    described.parameters = (operation.parameters as ParameterObject[]).map((parameter) =>
+      jsonEncodedIfObject(withRequiredSets(parameter, sets)),
+    );
   } else if (operation.requestBody && 'content' in operation.requestBody) {
-    const media = operation.requestBody.content['application/json']!;
-    described.requestBody = {
-      description: 'Parameters as JSON',
-      content: { 'application/json': { ...media, example } },
-    };
+    described.requestBody = { description: 'Parameters as JSON', content: operation.requestBody.content };
   }
   if (write)
     described.parameters = [
@@ -302,7 +304,7 @@ function foldNullAlternatives(node: unknown): unknown {
   return schema;
 }
 
-function tagsOf(doc: OpenAPIObject): TagObject[] {
+function tagsOf(doc: OpenAPIObject30): TagObject[] {
   const names = new Set(
     Object.values(doc.paths).flatMap((item) =>
       Object.values(item as Record<string, OperationObject>).flatMap((op) => op.tags ?? []),
@@ -334,7 +336,7 @@ function serversFor(serverUrl: string): ServerObject[] {
 }
 
 /** The server root a definition points at: its `baseUrl` variable's value. */
-export function serverRootOf(doc: OpenAPIObject): string {
+export function serverRootOf(doc: Pick<OpenAPIObject30, 'servers'>): string {
   const [server] = doc.servers ?? [];
   return server?.variables?.baseUrl?.default.toString() ?? server?.url ?? DEFAULT_SERVER_URL;
 }
@@ -350,9 +352,41 @@ function infoFor(serverUrl: string): InfoObject {
 }
 
 /**
- * The OpenAPI 3.0 definition of the whole API, generated from the contract: every endpoint as POST (JSON body)
+ * The contract's request examples as `example` of each GET parameter and POST body, set on the 3.1 document: the
+ * upgrader would turn a 3.0 `example` there into an `examples` map, while `example` is still valid 3.1 for
+ * parameters and bodies and is what Postman's converter, Portman and this package's Postman export read.
+ */
+function withRequestExamples(doc: OpenAPIObject): OpenAPIObject {
+  for (const route of contractRoutes(contract)) {
+    const operation = (doc.paths[route.path] as Record<string, OperationObject>)[route.method.toLowerCase()]!;
+    const { example } = route.metadata;
+    if (route.method === 'POST')
+      (operation.requestBody as RequestBodyObject).content['application/json']!.example = example;
+    else
+      for (const parameter of (operation.parameters ?? []) as ParameterObject[])
+        if (parameter.name in example) parameter.example = example[parameter.name];
+  }
+  return doc;
+}
+
+/** The API's component schemas and the events', one set: a name given twice must mean the same schema. */
+function mergeSchemas(...sets: Record<string, SchemaObject>[]): Record<string, SchemaObject> {
+  const merged: Record<string, SchemaObject> = {};
+  for (const [name, schema] of sets.flatMap((set) => Object.entries(set))) {
+    if (name in merged && JSON.stringify(merged[name]) !== JSON.stringify(schema))
+      throw new Error(`Component schema ${name} is defined twice, differently`);
+    merged[name] = schema;
+  }
+  return merged;
+}
+
+/**
+ * The OpenAPI 3.1 definition of the whole API, generated from the contract: every endpoint as POST (JSON body)
  * and GET (query string), both security schemes on every operation, every failure status with its error codes,
- * and a named component schema for every resource, parameter set and envelope.
+ * a named component schema for every resource, parameter set and envelope, and the `webhooks` section with every
+ * event's body. @ts-rest/open-api writes OpenAPI 3.0.2, which has no `webhooks`: its output is upgraded to 3.1 by
+ * Scalar's @scalar/openapi-upgrader (the maintained converter of the API reference the portal serves), which turns
+ * `nullable` into 3.1's type lists, rather than by rules of our own.
  */
 export function buildOpenApi(options: OpenApiOptions = {}): OpenAPIObject {
   const serverUrl = options.serverUrl ?? DEFAULT_SERVER_URL;
@@ -365,13 +399,21 @@ export function buildOpenApi(options: OpenApiOptions = {}): OpenAPIObject {
     },
     { operationMapper: describeOperation },
   );
-  const schemas = foldNullAlternatives(doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const events = webhooksSection();
+  const schemas = foldNullAlternatives(mergeSchemas(doc.components?.schemas ?? {}, events.schemas)) as Record<
+    string,
+    SchemaObject
+  >;
   const paths = foldNullAlternatives(doc.paths) as OpenAPIObject['paths'];
   finishBodies(paths);
-  return {
+  const document = {
     ...doc,
     paths,
-    tags: tagsOf(doc),
+    webhooks: events.webhooks,
+    tags: [...tagsOf(doc), WEBHOOKS_TAG],
     components: { schemas, parameters: PARAMETERS, headers: HEADERS, securitySchemes: SECURITY_SCHEMES },
   };
+  const upgraded = upgrade(document, '3.1') as unknown as OpenAPIObject;
+  withWebhookExamples(upgraded.webhooks);
+  return withRequestExamples(upgraded);
 }

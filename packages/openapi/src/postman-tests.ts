@@ -1,23 +1,24 @@
-import type { OpenAPIObject, OperationObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts';
+import type { OperationObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts';
+import type { OpenAPIObject } from './openapi.js';
 import type { PostmanEvent } from './postman.js';
 
 type Node = SchemaObject | ReferenceObject;
 
 /**
- * An OpenAPI 3.0 schema as plain JSON Schema for Postman's `jsonSchema` assertion: references inlined, `nullable`
- * as a `null` type, and the keywords JSON Schema validators do not know (`example`, `deprecated`, formats) dropped.
+ * An OpenAPI 3.1 schema (JSON Schema already, `null` in its type lists) as a self-contained JSON Schema for
+ * Postman's `jsonSchema` assertion: references inlined, and annotations the assertion has no use for (`examples`,
+ * `deprecated`, formats, titles, descriptions) dropped.
  */
 export function toJsonSchema(node: Node, doc: OpenAPIObject): Record<string, unknown> {
   if ('$ref' in node) return toJsonSchema(doc.components!.schemas![node.$ref.split('/').pop()!] as Node, doc);
   const {
-    nullable,
-    example: _example,
+    examples: _examples,
     deprecated: _deprecated,
     format: _format,
     title: _title,
     description: _description,
     ...schema
-  } = node;
+  } = node as SchemaObject & { examples?: unknown };
   const out: Record<string, unknown> = { ...schema };
   if (schema.properties)
     out.properties = Object.fromEntries(
@@ -28,11 +29,6 @@ export function toJsonSchema(node: Node, doc: OpenAPIObject): Record<string, unk
     out.additionalProperties = toJsonSchema(schema.additionalProperties, doc);
   for (const key of ['oneOf', 'anyOf', 'allOf'] as const)
     if (schema[key]) out[key] = schema[key]!.map((each) => toJsonSchema(each, doc));
-  if (nullable) {
-    if (schema.type) out.type = [schema.type, 'null'];
-    if (schema.enum) out.enum = [...schema.enum, null];
-    if (!schema.type) return { anyOf: [out, { type: 'null' }] };
-  }
   return out;
 }
 

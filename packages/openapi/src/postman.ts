@@ -1,8 +1,9 @@
 import { EXAMPLE_IDS } from '@switchboard/contract';
 import { convertV2 } from 'openapi-to-postmanv2';
-import type { OpenAPIObject, OperationObject } from 'openapi3-ts';
-import { serverRootOf } from './openapi.js';
+import type { OperationObject } from 'openapi3-ts';
+import { serverRootOf, type OpenAPIObject } from './openapi.js';
 import { setupScript } from './postman-setup.js';
+import { WEBHOOK_VARIABLES, withWebhookExamples } from './postman-webhooks.js';
 import { replyTests } from './postman-tests.js';
 
 /** The slice of a Postman v2.1 collection this module edits (https://schema.postman.com/collection/json/v2.1.0). */
@@ -19,7 +20,7 @@ interface PostmanQueryParam {
 }
 interface PostmanRequest {
   method: string;
-  url: { path?: string[]; query?: PostmanQueryParam[] };
+  url: { raw?: string; host?: string[]; path?: string[]; query?: PostmanQueryParam[] };
   header?: { key: string; value: string }[];
   auth?: unknown;
 }
@@ -27,8 +28,9 @@ export interface PostmanEvent {
   listen: 'test' | 'prerequest';
   script: { type: 'text/javascript'; exec: string[] };
 }
-interface PostmanItem {
+export interface PostmanItem {
   name: string;
+  description?: unknown;
   item?: PostmanItem[];
   request?: PostmanRequest;
   event?: PostmanEvent[];
@@ -61,6 +63,7 @@ const VARIABLE_HELP: Record<string, string> = {
   webhookEndpointId:
     'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when ' +
     'empty)',
+  ...WEBHOOK_VARIABLES,
 };
 
 const VARIABLE_REF = /\{\{([A-Za-z]\w*)\}\}/g;
@@ -92,13 +95,14 @@ function requestItems(items: PostmanItem[]): PostmanItem[] {
 }
 
 /**
- * The definition as the collection should send it: the examples' sample ids (EXAMPLE_IDS, found nowhere else in
- * the definition) become `{{variables}}` that each user sets to ids of their own tenant.
+ * The definition as the collection should send it: the request examples' sample ids (EXAMPLE_IDS, found nowhere else
+ * in the definition) become `{{variables}}` that each user sets to ids of their own tenant. The webhook events'
+ * examples keep theirs: they show what a delivery looks like.
  */
-function withIdVariables(doc: OpenAPIObject): OpenAPIObject {
-  let text = JSON.stringify(doc);
+function withIdVariables({ webhooks, ...api }: OpenAPIObject): OpenAPIObject {
+  let text = JSON.stringify(api);
   for (const [name, id] of Object.entries(EXAMPLE_IDS)) text = text.replaceAll(id, `{{${name}}}`);
-  return JSON.parse(text) as OpenAPIObject;
+  return { ...(JSON.parse(text) as OpenAPIObject), webhooks };
 }
 
 /**
@@ -124,7 +128,12 @@ function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
     // Postman's own converter; parametersResolution 'Example' makes it use the contract's examples as bodies.
     convertV2(
       { type: 'json', data: doc },
-      { parametersResolution: 'Example', folderStrategy: 'Tags', requestNameSource: 'Fallback' },
+      {
+        parametersResolution: 'Example',
+        folderStrategy: 'Tags',
+        requestNameSource: 'Fallback',
+        includeWebhooks: true,
+      },
       (error, result) => {
         if (error) return reject(new Error(error.message));
         if (!result?.result || !result.output?.[0])
@@ -144,7 +153,8 @@ function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
 export async function buildPostmanCollection(definition: OpenAPIObject): Promise<PostmanCollection> {
   const doc = withIdVariables(definition);
   // The converter rewrites the definition it is given (it keeps only the first alternative of a oneOf): a copy.
-  const collection = await convert(structuredClone(doc));
+  const converted = await convert(structuredClone(doc));
+  const collection = { ...converted, item: withWebhookExamples(converted.item) };
   const byRoute = operationsByRoute(doc);
   for (const item of requestItems(collection.item)) {
     const request = item.request!;
@@ -164,6 +174,7 @@ export async function buildPostmanCollection(definition: OpenAPIObject): Promise
     variable('baseUrl', serverRootOf(doc)),
     variable('apiKey'),
     ...exampleVariables(byRoute).map((key) => variable(key)),
+    ...Object.keys(WEBHOOK_VARIABLES).map((key) => variable(key)),
   ];
   collection.auth = {
     type: 'apikey',
@@ -192,7 +203,7 @@ export function buildPostmanEnvironment(collection: PostmanCollection): PostmanE
     values: (collection.variable ?? []).map(({ key, value }) => ({
       key,
       value,
-      type: key === 'apiKey' ? 'secret' : 'default',
+      type: key === 'apiKey' || key === 'webhookSecret' ? 'secret' : 'default',
       enabled: true,
     })),
     _postman_variable_scope: 'environment',

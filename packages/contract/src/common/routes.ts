@@ -37,3 +37,7 @@ export function contractEndpoints(router: AppRouter, at: readonly string[] = [])
 export function contractRoutes(router: AppRouter): ContractRoute[] {
   return Object.values(router).flatMap((node) => (isAppRoute(node) ? [node as ContractRoute] : contractRoutes(node)));
 }
+
+/** Whether a route's reply is a page (`pagination` beside `data`): the SDK gives its method `.all()`. */
+export const isPaginated = (route: ContractRoute): boolean =>
+  'pagination' in ((route.responses[200] as { shape?: object } | undefined)?.shape ?? {});

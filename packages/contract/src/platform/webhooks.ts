@@ -13,13 +13,8 @@ import {
   type FieldProblem,
 } from '../common/index.js';
 import { platformIdParam } from './platform.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-events.js';
 
-/**
- * Every event a webhook endpoint can subscribe to: the API, the seed file, the CLI and the Developer Portal all
- * check against this one list. `message.*` events come from the WhatsApp channel (issue #11).
- */
-export const WEBHOOK_EVENT_TYPES = ['ticket.closed', 'message.status.updated', 'message.received'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 /** How long a replaced signing secret keeps signing beside the new one, so receivers can switch without a gap. */
 export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
@@ -77,6 +72,8 @@ export const webhookEndpointSchema = named(
   }),
 );
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+/** The endpoint as the reply of a create or a rotation gives it: with its new signing secret, shown this once. */
+export type WebhookEndpointWithSecret = WebhookEndpoint & { secret: string };
 
 export const webhookEndpointWithSecretSchema = named(
   'WebhookEndpointWithSecret',
@@ -157,16 +154,33 @@ const webhookManageFields = z.object({
     .describe('A delivery id (from webhooks/deliveries): queue one fresh attempt with the same `webhook-id`'),
 });
 
-type WebhookManageInput = z.input<typeof webhookManageFields>;
-export type WebhookCreateParams = WebhookManageInput & {
+/**
+ * The typed forms of webhooks/manage (what the SDK accepts): `events` as a list of known event types, so a misspelt
+ * one does not compile; the API itself also takes a comma-separated string.
+ */
+type WebhookManageInput = Omit<z.input<typeof webhookManageFields>, 'events'> & { events?: WebhookEventType[] };
+export type WebhookCreateParams = Omit<WebhookManageInput, 'endpointId' | 'redeliver' | 'rotateSecret' | 'delete'> & {
   endpointId?: undefined;
   redeliver?: undefined;
   url: string;
-  events: string | string[];
+  events: WebhookEventType[];
 };
-export type WebhookChangeParams = WebhookManageInput & { endpointId: string };
-export type WebhookRedeliverParams = WebhookManageInput & { redeliver: string };
-export type WebhookManageParams = WebhookCreateParams | WebhookChangeParams | WebhookRedeliverParams;
+/** A new secret for an endpoint (in the reply, once); the replaced one keeps signing for 24 h. */
+export type WebhookRotateParams = Omit<WebhookManageInput, 'redeliver' | 'delete'> & {
+  endpointId: string;
+  rotateSecret: true;
+  redeliver?: undefined;
+  delete?: false;
+};
+/** Update or delete an endpoint (no new secret). */
+export type WebhookChangeParams = Omit<WebhookManageInput, 'redeliver' | 'rotateSecret'> & {
+  endpointId: string;
+  redeliver?: undefined;
+  rotateSecret?: false;
+};
+export type WebhookRedeliverParams = Pick<WebhookManageInput, 'platformId'> & { redeliver: string };
+export type WebhookManageParams =
+  WebhookCreateParams | WebhookRotateParams | WebhookChangeParams | WebhookRedeliverParams;
 
 type WebhookManageFields = z.output<typeof webhookManageFields>;
 const WEBHOOK_CHANGES = ['url', 'events', 'description', 'enabled', 'rotateSecret'] as const;

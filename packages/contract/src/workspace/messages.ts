@@ -31,6 +31,8 @@ export const messageErrorSchema = named(
   }),
 );
 export type MessageError = z.infer<typeof messageErrorSchema>;
+/** A message's `error`, wherever it appears (status lookups, status events). */
+export const messageErrorField = messageErrorSchema.optional().describe('Present only when `status` is `failed`.');
 
 export const messageStatusSchema = named(
   'MessageStatus',
@@ -39,7 +41,7 @@ export const messageStatusSchema = named(
     status: z.enum(MESSAGE_STATUSES),
     direction: z.enum(MESSAGE_DIRECTIONS),
     type: z.enum(MESSAGE_TYPES),
-    error: messageErrorSchema.optional().describe('Present only when `status` is `failed`.'),
+    error: messageErrorField,
   }),
 );
 export type MessageStatus = z.infer<typeof messageStatusSchema>;

@@ -92,7 +92,7 @@ export async function applyStatusUpdate(
     ...(error ? { error } : {}),
     timestamp: update.timestamp ?? new Date().toISOString(),
   };
-  await queueMessageEvent(tx, jobs, { type: MESSAGE_STATUS_UPDATED, data });
+  await queueMessageEvent(tx, jobs, { type: MESSAGE_STATUS_UPDATED, timestamp: data.timestamp, data });
   return data;
 }
 
@@ -125,6 +125,6 @@ export async function recordInboundMessage(
     .ignore()
     .execute('run');
   if (affectedRows !== 1) return false;
-  await queueMessageEvent(tx, jobs, { type: MESSAGE_RECEIVED, data });
+  await queueMessageEvent(tx, jobs, { type: MESSAGE_RECEIVED, timestamp: data.timestamp, data });
   return true;
 }

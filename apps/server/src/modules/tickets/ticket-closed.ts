@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ticket } from '@switchboard/contract';
+import type { Ticket, WebhookEventType } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import { queueEmail } from '../mail/index.js';
 import { queueWebhookEvent } from '../webhooks/index.js';
 
-export const TICKET_CLOSED = 'ticket.closed';
+export const TICKET_CLOSED = 'ticket.closed' satisfies WebhookEventType;
 
 /** The owner's email. Built from public fields only: internal notes never leave in mail. */
 function closedEmail(ticket: Ticket) {
@@ -29,16 +29,13 @@ export async function enqueueTicketClosed(
   tx: EntityManager,
   jobs: JobQueue,
   platformId: string,
-  ticket: Ticket,
+  ticket: Ticket & { closedAt: string },
 ): Promise<void> {
+  const { closedAt } = ticket;
   await queueEmail({ em: tx }, jobs, {
-    dedupeKey: `${TICKET_CLOSED}:${ticket.id}:${ticket.closedAt}`,
+    dedupeKey: `${TICKET_CLOSED}:${ticket.id}:${closedAt}`,
     to: ticket.owner.email,
     ...closedEmail(ticket),
   });
-  await queueWebhookEvent({ em: tx }, jobs, platformId, TICKET_CLOSED, {
-    type: TICKET_CLOSED,
-    timestamp: ticket.closedAt,
-    data: { ticket },
-  });
+  await queueWebhookEvent({ em: tx }, jobs, platformId, { type: TICKET_CLOSED, timestamp: closedAt, data: { ticket } });
 }

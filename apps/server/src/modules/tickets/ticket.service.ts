@@ -119,7 +119,8 @@ export async function manageTicket(ctx: CallerContext, params: TicketManageValue
     }
     await tx.flush();
     const ticket = await readTicket(tx, written.id);
-    if (written.closedNow) await enqueueTicketClosed(tx, jobs, platformId, ticket);
+    if (written.closedNow && ticket.closedAt)
+      await enqueueTicketClosed(tx, jobs, platformId, { ...ticket, closedAt: ticket.closedAt });
     return ticket;
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { WebhookEvent } from '@switchboard/contract';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import { DestinationRefusedError, fetchDestination, type DestinationPolicy } from './destination.js';
 import { signingSecrets, signWebhook } from './webhook-secrets.js';
@@ -117,18 +118,18 @@ export function webhookTarget(
 
 /**
  * Records one delivery of an event per subscribed, active endpoint of the platform and queues each, inside the
- * caller's transaction. Its webhook-id (`msg_…`) is fixed here and reused by every retry.
+ * caller's transaction. Its webhook-id (`msg_…`) is fixed here and reused by every retry. The body is typed by the
+ * event's schema in the contract (WEBHOOK_EVENTS), which the OpenAPI and the SDK publish.
  */
 export async function queueWebhookEvent(
   { em: tx }: ServiceContext,
   jobs: JobQueue,
   platformId: string,
-  type: string,
-  payload: Record<string, unknown>,
+  event: WebhookEvent,
 ): Promise<void> {
   const endpoints = await tx.find(
     WebhookEndpoint,
-    { platform: platformId, isActive: true, events: { $contains: [type] } },
+    { platform: platformId, isActive: true, events: { $contains: [event.type] } },
     { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
   for (const endpoint of endpoints) {
@@ -137,8 +138,8 @@ export async function queueWebhookEvent(
       id,
       endpoint: endpoint.id,
       webhookId: `msg_${randomUUID().replaceAll('-', '')}`,
-      eventType: type,
-      payload,
+      eventType: event.type,
+      payload: event,
     });
     await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0 });
   }

@@ -128,7 +128,8 @@ async function applyMessage(
     channelId: channel.channelId,
     contact,
     type,
-    ...(event.text === undefined ? {} : { text: storable(event.text, 65_536) }),
+    text: event.text === undefined ? null : storable(event.text, 65_536),
+    media: null,
     timestamp: event.timestamp,
   });
   if (recorded) summary.messagesRecorded++;

@@ -1,4 +1,9 @@
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_SECRET_OVERLAP_HOURS, type WebhookEndpoint } from '@switchboard/contract';
+import {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENTS,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
+  type WebhookEndpoint,
+} from '@switchboard/contract';
 import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';
@@ -6,13 +11,6 @@ import { hiddenCsrf, page, when, type Viewer } from './layout.js';
 
 export const WEBHOOKS = `${PORTAL_PATH}/webhooks`;
 const INVALID = html` aria-invalid="true"`;
-
-/** What each event is, for the create form. */
-const EVENT_HELP: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> = {
-  'ticket.closed': 'A support ticket moved into closed',
-  'message.status.updated': 'A sent WhatsApp message was delivered, read or failed',
-  'message.received': 'A contact wrote to one of your WhatsApp channels',
-};
 
 export const enabledBadge = (enabled: boolean) =>
   enabled ? html`<span class="badge active">Enabled</span>` : html`<span class="badge revoked">Disabled</span>`;
@@ -77,7 +75,7 @@ function createForm(view: WebhooksView): SafeHtml {
         ${WEBHOOK_EVENT_TYPES.map(
           (event) => html`<label class="check"><input type="checkbox" name="events"
             value="${event}"${chosen.has(event) ? html` checked` : ''}>
-            <code>${event}</code> <span class="hint">${EVENT_HELP[event]}</span></label>`,
+            <code>${event}</code> <span class="hint">${WEBHOOK_EVENTS[event].summary}</span></label>`,
         )}
         ${fieldError('events-error', errors.events)}
       </fieldset>

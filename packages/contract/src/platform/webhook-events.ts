@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { EXAMPLE_IDS, idSchema, named, timestampSchema } from '../common/index.js';
+import { MESSAGE_STATUSES, MESSAGE_TYPES, messageErrorField } from '../workspace/messages.js';
+import { ticketSchema } from './tickets.js';
+
+/** What one event is: the schema of its `data`, when it fires, and a delivery as a receiver gets it. */
+interface WebhookEventDefinition<D extends z.AnyZodObject> {
+  /** One line for the OpenAPI `webhooks` entry, the Postman example and the Developer Portal. */
+  summary: string;
+  description: string;
+  data: D;
+  /** A whole delivery body (`type`, `timestamp`, `data`): OpenAPI and Postman examples; a test parses it. */
+  example: { timestamp: string; data: z.input<D> };
+}
+
+/** `ticket.closed` → `TicketClosedEvent`: the component and SDK type name of each event's body. */
+export const webhookEventName = (type: string) =>
+  `${type.replace(/(^|\.)(\w)/g, (_, _dot: string, letter: string) => letter.toUpperCase())}Event`;
+
+/** The body of every delivery: `{type, timestamp, data}`, the shape Standard Webhooks recommends. */
+function eventSchema<T extends string, D extends z.AnyZodObject>(type: T, data: D) {
+  return named(
+    webhookEventName(type),
+    z.object({
+      type: z.literal(type),
+      timestamp: timestampSchema.describe('When the change happened (ISO 8601, UTC)'),
+      data,
+    }),
+  );
+}
+
+/** Each definition with its body's schema, the event type taken from its key. */
+function webhookEvents<E extends Record<string, WebhookEventDefinition<z.AnyZodObject>>>(definitions: E) {
+  return Object.fromEntries(
+    Object.entries(definitions).map(([type, definition]) => [
+      type,
+      { ...definition, schema: eventSchema(type, definition.data) },
+    ]),
+  ) as { [T in keyof E & string]: E[T] & { schema: ReturnType<typeof eventSchema<T, E[T]['data']>> } };
+}
+
+const EXAMPLE_TIME = '2026-01-31T09:30:00.000Z';
+
+export const messageReceivedMediaSchema = named(
+  'MessageReceivedMedia',
+  z.object({
+    mediaId: z.string().describe('The provider’s media id: fetch the file with chat/media/get'),
+    mimeType: z.string(),
+    filename: z.string().optional().describe('Documents only'),
+    caption: z.string().optional(),
+  }),
+);
+
+/**
+ * Every event a webhook endpoint can subscribe to, one entry each: the API, the seed file, the CLI, the Developer
+ * Portal, the OpenAPI `webhooks` section, the Postman examples and the SDK's `SwitchboardEvent` all read this list.
+ * The server builds each body against its schema's type, so a payload cannot drift from what is published.
+ */
+export const WEBHOOK_EVENTS = webhookEvents({
+  'ticket.closed': {
+    summary: 'A support ticket moved into closed',
+    description:
+      'Sent once per close, in the transaction that closed the ticket (closing an already closed ticket sends ' +
+      'nothing). `data.ticket` is the ticket as tickets/get returns it; `timestamp` is its `closedAt`.',
+    data: z.object({ ticket: ticketSchema }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        ticket: {
+          id: EXAMPLE_IDS.ticketId,
+          shortId: 'T-1042',
+          title: 'Cannot log in',
+          description: 'The login page says my password is wrong.',
+          status: 'closed',
+          priority: 'high',
+          assignedToId: null,
+          assignedToName: null,
+          owner: { id: EXAMPLE_IDS.userId, email: 'customer@example.com', name: 'Pat Customer' },
+          createdAt: '2026-01-30T15:02:11.000Z',
+          updatedAt: EXAMPLE_TIME,
+          closedAt: EXAMPLE_TIME,
+          messages: [],
+        },
+      },
+    },
+  },
+  'message.status.updated': {
+    summary: 'A sent message was delivered, read or failed',
+    description:
+      'Sent when a provider’s report moves an outbound message’s status on (accepted < sent < delivered < read; ' +
+      '`failed` with the provider’s `error`); repeated, late and backward reports send nothing.',
+    data: z.object({
+      msgid: z.string(),
+      channelId: idSchema,
+      status: z.enum(MESSAGE_STATUSES),
+      previousStatus: z.enum(MESSAGE_STATUSES),
+      error: messageErrorField,
+      timestamp: timestampSchema.describe('When the provider says the change happened'),
+    }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        msgid: 'wamid.DEMO0001',
+        channelId: EXAMPLE_IDS.channelId,
+        status: 'delivered',
+        previousStatus: 'sent',
+        timestamp: EXAMPLE_TIME,
+      },
+    },
+  },
+  'message.received': {
+    summary: 'A contact wrote to one of your channels',
+    description:
+      'Sent once per customer message (a provider’s redelivery of the same message sends nothing). `text` is a ' +
+      'text’s body, a media caption or a readable form of other types (button title, reaction, location); `media` ' +
+      'is set for images, documents, audio, video and stickers. No secrets and no provider URLs.',
+    data: z.object({
+      msgid: z.string(),
+      channelId: idSchema,
+      contact: z.object({
+        id: idSchema,
+        name: z.string(),
+        phone: z.string().describe('Digits only, with country code'),
+      }),
+      type: z.enum(MESSAGE_TYPES),
+      text: z.string().nullable(),
+      media: messageReceivedMediaSchema.nullable(),
+      timestamp: timestampSchema.describe('When the customer sent it, as the provider reports'),
+    }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        msgid: 'wamid.DEMO0002',
+        channelId: EXAMPLE_IDS.channelId,
+        contact: { id: EXAMPLE_IDS.contactId, name: 'Ada Lovelace', phone: '15550000001' },
+        type: 'text',
+        text: 'Hi! Where is my order A-1001?',
+        media: null,
+        timestamp: EXAMPLE_TIME,
+      },
+    },
+  },
+});
+
+export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [WebhookEventType, ...WebhookEventType[]];
+
+/** The body of one event type, as delivered. */
+export type WebhookEventOf<T extends WebhookEventType> = z.output<(typeof WEBHOOK_EVENTS)[T]['schema']>;
+/** Any delivery body: narrows on `type` (`event.data.ticket` after `event.type === 'ticket.closed'`). */
+export type WebhookEvent = { [T in WebhookEventType]: WebhookEventOf<T> }[WebhookEventType];
+
+/** Any delivery body, checked: the union of every event's schema, told apart by `type`. */
+export const webhookEventSchema = z.discriminatedUnion(
+  'type',
+  Object.values(WEBHOOK_EVENTS).map((event) => event.schema) as unknown as [
+    (typeof WEBHOOK_EVENTS)[WebhookEventType]['schema'],
+    ...(typeof WEBHOOK_EVENTS)[WebhookEventType]['schema'][],
+  ],
+) as unknown as z.ZodType<WebhookEvent>;
+
+/** The Standard Webhooks headers every delivery carries (https://www.standardwebhooks.com/). */
+export const WEBHOOK_HEADERS = {
+  'webhook-id':
+    'The delivery’s id (`msg_…`), the same on every retry and redelivery: drop a repeat you already handled',
+  'webhook-timestamp': 'Unix seconds of this attempt: refuse one far from your clock (replays)',
+  'webhook-signature':
+    'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the ' +
+    'endpoint’s secret; two during a secret rotation: accept when any one verifies',
+} as const;
