@@ -6,7 +6,7 @@ import { seedsDemo, type Config } from './config.js';
 import { CALLER_CHANGES_CHANNEL, listenForNotifications } from './db/notification-listener.js';
 import type { Database } from './db/orm.js';
 import { seedDemoIfEmpty } from './demo.js';
-import { startEvents } from './events/worker.js';
+import { startEvents, type JobBacklog } from './events/worker.js';
 import { startCallerCache } from './http/caller-cache.js';
 import { answerClientErrors } from './http/client-error.js';
 import { startIdempotencySweeper } from './http/idempotency.js';
@@ -36,6 +36,8 @@ export interface RunningServer {
   services: Services;
   /** The worker's queue: what modules queue jobs through (tests queue module jobs with it). */
   jobs: JobQueue;
+  /** The jobs due now and later, counted in PostgreSQL (due 0: the worker is idle; tests wait for that). */
+  jobBacklog(): Promise<JobBacklog>;
   /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then releases Redis. */
   close(): Promise<void>;
 }
@@ -99,7 +101,12 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const metrics =
     config.METRICS_PORT === undefined
       ? undefined
-      : createMetrics({ orm: database.orm, queueStats: events.queueStats, callerCache: callers?.stats });
+      : createMetrics({
+          orm: database.orm,
+          queueStats: events.queueStats,
+          jobBacklog: events.backlog,
+          callerCache: callers?.stats,
+        });
   const app = createApp({
     orm: database.orm,
     logger,
@@ -147,6 +154,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
     demo,
     services,
     jobs: events.queue,
+    jobBacklog: events.backlog,
     async close() {
       await metricsServer?.close();
       const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
