@@ -53,7 +53,8 @@ describe('the README configuration table', () => {
       const value = defaults[name];
       return value !== undefined && written !== asWritten(value)
         ? [
-            `${name}: the table says ${JSON.stringify(cell)}, the schema's default is ${JSON.stringify(asWritten(value))}`,
+            `${name}: the table says ${JSON.stringify(cell)}, ` +
+              `the schema's default is ${JSON.stringify(asWritten(value))}`,
           ]
         : [];
     });

@@ -54,7 +54,8 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     const [counts] = await sql(
       env.DATABASE_URL!,
       `select (select count(*) from contacts)::int as contacts, (select count(*) from contact_labels)::int as links,
-      (select count(*) from channel_users)::int as members, (select variable_count from templates where name = 'order_update') as vars`,
+      (select count(*) from channel_users)::int as members, (select variable_count from templates where name =
+        'order_update') as vars`,
     );
     expect(counts).toEqual({ contacts: 4, links: 3, members: 4, vars: 2 });
   });

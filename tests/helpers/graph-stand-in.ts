@@ -193,7 +193,9 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
         body: graphError(132000, '(#132000) Number of parameters does not match the expected number of params', {
           error_data: {
             messaging_product: 'whatsapp',
-            details: `body: number of localizable_params (${given}) does not match the expected number of params (${expected})`,
+            details:
+              `body: number of localizable_params (${given}) does not match the expected number of params ` +
+              `(${expected})`,
           },
         }),
       };
@@ -292,7 +294,8 @@ function unsupported(what: string) {
     status: 400,
     body: graphError(
       100,
-      `Unsupported get request. Object with ID '${what}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      `Unsupported get request. Object with ID '${what}' does not exist, cannot be loaded due to missing ` +
+        `permissions, or does not support this operation.`,
       { error_subcode: 33 },
     ),
   };

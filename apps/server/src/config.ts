@@ -144,7 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (parsed.data.NODE_ENV === 'production' && !parsed.data.DATABASE_URL) {
     throw new ConfigError(
-      'Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for development)',
+      'Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for ' +
+        'development)',
     );
   }
   return parsed.data;

@@ -38,7 +38,10 @@ export interface RunningServer {
   jobs: JobQueue;
   /** The jobs due now and later, counted in PostgreSQL (due 0: the worker is idle; tests wait for that). */
   jobBacklog(): Promise<JobBacklog>;
-  /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then releases Redis. */
+  /**
+   * Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then
+   * releases Redis.
+   */
   close(): Promise<void>;
 }
 

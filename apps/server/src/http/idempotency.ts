@@ -82,7 +82,8 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
             new AppError(
               422,
               'idempotency_key_reused',
-              `This ${IDEMPOTENCY_HEADER} was already used with different parameters or another endpoint; use a new key for a new request.`,
+              `This ${IDEMPOTENCY_HEADER} was already used with different parameters or another endpoint; use a new ` +
+                `key for a new request.`,
             ),
           );
         }

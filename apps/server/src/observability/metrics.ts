@@ -84,7 +84,7 @@ export function createMetrics({ orm, queueStats, jobBacklog, callerCache }: Metr
   });
   new Gauge({
     name: 'switchboard_job_backlog',
-    help: 'Jobs counted at scrape time: due = runnable now or running (0: the worker is idle), later = waiting to start',
+    help: 'Jobs counted at scrape time: due = runnable now or running (0: the worker is idle), later = not yet due',
     labelNames: ['when'] as const,
     registers: [registry],
     async collect() {

@@ -18,7 +18,7 @@ function countingVerify() {
 }
 
 describe('credentialChecker', () => {
-  test('an unknown email costs the same one scrypt run as a wrong password, so timing does not reveal accounts', async () => {
+  test('an unknown email costs the same one scrypt run as a wrong password: timing reveals no accounts', async () => {
     const stored = await hashPassword('right');
     const unknown = countingVerify();
     expect(

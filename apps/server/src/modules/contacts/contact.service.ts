@@ -44,7 +44,8 @@ const pageOf = (where: string) =>
  */
 const CONTACT_COLUMNS = `c.id, c.name, c.phone, c.email, c.status, c.custom_fields as "customFields",
   ${isoTimestamp('c.created_at', 'createdAt')}, ${isoTimestamp('c.updated_at', 'updatedAt')},
-  coalesce((select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by l.sort_order, l.name)
+  coalesce((select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by l.sort_order,
+    l.name)
               from contact_labels cl join labels l on l.id = cl.label_id
              where cl.contact_id = c.id and l.channel_id = ?), '[]'::json) as labels`;
 
@@ -121,7 +122,8 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
     counted: {
       sql: `with phone as materialized (${phones.sql} limit ?),
          named as materialized (${names.sql} limit ?),
-         matches as materialized (select contact_id, created_at from phone union select contact_id, created_at from named),
+         matches as materialized (select contact_id, created_at from phone union select contact_id, created_at from
+           named),
          n as (select count(*)::int as total, (select count(*) from phone) < ? as complete from matches)`,
       params: [
         ...phones.params,

@@ -52,7 +52,8 @@ export async function labelIdsByName(
 }
 
 /**
- * labels/delete: the label, by name in the channel or by id (see assertInChannel), locked and deleted; its assignments to
+ * labels/delete: the label, by name in the channel or by id (see assertInChannel), locked and deleted; its assignments
+ * to
  * contacts go with it (contact_labels cascades). Returns the label as it was.
  */
 export async function deleteLabel(

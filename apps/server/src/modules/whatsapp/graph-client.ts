@@ -128,8 +128,9 @@ export class GraphClient {
   async listTemplates(credentials: BusinessAccountCredentials): Promise<TemplateListing> {
     const listing: TemplateListing = { templates: [], unreadable: 0, pages: 0 };
     const seen = new Set<string>();
+    const query = `fields=${TEMPLATE_FIELDS}&limit=${TEMPLATE_PAGE_SIZE}`;
     let url: string | undefined =
-      `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates?fields=${TEMPLATE_FIELDS}&limit=${TEMPLATE_PAGE_SIZE}`;
+      `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates?${query}`;
     while (url !== undefined) {
       if (listing.pages === MAX_TEMPLATE_PAGES || seen.has(url)) {
         throw graphUnexpectedReplyError('listing the templates (the paging did not come to an end)');
