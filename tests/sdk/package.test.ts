@@ -76,11 +76,13 @@ const WRONG_CALLS = [
 /** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (far larger). */
 const MAX_DECLARATION_BYTES = 60 * 1024;
 
-const WRONG = `import { createClient, type SwitchboardErrorCode, type TicketsManageErrorCode } from
-  '@switchboard/client';
-const sb = createClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });
-${WRONG_CALLS.map(([call]) => call).join('\n')}
-`;
+const WRONG_HEADER = [
+  "import { createClient, type SwitchboardErrorCode, type TicketsManageErrorCode } from '@switchboard/client';",
+  "const sb = createClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });",
+];
+const WRONG = [...WRONG_HEADER, ...WRONG_CALLS.map(([call]) => call), ''].join('\n');
+/** The 1-based line of the n-th wrong call in WRONG. */
+const wrongLine = (index: number) => WRONG_HEADER.length + index + 1;
 
 describe('the packed SDK, installed outside the workspace', () => {
   let server: TestServer;
@@ -220,13 +222,13 @@ describe('the packed SDK, installed outside the workspace', () => {
       expect(result.code).not.toBe(0);
       const errors = result.stdout.split('\n').filter((line) => line.startsWith('wrong.mts('));
       WRONG_CALLS.forEach(([call, code, message], index) => {
-        const line = index + 3;
+        const line = wrongLine(index);
         const error = errors.find((error) => error.startsWith(`wrong.mts(${line},`) && error.includes(code));
         expect(error, `${call} → ${code}\n${result.stdout}`).toContain(message);
       });
       expect(result.stdout).not.toMatch(/Zod|ts-rest|AppRoute|ClientTree/);
       expect(
-        errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${index + 3},`))),
+        errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${wrongLine(index)},`))),
       ).toEqual([]);
     },
     SLOW_TIMEOUT_MS,
