@@ -3,16 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Command, Option } from 'commander';
 import { isUuid, WEBHOOK_EVENT_TYPES, webhookEventsProblem } from '@switchboard/contract';
 import { seedDemoIfEmpty } from '../demo.js';
-import { createApiKey, revokeApiKey } from '../modules/api-keys/api-key.service.js';
-import { Platform } from '../modules/platforms/platform.entity.js';
-import { hashPassword } from '../modules/users/password.js';
-import { User } from '../modules/users/user.entity.js';
-import { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity.js';
-import { WEBHOOK_SECRET_PATTERN } from '../modules/webhooks/webhook.seed.js';
-import { newWebhookSecret } from '../modules/webhooks/webhook-secrets.js';
+import { createApiKey, revokeApiKey } from '../modules/api-keys/index.js';
+import { Platform } from '../modules/platforms/index.js';
+import { hashPassword, User } from '../modules/users/index.js';
+import { newWebhookSecret, WEBHOOK_SECRET_PATTERN, WebhookEndpoint } from '../modules/webhooks/index.js';
 import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
-import { addWhatsAppCommands } from './whatsapp.commands.js';
+import { addWhatsAppCommands } from './whatsapp-commands.js';
 
 async function findUser(em: EntityManager, email: string, platform?: string): Promise<User> {
   const users = await em.find(User, { email: email.toLowerCase() }, { populate: ['platform'] });
@@ -79,7 +76,7 @@ export function buildCli(): Command {
     .option('--platform <idOrDomain>', 'the user’s platform, when the email exists in several')
     .action((opts: { email: string; name: string; platform?: string }) =>
       runCommand(async (em) => {
-        const created = await createApiKey(em, (await findUser(em, opts.email, opts.platform)).id, opts.name);
+        const created = await createApiKey({ em }, (await findUser(em, opts.email, opts.platform)).id, opts.name);
         return { id: created.id, prefix: created.prefix, apiKey: created.apiKey };
       }),
     );
@@ -87,7 +84,7 @@ export function buildCli(): Command {
     .command('revoke')
     .description('Revoke an API key by its prefix (as printed by key create); it gets 401 at once')
     .requiredOption('--prefix <prefix>', 'the key prefix, e.g. sb_live_AbCd1234')
-    .action((opts: { prefix: string }) => runCommand((em) => revokeApiKey(em, opts.prefix)));
+    .action((opts: { prefix: string }) => runCommand((em) => revokeApiKey({ em }, opts.prefix)));
 
   const webhook = program.command('webhook').description('Manage webhook endpoints');
   webhook

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { hashPassword, verifyPassword } from '../modules/users/password.js';
-import { User } from '../modules/users/user.entity.js';
+import { hashPassword, User, verifyPassword } from '../modules/users/index.js';
+import type { ServiceContext } from '../kit/context.js';
 
 export const PORTAL_PERMISSION = 'settings:api';
 
@@ -17,7 +17,7 @@ export interface PortalUser {
 }
 
 /** The signed-in user, re-read on every request so a removed permission or user takes effect at once. */
-export async function loadPortalUser(em: EntityManager, userId: string): Promise<PortalUser | undefined> {
+export async function loadPortalUser({ em }: ServiceContext, userId: string): Promise<PortalUser | undefined> {
   const user = await em.findOne(User, userId, { fields: ['email', 'name', 'permissions', 'platform.name'] });
   if (!user) return undefined;
   return {

@@ -9,6 +9,15 @@ import { webhooksRouter } from './webhook.router.js';
 import { platformWebhooksSeed } from './webhook.seed.js';
 import { webhookTarget } from './webhook.service.js';
 
+export { listDeliveries } from './webhook-deliveries.service.js';
+export { WebhookEndpoint } from './webhook-endpoint.entity.js';
+export { endpointView, findEndpoint, listEndpoints, type WebhookDeps } from './webhook-endpoints.service.js';
+export { manageWebhook } from './webhook-manage.service.js';
+export { WEBHOOK_POLICY } from './webhook-policy.js';
+export { newWebhookSecret } from './webhook-secrets.js';
+export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';
+export { queueWebhookEvent } from './webhook.service.js';
+
 /**
  * Outbound webhooks: endpoints (webhooks/manage, the Developer Portal, the seed file or `pnpm cli webhook add`),
  * deliveries, attempts.
@@ -22,6 +31,7 @@ export const webhooksModule = defineModule({
   jobs: ({ config }) => ({
     targets: [webhookTarget(config.WEBHOOK_TIMEOUT_MS, { allowLocal: config.ALLOW_HTTP_WEBHOOKS })],
   }),
+  metrics: { deliveryFailures: { kind: 'webhook', count: (em) => em.count(WebhookDelivery, { status: 'failed' }) } },
   examples: {
     webhookEndpointId: {
       of: async (em, viewer) =>

@@ -11,6 +11,7 @@ import type { DestinationPolicy, ResolveAll } from './destination.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { inOverlap, newWebhookSecret, overlapEndsAt } from './webhook-secrets.js';
 import { assertWebhookUrl } from './webhook-url.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /** What managing endpoints needs beyond the database: the SSRF policy (ALLOW_HTTP_WEBHOOKS) and the job queue. */
 export interface WebhookDeps {
@@ -43,7 +44,7 @@ export function endpointView(endpoint: WebhookEndpoint, now = new Date()): Webho
 }
 
 /** The platform's endpoints, oldest first. */
-export async function listEndpoints(em: EntityManager, platformId: string): Promise<WebhookEndpointView[]> {
+export async function listEndpoints({ em }: ServiceContext, platformId: string): Promise<WebhookEndpointView[]> {
   const endpoints = await em.find(
     WebhookEndpoint,
     { platform: platformId },
@@ -54,7 +55,7 @@ export async function listEndpoints(em: EntityManager, platformId: string): Prom
 
 /** An endpoint of this platform: 404 when no endpoint has the id, 403 when another platform's has it. */
 export async function findEndpoint(
-  em: EntityManager,
+  { em }: ServiceContext,
   platformId: string,
   endpointId: string,
   lock = false,
@@ -87,7 +88,7 @@ async function createEndpoint(
 /** Update, rotation or deletion of one endpoint, under a row lock so concurrent rotations cannot lose a secret. */
 async function changeEndpoint(em: EntityManager, platformId: string, endpointId: string, params: WebhookManageValues) {
   return em.transactional(async (tx) => {
-    const endpoint = await findEndpoint(tx, platformId, endpointId, true);
+    const endpoint = await findEndpoint({ em: tx }, platformId, endpointId, true);
     const now = new Date();
     if (params.delete) {
       const view = endpointView(endpoint, now);
@@ -117,7 +118,7 @@ async function changeEndpoint(em: EntityManager, platformId: string, endpointId:
 
 /** Create (no endpointId), or update, rotate or delete the endpoint `endpointId` of `platformId`. */
 export async function manageEndpoint(
-  em: EntityManager,
+  { em }: ServiceContext,
   platformId: string,
   params: WebhookManageValues,
   deps: Pick<WebhookDeps, 'policy' | 'resolve'>,

@@ -1,7 +1,7 @@
 import { webhookEventsProblem, webhookManageParams } from '@switchboard/contract';
 import { z } from 'zod';
 import { contractFields, seedExtension } from '../../kit/seed.js';
-import type { Platform } from '../platforms/platform.entity.js';
+import type { Platform } from '../platforms/index.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { newWebhookSecret } from './webhook-secrets.js';
 

@@ -1,13 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../kit/errors.js';
-import { Channel } from '../channels/channel.entity.js';
-import { Template } from '../templates/template.entity.js';
+import { Channel } from '../channels/index.js';
+import { Template } from '../templates/index.js';
 import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
-import type { TemplateSyncResult } from '../messages/messaging-provider.js';
+import type { TemplateSyncResult } from '../messages/index.js';
 import { storeSyncedTemplates } from './template-sync.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { openSecret, requireSecrets, type WhatsAppCredentials } from './whatsapp-credentials.js';
 import { inboundWebhookUrl, secretContext, WHATSAPP_CLOUD, type ChannelSecretName, type WhatsApp } from './whatsapp.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /** A connected channel as the CLI and the portal show it: never a secret. */
 export interface WhatsAppChannel {
@@ -76,7 +76,7 @@ export async function prepareConnection(
  * its templates with the business account's. A refusal stores nothing.
  */
 export async function connectWhatsAppChannel(
-  em: EntityManager,
+  { em }: ServiceContext,
   whatsApp: WhatsApp,
   channelId: string,
   credentials: WhatsAppCredentials,
@@ -91,7 +91,7 @@ export async function connectWhatsAppChannel(
       { onConflictFields: ['channel'], onConflictExcludeFields: ['id', 'createdAt'] },
     );
     await tx.nativeUpdate(Channel, { id: channelId }, { provider: WHATSAPP_CLOUD });
-    return storeSyncedTemplates(tx, channelId, templates);
+    return storeSyncedTemplates({ em: tx }, channelId, templates);
   });
   return {
     channelId,
@@ -130,7 +130,7 @@ export interface ChannelConnection {
 
 /** A platform's channels, oldest first, with their WhatsApp Cloud API connection (never the token or app secret). */
 export async function listChannelConnections(
-  em: EntityManager,
+  { em }: ServiceContext,
   whatsApp: WhatsApp,
   platformId: string,
 ): Promise<ChannelConnection[]> {

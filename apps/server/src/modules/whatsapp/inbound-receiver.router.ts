@@ -88,7 +88,7 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
         );
         throw new AppError(401, 'unauthorized', SIGNATURE_REFUSED);
       }
-      const stored = await storeInboundDelivery(em.fork(), jobs, credentials.channelId, body);
+      const stored = await storeInboundDelivery({ em: em.fork() }, jobs, credentials.channelId, body);
       req.log.info(
         { channelId: credentials.channelId, deliveryId: stored.id, duplicate: stored.duplicate, bytes: body.length },
         'whatsapp webhook stored',

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { asyncRoute, type PortalContext } from './portal.context.js';
+import { asyncRoute, type PortalContext } from './portal-context.js';
 import { credentialChecker, signInLimiter } from './sign-in.service.js';
 import { csrfToken, PORTAL_PATH, signInSession, signOutSession } from './session.js';
 import { signInPage, type SignInView } from './views/auth.js';

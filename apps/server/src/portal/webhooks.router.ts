@@ -1,10 +1,8 @@
 import { contract, isUuid, type WebhookEndpoint, type WebhookManageValues } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
 import { AppError, ValidationError } from '../kit/errors.js';
-import { listDeliveries } from '../modules/webhooks/webhook-deliveries.service.js';
-import { endpointView, findEndpoint, listEndpoints } from '../modules/webhooks/webhook-endpoints.service.js';
-import { manageWebhook } from '../modules/webhooks/webhook-manage.service.js';
-import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
+import { endpointView, findEndpoint, listDeliveries, listEndpoints, manageWebhook } from '../modules/webhooks/index.js';
+import { asyncRoute, signedIn, type PortalContext } from './portal-context.js';
 import { messagePage } from './views/auth.js';
 import { confirmPage, webhookDetailPage } from './views/webhook-detail.js';
 import { secretPage, WEBHOOKS, webhooksPage, type WebhookForm } from './views/webhooks.js';
@@ -36,7 +34,7 @@ export function webhookRoutes(ctx: PortalContext): Router {
   const router = Router();
   const manage = (req: Request, params: Omit<WebhookManageValues, 'platformId'>) => {
     const { platformId } = signedIn(req).user;
-    return manageWebhook(ctx.em.fork(), platformId, { platformId, ...params }, ctx.webhooks);
+    return manageWebhook({ em: ctx.em.fork() }, platformId, { platformId, ...params }, ctx.webhooks);
   };
 
   const notFound = (req: Request, res: Response) =>
@@ -53,10 +51,12 @@ export function webhookRoutes(ctx: PortalContext): Router {
   const endpointOf = async (req: Request): Promise<WebhookEndpoint | undefined> => {
     const id = req.params.endpointId!;
     if (!isUuid(id)) return undefined;
-    const found = await findEndpoint(ctx.em.fork(), signedIn(req).user.platformId, id).catch((error: unknown) => {
-      if (isMissing(error)) return undefined;
-      throw error;
-    });
+    const found = await findEndpoint({ em: ctx.em.fork() }, signedIn(req).user.platformId, id).catch(
+      (error: unknown) => {
+        if (isMissing(error)) return undefined;
+        throw error;
+      },
+    );
     return found && endpointView(found);
   };
 
@@ -64,7 +64,7 @@ export function webhookRoutes(ctx: PortalContext): Router {
     const endpoint = await endpointOf(req);
     if (!endpoint) return notFound(req, res);
     const { user, viewer } = signedIn(req);
-    const log = await listDeliveries(ctx.em.fork(), user.platformId, {
+    const log = await listDeliveries({ em: ctx.em.fork() }, user.platformId, {
       endpointId: endpoint.id,
       page: 1,
       limit: RECENT_DELIVERIES,
@@ -101,7 +101,7 @@ export function webhookRoutes(ctx: PortalContext): Router {
       res.send(
         webhooksPage(ctx.assets, {
           viewer,
-          endpoints: await listEndpoints(ctx.em.fork(), user.platformId),
+          endpoints: await listEndpoints({ em: ctx.em.fork() }, user.platformId),
           notice: noticeOf(req),
         }),
       );
@@ -137,7 +137,7 @@ export function webhookRoutes(ctx: PortalContext): Router {
           for (const issue of error.issues) errors[issue.field] ??= issue.problem;
         }
       }
-      const endpoints = await listEndpoints(ctx.em.fork(), user.platformId);
+      const endpoints = await listEndpoints({ em: ctx.em.fork() }, user.platformId);
       res.status(400).send(webhooksPage(ctx.assets, { viewer, endpoints, form, errors }));
     }),
   );

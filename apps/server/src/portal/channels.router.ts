@@ -2,13 +2,13 @@ import { isUuid } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../kit/errors.js';
 import {
+  type ChannelConnection,
   connectWhatsAppChannel,
   listChannelConnections,
-  type ChannelConnection,
-} from '../modules/whatsapp/whatsapp-connection.service.js';
-import { whatsAppCredentialsSchema } from '../modules/whatsapp/whatsapp-credentials.js';
-import { WHATSAPP } from '../modules/whatsapp/whatsapp.js';
-import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
+  WHATSAPP,
+  whatsAppCredentialsSchema,
+} from '../modules/whatsapp/index.js';
+import { asyncRoute, signedIn, type PortalContext } from './portal-context.js';
 import { messagePage } from './views/auth.js';
 import { CHANNELS, channelsPage, connectPage } from './views/channels.js';
 
@@ -21,7 +21,8 @@ export function channelRoutes(ctx: PortalContext): Router {
   const router = Router();
   const whatsApp = () => ctx.services.get(WHATSAPP);
 
-  const channelsOf = (req: Request) => listChannelConnections(ctx.em.fork(), whatsApp(), signedIn(req).user.platformId);
+  const channelsOf = (req: Request) =>
+    listChannelConnections({ em: ctx.em.fork() }, whatsApp(), signedIn(req).user.platformId);
 
   /** The addressed channel of the viewer's own platform; another platform's (or no) channel is "not found". */
   async function ownChannel(req: Request, res: Response): Promise<ChannelConnection | undefined> {
@@ -79,7 +80,12 @@ export function channelRoutes(ctx: PortalContext): Router {
         return res.status(400).send(connectPage(ctx.assets, viewer, channel, { ...typed, errors }));
       }
       try {
-        const connected = await connectWhatsAppChannel(ctx.em.fork(), whatsApp(), channel.channelId, credentials.data);
+        const connected = await connectWhatsAppChannel(
+          { em: ctx.em.fork() },
+          whatsApp(),
+          channel.channelId,
+          credentials.data,
+        );
         req.log?.info(
           {
             userId: user.id,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
-import type { WebhookDeps } from '../modules/webhooks/webhook-endpoints.service.js';
+import type { WebhookDeps } from '../modules/webhooks/index.js';
 import type { AssetUrls } from './assets.js';
 import type { ApiDocuments } from './documents.js';
 import { loadPortalUser, PORTAL_PERMISSION, type PortalUser } from './sign-in.service.js';
@@ -44,7 +44,7 @@ export function identify(em: EntityManager) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const userId = req.session.userId;
-      const user = userId ? await loadPortalUser(em.fork(), userId) : undefined;
+      const user = userId ? await loadPortalUser({ em: em.fork() }, userId) : undefined;
       if (userId && !user) delete req.session.userId;
       if (user) {
         const allowed = user.permissions.includes(PORTAL_PERMISSION);

@@ -1,7 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LAST_USE_INTERVAL_MS, type ApiKeyLookup } from '../../kit/auth.js';
-import { containsApiKey, displayPrefix, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key.crypto.js';
+import { containsApiKey, displayPrefix, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key-crypto.js';
 import { ApiKey } from './api-key.entity.js';
+
+/**
+ * The channel this module's triggers notify when what findCaller reads changes (migration
+ * Migration20261123160000_caller_change_notifications): the caller cache listens on it.
+ */
+export const CALLER_CHANGES_CHANNEL = 'api_callers_changed';
 
 interface KeyRow {
   api_key_id: string;
