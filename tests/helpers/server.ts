@@ -13,6 +13,7 @@ import {
 import type { AxiosInstance } from 'axios';
 import { contractCheckedHttp } from './contract-check.js';
 import { createFreshDatabase } from './database.js';
+import { untilIdle, type JobBacklog } from './worker-idle.js';
 
 export interface TestServer {
   baseUrl: string;
@@ -29,6 +30,10 @@ export interface TestServer {
   jobs: RunningServer['jobs'];
   /** http://127.0.0.1:<port>/metrics when METRICS_PORT is set. */
   metricsUrl?: string;
+  /** Resolves once the job worker has no job due or running (see worker-idle.ts), with the jobs left for later. */
+  untilIdle(timeoutMs?: number): Promise<JobBacklog>;
+  /** Stops the server (requests, worker, services) as close() does, but leaves its database open until close(). */
+  stopServing(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const database = await openDatabase(config, logger, 10);
   const running = await startServer(config, database, logger);
   const baseUrl = `http://127.0.0.1:${running.port}`;
+  let stopped: Promise<void> | undefined;
+  const stopServing = () => (stopped ??= running.close());
   return {
     baseUrl,
     databaseUrl,
@@ -60,8 +67,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     http: contractCheckedHttp({ baseURL: baseUrl, validateStatus: () => true }),
     jobs: running.jobs,
     metricsUrl: running.metricsPort === undefined ? undefined : `http://127.0.0.1:${running.metricsPort}/metrics`,
+    untilIdle: (timeoutMs) => untilIdle(running.jobBacklog, timeoutMs),
+    stopServing,
     async close() {
-      await running.close();
+      await stopServing();
       await database.close();
     },
   };

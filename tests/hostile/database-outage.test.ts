@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { freePort } from '../helpers/ports.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
+import { processBacklog, untilIdle } from '../helpers/worker-idle.js';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
 import { startLoad, tally } from './load.js';
 import { prepareSpawnedTenant } from './spawned-tenant.js';
@@ -16,6 +17,9 @@ import { prepareSpawnedTenant } from './spawned-tenant.js';
  * process answers 200 again within 5 s of the database's return, and a webhook whose retry fell due during the
  * outage is delivered once afterwards.
  */
+/** Long enough for PostgreSQL to be stopped before the refused webhook's retry can run. */
+const RETRY_SECONDS = 5;
+
 describe('database outage under load', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-outage-pg-'));
   const logger = createLogger('silent');
@@ -36,7 +40,7 @@ describe('database outage under load', () => {
   beforeAll(async () => {
     port = await freePort();
     const databaseUrl = await startCluster();
-    // The receiver refuses the first attempt, so the retry (1 s later) falls into the outage.
+    // The receiver refuses the first attempt; its retry, RETRY_SECONDS later, falls into the outage.
     hooks = await startWebhookReceiver(secret, (n) => (n === 1 ? 500 : 200));
     ({ keys, platformId, ticketId } = await prepareSpawnedTenant(databaseUrl, (file) => {
       file.platforms![0]!.webhooks = [{ url: hooks.url, secret, events: ['ticket.closed'] }];
@@ -47,7 +51,8 @@ describe('database outage under load', () => {
       LOG_LEVEL: 'info',
       DB_ACQUIRE_TIMEOUT_MS: '1000',
       ALLOW_HTTP_WEBHOOKS: 'true',
-      DELIVERY_RETRY_SCHEDULE: '1',
+      DELIVERY_RETRY_SCHEDULE: String(RETRY_SECONDS),
+      METRICS_PORT: '0',
     });
   });
   afterAll(async () => {
@@ -59,6 +64,10 @@ describe('database outage under load', () => {
 
   it('answers only 503 + Retry-After while PostgreSQL is down, 200 within 5 s of its return, no restart', async () => {
     const [, serverPort] = await server!.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
+    const load = startLoad(`http://127.0.0.1:${serverPort}/api/workspace/v1/channels/list`, keys);
+    await expect
+      .poll(() => load.hits.filter((hit) => hit.status === 200).length, { timeout: 10_000 })
+      .toBeGreaterThan(4);
     const closed = await fetch(`http://127.0.0.1:${serverPort}/api/platform/v1/tickets/manage`, {
       method: 'POST',
       headers: { 'X-API-Key': keys[0]!, 'Content-Type': 'application/json' },
@@ -66,20 +75,35 @@ describe('database outage under load', () => {
     });
     expect(closed.status).toBe(200);
     await expect.poll(() => hooks.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
-    const load = startLoad(`http://127.0.0.1:${serverPort}/api/workspace/v1/channels/list`, keys);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The refused attempt's retry comes due one retry step after the attempt is recorded, which follows its receipt
+    // by moments: the earliest it can run, and (with a margin) when it has surely come due.
+    const retryEarliest = hooks.received[0]!.at + RETRY_SECONDS * 1000;
+    const retryDue = retryEarliest + 500;
 
     const stopping = Date.now();
     await cluster!.stop();
     const stopped = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(stopped, 'PostgreSQL must be down before the refused webhook’s retry can run').toBeLessThan(retryEarliest);
+    // The outage lasts until the server has noticed it on both paths (requests and the job queue), the load has met
+    // it many times, and the retry has come due inside it; the last is a time on the clock, so it is waited for.
+    await server!.waitFor(/database unavailable/, 15_000);
+    await server!.waitFor(/job queue cannot reach the database/, 15_000);
+    await expect
+      .poll(() => load.hits.filter((hit) => hit.at > stopped).length > 20 && Date.now() > retryDue, {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toBe(true);
     const restarting = Date.now();
     await startCluster();
     const back = Date.now();
     await expect
       .poll(() => load.hits.some((hit) => hit.at > back && hit.status === 200), { timeout: 10_000, interval: 50 })
       .toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Recovered for good, not for one request: the load keeps getting 200s.
+    await expect
+      .poll(() => load.hits.filter((hit) => hit.at > back && hit.status === 200).length, { timeout: 10_000 })
+      .toBeGreaterThan(20);
     await load.stop();
 
     const firstOk = load.hits.find((hit) => hit.at > back && hit.status === 200)!.at;
@@ -125,7 +149,8 @@ describe('database outage under load', () => {
     expect(delivered!.at).toBeGreaterThan(back);
     expect(delivered!.verified?.data.ticket.id).toBe(ticketId);
     expect(delivered!.headers['webhook-id']).toBe(refused!.headers['webhook-id']);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Once the worker is idle, with no retry left for later, no third POST is coming.
+    expect(await untilIdle(processBacklog(server!))).toEqual({ due: 0, later: 0 });
     expect(hooks.received).toHaveLength(2);
   }, 90_000);
 });

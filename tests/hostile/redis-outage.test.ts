@@ -63,9 +63,12 @@ describe('Redis outage under load', () => {
     const url = `http://127.0.0.1:${port}${CHANNELS}`;
     const [fresh, ...loadKeys] = keys;
     const load = startLoad(url, loadKeys);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await expect
+      .poll(() => load.hits.filter((hit) => hit.status === 200).length, { timeout: 10_000 })
+      .toBeGreaterThan(4);
     await redis.kill();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // From the server's outage line on, budgets come from memory.
+    await server!.waitFor(/redis unavailable/, 15_000);
 
     // A user who has not spent anything yet gets the memory budget: 120 reads, then 429.
     const statuses: number[] = [];

@@ -99,6 +99,8 @@ describe('metrics', () => {
       series('switchboard_job_queue_jobs\\{queue="webhook.deliver",state="ready"\\} \\d+$');
       series('switchboard_job_queue_jobs\\{queue="email.send",state="failed"\\} \\d+$');
       series('switchboard_delivery_failures\\{kind="webhook"\\} 0$');
+      series('switchboard_job_backlog\\{when="due"\\} \\d+$');
+      series('switchboard_job_backlog\\{when="later"\\} \\d+$');
       series('switchboard_db_pool_connections\\{state="in_use"\\} \\d+$');
       series('switchboard_db_pool_connections\\{state="waiting"\\} \\d+$');
 

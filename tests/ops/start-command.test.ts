@@ -118,7 +118,9 @@ describe('stopping `npx -y pnpm@10.34.9 start`', { timeout: 300_000 }, () => {
     // The script ends (here: killed while it waits) after the server started with it as an ancestor.
     process.kill(run.child.pid!, 'SIGTERM');
     await run.exited;
-    // Longer than the launcher watch's polling interval (250 ms): a watched shell's exit would have stopped it.
+    // A kept sleep: what is asserted is that the launcher watch, polling every 250 ms in another process, does *not*
+    // react, and a reaction that does not come sends no signal. Six polling intervals give a watched shell's exit
+    // every chance to stop the server.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const ready = await fetch(`http://127.0.0.1:${ports[0]}/readyz`);
     expect(ready.status).toBe(200);

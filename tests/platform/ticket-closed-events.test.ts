@@ -10,8 +10,6 @@ import {
 } from './receivers.js';
 import { seedTenantWithWebhooks, type WebhookTenant } from './webhook-tenant.js';
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Moving a ticket into `closed` emails its owner and fires `ticket.closed`, once per close (docs/api.md, events). */
 describe('ticket.closed: email and signed webhook', () => {
   let server: TestServer;
@@ -112,8 +110,9 @@ describe('ticket.closed: email and signed webhook', () => {
     expect(email).toMatchObject({ status: 'sent', transport: 'smtp', attempts: 1, last_error: null });
     expect(mail!.messageId).toBe(email!.provider_message_id);
 
-    // Nothing more arrives later, and endpoints for other events or other platforms get nothing.
-    await pause(1500);
+    // Nothing more arrives once the worker is idle (no retry pending either), and endpoints for other events or
+    // other platforms get nothing.
+    expect(await server.untilIdle()).toEqual({ due: 0, later: 0 });
     expect(hooksFor(hooks, ticket.id)).toHaveLength(1);
     expect(mailsFor(ticket.shortId)).toHaveLength(1);
     expect(otherEvent.received).toHaveLength(0);
@@ -126,7 +125,8 @@ describe('ticket.closed: email and signed webhook', () => {
     await expect.poll(() => hooksFor(hooks, ticket.id).length, { timeout: 5000, interval: 20 }).toBe(1);
     await manage(acme, { ticketId: ticket.shortId, status: 'closed', priority: 'low' });
     await manage(acme, { ticketId: ticket.id, message: 'Note after closing', isInternal: true });
-    await pause(1500);
+    // A job those updates queued would be due at once: once the worker is idle, it would have delivered.
+    expect(await server.untilIdle()).toEqual({ due: 0, later: 0 });
     expect(hooksFor(hooks, ticket.id)).toHaveLength(1);
     expect(mailsFor(ticket.shortId)).toHaveLength(1);
 

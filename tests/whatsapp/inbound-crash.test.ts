@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase, sql } from '../helpers/database.js';
 import { freePort } from '../helpers/ports.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
+import { processBacklog, untilIdle } from '../helpers/worker-idle.js';
 import { prepareSpawnedTenant } from '../hostile/spawned-tenant.js';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
 import {
@@ -68,6 +69,7 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
       DELIVERY_RETRY_SCHEDULE: '1',
       LOG_LEVEL: 'info',
       ALLOW_HTTP_WEBHOOKS: 'true',
+      METRICS_PORT: '0',
     };
     const tenant = await prepareSpawnedTenant(databaseUrl, (file) => {
       file.platforms![0]!.webhooks = [
@@ -118,7 +120,8 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
     await expect.poll(() => eventsFor(msgid).length, { timeout: 30_000, interval: 100 }).toBe(1);
     // Meta redelivers the same payload to the new process: stored already, nothing changes.
     expect(await (await postStatus(second, msgid, 'delivered')).json()).toMatchObject({ data: { duplicate: true } });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // A redelivery queued again would be a job due at once: once the worker is idle, it would have run.
+    expect(await untilIdle(processBacklog(running!))).toEqual({ due: 0, later: 0 });
     expect(eventsFor(msgid)).toHaveLength(1);
     expect(await eventRows(msgid)).toEqual([{ status: 'delivered' }]);
     expect(
@@ -137,7 +140,8 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
     await start();
     await expect.poll(() => statusOf(msgid), { timeout: 60_000, interval: 200 }).toBe('read');
     await expect.poll(() => eventsFor(msgid).length, { timeout: 60_000, interval: 200 }).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Whether the killed process ran the job or not, the restarted one is idle once everything queued has run.
+    expect(await untilIdle(processBacklog(running!), 60_000)).toEqual({ due: 0, later: 0 });
     expect(eventsFor(msgid).map((event) => event.data.status)).toEqual(['read']);
     expect(await eventRows(msgid)).toEqual([{ status: 'delivered' }]);
 

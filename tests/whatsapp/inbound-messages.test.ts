@@ -163,7 +163,7 @@ describe('inbound WhatsApp messages and message.received', () => {
       { id: nextId(), from: '15550000002', text: 'and another' },
     );
     await applied();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await server.untilIdle();
     expect(receivedFor(msgid)).toHaveLength(1);
     expect(await sql(server.databaseUrl, 'select count(*)::int as n from messages where msgid = $1', [msgid])).toEqual([
       { n: 1 },

@@ -59,7 +59,6 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
         { timeout: 10_000, interval: 50 },
       )
       .toBe(true);
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
   beforeAll(async () => {
     hooks = await startWebhookReceiver(secret);
@@ -143,7 +142,7 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
     ]);
     await applied();
     await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(1);
-    await settle();
+    await server.untilIdle();
     expect(eventsFor(msgid)).toHaveLength(1);
     expect((await statusOf(msgid)).status).toBe('delivered');
   });
@@ -160,7 +159,7 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
     }
     expect((await statusOf(msgid)).status).toBe('read');
     await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(1);
-    await settle();
+    await server.untilIdle();
     expect(eventsFor(msgid).map((event) => [event.data.previousStatus, event.data.status])).toEqual([
       ['accepted', 'read'],
     ]);

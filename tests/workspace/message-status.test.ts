@@ -112,14 +112,33 @@ describe('workspace chat/message/status', () => {
   test('stops the sandbox’s timers when the server closes: no report lands afterwards', async ({
     server,
     acme,
+    status,
     sendOrder,
   }) => {
-    const other = await startTestServer({ ...SANDBOX, DATABASE_URL: server.databaseUrl });
-    const msgid = await sendOrder(acme.memberKey, other);
-    await other.close();
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(await sql(server.databaseUrl, 'select status from messages where msgid = $1', [msgid])).toEqual([
-      { status: 'accepted' },
-    ]);
+    // Both reports of the other server's message are due at the same time as the control's delivered report, and
+    // scheduled before it; its database stays open after it stops serving, so a report that survived would land.
+    const other = await startTestServer({
+      SANDBOX_SENT_AFTER_MS: SANDBOX.SANDBOX_DELIVERED_AFTER_MS,
+      SANDBOX_DELIVERED_AFTER_MS: SANDBOX.SANDBOX_DELIVERED_AFTER_MS,
+      DELIVERY_WORKER: 'false',
+      DATABASE_URL: server.databaseUrl,
+    });
+    try {
+      const msgid = await sendOrder(acme.memberKey, other);
+      await other.stopServing();
+      const stored = async () =>
+        (await sql(other.databaseUrl, 'select status from messages where msgid = $1', [msgid]))[0]?.status;
+      const atStop = await stored();
+      // The signal: a message sent after the stop, on the running server, reaches `delivered`. Timers fire in due
+      // order, so by then every report the stopped server had scheduled would have fired.
+      const control = await sendOrder();
+      await expect
+        .poll(async () => (await status(control)).data.status, { timeout: 10_000, interval: 50 })
+        .toBe('delivered');
+      expect(atStop).toBe('accepted');
+      expect(await stored()).toBe('accepted');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { seedsDemo, type Config } from './config.js';
 import { listenForNotifications } from './db/notification-listener.js';
 import type { Database } from './db/orm.js';
 import { seedDemoIfEmpty } from './demo.js';
-import { startEvents } from './events/worker.js';
+import { startEvents, type JobBacklog } from './events/worker.js';
 import { startCallerCache } from './http/caller-cache.js';
 import { answerClientErrors } from './http/client-error.js';
 import { startIdempotencySweeper } from './http/idempotency.js';
@@ -37,6 +37,8 @@ export interface RunningServer {
   services: Services;
   /** The worker's queue: what modules queue jobs through (tests queue module jobs with it). */
   jobs: JobQueue;
+  /** The jobs due now and later, counted in PostgreSQL (due 0: the worker is idle; tests wait for that). */
+  jobBacklog(): Promise<JobBacklog>;
   /**
    * Releases what start-up acquired, newest first: the metrics listener, the HTTP server (draining in-flight
    * requests up to SHUTDOWN_TIMEOUT_MS), the idempotency sweeper, the caller cache, the delivery worker, the
@@ -109,6 +111,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
           orm: database.orm,
           deliveryFailures: deliveryFailureGauges,
           queueStats: events.queueStats,
+          jobBacklog: events.backlog,
           callerCache: callers?.stats,
         });
   const app = createApp({
@@ -165,6 +168,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
     demo,
     services,
     jobs: events.queue,
+    jobBacklog: events.backlog,
     close: () => closers.close(),
   };
 }

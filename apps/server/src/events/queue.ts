@@ -45,7 +45,30 @@ function queueErrorLog(logger: Logger) {
 export interface QueueRuntime {
   boss: PgBoss;
   queue: JobQueue;
+  /** The queues' jobs counted in PostgreSQL now (see JobBacklog). */
+  backlog(): Promise<JobBacklog>;
 }
+
+/**
+ * Jobs of the worker's queues as they stand in PostgreSQL at the moment of asking, unlike pg-boss's queue counts
+ * (a cache its monitor refreshes every SUPERVISE_SECONDS). `due` 0 is an idle worker: nothing runs, and nothing will
+ * until a job is queued or one of the `later` ones comes due.
+ */
+export interface JobBacklog {
+  /** Runnable now, or running. */
+  due: number;
+  /** Waiting for their start time: scheduled retries, pg-boss's backoff after a failed run. */
+  later: number;
+}
+
+/** pg-boss's schema (its default, named so the backlog query below can address its job table). */
+const SCHEMA = 'pgboss';
+
+const BACKLOG_SQL = `
+  select count(*) filter (where state = 'active' or start_after <= now())::int as due,
+         count(*) filter (where state < 'active' and start_after > now())::int as later
+    from ${SCHEMA}.job
+   where name = any($1) and state <= 'active'`;
 
 /** A queue the worker runs, as the modules declared it (see DeliveryTarget and Task in kit/jobs.ts). */
 export interface QueueSpec {
@@ -84,6 +107,7 @@ export async function startQueue(
 ): Promise<QueueRuntime> {
   const boss = new PgBoss({
     connectionString: databaseUrl,
+    schema: SCHEMA,
     max: 4,
     application_name: 'switchboard-jobs',
     useListenNotify: true,
@@ -106,8 +130,13 @@ export async function startQueue(
     if (!transaction) throw new Error(`queueing a ${queue} job needs an open transaction`);
     await boss.send(queue, data, { ...options, db: fromKysely(transaction) });
   }
+  const names = queues.map((spec) => spec.name);
   return {
     boss,
+    async backlog() {
+      const { rows } = await boss.getDb().executeSql(BACKLOG_SQL, [names]);
+      return rows[0] as JobBacklog;
+    },
     queue: {
       enqueue: (tx, queue, job, startAfterSeconds) =>
         sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds }),

@@ -5,7 +5,9 @@ import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
 import { runDelivery } from './delivery.js';
-import { startQueue } from './queue.js';
+import { startQueue, type JobBacklog } from './queue.js';
+
+export type { JobBacklog } from './queue.js';
 
 /** What the job queue reports about one queue (pg-boss's own counts). */
 export interface QueueStats {
@@ -22,6 +24,8 @@ export interface EventsRuntime {
   stop(): Promise<void>;
   /** pg-boss's counts per delivery queue, for /metrics. */
   queueStats(): Promise<QueueStats[]>;
+  /** The jobs due now and later, counted in PostgreSQL: what "the worker is idle" is read from (/metrics, tests). */
+  backlog(): Promise<JobBacklog>;
 }
 
 /** Builds each module's delivery targets; the worker knows jobs by name only. */
@@ -46,7 +50,7 @@ export async function startEvents(
     ...targets.map((target) => ({ name: target.queue })),
     ...tasks.map((task) => ({ name: task.queue, singleton: task.singleton, everyMinutes: task.everyMinutes })),
   ];
-  const { boss, queue } = await startQueue(database.url, logger, queues);
+  const { boss, queue, backlog } = await startQueue(database.url, logger, queues);
   const policy = { schedule: config.DELIVERY_RETRY_SCHEDULE, windowHours: config.DELIVERY_RETRY_HOURS };
   const log = logger.child({ component: 'delivery' });
   const taskLog = logger.child({ component: 'task' });
@@ -107,6 +111,7 @@ export async function startEvents(
 
   return {
     queue,
+    backlog,
     async stop() {
       await boss.stop({ graceful: true, timeout: config.SHUTDOWN_TIMEOUT_MS });
       for (const jobs of modules) jobs.close?.();

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { QueueStats } from '../events/worker.js';
+import type { JobBacklog, QueueStats } from '../events/worker.js';
 import type { CallerCacheStats } from '../http/caller-cache.js';
 import { routeMetadata } from '../http/context.js';
 import type { DeliveryFailureGauge } from '../kit/module.js';
@@ -12,6 +12,7 @@ export interface MetricsSources {
   /** The modules' counts of deliveries that failed for good. */
   deliveryFailures: readonly DeliveryFailureGauge[];
   queueStats?: () => Promise<QueueStats[]>;
+  jobBacklog?: () => Promise<JobBacklog>;
   /** The API-key caller cache's counts, when it is on. */
   callerCache?: () => CallerCacheStats;
 }
@@ -32,7 +33,7 @@ function routeLabel(req: Request): string {
  * prom-client with a registry per process (no global state): Node's default metrics plus the service's own.
  * Gauges that need a query (pool, queue, deliveries) are read when Prometheus scrapes, not on a timer.
  */
-export function createMetrics({ orm, deliveryFailures, queueStats, callerCache }: MetricsSources): Metrics {
+export function createMetrics({ orm, deliveryFailures, queueStats, jobBacklog, callerCache }: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -77,6 +78,18 @@ export function createMetrics({ orm, deliveryFailures, queueStats, callerCache }
         for (const state of ['ready', 'deferred', 'active', 'failed'] as const)
           this.set({ queue: stats.queue, state }, stats[state]);
       }
+    },
+  });
+  new Gauge({
+    name: 'switchboard_job_backlog',
+    help: 'Jobs counted at scrape time: due = runnable now or running (0: the worker is idle), later = not yet due',
+    labelNames: ['when'] as const,
+    registers: [registry],
+    async collect() {
+      const backlog = await jobBacklog?.();
+      if (!backlog) return;
+      this.set({ when: 'due' }, backlog.due);
+      this.set({ when: 'later' }, backlog.later);
     },
   });
   new Gauge({

@@ -1,0 +1,39 @@
+import type { RunningServer } from '@switchboard/server';
+import type { ServerProcess } from './processes.js';
+
+export type JobBacklog = Awaited<ReturnType<RunningServer['jobBacklog']>>;
+
+/**
+ * Waits for the signal that the job worker is idle: no job due or running (the backlog as PostgreSQL holds it), so
+ * every effect of what was queued so far has happened. "Nothing more happens" is then asserted by checking, not by
+ * sleeping. Resolves with the backlog, whose `later` counts jobs that will only run at their start time (retries).
+ */
+export async function untilIdle(backlog: () => Promise<JobBacklog>, timeoutMs = 20_000): Promise<JobBacklog> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await backlog();
+    if (now.due === 0) return now;
+    if (Date.now() > deadline)
+      throw new Error(`the job worker is not idle after ${timeoutMs} ms: ${JSON.stringify(now)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * The backlog of a server running as its own process, from its Prometheus listener (`switchboard_job_backlog`):
+ * start it with METRICS_PORT (0 picks a free port; the port is read from its `metrics listening` log line).
+ */
+export function processBacklog(server: ServerProcess): () => Promise<JobBacklog> {
+  return async () => {
+    const [, port] = await server.waitFor(/"port":(\d+)[^\n]*"msg":"metrics listening on \/metrics"/);
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const count = (when: string) => {
+      const line = text
+        .split('\n')
+        .find((candidate) => candidate.startsWith(`switchboard_job_backlog{when="${when}"} `));
+      if (!line) throw new Error(`no switchboard_job_backlog{when="${when}"} in the metrics of the server process`);
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    return { due: count('due'), later: count('later') };
+  };
+}

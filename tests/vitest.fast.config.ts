@@ -1,0 +1,56 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+/**
+ * The fast lane (`pnpm test:fast`), for the edit–test loop: every end-to-end suite that runs the server in-process,
+ * without the suites below. `pnpm test` (CI, README) still runs everything.
+ */
+const SLOW_SUITES = {
+  'spawn a process (the built server, the CLI, pnpm, npm, a browser or a linter)': [
+    'export/newman.test.ts',
+    'export/openapi-client.test.ts',
+    'export/openapi.test.ts',
+    'export/portman.test.ts',
+    'foundation/api-key-cache.test.ts',
+    'foundation/cli.test.ts',
+    'foundation/layering.test.ts',
+    'foundation/lifecycle.test.ts',
+    'ops/bundle.test.ts',
+    'ops/http-manners.test.ts',
+    'ops/safe-defaults.test.ts',
+    'ops/start-command.test.ts',
+    'portal/portal-browser.test.ts',
+    'sdk/generated-types.test.ts',
+    'sdk/package.test.ts',
+    'whatsapp/connect.test.ts',
+    'whatsapp/secrets.test.ts',
+    'whatsapp/template-sync.test.ts',
+  ],
+  'take a dependency down, kill a server or hold connections until timeouts fire': [
+    'hostile/caller-cache-listener.test.ts',
+    'hostile/database-limits.test.ts',
+    'hostile/database-outage.test.ts',
+    'hostile/redis-outage.test.ts',
+    'platform/ticket-closed-crash.test.ts',
+    'whatsapp/inbound-crash.test.ts',
+  ],
+  'fuzz every endpoint with 300 property-based cases (fewer would not reach a success on every endpoint)': [
+    'hostile/fuzz.test.ts',
+  ],
+  'seed 100,000 contacts or wait for a schedule': [
+    'workspace/contacts-plans.test.ts',
+    'whatsapp/template-sync-schedule.test.ts',
+  ],
+};
+
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      exclude: Object.values(SLOW_SUITES).flat(),
+      // Suites share one process per worker instead of re-importing the server's module graph for every file (most
+      // of a small suite's time). Safe because no module keeps mutable state; `pnpm test` still isolates each file.
+      isolate: false,
+    },
+  }),
+);
