@@ -10,6 +10,7 @@ import { notFound } from './http/not-found.js';
 import { createOutageMonitor } from './http/outage.js';
 import type { RateLimiters } from './http/rate-limit.js';
 import { registerApiRoutes } from './http/register.js';
+import { replyHeaders } from './http/reply-headers.js';
 import { requestId } from './http/request-id.js';
 import type { JobQueue } from './kit/jobs.js';
 import type { Services } from './kit/services.js';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(requestId);
+  app.use(replyHeaders);
   if (deps.metrics) app.use(deps.metrics.recordRequests);
   app.use(
     pinoHttp({
