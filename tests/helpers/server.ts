@@ -13,6 +13,7 @@ import {
 import type { AxiosInstance } from 'axios';
 import { contractCheckedHttp } from './contract-check.js';
 import { createFreshDatabase } from './database.js';
+import { TEST_SECRETS_KEY } from './secrets-key.js';
 
 export interface TestServer {
   baseUrl: string;
@@ -41,6 +42,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     MIGRATE_ON_START: 'true',
+    SECRETS_KEY: TEST_SECRETS_KEY,
     ...env,
     PORT: '0',
     DATABASE_URL: databaseUrl,

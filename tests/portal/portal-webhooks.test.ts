@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
+import { openWebhookSecret } from '../helpers/secrets-key.js';
 import { test as base } from '../helpers/test.js';
 import { createPortalTenant, OTHER_PASSWORD, PASSWORD, PortalAgent, type Form } from './portal-helpers.js';
 
@@ -21,12 +22,12 @@ const test = base
   .extend('addEndpoint', ({ server, dana }) => async (url = HOOK_URL) => {
     const page = await dana.post(HOOKS, { url, events: 'ticket.closed' });
     expect(page.status).toBe(200);
-    const [row] = await sql<{ id: string; secret: string }>(
+    const [row] = await sql<{ id: string; secret_ciphertext: string }>(
       server.databaseUrl,
-      'select id, secret from webhook_endpoints where url = $1 order by created_at desc limit 1',
+      'select id, secret_ciphertext from webhook_endpoints where url = $1 order by created_at desc limit 1',
       [url],
     );
-    return { ...row!, page };
+    return { id: row!.id, secret: openWebhookSecret(row!.id, row!.secret_ciphertext), page };
   });
 
 /** A finished delivery of `endpointId` in the log, as the worker would have left it. */
@@ -77,11 +78,13 @@ describe('Developer Portal: webhooks page', () => {
     const secret = SECRET.exec(created.text)![1]!;
     const [row] = await sql(
       server.databaseUrl,
-      'select secret, events, description, platform_id from webhook_endpoints where url = $1',
+      'select id, secret_ciphertext, events, description, platform_id from webhook_endpoints where url = $1',
       [`${HOOK_URL}/once`],
     );
+    expect(openWebhookSecret(row!.id as string, row!.secret_ciphertext as string)).toBe(secret);
     expect(row).toEqual({
-      secret,
+      id: expect.any(String),
+      secret_ciphertext: expect.stringMatching(/^v1\./),
       events: ['ticket.closed', 'message.received'],
       description: 'Portal test',
       platform_id: tenant.platformAId,
@@ -137,10 +140,13 @@ describe('Developer Portal: webhooks page', () => {
     const rotated = await dana.post(`${detail}/rotate`);
     const secret = SECRET.exec(rotated.text)![1]!;
     expect(rotated.text).toContain('The previous secret keeps signing beside the new one');
-    const [row] = await sql(server.databaseUrl, 'select secret, previous_secret from webhook_endpoints where id = $1', [
-      endpoint.id,
-    ]);
-    expect(row).toEqual({ secret, previous_secret: endpoint.secret });
+    const [row] = await sql<{ secret_ciphertext: string; previous_secret_ciphertext: string }>(
+      server.databaseUrl,
+      'select secret_ciphertext, previous_secret_ciphertext from webhook_endpoints where id = $1',
+      [endpoint.id],
+    );
+    expect(openWebhookSecret(endpoint.id, row!.secret_ciphertext)).toBe(secret);
+    expect(openWebhookSecret(endpoint.id, row!.previous_secret_ciphertext)).toBe(endpoint.secret);
 
     expect((await dana.agent.get(`${detail}/delete`)).text).toContain('This cannot be undone.');
     const deleted = await dana.post(`${detail}/delete`);
@@ -185,9 +191,12 @@ describe('Developer Portal: webhooks page', () => {
       expect((await beta.get(path)).status, path).toBe(404);
     for (const action of ['delete', 'rotate', 'enabled'])
       expect((await beta.post(`${HOOKS}/${endpoint.id}/${action}`, { _csrf: token })).status, action).toBe(404);
-    const [row] = await sql(server.databaseUrl, 'select secret, is_active from webhook_endpoints where id = $1', [
-      endpoint.id,
-    ]);
-    expect(row).toEqual({ secret: endpoint.secret, is_active: true });
+    const [row] = await sql<{ secret_ciphertext: string; is_active: boolean }>(
+      server.databaseUrl,
+      'select secret_ciphertext, is_active from webhook_endpoints where id = $1',
+      [endpoint.id],
+    );
+    expect(row!.is_active).toBe(true);
+    expect(openWebhookSecret(endpoint.id, row!.secret_ciphertext)).toBe(endpoint.secret);
   });
 });

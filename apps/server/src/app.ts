@@ -13,6 +13,7 @@ import { registerApiRoutes } from './http/register.js';
 import { replyHeaders } from './http/reply-headers.js';
 import { requestId } from './http/request-id.js';
 import type { JobQueue } from './kit/jobs.js';
+import type { SecretBox } from './kit/secrets.js';
 import type { Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import type { Logger } from './logger.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** The API-key caller cache (server.ts starts it with its change listener); absent: no caching. */
   callers?: CallerCache;
+  /** Seals secrets at rest (kept Idempotency-Key replies); see db/secrets-key.ts. */
+  secrets?: SecretBox;
 }
 
 /** Builds the HTTP app without listening: tests and main.ts both use it. */
@@ -94,6 +97,7 @@ export function createApp(deps: AppDeps): Express {
     apiKeys: apiKeyLookup,
     idempotencyKeys: idempotencyStore,
     callers: deps.callers,
+    secrets: deps.secrets,
   });
 
   app.use(notFound(routeSlices.map((slice) => slice.router)));

@@ -67,7 +67,13 @@ export async function startServer(config: Config, database: Database, logger: Lo
     enqueue: (...args) => started(worker.queue).enqueue(...args),
     enqueueTask: (...args) => started(worker.queue).enqueueTask(...args),
   };
-  const services = startServices(serviceProviders, { em: database.orm.em, logger, config, jobs });
+  const services = startServices(serviceProviders, {
+    em: database.orm.em,
+    logger,
+    config,
+    jobs,
+    secrets: database.secrets,
+  });
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
   // They run before the worker, whose tasks rely on what they check (e.g. that stored secrets open).
   if (pendingMigrations === 0)
@@ -112,6 +118,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
     metrics,
     corsOrigins: config.CORS_ORIGINS,
     callers,
+    secrets: database.secrets,
   });
 
   const server = await new Promise<Server>((resolve, reject) => {

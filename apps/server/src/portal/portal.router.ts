@@ -7,6 +7,7 @@ import type { JobQueue } from '../kit/jobs.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { WEBHOOK_POLICY } from '../modules/webhooks/webhook-policy.js';
+import { WEBHOOK_SECRETS } from '../modules/webhooks/webhook-secret-box.js';
 import { portalAssets, type AssetUrls } from './assets.js';
 import { authRoutes } from './auth.routes.js';
 import { channelRoutes } from './channels.routes.js';
@@ -105,7 +106,11 @@ export function createPortal(deps: PortalDeps): Router {
     documents: documentCache(),
     serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, ''),
     services: deps.services,
-    webhooks: { policy: deps.services.get(WEBHOOK_POLICY), jobs: deps.jobs },
+    webhooks: {
+      policy: deps.services.get(WEBHOOK_POLICY),
+      secrets: deps.services.get(WEBHOOK_SECRETS),
+      jobs: deps.jobs,
+    },
   };
 
   const router = Router();

@@ -5,6 +5,7 @@ import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { webhookPolicyService } from './webhook-policy.js';
+import { WEBHOOK_SECRETS, webhookSecretsService } from './webhook-secret-box.js';
 import { webhooksRouter } from './webhook.router.js';
 import { platformWebhooksSeed } from './webhook.seed.js';
 import { webhookTarget } from './webhook.service.js';
@@ -18,9 +19,15 @@ export const webhooksModule = defineModule({
   entities: [WebhookEndpoint, WebhookDelivery, WebhookAttempt],
   routes: [routes(contract.platform.webhooks, webhooksRouter)],
   seed: [platformWebhooksSeed],
-  services: [webhookPolicyService],
-  jobs: ({ config }) => ({
-    targets: [webhookTarget(config.WEBHOOK_TIMEOUT_MS, { allowLocal: config.ALLOW_HTTP_WEBHOOKS })],
+  services: [webhookPolicyService, webhookSecretsService],
+  jobs: ({ config, services }) => ({
+    targets: [
+      webhookTarget(
+        config.WEBHOOK_TIMEOUT_MS,
+        { allowLocal: config.ALLOW_HTTP_WEBHOOKS },
+        services.get(WEBHOOK_SECRETS),
+      ),
+    ],
   }),
   examples: {
     webhookEndpointId: {

@@ -6,8 +6,8 @@ import { checkStoredSecrets, createWhatsApp, WHATSAPP } from './whatsapp.js';
 /** Starts the Graph client and registers the WhatsApp Cloud API with the messaging providers (sends, template syncs). */
 export const whatsAppService = provide({
   key: WHATSAPP,
-  start: ({ config, em, services }) => {
-    const whatsApp = createWhatsApp(config);
+  start: ({ config, em, services, secrets }) => {
+    const whatsApp = createWhatsApp(config, secrets);
     services.get(MESSAGING).register(new WhatsAppCloudProvider(em, whatsApp));
     return whatsApp;
   },

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
 import { serviceKey } from '../../kit/services.js';
-import { createSecretBox, type SecretBox } from '../../kit/secrets.js';
+import type { SecretBox } from '../../kit/secrets.js';
 import { GraphClient } from './graph-client.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 
@@ -19,15 +19,14 @@ export const WHATSAPP = serviceKey<WhatsApp>('whatsapp');
 /** A channel's `provider` once it is connected to the WhatsApp Cloud API (the messaging provider's name too). */
 export const WHATSAPP_CLOUD = 'whatsapp_cloud';
 
-export function createWhatsApp(config: Config): WhatsApp {
+export function createWhatsApp(config: Config, secrets: SecretBox | undefined): WhatsApp {
   return {
     graph: new GraphClient({
       graphUrl: config.WHATSAPP_GRAPH_URL,
       version: config.WHATSAPP_GRAPH_VERSION,
       timeoutMs: config.WHATSAPP_GRAPH_TIMEOUT_MS,
     }),
-    // A SECRETS_KEY that is set but unusable stops start-up here, with createSecretBox's message naming the problem.
-    secrets: config.SECRETS_KEY === undefined ? undefined : createSecretBox(config.SECRETS_KEY),
+    secrets,
     publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
   };
 }
