@@ -141,7 +141,7 @@ describe('secrets at rest', () => {
           body: JSON.stringify({ platformId: platform.data.id, url: HOOK, events: 'ticket.closed' }),
         });
         expect(reply.status, await reply.clone().text()).toBe(200);
-        expect((await reply.json()).data.secret).toMatch(/^whsec_/);
+        expect(((await reply.json()) as { data: { secret: string } }).data.secret).toMatch(/^whsec_/);
       } finally {
         running.child.kill('SIGTERM');
         await running.exited;

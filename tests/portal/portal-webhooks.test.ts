@@ -51,7 +51,8 @@ async function seedDelivery(
   return { id: delivery!.id, webhookId };
 }
 
-describe('Developer Portal: webhooks page', () => {
+// Signing in is a scrypt run at OWASP's cost (128 MiB, up to seconds on a loaded 2-core machine).
+describe('Developer Portal: webhooks page', { timeout: 120_000 }, () => {
   test('is behind sign-in and settings:api, in the navigation', async ({ server, tenant, dana }) => {
     expect((await new PortalAgent(server.baseUrl).get(HOOKS)).headers.get('location')).toBe('/developer/sign-in');
     const plain = new PortalAgent(server.baseUrl);
@@ -177,7 +178,7 @@ describe('Developer Portal: webhooks page', () => {
     expect(row).toEqual({ status: 'pending', webhook_id: failed.webhookId });
   });
 
-  test('treats another platform’s endpoint, and malformed ids, as not found', async ({
+  test('answers another platform’s endpoint 403 and a missing or malformed one 404, as the API does', async ({
     server,
     tenant,
     addEndpoint,
@@ -187,10 +188,13 @@ describe('Developer Portal: webhooks page', () => {
     await beta.signIn(tenant.devEmail, OTHER_PASSWORD);
     const token = PortalAgent.csrf((await beta.get(HOOKS)).text);
     expect((await beta.get(HOOKS)).text).not.toContain(`${HOOK_URL}/alpha`);
-    for (const path of [`${HOOKS}/${endpoint.id}`, `${HOOKS}/${endpoint.id}/delete`, `${HOOKS}/not-an-id`])
+    // As webhooks/manage answers: another platform's endpoint is 403, no endpoint at all 404.
+    for (const path of [`${HOOKS}/${endpoint.id}`, `${HOOKS}/${endpoint.id}/delete`])
+      expect((await beta.get(path)).status, path).toBe(403);
+    for (const path of [`${HOOKS}/not-an-id`, `${HOOKS}/${randomUUID()}`])
       expect((await beta.get(path)).status, path).toBe(404);
     for (const action of ['delete', 'rotate', 'enabled'])
-      expect((await beta.post(`${HOOKS}/${endpoint.id}/${action}`, { _csrf: token })).status, action).toBe(404);
+      expect((await beta.post(`${HOOKS}/${endpoint.id}/${action}`, { _csrf: token })).status, action).toBe(403);
     const [row] = await sql<{ secret_ciphertext: string; is_active: boolean }>(
       server.databaseUrl,
       'select secret_ciphertext, is_active from webhook_endpoints where id = $1',

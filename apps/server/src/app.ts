@@ -6,6 +6,7 @@ import type { CallerCache } from './http/caller-cache.js';
 import { corsFor } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
+import { createLocalApi } from './http/local-api.js';
 import { notFound } from './http/not-found.js';
 import { createOutageMonitor } from './http/outage.js';
 import type { RateLimiters } from './http/rate-limit.js';
@@ -79,15 +80,17 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps.orm, deps.readiness ?? new Readiness()));
   if (deps.corsOrigins?.length) app.use('/api', corsFor(deps.corsOrigins));
 
+  const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
+  // Its pages act through the API's own endpoints (LocalApi), as the signed-in user.
+  const api = createLocalApi(routeSlices, routeDeps);
   app.use(
     PORTAL_PATH,
-    createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, jobs: deps.jobs, ...deps.portal }),
+    createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, api, ...deps.portal }),
   );
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);
-  const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
   for (const receiver of receivers) app.use('/webhooks', receiver(routeDeps));
   app.use(requireJsonBody, jsonBody);
   registerApiRoutes(app, routeSlices, routeDeps, {

@@ -68,7 +68,7 @@ export class AuthenticationError extends SwitchboardError {
   override readonly name = 'AuthenticationError';
 }
 
-/** 403 `forbidden`: the key may not do this (permission, platform access, another tenant's resource). */
+/** 403 `forbidden`: the key may not do this (permission, platform access, another tenant's resource); `platform_inactive`: its platform is switched off. */
 export class PermissionError extends SwitchboardError {
   override readonly name = 'PermissionError';
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiKeyLookup } from '../kit/auth.js';
 import type { Caller } from '../kit/context.js';
-import { UnauthorizedError } from '../kit/errors.js';
+import { AppError, UnauthorizedError } from '../kit/errors.js';
 import type { CallerCache } from './caller-cache.js';
 
 /** Parameter names that carry credentials in other APIs; refused here so keys never land in URLs or logs. */
@@ -62,6 +62,12 @@ export async function authenticateKey(
       )
     : await keys.findCaller(em.fork(), apiKey);
   if (!caller) throw new UnauthorizedError('Invalid or revoked API key.');
+  if (!caller.platformActive)
+    throw new AppError(
+      403,
+      'platform_inactive',
+      'The platform of this API key is inactive; its keys are refused until it is active again.',
+    );
   return caller;
 }
 

@@ -2,7 +2,7 @@ import { defineModule } from '../../kit/module.js';
 import { ApiKey } from './api-key.entity.js';
 import { userApiKeySeed } from './api-key.seed.js';
 
-export { apiKeyLookup } from './api-key.lookup.js';
+export { apiKeyLookup, findUserCaller } from './api-key.lookup.js';
 
 /** Keys are created by the seed (users), the CLI and the portal; the HTTP layer resolves them via apiKeyLookup. */
 export const apiKeysModule = defineModule({

@@ -7,6 +7,8 @@ import { platformMembersService } from './user.members.js';
 import { usersRouter } from './user.router.js';
 import { usersSeed } from './user.seed.js';
 
+export { rehashPassword } from './user.password.js';
+
 /** Users: listed by users/list; channels, tickets and plans refer to them; the portal signs them in. */
 export const usersModule = defineModule({
   name: 'users',

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ServiceContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
 import { Channel } from '../channels/channel.entity.js';
+import { resolveChannel } from '../channels/channel.scope.js';
 import { Template } from '../templates/template.entity.js';
 import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
 import type { TemplateSyncResult } from '../messages/messaging-provider.js';
@@ -105,6 +107,20 @@ export async function connectWhatsAppChannel(
   };
 }
 
+/**
+ * connectWhatsAppChannel as a user, not an operator: the channel must be one the caller is authorized for, under
+ * the rule of every workspace endpoint (resolveChannel: another channel, of this platform or another, is 403).
+ */
+export async function connectWhatsAppChannelAs(
+  ctx: ServiceContext,
+  whatsApp: WhatsApp,
+  channelId: string,
+  credentials: WhatsAppCredentials,
+): Promise<WhatsAppChannel> {
+  const channel = await resolveChannel(ctx, channelId);
+  return connectWhatsAppChannel(ctx.em, whatsApp, channel.id, credentials);
+}
+
 /** One channel of a platform as the portal's Channels page shows it. */
 export interface ChannelConnection {
   channelId: string;
@@ -125,21 +141,26 @@ export interface ChannelConnection {
   };
 }
 
-/** A platform's channels, oldest first, with their WhatsApp Cloud API connection (never the token or app secret). */
+/**
+ * The channels the caller is authorized for (channels/list's: in its platform, oldest first), with their WhatsApp
+ * Cloud API connection (never the token or app secret). `channelId` narrows it to that one channel, which must be
+ * one of them (resolveChannel: 403 otherwise).
+ */
 export async function listChannelConnections(
-  em: EntityManager,
+  ctx: ServiceContext,
   whatsApp: WhatsApp,
-  platformId: string,
+  channelId?: string,
 ): Promise<ChannelConnection[]> {
+  const { em, caller } = ctx;
+  const ids = channelId === undefined ? [...caller.channelIds] : [(await resolveChannel(ctx, channelId)).id];
   const channels = await em.find(
     Channel,
-    { platform: platformId },
+    { id: { $in: ids }, platform: caller.platformId },
     { fields: ['name', 'phone', 'provider'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
-  const ids = channels.map((channel) => channel.id);
   const connections = await em.find(
     WhatsAppConnection,
-    { channel: { $in: ids } },
+    { channel: { $in: channels.map((channel) => channel.id) } },
     {
       fields: [
         'channel',
