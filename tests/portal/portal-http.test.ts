@@ -63,7 +63,7 @@ describe('Developer Portal over HTTP', { timeout: 120_000 }, () => {
   });
 
   test('marks the cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
-    const proxied = await startTestServer({ TRUST_PROXY: 'true' });
+    const proxied = await startTestServer({ TRUST_PROXY: '1' });
     try {
       const reply = await new PortalAgent(proxied.baseUrl, { 'x-forwarded-proto': 'https' }).get('/developer/sign-in');
       expect(cookieNamed(reply.setCookies, 'sb_portal')).toMatch(/; Secure/);

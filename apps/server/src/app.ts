@@ -31,7 +31,8 @@ export interface AppDeps {
   /** The services modules provide (e.g. the messaging providers), started and stopped by server.ts. */
   services: Services;
   jobs: JobQueue;
-  trustProxy?: boolean;
+  /** Express's `trust proxy`: false, a hop count, or the proxies' addresses/CIDRs (TRUST_PROXY). */
+  trustProxy?: false | number | string[];
   /** Developer Portal settings: session secret, public URL, Redis for the sign-in failure budget. */
   portal?: PortalOptions;
   /** Start-up steps /readyz waits for; request metrics; origins allowed by CORS (none: CORS off). */

@@ -58,7 +58,7 @@ export function portalSession({ orm, logger, secret }: SessionOptions): RequestH
     resave: false,
     saveUninitialized: false,
     rolling: true,
-    // Secure follows the request: HTTPS directly, or X-Forwarded-Proto when TRUST_PROXY is on.
+    // Secure follows the request: HTTPS directly, or X-Forwarded-Proto from a proxy TRUST_PROXY trusts.
     cookie: { path: PORTAL_PATH, httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SIGNED_IN_MAX_AGE_MS },
   });
 }
