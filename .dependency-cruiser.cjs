@@ -40,7 +40,8 @@ module.exports = {
     {
       name: 'modules-layer',
       comment:
-        'A module depends on kit/ and lower modules only; the core is handed the module list, and no module reads that list.',
+        'A module depends on kit/ and lower modules only; the core is handed the module list, and no module reads ' +
+        'that list.',
       severity: 'error',
       from: { path: `${SERVER}modules/([^/]+)/` },
       to: { path: SERVER, pathNot: `${SERVER}(kit/|modules/[^/]+/|${SHARED})` },

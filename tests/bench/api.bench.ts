@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: the product against a raw node:http + pg baseline running the product's own SQL, on one channel
- * of BENCH_CONTACTS contacts (default 1,000,000). See the Benchmark section of README.md for what it measures.
+ * of BENCH_CONTACTS contacts (default 1,000,000). docs/benchmarks.md says what it measures.
  * Not part of the test suite (vitest only collects *.test.ts). Load goes to 127.0.0.1 only, bounded in time.
  */
 import { execFile } from 'node:child_process';

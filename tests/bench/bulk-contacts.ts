@@ -19,7 +19,8 @@ async function rebuiltIndexes(client: pg.Client) {
      union all
      select format('alter table %s drop constraint %I', c.conrelid::regclass, c.conname),
             format('alter table %s add constraint %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid))
-       from pg_constraint c where c.contype = 'p' and c.conrelid in ('contact_name_prefixes'::regclass, 'contact_phone_suffixes'::regclass)`,
+       from pg_constraint c where c.contype = 'p' and c.conrelid in ('contact_name_prefixes'::regclass,
+         'contact_phone_suffixes'::regclass)`,
   );
   return rows;
 }

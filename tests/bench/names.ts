@@ -82,7 +82,8 @@ export function nameLists(): NameLists {
  */
 const OFFSET = 10;
 export const ZIPF_RANK_SQL = (count: string) =>
-  `least(${count}, greatest(1, floor(${1 + OFFSET} * power((${count} + ${OFFSET}) / ${1 + OFFSET}.0, random()) - ${OFFSET})::int))`;
+  `least(${count}, greatest(1, floor(${1 + OFFSET} * power((${count} + ${OFFSET}) / ${1 + OFFSET}.0, random()) - ` +
+  `${OFFSET})::int))`;
 
 /** Country calling codes the phones start with; the rest is a 9-digit bijection of the contact's number. */
 export const PHONE_PREFIXES = ['1', '44', '49', '33', '55', '91', '62'];

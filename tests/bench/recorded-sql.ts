@@ -54,7 +54,8 @@ export const literalsOf = (client: pg.Client, values: unknown[]) =>
   values.map((value) => (typeof value === 'number' ? String(value) : client.escapeLiteral(String(value)))).join(', ');
 
 /**
- * EXPLAIN (with `options`) of a statement on `client`: its rows (one for `format json`, a line each for text). A prepared statement is prepared there and explained as
+ * EXPLAIN (with `options`) of a statement on `client`: its rows (one for `format json`, a line each for text). A
+ * prepared statement is prepared there and explained as
  * it runs after five executions under `planCacheMode`: the product forces the generic plan (executePrepared);
  * `force_custom_plan` shows the plan its parameters' values would get as literals.
  */

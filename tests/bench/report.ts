@@ -37,18 +37,21 @@ function summary(rows: Row[]) {
   };
 }
 
-/** The results as Markdown tables (pasteable into README.md), with the machine's conditions. */
+/** The results as Markdown tables (pasteable into docs/benchmarks.md), with the machine's conditions. */
 export function report(rows: Row[], info: RunInfo): string {
   const scenarios = [...new Set(rows.map((r) => r.scenario))];
   const lines = [
     '',
-    `## ${info.contacts.toLocaleString('en-US')} contacts, ${info.rounds} round(s) of ${info.seconds} s per scenario and server, ` +
-      `${info.users.toLocaleString('en-US')} API users rotated, closed loop ${info.connections} connections (autocannon), ` +
+    `## ${info.contacts.toLocaleString('en-US')} contacts, ${info.rounds} round(s) of ${info.seconds} s per scenario ` +
+      `and server, ${info.users.toLocaleString('en-US')} API users rotated, ` +
+      `closed loop ${info.connections} connections (autocannon), ` +
       'fixed rate = open loop (own driver, latency from scheduled start)',
     `started ${info.started.toISOString()}, ${cpus().length} CPUs, 1-min load average before runs ` +
-      `${fmt(Math.min(...rows.map((r) => r.loadBefore)))}–${fmt(max(rows.map((r) => r.loadBefore)))}, now ${fmt(loadavg()[0]!)}`,
+      `${fmt(Math.min(...rows.map((r) => r.loadBefore)))}–${fmt(max(rows.map((r) => r.loadBefore)))}, now ` +
+      `${fmt(loadavg()[0]!)}`,
     '',
-    '| scenario | product req/s | raw req/s | product/raw | product p50/p99 ms | raw p50/p99 ms | server CPU ms/req (product/raw) | errors (product/raw) | RSS MB (product/raw) |',
+    '| scenario | product req/s | raw req/s | product/raw | product p50/p99 ms | raw p50/p99 ms | server CPU ms/req ' +
+      '(product/raw) | errors (product/raw) | RSS MB (product/raw) |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const scenario of scenarios) {
@@ -56,7 +59,9 @@ export function report(rows: Row[], info: RunInfo): string {
     const raw = summary(rows.filter((r) => r.scenario === scenario && r.server === 'raw'));
     lines.push(
       `| ${scenario} | ${fmt(product.rps)} | ${fmt(raw.rps)} | ${(product.rps / Math.max(1, raw.rps)).toFixed(2)} | ` +
-        `${fmt(product.p50)}/${fmt(product.p99)} | ${fmt(raw.p50)}/${fmt(raw.p99)} | ${product.cpu.toFixed(2)}/${raw.cpu.toFixed(2)} | ${product.errors}/${raw.errors} | ${product.rss}/${raw.rss} |`,
+        `${fmt(product.p50)}/${fmt(product.p99)} | ${fmt(raw.p50)}/${fmt(raw.p99)} | ` +
+        `${product.cpu.toFixed(2)}/${raw.cpu.toFixed(2)} | ${product.errors}/${raw.errors} | ` +
+        `${product.rss}/${raw.rss} |`,
     );
   }
   const classRows = rows.filter((r) => r.byClass);

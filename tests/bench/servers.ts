@@ -51,7 +51,9 @@ function stopper(child: ChildProcess) {
     });
 }
 
-/** The Node flags `pnpm start` gives the server (package.json), so the benchmark runs it with the same heap settings. */
+/**
+ * The Node flags `pnpm start` gives the server (package.json), so the benchmark runs it with the same heap settings.
+ */
 export function startFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
     scripts: { start: string };
@@ -62,7 +64,8 @@ export function startFlags(): string[] {
 }
 
 /**
- * The product as `pnpm start` runs it: `node apps/server/dist/main.js` (or another build, `dist`) with its default configuration (request
+ * The product as `pnpm start` runs it: `node apps/server/dist/main.js` (or another build, `dist`) with its default
+ * configuration (request
  * logging at info, rate limits on; REDIS_URL passed through when set). Its logs go to a file, as to a collector.
  */
 export async function startProduct(

@@ -131,9 +131,8 @@ async function main() {
           cost.planningMs += plan['Planning Time'];
           cost.executionMs += plan['Execution Time'];
           const lines = await explain<string>(client, statement, 'analyze, buffers');
-          plans.push(
-            `-- ${search ?? '(no search)'}\n${statement.prepared ? `-- args: ${literalsOf(client, statement.values)}\n` : ''}${lines.join('\n')}`,
-          );
+          const args = statement.prepared ? `-- args: ${literalsOf(client, statement.values)}\n` : '';
+          plans.push(`-- ${search ?? '(no search)'}\n${args}${lines.join('\n')}`);
         }
         costs.push(cost);
         writeFileSync(path.join(directory, `${number}.plan.txt`), plans.join('\n\n'));
@@ -148,20 +147,24 @@ async function main() {
       const load = loadavg()[0]!;
       const { tps, latency } = pgbench(scripts, defines);
       rows.push(
-        `| ${name} | ${searches.length} | ${round(tps, 0)} | ${round(latency, 2)} | ${round(mean(costs.map((c) => c.buffers)), 0)} | ` +
-          `${round(mean(costs.map((c) => c.planningMs)), 2)} | ${round(mean(costs.map((c) => c.executionMs)), 2)} | ${round(load, 1)} |`,
+        `| ${name} | ${searches.length} | ${round(tps, 0)} | ${round(latency, 2)} | ` +
+          `${round(mean(costs.map((c) => c.buffers)), 0)} | ` +
+          `${round(mean(costs.map((c) => c.planningMs)), 2)} | ${round(mean(costs.map((c) => c.executionMs)), 2)} | ` +
+          `${round(load, 1)} |`,
       );
       process.stderr.write(`${rows.at(-1)}\n`);
     }
     const load = loadavg()[0]!;
     const { tps, latency } = pgbench(allScripts, allDefines);
     rows.push(
-      `| the four classes mixed | ${allScripts.length} | ${round(tps, 0)} | ${round(latency, 2)} | | | | ${round(load, 1)} |`,
+      `| the four classes mixed | ${allScripts.length} | ${round(tps, 0)} | ${round(latency, 2)} | | | | ` +
+        `${round(load, 1)} |`,
     );
     process.stdout.write(
       [
         '',
-        `SQL alone: pgbench, ${CLIENTS} clients, ${SECONDS} s per row; buffers, planning and execution from EXPLAIN (ANALYZE, BUFFERS), means per term`,
+        `SQL alone: pgbench, ${CLIENTS} clients, ${SECONDS} s per row; buffers, planning and execution from EXPLAIN ` +
+          `(ANALYZE, BUFFERS), means per term`,
         '',
         '| class | terms | tps | avg latency ms | buffers | planning ms | execution ms | load average |',
         '|---|---|---|---|---|---|---|---|',

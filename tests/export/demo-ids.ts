@@ -34,7 +34,9 @@ export function demoVariables(baseUrl: string, seeded: SeedResult) {
   };
 }
 
-/** A webhook endpoint of the demo platform, made through the API, for the examples that read one (webhooks/deliveries). */
+/**
+ * A webhook endpoint of the demo platform, made through the API, for the examples that read one (webhooks/deliveries).
+ */
 export async function demoWebhookEndpointId(
   server: TestServer,
   { apiKey, platformId }: ReturnType<typeof demoVariables>,

@@ -26,14 +26,17 @@ const names: string[] = posted.data.data.map((contact) => contact.name);
 const pagination: { page: number; pages: number; total: number } = posted.data.pagination;
 
 const got = await api.GET('/api/workspace/v1/contacts/list', { params: { query: { channelId, search: 'grace' } } });
-const written = await api.POST('/api/workspace/v1/labels/manage', { body: { channelId, name: 'generated', color: '#123456' } });
+const written = await api.POST('/api/workspace/v1/labels/manage', { body: { channelId, name: 'generated', color:
+  '#123456' } });
 const label: components['schemas']['Label'] | undefined = written.data?.data;
 const refused = await api.POST('/api/workspace/v1/contacts/list', { body: { channelId, limit: 500 } });
 // The failure's \`error\` is a union of the codes the document lists for contacts/list: switch on it.
 let refusal = 'other';
 if (refused.error?.error === 'invalid_request') refusal = \`invalid_request: \${refused.error.message}\`;
 
-console.log(JSON.stringify({ names, pagination, got: got.data?.data.map((contact) => contact.name), label: label?.name, refused: [refused.response.status, refusal] }));
+const gotNames = got.data?.data.map((contact) => contact.name);
+const refusedWith = [refused.response.status, refusal];
+console.log(JSON.stringify({ names, pagination, got: gotNames, label: label?.name, refused: refusedWith }));
 
 /** Never called: proves the generated types are precise enough to reject a wrong call and an unknown code. */
 export function wrongCalls(reply: typeof refused) {

@@ -88,32 +88,36 @@ describe('pnpm export:api', () => {
     );
   });
 
-  it('writes an openapi.json that validates against the OpenAPI 3.0 schema with zero errors (swagger-parser)', async () => {
+  it('writes an openapi.json that validates against the OpenAPI 3.0 schema (swagger-parser)', async () => {
     const validated = await SwaggerParser.validate(path.join(out, 'openapi.json'));
     expect('openapi' in validated && validated.openapi).toMatch(/^3\.0\.\d$/);
     expect(Object.keys(validated.paths ?? {})).toHaveLength(routes.length / 2);
   });
 
-  it('passes `redocly lint` (recommended rules) with zero errors and zero warnings, as JSON and as YAML, by default and with --server', async () => {
-    for (const dir of exports) {
-      for (const file of ['openapi.json', 'openapi.yaml']) {
-        const env = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-        const result = await run(REDOCLY, ['lint', file, '--format', 'json'], { cwd: dir, env });
-        const report = JSON.parse(result.stdout) as {
-          totals: { errors: number; warnings: number };
-          problems: { ruleId: string; message: string }[];
-        };
-        expect(
-          report.problems.map((p) => `${p.ruleId}: ${p.message}`),
-          `${dir}/${file}`,
-        ).toEqual([]);
-        expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-        expect(result.code).toBe(0);
+  it(
+    'passes `redocly lint` (recommended rules) with zero errors and zero warnings, as JSON and as YAML, by default ' +
+      'and with --server',
+    async () => {
+      for (const dir of exports) {
+        for (const file of ['openapi.json', 'openapi.yaml']) {
+          const env = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+          const result = await run(REDOCLY, ['lint', file, '--format', 'json'], { cwd: dir, env });
+          const report = JSON.parse(result.stdout) as {
+            totals: { errors: number; warnings: number };
+            problems: { ruleId: string; message: string }[];
+          };
+          expect(
+            report.problems.map((p) => `${p.ruleId}: ${p.message}`),
+            `${dir}/${file}`,
+          ).toEqual([]);
+          expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+          expect(result.code).toBe(0);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it('passes `spectral lint` (spectral:oas ruleset) with zero errors and zero warnings, by default and with --server', async () => {
+  it('passes `spectral lint` (spectral:oas) with no errors or warnings, by default and with --server', async () => {
     for (const dir of exports) {
       writeFileSync(path.join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
       const result = await run(
@@ -174,7 +178,7 @@ describe('OpenAPI definition', () => {
       ]);
   });
 
-  it('has a GET and a POST for every contract endpoint, each with a unique operationId, summary, tag and rate class', () => {
+  it('has a GET and a POST for every contract endpoint, each with unique operationId, summary, tag, rate class', () => {
     expect(routes.length).toBeGreaterThanOrEqual(26);
     const ids = new Set<string>();
     for (const route of routes) {
@@ -195,7 +199,7 @@ describe('OpenAPI definition', () => {
     expect(operation('/api/workspace/v1/labels/manage', 'POST')['x-rate-limit-class']).toBe('api_write');
   });
 
-  it('lists every response status the endpoint can give, each failure narrowed to the error codes of that status', () => {
+  it('lists every response status the endpoint can give, each failure narrowed to the codes of that status', () => {
     for (const route of routes) {
       const { responses } = operation(route.path, route.method);
       expect(Object.keys(responses).sort(), route.path).toEqual(Object.keys(route.responses).sort());
@@ -225,47 +229,51 @@ describe('OpenAPI definition', () => {
     expect(component(addon['404']!).properties!.error).toMatchObject({ enum: ['user_not_found', 'addon_not_found'] });
   });
 
-  it('declares the headers that are always sent as required: X-Request-Id, RateLimit-* (with Policy) once the limiter ran, Retry-After on 429 and 503', () => {
-    const headers = doc.components!.headers as Record<string, { required?: boolean }>;
-    for (const name of [
-      'X-Request-Id',
-      'RateLimit-Limit',
-      'RateLimit-Remaining',
-      'RateLimit-Reset',
-      'RateLimit-Policy',
-      'Retry-After',
-    ]) {
-      expect(headers[name]?.required, name).toBe(true);
-    }
-    const rateLimit = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
-    // What each status always carries: the rate limiter's headers only where the limiter has run (a 503 can come
-    // while the key is looked up, a 400 from the JSON parser, a 401 or 403 before the limiter).
-    const expected: Record<string, string[]> = {
-      '200': rateLimit,
-      '404': rateLimit,
-      '409': rateLimit,
-      '422': rateLimit,
-      '429': [...rateLimit, 'Retry-After'],
-      '502': rateLimit,
-      '503': ['Retry-After'],
-    };
-    for (const route of routes) {
-      const { responses } = operation(route.path, route.method) as unknown as {
-        responses: Record<string, { headers: Record<string, { $ref: string }> }>;
-      };
-      for (const [status, response] of Object.entries(responses)) {
-        const replayed = status === '200' && isWrite(route) ? ['Idempotent-Replayed'] : [];
-        expect(Object.keys(response.headers), `${route.method} ${route.path} ${status}`).toEqual([
-          'X-Request-Id',
-          ...(expected[status] ?? []),
-          ...replayed,
-        ]);
-        for (const [name, header] of Object.entries(response.headers))
-          expect(header).toEqual({ $ref: `#/components/headers/${name}` });
+  it(
+    'declares the headers that are always sent as required: X-Request-Id, RateLimit-* (with Policy) once the ' +
+      'limiter ran, Retry-After on 429 and 503',
+    () => {
+      const headers = doc.components!.headers as Record<string, { required?: boolean }>;
+      for (const name of [
+        'X-Request-Id',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'RateLimit-Policy',
+        'Retry-After',
+      ]) {
+        expect(headers[name]?.required, name).toBe(true);
       }
-      expect(Object.keys(responses)).toEqual(expect.arrayContaining(['429', '503']));
-    }
-  });
+      const rateLimit = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+      // What each status always carries: the rate limiter's headers only where the limiter has run (a 503 can come
+      // while the key is looked up, a 400 from the JSON parser, a 401 or 403 before the limiter).
+      const expected: Record<string, string[]> = {
+        '200': rateLimit,
+        '404': rateLimit,
+        '409': rateLimit,
+        '422': rateLimit,
+        '429': [...rateLimit, 'Retry-After'],
+        '502': rateLimit,
+        '503': ['Retry-After'],
+      };
+      for (const route of routes) {
+        const { responses } = operation(route.path, route.method) as unknown as {
+          responses: Record<string, { headers: Record<string, { $ref: string }> }>;
+        };
+        for (const [status, response] of Object.entries(responses)) {
+          const replayed = status === '200' && isWrite(route) ? ['Idempotent-Replayed'] : [];
+          expect(Object.keys(response.headers), `${route.method} ${route.path} ${status}`).toEqual([
+            'X-Request-Id',
+            ...(expected[status] ?? []),
+            ...replayed,
+          ]);
+          for (const [name, header] of Object.entries(response.headers))
+            expect(header).toEqual({ $ref: `#/components/headers/${name}` });
+        }
+        expect(Object.keys(responses)).toEqual(expect.arrayContaining(['429', '503']));
+      }
+    },
+  );
 
   it('declares the optional Idempotency-Key header on every write (POST and GET), and on no read', () => {
     const key = { $ref: '#/components/parameters/IdempotencyKey' };
@@ -311,7 +319,7 @@ describe('OpenAPI definition', () => {
     }
   });
 
-  it('marks a POST body required when its schema requires a field, and gives the required sets of tickets and add-ons', () => {
+  it('marks a POST body required when its schema needs a field, and gives the ticket and add-on required sets', () => {
     for (const route of routes.filter((r) => r.method === 'POST')) {
       const op = operation(route.path, route.method) as Operation & { requestBody: { required?: boolean } };
       const schema = op.requestBody.content['application/json'].schema as Schema;
@@ -332,37 +340,41 @@ describe('OpenAPI definition', () => {
     expect((addon.anyOf as Schema[])[1]!.properties!.planId).toMatchObject({ deprecated: true });
   });
 
-  it('documents on GET only what every current form needs: addonId (planId a deprecated alias), no field of one form among several (create or update, id or name)', () => {
-    const query = (path: string) => Object.fromEntries(operation(path, 'GET').parameters.map((p) => [p.name, p]));
-    const addon = query('/api/platform/v1/addon/manage');
-    expect(addon.addonId).toMatchObject({ required: true });
-    expect(addon.planId).toMatchObject({ deprecated: true });
-    expect(addon.planId!.required).toBeUndefined();
-    const forms = {
-      '/api/platform/v1/tickets/manage': ['ticketId', 'email', 'title', 'description'],
-      '/api/platform/v1/webhooks/manage': ['endpointId', 'url', 'events', 'redeliver'],
-      '/api/workspace/v1/contacts/get': ['phone', 'contactId'],
-      '/api/workspace/v1/labels/delete': ['name', 'labelId'],
-    };
-    for (const [path, fields] of Object.entries(forms)) {
-      for (const field of fields) {
-        expect(query(path)[field]!.required, `${path} ${field}`).toBeUndefined();
-        expect(query(path)[field]!.description, `${path} ${field}`).toMatch(
-          /Needed in one of these forms: `\w+`( \+ `\w+`)*(,? `\w+`( \+ `\w+`)*)*,? or `\w+`\.$/,
-        );
+  it(
+    'documents on GET only what every current form needs: addonId (planId a deprecated alias), no field of one form ' +
+      'among several (create or update, id or name)',
+    () => {
+      const query = (path: string) => Object.fromEntries(operation(path, 'GET').parameters.map((p) => [p.name, p]));
+      const addon = query('/api/platform/v1/addon/manage');
+      expect(addon.addonId).toMatchObject({ required: true });
+      expect(addon.planId).toMatchObject({ deprecated: true });
+      expect(addon.planId!.required).toBeUndefined();
+      const forms = {
+        '/api/platform/v1/tickets/manage': ['ticketId', 'email', 'title', 'description'],
+        '/api/platform/v1/webhooks/manage': ['endpointId', 'url', 'events', 'redeliver'],
+        '/api/workspace/v1/contacts/get': ['phone', 'contactId'],
+        '/api/workspace/v1/labels/delete': ['name', 'labelId'],
+      };
+      for (const [path, fields] of Object.entries(forms)) {
+        for (const field of fields) {
+          expect(query(path)[field]!.required, `${path} ${field}`).toBeUndefined();
+          expect(query(path)[field]!.description, `${path} ${field}`).toMatch(
+            /Needed in one of these forms: `\w+`( \+ `\w+`)*(,? `\w+`( \+ `\w+`)*)*,? or `\w+`\.$/,
+          );
+        }
       }
-    }
-    expect(query('/api/platform/v1/tickets/manage').email!.description).toContain(
-      'Needed in one of these forms: `email` + `title` + `description` or `ticketId`.',
-    );
-    expect(query('/api/platform/v1/tickets/manage').platformId).toMatchObject({ required: true });
-    expect(query('/api/platform/v1/webhooks/manage').redeliver!.description).toMatch(
-      /forms: `url` \+ `events`, `endpointId`, or `redeliver`\.$/,
-    );
-    expect(query('/api/workspace/v1/contacts/get').phone).toMatchObject({
-      description: expect.stringMatching(/forms: `phone` or `contactId`\.$/),
-    });
-  });
+      expect(query('/api/platform/v1/tickets/manage').email!.description).toContain(
+        'Needed in one of these forms: `email` + `title` + `description` or `ticketId`.',
+      );
+      expect(query('/api/platform/v1/tickets/manage').platformId).toMatchObject({ required: true });
+      expect(query('/api/platform/v1/webhooks/manage').redeliver!.description).toMatch(
+        /forms: `url` \+ `events`, `endpointId`, or `redeliver`\.$/,
+      );
+      expect(query('/api/workspace/v1/contacts/get').phone).toMatchObject({
+        description: expect.stringMatching(/forms: `phone` or `contactId`\.$/),
+      });
+    },
+  );
 
   it('tells, on every operation that takes channelId, when it is needed, with the documented 400', () => {
     const scoped = routes.filter((route) => 'channelIdRequired' in route.metadata.failureExamples);
@@ -410,7 +422,7 @@ describe('OpenAPI definition', () => {
     }
   });
 
-  it('gives request examples with real values (UUIDs, no {{variables}}): the POST body and the GET query values', () => {
+  it('gives request examples with real values (UUIDs, no {{variables}}): POST body and GET query values', () => {
     expect(JSON.stringify(doc)).not.toMatch(/\{\{[A-Za-z]/);
     for (const route of routes) {
       const op = operation(route.path, route.method);

@@ -136,7 +136,8 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
       console.info(
         `Portman contract tests: ${assertions.length} assertions over ${executions.length} requests, all passed`,
       );
-      // The schema checks are strict: each object of a reply may hold only its named properties, maps keep their values' schema.
+      // The schema checks are strict: each object of a reply may hold only its named properties, maps keep their
+      // values' schema.
       const contactsList = (
         JSON.parse(readFileSync(path.join(dir, 'portman.postman_collection.json'), 'utf8')) as { item: Folder[] }
       ).item

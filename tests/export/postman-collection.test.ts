@@ -57,7 +57,7 @@ describe('Postman collection', () => {
     }
   });
 
-  it('sends the contract examples with ids as {{variables}}: POST bodies and exactly the example query values on GET', () => {
+  it('sends the contract examples with ids as {{variables}}: POST bodies, exactly the example GET queries', () => {
     for (const route of routes) {
       const request = requests().find((r) => r.method === route.method && `/${r.url.path.join('/')}` === route.path)!;
       expect(request, `${route.method} ${route.path}`).toBeDefined();
@@ -83,32 +83,36 @@ describe('Postman collection', () => {
       expect(request.header!.find((header) => header.key === 'Idempotency-Key')).toMatchObject({ value: '{{$guid}}' });
   });
 
-  it('runs a pre-request script before each delete (creating what it deletes) and before addon/manage (looking up empty ids)', () => {
-    const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as {
-      request: Request;
-      event?: { listen: string; script: { exec: string[] } }[];
-    }[];
-    const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
-    expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
-      'GET /api/platform/v1/addon/manage',
-      'GET /api/workspace/v1/contacts/delete',
-      'GET /api/workspace/v1/labels/delete',
-      'POST /api/platform/v1/addon/manage',
-      'POST /api/workspace/v1/contacts/delete',
-      'POST /api/workspace/v1/labels/delete',
-    ]);
-    const script = (path: string) =>
-      setups.find((item) => item.request.url.path.join('/') === path)!.event![0]!.script.exec.join('\n');
-    expect(script('api/workspace/v1/contacts/delete')).toContain("'/api/workspace/v1/contacts/manage'");
-    expect(script('api/workspace/v1/contacts/delete')).toContain("set('contactId', reply.data.id)");
-    for (const [variable, list] of [
-      ['platformId', 'id/list'],
-      ['userId', 'users/list'],
-      ['addonId', 'addon/list'],
-    ]) {
-      expect(script('api/platform/v1/addon/manage')).toContain(`['${variable}', '/api/platform/v1/${list}'`);
-    }
-  });
+  it(
+    'runs a pre-request script before each delete (creating what it deletes) and before addon/manage (looking up ' +
+      'empty ids)',
+    () => {
+      const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as {
+        request: Request;
+        event?: { listen: string; script: { exec: string[] } }[];
+      }[];
+      const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
+      expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
+        'GET /api/platform/v1/addon/manage',
+        'GET /api/workspace/v1/contacts/delete',
+        'GET /api/workspace/v1/labels/delete',
+        'POST /api/platform/v1/addon/manage',
+        'POST /api/workspace/v1/contacts/delete',
+        'POST /api/workspace/v1/labels/delete',
+      ]);
+      const script = (path: string) =>
+        setups.find((item) => item.request.url.path.join('/') === path)!.event![0]!.script.exec.join('\n');
+      expect(script('api/workspace/v1/contacts/delete')).toContain("'/api/workspace/v1/contacts/manage'");
+      expect(script('api/workspace/v1/contacts/delete')).toContain("set('contactId', reply.data.id)");
+      for (const [variable, list] of [
+        ['platformId', 'id/list'],
+        ['userId', 'users/list'],
+        ['addonId', 'addon/list'],
+      ]) {
+        expect(script('api/platform/v1/addon/manage')).toContain(`['${variable}', '/api/platform/v1/${list}'`);
+      }
+    },
+  );
 
   it('tests every request: status 200, success true, the reply against its schema', () => {
     const items = collection.item.flatMap((folder) => folder.item ?? []) as unknown as {

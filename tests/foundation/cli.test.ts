@@ -54,7 +54,8 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     const [counts] = await sql(
       env.DATABASE_URL!,
       `select (select count(*) from contacts)::int as contacts, (select count(*) from contact_labels)::int as links,
-      (select count(*) from channel_users)::int as members, (select variable_count from templates where name = 'order_update') as vars`,
+      (select count(*) from channel_users)::int as members, (select variable_count from templates where name =
+        'order_update') as vars`,
     );
     expect(counts).toEqual({ contacts: 4, links: 3, members: 4, vars: 2 });
   });
@@ -145,7 +146,7 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     expect(row!.password_hash).toMatch(/^scrypt\$/);
   });
 
-  it('webhook add refuses what webhooks/manage refuses: http://, private and IPv4-compatible addresses (issue #22)', async () => {
+  it('webhook add refuses what webhooks/manage refuses: http://, private, IPv4-compatible addresses', async () => {
     const file = tenantSeed('Guarded');
     await runCli(['seed', seedFile('guarded.json', file)], env);
     const domain = file.platforms![0]!.domain;

@@ -13,42 +13,46 @@ describe('the server process', () => {
     databaseUrl = await createFreshDatabase();
   });
 
-  it('asked to (DEMO=true), seeds the demo into an empty database once, prints a working curl, and stops cleanly on SIGTERM', async () => {
-    const first = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DEMO: 'true', MIGRATE_ON_START: 'true' });
-    const [, apiKey] = await first.waitFor(/This API key is shown once; keep it:\s+(sb_live_\S+)/);
-    const [curlLine] = await first.waitFor(/curl -s -X POST \S+\/api\/workspace\/v1\/contacts\/list .*/);
+  it(
+    'asked to (DEMO=true), seeds the demo into an empty database once, prints a working curl, and stops cleanly on ' +
+      'SIGTERM',
+    async () => {
+      const first = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DEMO: 'true', MIGRATE_ON_START: 'true' });
+      const [, apiKey] = await first.waitFor(/This API key is shown once; keep it:\s+(sb_live_\S+)/);
+      const [curlLine] = await first.waitFor(/curl -s -X POST \S+\/api\/workspace\/v1\/contacts\/list .*/);
 
-    // Run the printed command as a person would paste it (curl ships with the CI image; fall back to fetch).
-    const hasCurl = await exec('curl', ['--version']).then(
-      () => true,
-      () => false,
-    );
-    const body = hasCurl
-      ? JSON.parse((await exec('sh', ['-c', curlLine])).stdout)
-      : await fetch(curlLine.match(/(http:\S+)/)![1]!, {
-          method: 'POST',
-          headers: { 'X-API-Key': apiKey!, 'Content-Type': 'application/json' },
-          body: curlLine.match(/-d '(.*)'/)![1],
-        }).then((r) => r.json());
-    expect(body.success).toBe(true);
-    expect(body.data.map((c: { name: string }) => c.name)).toEqual(['Ada Lovelace']);
+      // Run the printed command as a person would paste it (curl ships with the CI image; fall back to fetch).
+      const hasCurl = await exec('curl', ['--version']).then(
+        () => true,
+        () => false,
+      );
+      const body = hasCurl
+        ? JSON.parse((await exec('sh', ['-c', curlLine])).stdout)
+        : await fetch(curlLine.match(/(http:\S+)/)![1]!, {
+            method: 'POST',
+            headers: { 'X-API-Key': apiKey!, 'Content-Type': 'application/json' },
+            body: curlLine.match(/-d '(.*)'/)![1],
+          }).then((r) => r.json());
+      expect(body.success).toBe(true);
+      expect(body.data.map((c: { name: string }) => c.name)).toEqual(['Ada Lovelace']);
 
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
-    expect(first.output()).toMatch(/"msg":"stopped"/);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      expect(first.output()).toMatch(/"msg":"stopped"/);
 
-    const second = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DEMO: 'true' });
-    const [, port] = await second.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
-    const reply = await fetch(`http://127.0.0.1:${port}/api/workspace/v1/channels/list`, {
-      method: 'POST',
-      headers: { 'X-API-Key': apiKey! },
-    });
-    expect(reply.status).toBe(200);
-    expect(((await reply.json()) as { total: number }).total).toBe(2);
-    expect(second.output()).not.toMatch(/shown once/);
-    second.child.kill('SIGINT');
-    expect(await second.exited).toBe(0);
-  });
+      const second = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DEMO: 'true' });
+      const [, port] = await second.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
+      const reply = await fetch(`http://127.0.0.1:${port}/api/workspace/v1/channels/list`, {
+        method: 'POST',
+        headers: { 'X-API-Key': apiKey! },
+      });
+      expect(reply.status).toBe(200);
+      expect(((await reply.json()) as { total: number }).total).toBe(2);
+      expect(second.output()).not.toMatch(/shown once/);
+      second.child.kill('SIGINT');
+      expect(await second.exited).toBe(0);
+    },
+  );
 
   it('refuses a bad configuration with one line naming the variable', async () => {
     const bad = spawnServer({ DATABASE_URL: databaseUrl, PORT: 'eighty' });

@@ -42,7 +42,7 @@ describe('LISTEN connection catch-up', { timeout: 60_000 }, () => {
     console.info(`catch-up: ${notYetAtCommit} of 300 notices had not arrived when their commit returned`);
   });
 
-  it('answers callers that overlap (sharing round trips) only after the notices committed before each call', async () => {
+  it('answers callers that overlap (sharing round trips) only after the notices committed before each', async () => {
     const checks: Promise<boolean>[] = [];
     for (let i = 0; i < 50; i++) {
       await writer.query(`select pg_notify('catch_up_test', $1)`, [`c${i}`]);

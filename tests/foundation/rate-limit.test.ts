@@ -31,7 +31,7 @@ describe('rate limits (in-memory store)', () => {
     expect(reply.headers['ratelimit-policy']).toBe('120;w=60');
   });
 
-  test('gives 429 with Retry-After past 120 reads a minute, shared by all keys of one user, not by other users', async ({
+  test('gives 429 with Retry-After past 120 reads a minute, shared by all keys of a user, not by other users', async ({
     server,
     acme,
   }) => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A stand-in for Meta's Graph API (the outside world, so a fake is allowed): a real HTTP server on a random port
- * that answers as /work/shared/WHATSAPP-CLOUD.md describes — phone number lookup, template sends, template listing
+ * that answers as Meta's Cloud API reference describes — phone number lookup, template sends, template listing
  * with cursor paging and full `paging.next` URLs, Graph's error body — and records what it received.
  *
  * Refusals: an unknown bearer token gets 401 code 190; unknown ids get 400 code 100; a send of a template that is
@@ -87,8 +87,8 @@ export function graphError(code: number, message: string, extra: Record<string, 
 }
 
 /**
- * The body Meta expects for a template message (WHATSAPP-CLOUD.md), written out here rather than taken from the
- * server's code, so a test compares what was sent with the documented shape.
+ * The body Meta expects for a template message (Meta's Cloud API reference), written out here rather than taken
+ * from the server's code, so a test compares what was sent with the documented shape.
  */
 export function templateMessageBody(to: string, name: string, language: string, variables: string[]) {
   return {
@@ -193,7 +193,9 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
         body: graphError(132000, '(#132000) Number of parameters does not match the expected number of params', {
           error_data: {
             messaging_product: 'whatsapp',
-            details: `body: number of localizable_params (${given}) does not match the expected number of params (${expected})`,
+            details:
+              `body: number of localizable_params (${given}) does not match the expected number of params ` +
+              `(${expected})`,
           },
         }),
       };
@@ -292,7 +294,8 @@ function unsupported(what: string) {
     status: 400,
     body: graphError(
       100,
-      `Unsupported get request. Object with ID '${what}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      `Unsupported get request. Object with ID '${what}' does not exist, cannot be loaded due to missing ` +
+        `permissions, or does not support this operation.`,
       { error_subcode: 33 },
     ),
   };

@@ -37,7 +37,7 @@ describe('caller cache when its change listener loses the database', { timeout: 
 
   const ask = (apiKey: string) => server.http.post(CHANNELS, {}, { headers: { 'X-API-Key': apiKey } });
 
-  it('stops serving from the cache the moment the listener is cut, and starts again empty once it is back', async () => {
+  it('stops serving from the cache once the listener is cut, and starts again empty when it is back', async () => {
     const [key, other] = keys as [string, string];
     await ask(key);
     const before = await cacheHits(server);

@@ -8,7 +8,7 @@ test.override('serverEnv', { DB_STATEMENT_TIMEOUT_MS: '3000', DB_ACQUIRE_TIMEOUT
 
 /** The bounds on one request's database work (DB_STATEMENT_TIMEOUT_MS, DB_ACQUIRE_TIMEOUT_MS) hold. */
 describe('database limits', () => {
-  test('every pooled connection runs with the configured statement_timeout, and a statement over it is cancelled', async ({
+  test('every pooled connection runs with the configured statement_timeout, and one over it is cancelled', async ({
     server,
   }) => {
     const [setting] = await server.database.orm.em
@@ -22,7 +22,8 @@ describe('database limits', () => {
     server,
     acme,
   }) => {
-    // The test server's pool has 10 connections: hold all of them (under the statement timeout) until the request is done.
+    // The test server's pool has 10 connections: hold all of them (under the statement timeout) until the request is
+    // done.
     const holders = Array.from({ length: 10 }, () => server.database.orm.em.fork().execute('select pg_sleep(2.5)'));
     const sleeping = async () =>
       (
@@ -43,7 +44,8 @@ describe('database limits', () => {
     expectEnvelopeError(reply, 503, 'service_unavailable');
     expect(Number(reply.headers['retry-after'])).toBeGreaterThan(0);
     expectDeclaredHeaders('POST', '/api/workspace/v1/channels/list', reply);
-    // The 503 itself shows the acquire timeout fired (the holders keep their connections for 2.5 s); this bounds a hang.
+    // The 503 itself shows the acquire timeout fired (the holders keep their connections for 2.5 s); this bounds a
+    // hang.
     expect(waited).toBeLessThan(5_000);
     const after = await server.http.post(
       '/api/workspace/v1/channels/list',

@@ -57,7 +57,7 @@ describe('database outage under load', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('answers only 503 + Retry-After while PostgreSQL is down, and 200 within 5 s of its return, without a restart', async () => {
+  it('answers only 503 + Retry-After while PostgreSQL is down, 200 within 5 s of its return, no restart', async () => {
     const [, serverPort] = await server!.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/);
     const closed = await fetch(`http://127.0.0.1:${serverPort}/api/platform/v1/tickets/manage`, {
       method: 'POST',
@@ -85,8 +85,10 @@ describe('database outage under load', () => {
     const firstOk = load.hits.find((hit) => hit.at > back && hit.status === 200)!.at;
     const during = load.hits.filter((hit) => hit.at > stopped && hit.at < restarting);
     console.info(
-      `database outage: ${during.length} replies while down ${JSON.stringify(tally(during))}; stop took ${stopped - stopping} ms; ` +
-        `first 200 ${firstOk - back} ms after PostgreSQL accepted connections again; all ${JSON.stringify(tally(load.hits))}`,
+      `database outage: ${during.length} replies while down ${JSON.stringify(tally(during))}; stop took ` +
+        `${stopped - stopping} ms; ` +
+        `first 200 ${firstOk - back} ms after PostgreSQL accepted connections again; all ` +
+        `${JSON.stringify(tally(load.hits))}`,
     );
     expect(during.length).toBeGreaterThan(20);
     for (const hit of during) {

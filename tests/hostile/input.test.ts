@@ -130,7 +130,8 @@ describe('hostile input is refused with a 400 that names the field', () => {
     expect(twice.data.message).toMatch(/search: given more than once/);
     // templates/send takes `variables` as a list: repeating it is the GET spelling of the array form.
     const list = await server.http.get(
-      `${WS}/chat/templates/send?channelId=${acme.mainChannelId}&to=15550000001&templateName=order_update&variables=Ada,%20Jr&variables=A-1`,
+      `${WS}/chat/templates/send?channelId=${acme.mainChannelId}&to=15550000001&templateName=order_update` +
+        '&variables=Ada,%20Jr&variables=A-1',
       { headers },
     );
     expect(list.status, JSON.stringify(list.data)).toBe(200);

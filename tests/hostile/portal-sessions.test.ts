@@ -31,7 +31,8 @@ describe('portal sessions and passwords', { timeout: 240_000 }, () => {
     signedIn,
   }) => {
     const salt = Buffer.from('a salt of 16 byt');
-    const legacy = `scrypt$16384$8$1$${salt.toString('base64')}$${scryptSync(PASSWORD, salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64')}`;
+    const hash = scryptSync(PASSWORD, salt, 32, { N: 16384, r: 8, p: 1 });
+    const legacy = `scrypt$16384$8$1$${salt.toString('base64')}$${hash.toString('base64')}`;
     const before = await signedIn();
     // As if the hash had been stored before the upgrade: written as a rehash, so no session ends here.
     await sql(

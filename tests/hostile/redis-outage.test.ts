@@ -81,7 +81,8 @@ describe('Redis outage under load', () => {
     await server!.waitFor(/redis available again/, 15_000);
     await load.stop();
     console.info(
-      `redis outage: load replies ${JSON.stringify(tally(load.hits))}; fresh key ${statuses.filter((s) => s === 200).length} × 200 then 429`,
+      `redis outage: load replies ${JSON.stringify(tally(load.hits))}; fresh key ` +
+        `${statuses.filter((s) => s === 200).length} × 200 then 429`,
     );
     expect(load.hits.filter((hit) => hit.status !== 200 && hit.status !== 429)).toEqual([]);
     expect(server!.child.exitCode).toBeNull();

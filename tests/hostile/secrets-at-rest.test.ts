@@ -58,7 +58,8 @@ describe('secrets at rest', () => {
       .platform.webhooks.manage({ platformId: acme.platformId, url: HOOK, events: 'ticket.closed' });
     const again = (SECRETS_KEY: string) => startTestServer({ DATABASE_URL: server.databaseUrl, SECRETS_KEY });
     await expect(again('')).rejects.toThrow(
-      'SECRETS_KEY is not set, but webhook endpoints exist whose signing secrets it encrypts: set the SECRETS_KEY they were stored with.',
+      'SECRETS_KEY is not set, but webhook endpoints exist whose signing secrets it encrypts: ' +
+        'set the SECRETS_KEY they were stored with.',
     );
     await expect(again(randomBytes(32).toString('base64'))).rejects.toThrow(
       /^SECRETS_KEY cannot open the stored webhook signing secrets: Stored secret was encrypted with another key/,
@@ -87,7 +88,8 @@ describe('secrets at rest', () => {
         [endpointId, HOOK, plain, previous],
       );
       await expect(withoutKey.orm.migrator.up()).rejects.toThrow(
-        'SECRETS_KEY is not set, but 1 webhook endpoint(s) have signing secrets to encrypt: set SECRETS_KEY and migrate again.',
+        'SECRETS_KEY is not set, but 1 webhook endpoint(s) have signing secrets to encrypt: ' +
+          'set SECRETS_KEY and migrate again.',
       );
       const [untouched] = await sql(databaseUrl, 'select secret from webhook_endpoints');
       expect(untouched).toEqual({ secret: plain });
@@ -132,9 +134,9 @@ describe('secrets at rest', () => {
         const keyFile = path.join(dataDir, 'secrets.key');
         expect(statSync(keyFile).mode & 0o777).toBe(0o600);
         const headers = { 'X-API-Key': apiKey!, 'Content-Type': 'application/json' };
-        const platform = await (
+        const platform = (await (
           await fetch(`http://127.0.0.1:${port}/api/platform/v1/id/list`, { method: 'POST', headers, body: '{}' })
-        ).json();
+        ).json()) as { data: { id: string } };
         const reply = await fetch(`http://127.0.0.1:${port}/api/platform/v1/webhooks/manage`, {
           method: 'POST',
           headers,

@@ -66,40 +66,45 @@ function valueOf(scrape: string, series: string): number {
 }
 
 describe('metrics', () => {
-  test('/metrics on METRICS_PORT exposes requests, latency, rate-limit refusals, queue depth, delivery failures and the pool', async ({
-    server,
-    acme,
-  }) => {
-    const scrape = async () => {
-      const reply = await fetch(server.metricsUrl!);
-      expect(reply.status).toBe(200);
-      return reply.text();
-    };
-    const ok = `switchboard_http_requests_total{method="POST",route="${CHANNELS}",status="200"}`;
-    const refused = `switchboard_http_requests_total{method="POST",route="${CHANNELS}",status="429"}`;
-    const unmatched = 'switchboard_http_requests_total{method="GET",route="unmatched",status="404"}';
-    const slowest = `switchboard_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="${CHANNELS}",status="200"}`;
-    const refusals = 'switchboard_rate_limit_refusals_total{rate_class="api_read"}';
-    const before = await scrape();
+  test(
+    '/metrics on METRICS_PORT exposes requests, latency, rate-limit refusals, queue depth, delivery failures and ' +
+      'the pool',
+    async ({ server, acme }) => {
+      const scrape = async () => {
+        const reply = await fetch(server.metricsUrl!);
+        expect(reply.status).toBe(200);
+        return reply.text();
+      };
+      const ok = `switchboard_http_requests_total{method="POST",route="${CHANNELS}",status="200"}`;
+      const refused = `switchboard_http_requests_total{method="POST",route="${CHANNELS}",status="429"}`;
+      const unmatched = 'switchboard_http_requests_total{method="GET",route="unmatched",status="404"}';
+      const slowest =
+        'switchboard_http_request_duration_seconds_bucket' +
+        `{le="+Inf",method="POST",route="${CHANNELS}",status="200"}`;
+      const refusals = 'switchboard_rate_limit_refusals_total{rate_class="api_read"}';
+      const before = await scrape();
 
-    const replies = await Promise.all(
-      Array.from({ length: 121 }, () => server.http.post(CHANNELS, {}, { headers: { 'X-API-Key': acme.memberKey } })),
-    );
-    expect(replies.filter((r) => r.status === 429)).toHaveLength(1);
-    await server.http.get('/no/such/path');
+      const replies = await Promise.all(
+        Array.from({ length: 121 }, () => server.http.post(CHANNELS, {}, { headers: { 'X-API-Key': acme.memberKey } })),
+      );
+      expect(replies.filter((r) => r.status === 429)).toHaveLength(1);
+      await server.http.get('/no/such/path');
 
-    const after = await scrape();
-    const delta = (series: string) => valueOf(after, series) - valueOf(before, series);
-    expect([delta(ok), delta(refused), delta(unmatched), delta(slowest), delta(refusals)]).toEqual([120, 1, 1, 120, 1]);
-    const series = (pattern: string) => expect(after).toMatch(new RegExp(`^${pattern}`, 'm'));
-    series('switchboard_job_queue_jobs\\{queue="webhook.deliver",state="ready"\\} \\d+$');
-    series('switchboard_job_queue_jobs\\{queue="email.send",state="failed"\\} \\d+$');
-    series('switchboard_delivery_failures\\{kind="webhook"\\} 0$');
-    series('switchboard_db_pool_connections\\{state="in_use"\\} \\d+$');
-    series('switchboard_db_pool_connections\\{state="waiting"\\} \\d+$');
+      const after = await scrape();
+      const delta = (series: string) => valueOf(after, series) - valueOf(before, series);
+      expect([delta(ok), delta(refused), delta(unmatched), delta(slowest), delta(refusals)]).toEqual([
+        120, 1, 1, 120, 1,
+      ]);
+      const series = (pattern: string) => expect(after).toMatch(new RegExp(`^${pattern}`, 'm'));
+      series('switchboard_job_queue_jobs\\{queue="webhook.deliver",state="ready"\\} \\d+$');
+      series('switchboard_job_queue_jobs\\{queue="email.send",state="failed"\\} \\d+$');
+      series('switchboard_delivery_failures\\{kind="webhook"\\} 0$');
+      series('switchboard_db_pool_connections\\{state="in_use"\\} \\d+$');
+      series('switchboard_db_pool_connections\\{state="waiting"\\} \\d+$');
 
-    expect((await server.http.get('/metrics')).status).toBe(404);
-  });
+      expect((await server.http.get('/metrics')).status).toBe(404);
+    },
+  );
 });
 
 describe('logs', () => {

@@ -9,7 +9,9 @@ import { REPO_ROOT } from '../helpers/processes.js';
 
 const START = ['npx', '-y', 'pnpm@10.34.9', 'start'];
 
-/** The README's start command (or a command line running it), in a process group of its own as a terminal would run it. */
+/**
+ * The README's start command (or a command line running it), in a process group of its own as a terminal would run it.
+ */
 function startCommand(env: Record<string, string>, [command, ...args] = START) {
   const child = spawn(command!, args, {
     cwd: REPO_ROOT,
@@ -103,7 +105,7 @@ describe('stopping `npx -y pnpm@10.34.9 start`', { timeout: 300_000 }, () => {
     process.stdout.write(`SIGTERM to the top process: ports free after ${took} ms\n`);
   });
 
-  it('SIGKILL to the top process (no chance to forward anything): the server sees its launcher gone and stops', async () => {
+  it('SIGKILL to the top process (nothing can be forwarded): the server sees its launcher gone and stops', async () => {
     const run = await started();
     process.kill(run.child.pid!, 'SIGKILL');
     const took = await expectCleanStop(run);
@@ -111,7 +113,7 @@ describe('stopping `npx -y pnpm@10.34.9 start`', { timeout: 300_000 }, () => {
     process.stdout.write(`SIGKILL to the top process: ports free after ${took} ms\n`);
   });
 
-  it('a script that starts it in the background and then ends does not stop it (a shell is not a launcher)', async () => {
+  it('a script that starts it in the background then ends does not stop it (a shell is no launcher)', async () => {
     const run = await started(['bash', '-c', `${START.join(' ')} & sleep 600`]);
     // The script ends (here: killed while it waits) after the server started with it as an ancestor.
     process.kill(run.child.pid!, 'SIGTERM');

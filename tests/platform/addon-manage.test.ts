@@ -199,7 +199,8 @@ describe('POST /api/platform/v1/addon/manage', () => {
     const before = await count();
     await sql(
       server.databaseUrl,
-      `create function refuse_addon() returns trigger language plpgsql as $$ begin raise exception 'add-on insert refused by test'; end $$`,
+      `create function refuse_addon() returns trigger language plpgsql as $$ begin raise exception 'add-on insert ` +
+        `refused by test'; end $$`,
     );
     await sql(
       server.databaseUrl,

@@ -32,7 +32,8 @@ const templateMessages = async (server: TestServer, channelId: string) =>
 const storedKeys = async (server: TestServer, key: string) =>
   sql(
     server.databaseUrl,
-    'select user_id, status_code, extract(epoch from expires_at - created_at)::int as kept_seconds from idempotency_keys where key = $1',
+    'select user_id, status_code, extract(epoch from expires_at - created_at)::int as kept_seconds from ' +
+      'idempotency_keys where key = $1',
     [key],
   );
 
@@ -165,7 +166,8 @@ describe('Idempotency-Key on writes', () => {
           async () =>
             (
               await blocker.query(
-                `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+                `select count(*)::int as n from pg_stat_activity where datname = current_database() and ` +
+                  `wait_event_type = 'Lock'`,
               )
             ).rows[0].n,
         )
@@ -226,7 +228,7 @@ describe('Idempotency-Key on writes', () => {
     expect(await storedKeys(server, fresh)).toHaveLength(1);
   });
 
-  test('a claim whose request never answered lapses after its 5-minute lease; then the key can be claimed again', async ({
+  test('a claim whose request never answered lapses after its 5-minute lease; then the key can be claimed', async ({
     server,
     acme,
   }) => {

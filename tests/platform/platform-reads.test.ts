@@ -68,7 +68,7 @@ describe('platform addon/list', () => {
 });
 
 describe('platform users/list', () => {
-  test('lists the platform’s users oldest first, with role, access, permissions and subscription, never secrets', async ({
+  test('lists the platform’s users oldest first, with role, access, permissions, subscription, no secrets', async ({
     server,
     acme,
     sb,
@@ -100,7 +100,8 @@ describe('platform users/list', () => {
     const order = ['Acme Owner', 'Acme Member', 'Acme Auditor', 'Acme Lonely', 'Acme Admin', 'customer'];
     await sql(
       server.databaseUrl,
-      `update users set created_at = now() - (10 - array_position($2::text[], name)) * interval '1 minute' where platform_id = $1`,
+      `update users set created_at = now() - (10 - array_position($2::text[], name)) * interval '1 minute' where ` +
+        `platform_id = $1`,
       [acme.platformId, order],
     );
     const all = (await sb.users.list({ platformId: acme.platformId })).data.map((u) => u.name);

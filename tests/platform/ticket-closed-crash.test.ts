@@ -68,7 +68,8 @@ describe('ticket.closed survives a server crash', () => {
       ALLOW_HTTP_WEBHOOKS: 'true',
     };
 
-    // Our tenant (two extra tickets, a webhook endpoint on a port nobody listens on yet) goes in before the first start.
+    // Our tenant (two extra tickets, a webhook endpoint on a port nobody listens on yet) goes in before the first
+    // start.
     const file = tenantSeed('Acme');
     file.platforms![0]!.webhooks = [{ url: `http://127.0.0.1:${hookPort}/hooks`, secret, events: ['ticket.closed'] }];
     file.tickets!.push({
@@ -117,7 +118,7 @@ describe('ticket.closed survives a server crash', () => {
     expect(await deliveryOf(ticket!.id)).toMatchObject({ status: 'delivered', last_status_code: 200 });
   }, 60_000);
 
-  it('a delivery interrupted by SIGKILL mid-request is retried within 60 s of the restart, and delivered once', async () => {
+  it('a delivery interrupted by SIGKILL mid-request is retried within 60 s of restart and delivered once', async () => {
     const [, ticket] = tickets;
     const port = (await running!.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/))[1];
     hangNext = true;

@@ -12,7 +12,7 @@ import { seedTenantWithWebhooks, type WebhookTenant } from './webhook-tenant.js'
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** SPEC part 6: moving a ticket into `closed` emails its owner and fires `ticket.closed`, once per close. */
+/** Moving a ticket into `closed` emails its owner and fires `ticket.closed`, once per close (docs/api.md, events). */
 describe('ticket.closed: email and signed webhook', () => {
   let server: TestServer;
   let smtp: MailCatcher;

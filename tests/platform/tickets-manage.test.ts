@@ -249,7 +249,7 @@ describe('POST /api/platform/v1/tickets/manage', () => {
   });
 
   describe('the thread (message)', () => {
-    test('adds messages in order: admin replies by the caller (default), notes, and creator replies by the owner', async ({
+    test('adds messages in order: admin replies by the caller (default), notes, and creator replies (owner)', async ({
       nextKey,
       keyUserId,
       manage,

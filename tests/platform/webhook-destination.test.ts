@@ -40,7 +40,8 @@ describe('webhook destinations without ALLOW_HTTP_WEBHOOKS', () => {
   const deliveries = () =>
     sql<{ url: string; status: string; attempts: number; last_error: string; next_attempt_at: Date | null }>(
       server.databaseUrl,
-      'select e.url, d.status, d.attempts, d.last_error, d.next_attempt_at from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id order by e.url',
+      'select e.url, d.status, d.attempts, d.last_error, d.next_attempt_at from webhook_deliveries d join ' +
+        'webhook_endpoints e on e.id = d.endpoint_id order by e.url',
     );
 
   it('fails each delivery after one attempt with the reason, and nothing reaches the receiver', async () => {

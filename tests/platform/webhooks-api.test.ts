@@ -316,7 +316,9 @@ describe('webhooks: GET = POST, rate classes', () => {
     );
     expect(viaGet.data.pagination).toEqual({ page: 1, limit: 5, total: 0, pages: 0 });
 
-    const createQuery = `platformId=${acme.platformId}&url=${encodeURIComponent(HOOK_URL)}&events=ticket.closed&events=message.received`;
+    const createQuery =
+      `platformId=${acme.platformId}&url=${encodeURIComponent(HOOK_URL)}` +
+      '&events=ticket.closed&events=message.received';
     const created = await server.http.get(`${PATHS.manage}?${createQuery}`, { headers: { 'X-API-Key': nextKey() } });
     expect(created.status).toBe(200);
     expect(created.data).toMatchObject({

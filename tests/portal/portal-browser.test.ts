@@ -327,7 +327,8 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', { timeout
       expect(await page.getByRole('main').count()).toBe(1);
       expect(await page.getByRole('navigation', { name: 'Portal sections' }).count()).toBe(1);
       const unlabelled = await page.evaluate(
-        `[...document.querySelectorAll('input:not([type="hidden"])')].filter((i) => i.labels.length === 0 && !i.getAttribute('aria-label')).length`,
+        `[...document.querySelectorAll('input:not([type="hidden"])')].filter((i) => i.labels.length === 0 && ` +
+          `!i.getAttribute('aria-label')).length`,
       );
       expect(unlabelled, p).toBe(0);
     }

@@ -39,13 +39,15 @@ async function seedDelivery(
   const webhookId = `msg_${randomUUID().replaceAll('-', '')}`;
   const [delivery] = await sql<{ id: string }>(
     databaseUrl,
-    `insert into webhook_deliveries (endpoint_id, webhook_id, event_type, payload, status, attempts, last_status_code, last_error)
+    `insert into webhook_deliveries (endpoint_id, webhook_id, event_type, payload, status, attempts, last_status_code,
+      last_error)
      values ($1, $2, 'ticket.closed', '{}', $3, 1, 500, 'HTTP 500') returning id`,
     [endpointId, webhookId, status],
   );
   await sql(
     databaseUrl,
-    `insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) values ($1, 1, 500, 'HTTP 500', 42)`,
+    `insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms) values ($1, 1, 500, 'HTTP ` +
+      `500', 42)`,
     [delivery!.id],
   );
   return { id: delivery!.id, webhookId };

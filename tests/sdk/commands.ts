@@ -38,13 +38,19 @@ export async function runOk(
   return result.stdout;
 }
 
-/** The argv of a pnpm command, run by the same pnpm as this test run (CI starts it through npx, so it may not be on PATH). */
+/**
+ * The argv of a pnpm command, run by the same pnpm as this test run (CI starts it through npx, so it may not be on
+ * PATH).
+ */
 export function pnpm(...args: string[]): [string, ...string[]] {
   const [command, prefix] = pnpmCommand();
   return [command, ...prefix, ...args];
 }
 
-/** Runs a command that builds dist/ files under the team's build lock when this machine has flock, so a concurrent build never sees half-written files. */
+/**
+ * Runs a command that builds dist/ files under the team's build lock when this machine has flock, so a concurrent build
+ * never sees half-written files.
+ */
 export function runBuilding(command: string[], cwd = REPO_ROOT): Promise<string> {
   const [program, ...args] = existsSync('/usr/bin/flock') ? ['flock', '/tmp/sb-build.lock', ...command] : command;
   return runOk(program!, args, { cwd, env: { PATH: `${REPO_ROOT}/node_modules/.bin:${process.env.PATH}` } });

@@ -61,7 +61,7 @@ describe('SDK requests and errors', () => {
     expect(request!.headers.authorization).toBeUndefined();
   });
 
-  it('throws SwitchboardError with status, code, message, requestId and retryAfter from the failure envelope', async () => {
+  it('throws SwitchboardError with status, code, message, requestId, retryAfter from the envelope', async () => {
     stand = await startStandIn(() => failure(429, 'rate_limited', { 'retry-after': '17' }));
     const error = await createClient({ baseUrl: stand.url, apiKey: 'k' })
       .workspace.labels.list()
@@ -92,7 +92,7 @@ describe('SDK requests and errors', () => {
     });
   });
 
-  it('names an envelope code this SDK does not know by its status, so `code` is always one of SwitchboardErrorCode', async () => {
+  it('names an envelope code this SDK does not know by its status: `code` is a SwitchboardErrorCode', async () => {
     stand = await startStandIn(() => ({
       status: 400,
       body: { success: false, error: 'brand_new_code', message: 'limit: too new' },
@@ -129,7 +129,7 @@ describe('SDK requests and errors', () => {
     expect(stand.requests[0]!.headers['x-api-key']).toBe('k');
   });
 
-  it('throws a subclass per error family, each still a SwitchboardError; InvalidRequestError names the parameter', async () => {
+  it('throws a subclass per error family, each a SwitchboardError; InvalidRequestError names the field', async () => {
     const cases = [
       [400, 'invalid_request', InvalidRequestError],
       [401, 'unauthorized', AuthenticationError],

@@ -19,12 +19,14 @@ async function main(): Promise<void> {
   const page = await sb.workspace.contacts.list({ channelId, search: 'ada', limit: 10 });
   const names: string[] = page.data.map((contact: Contact) => contact.name);
   const phones: string[] = [];
-  for await (const contact of sb.paginate(sb.workspace.contacts.list, { channelId, limit: 2 })) phones.push(contact.phone);
+  for await (const contact of sb.paginate(sb.workspace.contacts.list, { channelId, limit: 2 }))
+    phones.push(contact.phone);
   let failure: { status: number; code: string; requestId: string | undefined } | undefined;
   try {
     await createClient({ baseUrl, apiKey: memberKey }).platform.id.list();
   } catch (error) {
-    if (error instanceof SwitchboardError) failure = { status: error.status, code: error.code, requestId: error.requestId };
+    if (error instanceof SwitchboardError) failure = { status: error.status, code: error.code, requestId:
+      error.requestId };
   }
   console.log(JSON.stringify({ channels: channels.total, names, pagination: page.pagination, phones, failure }));
 }
@@ -37,9 +39,12 @@ main().catch((error: unknown) => {
 
 /** Each line is a call the contract forbids; every one must be a type error, worded in the API's own type names. */
 const WRONG_CALLS = [
-  ['sb.workspace.contacts.list({ serach: "ada" });', 'TS2561', "'serach' does not exist in type 'ContactsListParams'"], // misspelt parameter
-  ['sb.workspace.contacts.list({ limit: "50" });', 'TS2322', "Type 'string' is not assignable to type 'number'"], // wrong type
-  ['sb.platform.tickets.manage({ platformId: "p", status: "done" });', 'TS2322', `Type '"done"' is not assignable`], // not a ticket status
+  // misspelt parameter
+  ['sb.workspace.contacts.list({ serach: "ada" });', 'TS2561', "'serach' does not exist in type 'ContactsListParams'"],
+  // wrong type
+  ['sb.workspace.contacts.list({ limit: "50" });', 'TS2322', "Type 'string' is not assignable to type 'number'"],
+  // not a ticket status
+  ['sb.platform.tickets.manage({ platformId: "p", status: "done" });', 'TS2322', `Type '"done"' is not assignable`],
   [
     'sb.workspace.chat.templates.send({ templateName: "order_update" });',
     'TS2345',
@@ -68,13 +73,16 @@ const WRONG_CALLS = [
   ], // not one tickets/manage gives
 ] as const;
 
-/** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (once 1.08 MB). */
+/** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (far larger). */
 const MAX_DECLARATION_BYTES = 60 * 1024;
 
-const WRONG = `import { createClient, type SwitchboardErrorCode, type TicketsManageErrorCode } from '@switchboard/client';
-const sb = createClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });
-${WRONG_CALLS.map(([call]) => call).join('\n')}
-`;
+const WRONG_HEADER = [
+  "import { createClient, type SwitchboardErrorCode, type TicketsManageErrorCode } from '@switchboard/client';",
+  "const sb = createClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });",
+];
+const WRONG = [...WRONG_HEADER, ...WRONG_CALLS.map(([call]) => call), ''].join('\n');
+/** The 1-based line of the n-th wrong call in WRONG. */
+const wrongLine = (index: number) => WRONG_HEADER.length + index + 1;
 
 describe('the packed SDK, installed outside the workspace', () => {
   let server: TestServer;
@@ -214,13 +222,13 @@ describe('the packed SDK, installed outside the workspace', () => {
       expect(result.code).not.toBe(0);
       const errors = result.stdout.split('\n').filter((line) => line.startsWith('wrong.mts('));
       WRONG_CALLS.forEach(([call, code, message], index) => {
-        const line = index + 3;
+        const line = wrongLine(index);
         const error = errors.find((error) => error.startsWith(`wrong.mts(${line},`) && error.includes(code));
         expect(error, `${call} → ${code}\n${result.stdout}`).toContain(message);
       });
       expect(result.stdout).not.toMatch(/Zod|ts-rest|AppRoute|ClientTree/);
       expect(
-        errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${index + 3},`))),
+        errors.filter((error) => !WRONG_CALLS.some((_, index) => error.startsWith(`wrong.mts(${wrongLine(index)},`))),
       ).toEqual([]);
     },
     SLOW_TIMEOUT_MS,

@@ -78,17 +78,21 @@ describe('SDK retry (opt-in)', () => {
     expect(third - second).toBeLessThan(700);
   });
 
-  it('repeats a write after a 503 or a dropped connection only under its Idempotency-Key (tests/sdk/idempotency.test.ts)', async () => {
-    const server = await serve((_, i) => (i % 2 === 0 ? failure(503, 'service_unavailable') : 'hang-up'));
-    const sb = createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: { attempts: 2, baseDelayMs: 1 } });
-    expect(
-      await caught(sb.workspace.chat.templates.send({ to: '15550000001', templateName: 'order_update' })),
-    ).toMatchObject({ status: 0 });
-    expect(server.requests.map((r) => [r.path, r.headers['idempotency-key']])).toEqual([
-      [SEND, expect.any(String)],
-      [SEND, server.requests[0]!.headers['idempotency-key']],
-    ]);
-  });
+  it(
+    'repeats a write after a 503 or a dropped connection only under its Idempotency-Key ' +
+      '(tests/sdk/idempotency.test.ts)',
+    async () => {
+      const server = await serve((_, i) => (i % 2 === 0 ? failure(503, 'service_unavailable') : 'hang-up'));
+      const sb = createClient({ baseUrl: server.url, apiKey: 'sk_test', retry: { attempts: 2, baseDelayMs: 1 } });
+      expect(
+        await caught(sb.workspace.chat.templates.send({ to: '15550000001', templateName: 'order_update' })),
+      ).toMatchObject({ status: 0 });
+      expect(server.requests.map((r) => [r.path, r.headers['idempotency-key']])).toEqual([
+        [SEND, expect.any(String)],
+        [SEND, server.requests[0]!.headers['idempotency-key']],
+      ]);
+    },
+  );
 
   it('retries a read after a dropped connection', async () => {
     const server = await serve((_, i) => (i === 0 ? 'hang-up' : ok({ id: 'p1' })));

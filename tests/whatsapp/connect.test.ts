@@ -29,8 +29,10 @@ afterAll(() => graph.close());
 
 const PUBLIC_URL = 'https://switchboard.example.com';
 const webhookUrl = (channelId: string) => `${PUBLIC_URL}/webhooks/whatsapp/${channelId}`;
-const REFUSED_TOKEN =
-  /WhatsApp Cloud API refused the channel's credentials while checking the phone number: Error validating access token: .* \(code 190, subcode 467\)/;
+const REFUSED_TOKEN = new RegExp(
+  "WhatsApp Cloud API refused the channel's credentials while checking the phone number: " +
+    String.raw`Error validating access token: .* \(code 190, subcode 467\)`,
+);
 
 const test = base
   .extend(
@@ -108,7 +110,7 @@ async function seedError(call: Promise<unknown>): Promise<SeedError> {
 }
 
 describe('connecting a channel from the seed file', () => {
-  test('checks the credentials with Meta, stores the secrets encrypted, switches the channel and pulls its templates', async ({
+  test('checks the credentials with Meta, stores secrets encrypted, switches the channel, pulls its templates', async ({
     server,
     connection,
     provider,
@@ -140,16 +142,21 @@ describe('connecting a channel from the seed file', () => {
     ).toEqual([]);
   });
 
-  test('a business account Meta does not know is a seed error too (the templates are pulled before anything is stored)', async ({
-    server,
-  }) => {
-    const error = await seedError(
-      server.seed(seedWith({ type: 'whatsapp_cloud', ...credentialsOf(good), wabaId: '999' })),
-    );
-    expect(error.message).toMatch(
-      /^channels\[0\]\.provider: WhatsApp Cloud API rejected the request while listing the templates: .*Object with ID '999' does not exist.* \(code 100, subcode 33\)$/,
-    );
-  });
+  test(
+    'a business account Meta does not know is a seed error too (the templates are pulled before anything is ' +
+      'stored)',
+    async ({ server }) => {
+      const error = await seedError(
+        server.seed(seedWith({ type: 'whatsapp_cloud', ...credentialsOf(good), wabaId: '999' })),
+      );
+      expect(error.message).toMatch(
+        new RegExp(
+          String.raw`^channels\[0\]\.provider: WhatsApp Cloud API rejected the request while listing the templates: ` +
+            String.raw`.*Object with ID '999' does not exist.* \(code 100, subcode 33\)$`,
+        ),
+      );
+    },
+  );
 
   test('a malformed provider entry names its field and asks Meta nothing', async ({ server }) => {
     const before = graph.requests.length;
@@ -179,7 +186,8 @@ describe('connecting a channel from the seed file', () => {
       }),
     );
     expect(error.message).toBe(
-      'templates[0].channel: this channel uses the WhatsApp Cloud API: its templates come from Meta (pulled when it is connected)',
+      'templates[0].channel: this channel uses the WhatsApp Cloud API: its templates come from Meta (pulled when it ' +
+        'is connected)',
     );
   });
 });
@@ -272,23 +280,24 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
 });
 
 describe('connecting a channel in the Developer Portal', () => {
-  test('lists the platform’s channels with their provider, the callback URL and the verify token, never the other secrets', async ({
-    owner,
-    portal,
-  }) => {
-    const page = await owner.get('/developer/channels');
-    expect(page.status).toBe(200);
-    expect(page.headers.get('cache-control')).toBe('no-store');
-    expect(page.text).toContain('WhatsApp line');
-    expect(page.text).toContain('Sandbox line');
-    expect(page.text).toContain('WhatsApp Cloud API');
-    expect(page.text).toContain(`value="${webhookUrl(portal.waChannelId)}"`);
-    expect(page.text).toContain(`value="${good.verifyToken}"`);
-    expect(page.text).toContain(good.displayPhoneNumber);
-    expect(page.text).not.toContain(good.accessToken);
-    expect(page.text).not.toContain(good.appSecret);
-    expect(page.text).toContain(`/developer/channels/${portal.sandboxChannelId}/connect`);
-  });
+  test(
+    'lists the platform’s channels with their provider, the callback URL and the verify token, never the other ' +
+      'secrets',
+    async ({ owner, portal }) => {
+      const page = await owner.get('/developer/channels');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.text).toContain('WhatsApp line');
+      expect(page.text).toContain('Sandbox line');
+      expect(page.text).toContain('WhatsApp Cloud API');
+      expect(page.text).toContain(`value="${webhookUrl(portal.waChannelId)}"`);
+      expect(page.text).toContain(`value="${good.verifyToken}"`);
+      expect(page.text).toContain(good.displayPhoneNumber);
+      expect(page.text).not.toContain(good.accessToken);
+      expect(page.text).not.toContain(good.appSecret);
+      expect(page.text).toContain(`/developer/channels/${portal.sandboxChannelId}/connect`);
+    },
+  );
 
   test('refuses what Meta refuses, stores nothing and never sends a secret back', async ({
     owner,

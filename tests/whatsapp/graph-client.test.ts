@@ -136,7 +136,8 @@ describe('sending a template message', () => {
     const missing = await failure(client.sendTemplate(CREDENTIALS, { ...ORDER_UPDATE, templateName: 'order_updat' }));
     expect([missing.status, missing.code]).toEqual([400, 'provider_rejected']);
     expect(missing.message).toBe(
-      'WhatsApp Cloud API rejected the request while sending the template message: (#132001) Template name does not exist in the translation — template name (order_updat) does not exist in en_US (code 132001)',
+      'WhatsApp Cloud API rejected the request while sending the template message: (#132001) Template name does not ' +
+        'exist in the translation — template name (order_updat) does not exist in en_US (code 132001)',
     );
     const notApproved = await failure(
       client.sendTemplate(CREDENTIALS, { ...ORDER_UPDATE, templateName: 'promo', variables: ['x'] }),
@@ -300,7 +301,8 @@ describe('the access token', () => {
     graph.replyOnce({ status: 400, body: graphError(100, `Invalid parameter near ${TOKEN}`) });
     const error = await failure(client.sendTemplate(CREDENTIALS, ORDER_UPDATE));
     expect(error.message).toBe(
-      'WhatsApp Cloud API rejected the request while sending the template message: Invalid parameter near [redacted] (code 100)',
+      'WhatsApp Cloud API rejected the request while sending the template message: Invalid parameter near [redacted] ' +
+        '(code 100)',
     );
   });
 

@@ -128,7 +128,7 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
     ).toEqual([{ status: 'applied', attempts: 1 }]);
   }, 90_000);
 
-  it('killed at once after the 200 with the worker running (before, during or after the job): still exactly once', async () => {
+  it('killed at once after the 200 with the worker running (before/during/after the job): exactly once', async () => {
     const msgid = await insertOutbound(databaseUrl, whatsapp.channelId);
     const baseUrl = `http://127.0.0.1:${(await running!.waitFor(/Switchboard ready on http:\/\/localhost:(\d+)/))[1]}`;
     expect((await postStatus(baseUrl, msgid, 'read')).status).toBe(200);

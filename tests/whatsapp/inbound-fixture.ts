@@ -143,7 +143,8 @@ export async function insertOutbound(
 ) {
   await sql(
     databaseUrl,
-    `insert into messages (channel_id, msgid, direction, type, status, "to", template_name, language, provider) values ($1, $2, 'outbound', 'template', $3, '15550001234', 'order_update', 'en_US', 'whatsapp_cloud')`,
+    `insert into messages (channel_id, msgid, direction, type, status, "to", template_name, language, provider) ` +
+      `values ($1, $2, 'outbound', 'template', $3, '15550001234', 'order_update', 'en_US', 'whatsapp_cloud')`,
     [channelId, msgid, status],
   );
   return msgid;
@@ -152,7 +153,8 @@ export async function insertOutbound(
 export const storedDeliveries = (databaseUrl: string, channelId: string) =>
   sql(
     databaseUrl,
-    'select id, status, attempts, last_error, applied_at from whatsapp_inbound_deliveries where channel_id = $1 order by created_at',
+    'select id, status, attempts, last_error, applied_at from whatsapp_inbound_deliveries where channel_id = $1 ' +
+      'order by created_at',
     [channelId],
   );
 

@@ -76,72 +76,80 @@ describe('inbound WhatsApp messages and message.received', () => {
     await hooks?.close();
   });
 
-  it('a text from a new number creates the contact with its profile name (counter +1 exactly) and announces the message', async () => {
-    const before = await contactsTotal();
-    const msgid = nextId();
-    expect(
-      (await post({ id: msgid, from: '15550009876', name: 'Katherine Johnson', text: 'Where is my order?', at: 10 }))
-        .status,
-    ).toBe(200);
-    await expect.poll(() => receivedFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(1);
+  it(
+    'a text from a new number creates the contact with its profile name (counter +1 exactly) and announces the ' +
+      'message',
+    async () => {
+      const before = await contactsTotal();
+      const msgid = nextId();
+      expect(
+        (await post({ id: msgid, from: '15550009876', name: 'Katherine Johnson', text: 'Where is my order?', at: 10 }))
+          .status,
+      ).toBe(200);
+      await expect.poll(() => receivedFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(1);
 
-    const [contact] = await contactsWithPhone('15550009876');
-    expect(contact).toMatchObject({ name: 'Katherine Johnson' });
-    expect(await contactsTotal()).toBe(before + 1);
-    expect(receivedFor(msgid)[0]).toEqual({
-      type: 'message.received',
-      timestamp: isoAt(10),
-      data: {
+      const [contact] = await contactsWithPhone('15550009876');
+      expect(contact).toMatchObject({ name: 'Katherine Johnson' });
+      expect(await contactsTotal()).toBe(before + 1);
+      expect(receivedFor(msgid)[0]).toEqual({
+        type: 'message.received',
+        timestamp: isoAt(10),
+        data: {
+          msgid,
+          channelId: whatsapp.channelId,
+          contact: { id: contact!.id, name: 'Katherine Johnson', phone: '15550009876' },
+          type: 'text',
+          text: 'Where is my order?',
+          timestamp: isoAt(10),
+        },
+      });
+      expect((await client().chat.message.status({ msgid })).data).toEqual({
         msgid,
+        status: 'delivered',
+        direction: 'inbound',
+        type: 'text',
+      });
+      expect(
+        await sql(server.databaseUrl, 'select "from", "to", body, contact_id from messages where msgid = $1', [msgid]),
+      ).toEqual([{ from: '15550009876', to: null, body: 'Where is my order?', contact_id: contact!.id }]);
+
+      // The next message from that number finds the same contact.
+      const second = nextId();
+      await post({ id: second, from: '15550009876', name: 'Kathy J.', type: 'image' });
+      await expect.poll(() => receivedFor(second).length, { timeout: 10_000, interval: 50 }).toBe(1);
+      expect(receivedFor(second)[0]!.data).toEqual({
+        msgid: second,
         channelId: whatsapp.channelId,
         contact: { id: contact!.id, name: 'Katherine Johnson', phone: '15550009876' },
-        type: 'text',
-        text: 'Where is my order?',
-        timestamp: isoAt(10),
-      },
-    });
-    expect((await client().chat.message.status({ msgid })).data).toEqual({
-      msgid,
-      status: 'delivered',
-      direction: 'inbound',
-      type: 'text',
-    });
-    expect(
-      await sql(server.databaseUrl, 'select "from", "to", body, contact_id from messages where msgid = $1', [msgid]),
-    ).toEqual([{ from: '15550009876', to: null, body: 'Where is my order?', contact_id: contact!.id }]);
+        type: 'image',
+        timestamp: isoAt(0),
+      });
+      expect(await contactsTotal()).toBe(before + 1);
+    },
+  );
 
-    // The next message from that number finds the same contact.
-    const second = nextId();
-    await post({ id: second, from: '15550009876', name: 'Kathy J.', type: 'image' });
-    await expect.poll(() => receivedFor(second).length, { timeout: 10_000, interval: 50 }).toBe(1);
-    expect(receivedFor(second)[0]!.data).toEqual({
-      msgid: second,
-      channelId: whatsapp.channelId,
-      contact: { id: contact!.id, name: 'Katherine Johnson', phone: '15550009876' },
-      type: 'image',
-      timestamp: isoAt(0),
-    });
-    expect(await contactsTotal()).toBe(before + 1);
-  });
-
-  it('an existing contact keeps its name; an unknown type is recorded as unsupported; no profile name names the contact by number', async () => {
-    const before = await contactsTotal();
-    const [fromAda, odd, anonymous] = [nextId(), nextId(), nextId()];
-    await post(
-      { id: fromAda, from: '15550000001', name: 'Countess of Lovelace', text: 'Hi' },
-      { id: odd, from: '15550000001', type: 'ephemeral' },
-      { id: anonymous, from: '4915112345678' },
-    );
-    await applied();
-    await expect
-      .poll(() => [fromAda, odd, anonymous].map((id) => receivedFor(id).length), { timeout: 10_000, interval: 50 })
-      .toEqual([1, 1, 1]);
-    expect(receivedFor(fromAda)[0]!.data.contact.name).toBe('Ada Lovelace');
-    expect(receivedFor(odd)[0]!.data.type).toBe('unsupported');
-    expect((await client().chat.message.status({ msgid: odd })).data.type).toBe('unsupported');
-    expect(receivedFor(anonymous)[0]!.data.contact).toMatchObject({ name: '4915112345678', phone: '4915112345678' });
-    expect(await contactsTotal()).toBe(before + 1);
-  });
+  it(
+    'an existing contact keeps its name; an unknown type is recorded as unsupported; no profile name names the ' +
+      'contact by number',
+    async () => {
+      const before = await contactsTotal();
+      const [fromAda, odd, anonymous] = [nextId(), nextId(), nextId()];
+      await post(
+        { id: fromAda, from: '15550000001', name: 'Countess of Lovelace', text: 'Hi' },
+        { id: odd, from: '15550000001', type: 'ephemeral' },
+        { id: anonymous, from: '4915112345678' },
+      );
+      await applied();
+      await expect
+        .poll(() => [fromAda, odd, anonymous].map((id) => receivedFor(id).length), { timeout: 10_000, interval: 50 })
+        .toEqual([1, 1, 1]);
+      expect(receivedFor(fromAda)[0]!.data.contact.name).toBe('Ada Lovelace');
+      expect(receivedFor(odd)[0]!.data.type).toBe('unsupported');
+      expect((await client().chat.message.status({ msgid: odd })).data.type).toBe('unsupported');
+      expect(receivedFor(anonymous)[0]!.data.contact).toMatchObject({ name: '4915112345678', phone: '4915112345678' });
+      expect(await contactsTotal()).toBe(before + 1);
+    },
+  );
 
   it('the same message in two different deliveries is recorded and announced once', async () => {
     const msgid = nextId();
@@ -181,29 +189,35 @@ describe('inbound WhatsApp messages and message.received', () => {
     expect(receivedFor(msgid)[0]!.data).toMatchObject({ contact: { name: 'Null Byte Name' }, text: 'ab\nc' });
   });
 
-  it('template review results, senders that are not phone numbers and other phone_number_ids are skipped; the delivery is applied', async () => {
-    const [odd, foreign] = [nextId(), nextId()];
-    const payload = notification({
-      wabaId: whatsapp.wabaId,
-      changes: [
-        {
-          field: 'message_template_status_update',
-          value: {
-            event: 'APPROVED',
-            message_template_id: 1234,
-            message_template_name: 'order_update',
-            message_template_language: 'en_US',
-            reason: null,
+  it(
+    'template review results, senders that are not phone numbers and other phone_number_ids are skipped; the ' +
+      'delivery is applied',
+    async () => {
+      const [odd, foreign] = [nextId(), nextId()];
+      const payload = notification({
+        wabaId: whatsapp.wabaId,
+        changes: [
+          {
+            field: 'message_template_status_update',
+            value: {
+              event: 'APPROVED',
+              message_template_id: 1234,
+              message_template_name: 'order_update',
+              message_template_language: 'en_US',
+              reason: null,
+            },
           },
-        },
-        messagesChange(whatsapp.phoneNumberId, { messages: [{ id: odd, from: 'not-a-number', text: 'x' }] }),
-        messagesChange('999000999000999', { messages: [{ id: foreign, from: '15550001111', text: 'x' }] }),
-      ],
-    });
-    expect((await postSigned(server.baseUrl, whatsapp, payload)).status).toBe(200);
-    await applied();
-    expect(
-      await sql(server.databaseUrl, 'select count(*)::int as n from messages where msgid = any($1)', [[odd, foreign]]),
-    ).toEqual([{ n: 0 }]);
-  });
+          messagesChange(whatsapp.phoneNumberId, { messages: [{ id: odd, from: 'not-a-number', text: 'x' }] }),
+          messagesChange('999000999000999', { messages: [{ id: foreign, from: '15550001111', text: 'x' }] }),
+        ],
+      });
+      expect((await postSigned(server.baseUrl, whatsapp, payload)).status).toBe(200);
+      await applied();
+      expect(
+        await sql(server.databaseUrl, 'select count(*)::int as n from messages where msgid = any($1)', [
+          [odd, foreign],
+        ]),
+      ).toEqual([{ n: 0 }]);
+    },
+  );
 });

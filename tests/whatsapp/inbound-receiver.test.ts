@@ -53,24 +53,24 @@ describe('GET /webhooks/whatsapp/:channelId (Meta’s verification)', () => {
     expect(await reply.text()).toBe('1158201444');
   });
 
-  test('403 for a wrong token, another mode, a missing challenge, or a channel that is not connected or does not exist', async ({
-    server,
-    acme,
-    whatsapp,
-  }) => {
-    const refusals: [string, Record<string, string>][] = [
-      [whatsapp.channelId, subscribe(whatsapp, { 'hub.verify_token': `${whatsapp.verifyToken}x` })],
-      [whatsapp.channelId, subscribe(whatsapp, { 'hub.verify_token': whatsapp.verifyToken.slice(0, -1) })],
-      [whatsapp.channelId, subscribe(whatsapp, { 'hub.mode': 'unsubscribe' })],
-      [whatsapp.channelId, { 'hub.verify_token': whatsapp.verifyToken, 'hub.challenge': '1' }],
-      [whatsapp.channelId, { 'hub.mode': 'subscribe', 'hub.verify_token': whatsapp.verifyToken }],
-      [acme.secondChannelId, subscribe(whatsapp)],
-      [randomUUID(), subscribe(whatsapp)],
-      ['not-a-channel', subscribe(whatsapp)],
-    ];
-    for (const [channelId, query] of refusals)
-      await expectRefused(await verify(server.baseUrl, channelId, query), 403, /verify token/);
-  });
+  test(
+    '403 for a wrong token, another mode, a missing challenge, or a channel that is not connected or does not ' +
+      'exist',
+    async ({ server, acme, whatsapp }) => {
+      const refusals: [string, Record<string, string>][] = [
+        [whatsapp.channelId, subscribe(whatsapp, { 'hub.verify_token': `${whatsapp.verifyToken}x` })],
+        [whatsapp.channelId, subscribe(whatsapp, { 'hub.verify_token': whatsapp.verifyToken.slice(0, -1) })],
+        [whatsapp.channelId, subscribe(whatsapp, { 'hub.mode': 'unsubscribe' })],
+        [whatsapp.channelId, { 'hub.verify_token': whatsapp.verifyToken, 'hub.challenge': '1' }],
+        [whatsapp.channelId, { 'hub.mode': 'subscribe', 'hub.verify_token': whatsapp.verifyToken }],
+        [acme.secondChannelId, subscribe(whatsapp)],
+        [randomUUID(), subscribe(whatsapp)],
+        ['not-a-channel', subscribe(whatsapp)],
+      ];
+      for (const [channelId, query] of refusals)
+        await expectRefused(await verify(server.baseUrl, channelId, query), 403, /verify token/);
+    },
+  );
 });
 
 describe('POST /webhooks/whatsapp/:channelId (signed events)', () => {
@@ -147,7 +147,8 @@ describe('POST /webhooks/whatsapp/:channelId (signed events)', () => {
     const age = (body: string, days: number, status: string) =>
       sql(
         server.databaseUrl,
-        `update whatsapp_inbound_deliveries set created_at = now() - make_interval(days => $2), status = $3 where convert_from(body, 'UTF8') = $1`,
+        `update whatsapp_inbound_deliveries set created_at = now() - make_interval(days => $2), status = $3 where ` +
+          `convert_from(body, 'UTF8') = $1`,
         [body, days, status],
       );
     await expect
@@ -172,7 +173,8 @@ describe('POST /webhooks/whatsapp/:channelId (signed events)', () => {
     );
     const left = await sql(
       server.databaseUrl,
-      `select convert_from(body, 'UTF8') as body from whatsapp_inbound_deliveries where convert_from(body, 'UTF8') like '%retention%' order by 1`,
+      `select convert_from(body, 'UTF8') as body from whatsapp_inbound_deliveries where convert_from(body, 'UTF8') ` +
+        `like '%retention%' order by 1`,
     );
     expect(left.map((row) => row.body)).toEqual([bodies[1], bodies[2]]);
   });

@@ -70,7 +70,7 @@ describe('WhatsApp channel secrets', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('appear in no log line, CLI output, API reply, portal page (but the verify token on Channels) or database column', async () => {
+  it('appear in no log, CLI, API reply, portal page (but the Channels verify token) or database column', async () => {
     // Seed: a WhatsApp channel and a sandbox one.
     const file = path.join(dir, 'seed.json');
     const seedFile = whatsAppTenantSeed(good, PASSWORD);
@@ -185,7 +185,8 @@ describe('WhatsApp channel secrets', () => {
     // Every row of every table, ours and the job queue's, as text.
     const tables = await sql(
       databaseUrl,
-      `select table_schema as s, table_name as t from information_schema.tables where table_schema in ('public', 'pgboss') and table_type = 'BASE TABLE'`,
+      `select table_schema as s, table_name as t from information_schema.tables where table_schema in ('public', ` +
+        `'pgboss') and table_type = 'BASE TABLE'`,
     );
     expect(tables.length).toBeGreaterThan(15);
     for (const { s, t } of tables) {

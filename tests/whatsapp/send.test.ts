@@ -52,7 +52,7 @@ test.override('serverEnv', {
 });
 
 describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
-  test('makes one Graph call with the variables as body text parameters and records the wamid as the msgid, accepted', async ({
+  test('makes one Graph call with the variables as body text parameters and records the wamid as msgid', async ({
     server,
     wa,
     send,
@@ -117,7 +117,7 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
     expect(sends()).toBe(before);
   });
 
-  test('answers Meta’s refusals of the request with 400 provider_rejected, Meta’s code and text, and records nothing', async ({
+  test('answers Meta’s refusals with 400 provider_rejected (Meta’s code, text), records nothing', async ({
     send,
     messageCount,
   }) => {
@@ -132,7 +132,10 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
       send(),
       400,
       'provider_rejected',
-      /^WhatsApp Cloud API rejected the request while sending the template message: Message undeliverable — Recipient is not a WhatsApp user \(code 131026\)$/,
+      new RegExp(
+        '^WhatsApp Cloud API rejected the request while sending the template message: ' +
+          String.raw`Message undeliverable — Recipient is not a WhatsApp user \(code 131026\)$`,
+      ),
     );
     graph.replyOnce({ status: 400, body: graphError(131047, 'Re-engagement message') });
     await expectError(send(), 400, 'provider_rejected', /Re-engagement message \(code 131047\)/);
@@ -194,44 +197,44 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
     },
   );
 
-  test('a message Meta accepted that cannot be recorded: 503 naming the msgid, with the headers of every 503, no half-written row', async ({
-    server,
-    wa,
-    send,
-    messageCount,
-  }) => {
-    const taken = (await send()).data.msgid;
-    const before = await messageCount();
-    // Meta hands back an id we already hold: the insert fails after the message went out.
-    graph.replyOnce({ status: 200, body: { messaging_product: 'whatsapp', messages: [{ id: taken }] } });
-    const params = { channelId: wa.waChannelId, ...ORDER, to: '15550009999' };
-    const headers = { 'x-api-key': wa.ownerKey, 'idempotency-key': `unrecorded-${taken}` };
-    const sends = () => graph.requests.filter((request) => request.method === 'POST').length;
-    const response = await server.http.post('/api/workspace/v1/chat/templates/send', params, { headers });
-    expect(response.status).toBe(503);
-    // Unlike other 5xx, this reply is kept for its Idempotency-Key: an automatic retry must not send the message again.
-    const sent = sends();
-    const retried = await server.http.post('/api/workspace/v1/chat/templates/send', params, { headers });
-    expect([retried.status, retried.headers['idempotent-replayed'], retried.data]).toEqual([
-      503,
-      'true',
-      response.data,
-    ]);
-    expect(sends()).toBe(sent);
-    expect(response.data).toEqual({
-      success: false,
-      error: 'service_unavailable',
-      message: expect.stringContaining(`(msgid ${taken}) but it could not be recorded`),
-    });
-    expect(response.data.message).toMatch(/do not resend it without checking/);
-    // Retry-After like every 503: a retry under the same Idempotency-Key replays this reply, never a second send.
-    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
-    for (const reply of [response, retried])
-      expectDeclaredHeaders('POST', '/api/workspace/v1/chat/templates/send', reply);
-    expect(await messageCount()).toBe(before);
-    const [row] = await sql(server.databaseUrl, 'select "to" from messages where msgid = $1', [taken]);
-    expect(row).toEqual({ to: '15550001234' });
-  });
+  test(
+    'a message Meta accepted that cannot be recorded: 503 naming the msgid, with the headers of every 503, no ' +
+      'half-written row',
+    async ({ server, wa, send, messageCount }) => {
+      const taken = (await send()).data.msgid;
+      const before = await messageCount();
+      // Meta hands back an id we already hold: the insert fails after the message went out.
+      graph.replyOnce({ status: 200, body: { messaging_product: 'whatsapp', messages: [{ id: taken }] } });
+      const params = { channelId: wa.waChannelId, ...ORDER, to: '15550009999' };
+      const headers = { 'x-api-key': wa.ownerKey, 'idempotency-key': `unrecorded-${taken}` };
+      const sends = () => graph.requests.filter((request) => request.method === 'POST').length;
+      const response = await server.http.post('/api/workspace/v1/chat/templates/send', params, { headers });
+      expect(response.status).toBe(503);
+      // Unlike other 5xx, this reply is kept for its Idempotency-Key: an automatic retry must not send the message
+      // again.
+      const sent = sends();
+      const retried = await server.http.post('/api/workspace/v1/chat/templates/send', params, { headers });
+      expect([retried.status, retried.headers['idempotent-replayed'], retried.data]).toEqual([
+        503,
+        'true',
+        response.data,
+      ]);
+      expect(sends()).toBe(sent);
+      expect(response.data).toEqual({
+        success: false,
+        error: 'service_unavailable',
+        message: expect.stringContaining(`(msgid ${taken}) but it could not be recorded`),
+      });
+      expect(response.data.message).toMatch(/do not resend it without checking/);
+      // Retry-After like every 503: a retry under the same Idempotency-Key replays this reply, never a second send.
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      for (const reply of [response, retried])
+        expectDeclaredHeaders('POST', '/api/workspace/v1/chat/templates/send', reply);
+      expect(await messageCount()).toBe(before);
+      const [row] = await sql(server.databaseUrl, 'select "to" from messages where msgid = $1', [taken]);
+      expect(row).toEqual({ to: '15550001234' });
+    },
+  );
 
   test('the sandbox channel beside it still sends through the sandbox, never through Meta', async ({ server, wa }) => {
     const before = graph.requests.length;

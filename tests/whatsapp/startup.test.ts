@@ -43,17 +43,21 @@ describe('start-up with WhatsApp Cloud API channels', () => {
     expect(await startUp(await createFreshDatabase(), { MIGRATE_ON_START: 'true' })).toBeUndefined();
   });
 
-  it('stops with a clear error when a WhatsApp channel exists and SECRETS_KEY is missing, wrong or malformed', async () => {
+  it('stops with a clear error when a WhatsApp channel exists and SECRETS_KEY is missing/wrong/malformed', async () => {
     const server = await startTestServer({ SECRETS_KEY, WHATSAPP_GRAPH_URL: graph.url, TEMPLATE_SYNC_MINUTES: '0' });
     await server.seed(whatsAppTenantSeed(account));
     await server.close();
     const url = server.databaseUrl;
 
     expect((await startUp(url, {}))?.message).toBe(
-      'SECRETS_KEY is not set, but WhatsApp Cloud API channels exist whose secrets it encrypts: set the SECRETS_KEY they were connected with.',
+      'SECRETS_KEY is not set, but WhatsApp Cloud API channels exist whose secrets it encrypts: set the SECRETS_KEY ' +
+        'they were connected with.',
     );
     expect((await startUp(url, { SECRETS_KEY: randomBytes(32).toString('base64') }))?.message).toMatch(
-      /^SECRETS_KEY cannot open the stored WhatsApp channel secrets: Stored secret was encrypted with another key \(id [\w-]+; the configured key is [\w-]+\)\.$/,
+      new RegExp(
+        '^SECRETS_KEY cannot open the stored WhatsApp channel secrets: ' +
+          String.raw`Stored secret was encrypted with another key \(id [\w-]+; the configured key is [\w-]+\)\.$`,
+      ),
     );
     expect((await startUp(url, { SECRETS_KEY: 'c2hvcnQ=' }))?.message).toBe(
       'SECRETS_KEY decodes to 5 bytes; it must be exactly 32 (openssl rand -base64 32).',

@@ -50,7 +50,8 @@ const test = base
       async () =>
         sql<Row>(
           server.databaseUrl,
-          'select id, name, language, status, category, body, variable_count from templates where channel_id = $1 order by name, language',
+          'select id, name, language, status, category, body, variable_count from templates where channel_id = $1 ' +
+            'order by name, language',
           [wa.waChannelId],
         ),
   )
@@ -96,7 +97,7 @@ describe('template sync', () => {
     ]);
   });
 
-  test('chat/templates/sync replaces the channel’s templates with Meta’s: changed, added, removed and paused ones', async ({
+  test('chat/templates/sync replaces the channel’s templates with Meta’s: changed, added, removed, paused', async ({
     stored,
     sync,
   }) => {
@@ -172,26 +173,26 @@ describe('template sync', () => {
     expect(graph.requests.length).toBe(before);
   });
 
-  test('requestTemplateSync queues a durable sync inside the caller’s transaction: it runs once committed, never when rolled back', async ({
-    server,
-    wa,
-    stored,
-  }) => {
-    graph.templates[account.wabaId] = [template('after_webhook'), template('welcome', 'APPROVED', 'Welcome back!')];
-    const runs = listingRuns();
-    const em = server.database.orm.em.fork();
-    await em
-      .transactional(async (tx) => {
-        await requestTemplateSync(tx, server.jobs, wa.waChannelId);
-        throw new Error('rolled back');
-      })
-      .catch((error: Error) => expect(error.message).toBe('rolled back'));
-    await em.transactional((tx) => requestTemplateSync(tx, server.jobs, wa.waChannelId));
-    await expect
-      .poll(async () => summary(await stored()), { timeout: 20_000, interval: 200 })
-      .toEqual(['after_webhook/en_US:approved', 'welcome/en_US:approved']);
-    expect(listingRuns()).toBe(runs + 1);
-  });
+  test(
+    'requestTemplateSync queues a durable sync inside the caller’s transaction: it runs once committed, never ' +
+      'when rolled back',
+    async ({ server, wa, stored }) => {
+      graph.templates[account.wabaId] = [template('after_webhook'), template('welcome', 'APPROVED', 'Welcome back!')];
+      const runs = listingRuns();
+      const em = server.database.orm.em.fork();
+      await em
+        .transactional(async (tx) => {
+          await requestTemplateSync(tx, server.jobs, wa.waChannelId);
+          throw new Error('rolled back');
+        })
+        .catch((error: Error) => expect(error.message).toBe('rolled back'));
+      await em.transactional((tx) => requestTemplateSync(tx, server.jobs, wa.waChannelId));
+      await expect
+        .poll(async () => summary(await stored()), { timeout: 20_000, interval: 200 })
+        .toEqual(['after_webhook/en_US:approved', 'welcome/en_US:approved']);
+      expect(listingRuns()).toBe(runs + 1);
+    },
+  );
 
   test('Meta’s template review webhook syncs the channel’s templates at once', async ({ server, wa, stored }) => {
     graph.templates[account.wabaId] = [template('just_approved')];
@@ -227,7 +228,8 @@ describe('template sync', () => {
       const sandbox = await runCli(['templates', 'sync', '--channel', wa.sandboxChannelId], env);
       expect(sandbox.code).toBe(1);
       expect(sandbox.stderr).toContain(
-        `Channel ${wa.sandboxChannelId} uses the sandbox provider: its templates come from the seed file, there is nothing to sync.`,
+        `Channel ${wa.sandboxChannelId} uses the sandbox provider: its templates come from the seed file, there is ` +
+          `nothing to sync.`,
       );
       const refused = await runCli(['templates', 'sync', '--channel', wa.waChannelId], { ...env, SECRETS_KEY: '' });
       expect(refused.code).toBe(1);

@@ -23,7 +23,8 @@ describe('workspace automations/list', () => {
     await sql(
       server.databaseUrl,
       `insert into automations (channel_id, name, status, execution_count, created_at) values
-        ($1, 'Old draft', 'draft', 0, now() - interval '2 days'), ($1, 'Fresh', 'active', 12, now() + interval '1 minute')`,
+        ($1, 'Old draft', 'draft', 0, now() - interval '2 days'), ($1, 'Fresh', 'active', 12, now() + interval
+          '1 minute')`,
       [acme.secondChannelId],
     );
     const reply = await server.client(acme.ownerKey).workspace.automations.list({ channelId: acme.secondChannelId });

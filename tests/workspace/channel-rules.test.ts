@@ -11,7 +11,7 @@ const test = base.extend(
       endpoint.call(server.client(apiKey), { ...endpoint.params(acme), ...extra }),
 );
 
-/** SPEC rule 4 on every channel-scoped workspace endpoint. */
+/** The channel rule (docs/api.md "Channels") on every channel-scoped workspace endpoint. */
 describe('channel rules', () => {
   describe.each(CHANNEL_SCOPED)('$name', (endpoint) => {
     test('picks the only channel when channelId is omitted', async ({ acme, call }) => {

@@ -14,10 +14,13 @@ const test = base
     'insert',
     ({ acme }) =>
       (count: number, from: number, channelId = acme.mainChannelId) =>
-        `insert into contacts (channel_id, name, phone) select '${channelId}', 'Bulk ' || g, (17000000000 + g)::text from generate_series(${from}, ${from + count - 1}) g`,
+        `insert into contacts (channel_id, name, phone) select '${channelId}', 'Bulk ' || g, (17000000000 + g)::text ` +
+        `from generate_series(${from}, ${from + count - 1}) g`,
   );
 
-/** contacts/list's unfiltered `total` comes from a trigger-maintained counter: it must stay exact on every write path. */
+/**
+ * contacts/list's unfiltered `total` comes from a trigger-maintained counter: it must stay exact on every write path.
+ */
 describe('contacts/list total stays exact', () => {
   test('counts contacts written by the seed loader and by bulk SQL', async ({ server, acme, total, insert }) => {
     expect(await total()).toBe(3);

@@ -27,7 +27,8 @@ const test = base
       async () =>
         sql(
           server.databaseUrl,
-          `select (select total from channel_contact_counts where channel_id = $1) as counter, (select count(*)::int from contacts where channel_id = $1) as exact`,
+          `select (select total from channel_contact_counts where channel_id = $1) as counter, (select count(*)::int ` +
+            `from contacts where channel_id = $1) as exact`,
           [acme.mainChannelId],
         ),
   );

@@ -29,7 +29,8 @@ describe('workspace contacts/list', () => {
   test.beforeAll(async ({ server, acme: _seeded }) => {
     await sql(
       server.databaseUrl,
-      `update contacts set created_at = now() - (case name when 'Ada Lovelace' then 1 when 'Grace Hopper' then 2 else 3 end) * interval '1 hour'`,
+      `update contacts set created_at = now() - (case name when 'Ada Lovelace' then 1 when 'Grace Hopper' then 2 ` +
+        `else 3 end) * interval '1 hour'`,
     );
   });
 
@@ -148,7 +149,8 @@ describe('workspace contacts/list', () => {
     const big = await createTenant(server, 'Big');
     await sql(
       server.databaseUrl,
-      `insert into contacts (channel_id, name, phone, created_at) select $1, 'Bulk ' || g, (16000000000 + g)::text, now() - g * interval '1 second' from generate_series(1, 1050) g`,
+      `insert into contacts (channel_id, name, phone, created_at) select $1, 'Bulk ' || g, (16000000000 + g)::text, ` +
+        `now() - g * interval '1 second' from generate_series(1, 1050) g`,
       [big.mainChannelId],
     );
     const contacts = server.client(big.memberKey).workspace.contacts;

@@ -289,7 +289,8 @@ describe('workspace contacts/manage', () => {
     server,
     nextKey,
   }) => {
-    const query = `phone=15550100030&name=Via%20Get&customFields=${encodeURIComponent('{"Age":41,"Plan":"free"}')}&labels=vip&labels=new`;
+    const customFields = encodeURIComponent('{"Age":41,"Plan":"free"}');
+    const query = `phone=15550100030&name=Via%20Get&customFields=${customFields}&labels=vip&labels=new`;
     const reply = await server.http.get(`/api/workspace/v1/contacts/manage?${query}`, {
       headers: { 'X-API-Key': nextKey() },
     });

@@ -47,16 +47,18 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
     await database?.close();
   });
 
-  /** The scans of the contacts and key tables, as `node type [Backward]: index` (or the table for a scan without one). */
+  /**
+   * The scans of the contacts and key tables, as `node type [Backward]: index` (or the table for a scan without one).
+   */
   const scansOf = (plan: PlanNode[]) =>
     plan
       .filter(
         (n) => TABLES.includes(n['Relation Name'] ?? '') || TABLES.some((t) => n['Index Name']?.startsWith(`${t}_`)),
       )
-      .map(
-        (n) =>
-          `${n['Node Type']}${n['Scan Direction'] === 'Backward' ? ' Backward' : ''}: ${n['Index Name'] ?? n['Relation Name']}`,
-      );
+      .map((n) => {
+        const direction = n['Scan Direction'] === 'Backward' ? ' Backward' : '';
+        return `${n['Node Type']}${direction}: ${n['Index Name'] ?? n['Relation Name']}`;
+      });
 
   /**
    * Lists through the product's service. Each statement is explained (as sent) first, with its generic plan and
@@ -155,7 +157,7 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
     expect(scans).toEqual([[...NAME_LOOKUP, 'Index Only Scan: contact_phone_suffixes_pkey'].sort()]);
   });
 
-  it('walks the listing index for a phone fragment too broad to sort (one digit), after counting it to the cap', async () => {
+  it('walks the listing index for a fragment too wide to sort (one digit), after counting to the cap', async () => {
     const { scans, reply } = await plansOf({ search: '7' });
     expect(reply.data).toHaveLength(50);
     for (const contact of reply.data) expect(contact.phone).toContain('7');

@@ -10,15 +10,19 @@ import { test as base } from '../helpers/test.js';
  */
 const DRIFT = `
   (select 'extra name key' as drift, channel_id, prefix as key, created_at, contact_id from contact_name_prefixes
-   except select 'extra name key', c.channel_id, k.prefix collate "C", c.created_at, c.id from contacts c, contact_name_prefixes_of(c.name) k(prefix))
+   except select 'extra name key', c.channel_id, k.prefix collate "C", c.created_at, c.id from contacts c,
+     contact_name_prefixes_of(c.name) k(prefix))
   union all
-  (select 'missing name key', c.channel_id, k.prefix collate "C", c.created_at, c.id from contacts c, contact_name_prefixes_of(c.name) k(prefix)
+  (select 'missing name key', c.channel_id, k.prefix collate "C", c.created_at, c.id from contacts c,
+    contact_name_prefixes_of(c.name) k(prefix)
    except select 'missing name key', channel_id, prefix, created_at, contact_id from contact_name_prefixes)
   union all
   (select 'extra phone key', channel_id, suffix, created_at, contact_id from contact_phone_suffixes
-   except select 'extra phone key', c.channel_id, k.suffix collate "C", c.created_at, c.id from contacts c, contact_phone_suffixes_of(c.phone) k(suffix))
+   except select 'extra phone key', c.channel_id, k.suffix collate "C", c.created_at, c.id from contacts c,
+     contact_phone_suffixes_of(c.phone) k(suffix))
   union all
-  (select 'missing phone key', c.channel_id, k.suffix collate "C", c.created_at, c.id from contacts c, contact_phone_suffixes_of(c.phone) k(suffix)
+  (select 'missing phone key', c.channel_id, k.suffix collate "C", c.created_at, c.id from contacts c,
+    contact_phone_suffixes_of(c.phone) k(suffix)
    except select 'missing phone key', channel_id, suffix, created_at, contact_id from contact_phone_suffixes)`;
 
 const test = base
@@ -35,7 +39,8 @@ const test = base
         (
           await sql<{ n: number }>(
             server.databaseUrl,
-            'select ((select count(*) from contact_name_prefixes) + (select count(*) from contact_phone_suffixes))::int as n',
+            'select ((select count(*) from contact_name_prefixes) + (select count(*) from ' +
+              'contact_phone_suffixes))::int as n',
           )
         )[0]!.n,
   )
@@ -73,17 +78,21 @@ describe('contacts/list search keys stay exact', () => {
     const channel = acme.mainChannelId;
     const run = (statement: string) => sql(server.databaseUrl, statement, [channel]);
     await run(
-      `insert into contacts (channel_id, name, phone) select $1, 'Bulk Person ' || g, (16000000000 + g)::text from generate_series(1, 300) g`,
+      `insert into contacts (channel_id, name, phone) select $1, 'Bulk Person ' || g, (16000000000 + g)::text from ` +
+        `generate_series(1, 300) g`,
     );
     await run(
-      `insert into contacts (channel_id, name, phone) values ($1, 'Bulk Person 1', '16000000001') on conflict (channel_id, phone) do nothing`,
+      `insert into contacts (channel_id, name, phone) values ($1, 'Bulk Person 1', '16000000001') on conflict ` +
+        `(channel_id, phone) do nothing`,
     );
-    await run(`insert into contacts (channel_id, name, phone) values ($1, 'Upserted  Name', '16000000002'), ($1, 'Fresh Upsert', '16000099999')
+    await run(`insert into contacts (channel_id, name, phone) values ($1, 'Upserted  Name', '16000000002'), ($1,
+      'Fresh Upsert', '16000099999')
                on conflict (channel_id, phone) do update set name = excluded.name`);
     await run(`update contacts set name = 'Renamed ' || name where channel_id = $1 and phone like '160000001%'`);
     await run(`update contacts set phone = '17' || substr(phone, 3) where channel_id = $1 and phone like '160000002%'`);
     await run(
-      `update contacts set created_at = created_at - interval '1 day' where channel_id = $1 and phone like '160000000%'`,
+      `update contacts set created_at = created_at - interval '1 day' where channel_id = $1 and phone like ` +
+        `'160000000%'`,
     );
     await run(`update contacts set status = 'blocked' where channel_id = $1 and phone like '16%'`);
     await run(`update contacts set id = gen_random_uuid() where channel_id = $1 and phone = '16000000003'`);

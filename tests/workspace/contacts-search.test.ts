@@ -4,7 +4,7 @@ import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { test as base } from '../helpers/test.js';
 
 /**
- * contacts/list `search`, as README states it: a term matches a name when, case-insensitively and with runs of
+ * contacts/list `search`, as docs/api.md states it: a term matches a name when, case-insensitively and with runs of
  * whitespace folded, it is the beginning of a word of the name (and may run on past that word); it matches a phone
  * when its digits (+, spaces, dashes and parentheses stripped) appear anywhere in it. Exactly what matches and what
  * does not, through the real server; what the search keys do on every write path is in contacts-search-keys.test.ts.
@@ -32,7 +32,8 @@ const test = base
     await sql(
       server.databaseUrl,
       `insert into contacts (channel_id, name, phone, created_at)
-       select $1, b.name, b.phone, now() - b.ord * interval '1 minute' from unnest($2::text[], $3::text[]) with ordinality b(name, phone, ord)`,
+       select $1, b.name, b.phone, now() - b.ord * interval '1 minute' from unnest($2::text[], $3::text[]) with
+         ordinality b(name, phone, ord)`,
       [tenant.mainChannelId, BOOK.map(([name]) => name), BOOK.map(([, phone]) => phone)],
     );
     return tenant;
@@ -80,7 +81,7 @@ describe('contacts/list search', () => {
     expect(await search('ÉLODIE')).toEqual(folds ? ['Élodie Durand'] : []);
   });
 
-  test('finds the digits of a phone fragment anywhere in the phone, typed with +, spaces, dashes or parentheses', async ({
+  test('finds the digits of a phone fragment anywhere in the phone, typed with +, spaces, dashes, parentheses', async ({
     search,
   }) => {
     expect(await search('0003')).toEqual(['Hans Müller']);

@@ -8,7 +8,7 @@ export interface WorkspaceEndpoint {
   path: string;
   /** The class this suite expects, written out rather than read from the contract it checks. */
   rateClass: 'api_read' | 'api_write';
-  /** Whether the endpoint takes channelId and follows the channel rules (SPEC rule 4). */
+  /** Whether the endpoint takes channelId and follows the channel rules (docs/api.md "Channels"). */
   channelScoped: boolean;
   /** Parameters that succeed for `tenant`'s main channel (channelId left out). */
   params(tenant: Tenant): Record<string, unknown>;

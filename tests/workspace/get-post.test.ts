@@ -4,7 +4,7 @@ import { WORKSPACE_ENDPOINTS } from './endpoints.js';
 
 const test = base.extend('headers', ({ acme }) => ({ 'X-API-Key': acme.memberKey }));
 
-/** SPEC rule 2: every endpoint answers GET with its parameters in the query string exactly as POST with a JSON body. */
+/** Every endpoint answers GET with its parameters in the query string exactly as POST with a JSON body. */
 describe('GET = POST on every workspace endpoint', () => {
   test.for(WORKSPACE_ENDPOINTS)('$name', async (endpoint, { server, acme, headers }) => {
     const params = endpoint.params(acme);

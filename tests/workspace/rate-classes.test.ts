@@ -25,7 +25,7 @@ const test = base
         ).map((r) => r.status),
   );
 
-/** Each endpoint spends the budget of its SPEC rate class: reads 120 a minute, writes 30, per API user. */
+/** Each endpoint spends the budget of its rate class (docs/api.md): reads 120 a minute, writes 30, per API user. */
 describe('rate classes of the workspace endpoints', () => {
   test('announces each endpoint’s class in the RateLimit headers', async ({ server, post }) => {
     const tenant = await createTenant(server, 'Headers');

@@ -25,8 +25,10 @@ describe('workspace chat/templates/list', () => {
     await sql(
       server.databaseUrl,
       `insert into templates (channel_id, name, category, language, status, body, variable_count) values
-        ($1, 'follow_up', 'UTILITY', 'de_DE', 'approved', 'Hallo {{1}}', 1), ($1, 'alert', 'AUTHENTICATION', 'en_US', 'approved', 'Code', 0),
-        ($1, 'zeta', 'MARKETING', 'en_US', 'rejected', 'No', 0), ($1, 'beta', 'MARKETING', 'en_US', 'pending', 'Soon', 0)`,
+        ($1, 'follow_up', 'UTILITY', 'de_DE', 'approved', 'Hallo {{1}}', 1), ($1, 'alert', 'AUTHENTICATION', 'en_US',
+          'approved', 'Code', 0),
+        ($1, 'zeta', 'MARKETING', 'en_US', 'rejected', 'No', 0), ($1, 'beta', 'MARKETING', 'en_US', 'pending', 'Soon',
+          0)`,
       [acme.secondChannelId],
     );
     const reply = await server.client(acme.ownerKey).workspace.chat.templates.list({ channelId: acme.secondChannelId });

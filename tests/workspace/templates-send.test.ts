@@ -21,7 +21,8 @@ const test = base
         (
           await sql(
             server.databaseUrl,
-            `select channel_id, direction, type, status, "to", template_name, language, variables, provider from messages where msgid = $1`,
+            `select channel_id, direction, type, status, "to", template_name, language, variables, provider from ` +
+              `messages where msgid = $1`,
             [msgid],
           )
         )[0],
@@ -32,7 +33,8 @@ describe('workspace chat/templates/send', () => {
     await sql(
       server.databaseUrl,
       `insert into templates (channel_id, name, category, language, status, body, variable_count) values
-        ($1, 'greeting', 'MARKETING', 'en_US', 'approved', 'Hello {{1}}', 1), ($1, 'greeting', 'MARKETING', 'es_ES', 'approved', 'Hola {{1}}', 1),
+        ($1, 'greeting', 'MARKETING', 'en_US', 'approved', 'Hello {{1}}', 1), ($1, 'greeting', 'MARKETING', 'es_ES',
+          'approved', 'Hola {{1}}', 1),
         ($1, 'ping', 'UTILITY', 'en_US', 'approved', 'Ping', 0)`,
       [acme.mainChannelId],
     );

@@ -49,8 +49,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  // No automatic ETags: hashing every reply costs ~2 µs (channels/list) to ~17 µs (a page of 50 contacts) of CPU,
-  // and a conditional GET would get a bodiless 304 instead of the envelope. Portal assets set their own.
+  // No automatic ETags: hashing every reply costs CPU on every request (docs/benchmarks.md), and a conditional GET
+  // would get a bodiless 304 instead of the envelope. Portal assets set their own.
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy ?? false);
   // Express parses `a[b]=c` into objects by default; API parameters are flat.

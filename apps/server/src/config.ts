@@ -29,7 +29,8 @@ const isAddressOrCidr = (entry: string) => {
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 };
 const TRUST_PROXY_HELP =
-  'must be false, the number of proxies in front of the server (e.g. 1), or their addresses/CIDRs (e.g. 10.0.0.0/8, loopback)';
+  'must be false, the number of proxies in front of the server (e.g. 1), ' +
+  'or their addresses/CIDRs (e.g. 10.0.0.0/8, loopback)';
 
 /**
  * Which X-Forwarded-For hops Express believes (client address for rate limits and sign-in throttling, HTTPS for
@@ -160,6 +161,9 @@ const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema>;
 
+/** Every variable the configuration reads (the README's configuration table lists each, tests/docs checks it). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Config)[];
+
 export class ConfigError extends Error {}
 
 /** The only reader of the environment. A bad value stops start-up with one line naming the variable. */
@@ -172,7 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (parsed.data.NODE_ENV === 'production' && !parsed.data.DATABASE_URL) {
     throw new ConfigError(
-      'Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for development)',
+      'Invalid configuration: DATABASE_URL is required when NODE_ENV=production (the embedded PostgreSQL is for ' +
+        'development)',
     );
   }
   return parsed.data;

@@ -1,6 +1,6 @@
 /** What the end-to-end tests and tools use to run the real service in-process. */
 export { createApp, type AppDeps } from './app.js';
-export { ConfigError, loadConfig, type Config } from './config.js';
+export { CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
 export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 export { listenForNotifications } from './db/notification-listener.js';
 export { migrate, type Database, type Orm } from './db/orm.js';

@@ -34,7 +34,8 @@ function printDemoBanner(baseUrl: string, demo: SeedResult) {
       '',
       '  Try it:',
       `    curl -s -X POST ${baseUrl}/api/workspace/v1/channels/list -H "X-API-Key: ${apiKey}"`,
-      `    curl -s -X POST ${baseUrl}/api/workspace/v1/contacts/list -H "X-API-Key: ${apiKey}" -H "Content-Type: application/json" -d '{"channelId":"${channelId}","search":"ada"}'`,
+      `    curl -s -X POST ${baseUrl}/api/workspace/v1/contacts/list -H "X-API-Key: ${apiKey}" ` +
+        `-H "Content-Type: application/json" -d '{"channelId":"${channelId}","search":"ada"}'`,
       '',
       '',
     ].join('\n'),

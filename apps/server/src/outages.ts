@@ -24,8 +24,15 @@ const OUTAGE_CODES = new Set([
   '08004',
   '08006',
 ]);
-const OUTAGE_MESSAGES =
-  /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|connect ECONNREFUSED/i;
+const OUTAGE_MESSAGES = new RegExp(
+  [
+    'timeout exceeded when trying to connect',
+    'Connection terminated',
+    'Client has encountered a connection error',
+    'connect ECONNREFUSED',
+  ].join('|'),
+  'i',
+);
 
 /** Accepts error-like objects too: pg-boss reports worker failures as plain copies of the driver's error. */
 export function isDependencyOutage(error: unknown, depth = 0): boolean {

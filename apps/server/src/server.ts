@@ -22,7 +22,7 @@ import { startMetricsServer } from './observability/metrics-server.js';
 import { idempotencyStore } from './modules/index.js';
 import { jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
-/** Bounds the API-key caller cache: ~1 KB per entry, so ~10 MB at most. */
+/** Bounds the API-key caller cache's memory (an entry's size: docs/benchmarks.md, "Memory"). */
 const CALLER_CACHE_ENTRIES = 10_000;
 
 export interface RunningServer {
@@ -36,7 +36,10 @@ export interface RunningServer {
   services: Services;
   /** The worker's queue: what modules queue jobs through (tests queue module jobs with it). */
   jobs: JobQueue;
-  /** Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then releases Redis. */
+  /**
+   * Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then
+   * releases Redis.
+   */
   close(): Promise<void>;
 }
 

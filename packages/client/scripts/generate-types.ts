@@ -2,7 +2,8 @@
  * Writes src/generated/api.ts: the SDK's public types as plain TypeScript, computed from the contract.
  *
  * The types are the ones the contract already infers (zod `input` for parameters, `output` for replies, including
- * hand-narrowed inputs such as withFieldRules): the TypeScript compiler resolves them and prints their structure, so the
+ * hand-narrowed inputs such as withFieldRules): the TypeScript compiler resolves them and prints their structure, so
+ * the
  * published declarations name `ContactsListParams` instead of carrying ts-rest and zod generics. We print with the
  * compiler rather than convert the zod schemas (zod-to-ts) because only the compiler sees those narrowed inputs.
  * The client's build runs it first (turbo task `generate`), so the file always follows the contract; it is not
@@ -143,7 +144,8 @@ function probeSource(list: readonly Endpoint[]): string {
     ...list.flatMap((endpoint) => [
       `type ${endpoint.name}Params = z.input<${access(endpoint)}['body']>;`,
       `type ${endpoint.name}Response = z.output<${access(endpoint)}['responses'][200]>;`,
-      `type ${endpoint.name}ErrorCode = z.output<${access(endpoint)}['responses'][Exclude<keyof ${access(endpoint)}['responses'], 200>]>['error'];`,
+      `type ${endpoint.name}ErrorCode = z.output<${access(endpoint)}['responses'][Exclude<keyof ` +
+        `${access(endpoint)}['responses'], 200>]>['error'];`,
       `type ${endpoint.name}ParamsOptional = {} extends ${endpoint.name}Params ? true : false;`,
     ]),
   ].join('\n');
@@ -157,7 +159,9 @@ function referToNames(text: string, named: ReadonlyMap<string, string>, self: st
   return result;
 }
 
-/** The interface of one group of endpoints, named after its path (`WorkspaceContactsApi`), then those of its subgroups. */
+/**
+ * The interface of one group of endpoints, named after its path (`WorkspaceContactsApi`), then those of its subgroups.
+ */
 function groupInterfaces(
   list: readonly Endpoint[],
   optional: (endpoint: Endpoint) => boolean,

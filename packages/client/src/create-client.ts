@@ -10,7 +10,10 @@ import { SDK_VERSION } from './version.js';
 
 /** Per-call options, beside the endpoint's parameters (`idempotencyKey` applies to writes). */
 export interface RequestOptions extends WriteOptions {
-  /** Milliseconds before this call gives up (ApiConnectionError, code `ECONNABORTED`); default: the client's `timeoutMs`. */
+  /**
+   * Milliseconds before this call gives up (ApiConnectionError, code `ECONNABORTED`); default: the client's
+   * `timeoutMs`.
+   */
   timeout?: number;
   /** Aborts the call (ApiConnectionError, code `ERR_CANCELED`); also stops retries. */
   signal?: AbortSignal;
@@ -22,7 +25,10 @@ export interface RequestOptions extends WriteOptions {
  * envelope, throws SwitchboardError.
  */
 export interface SwitchboardClient extends SwitchboardApi {
-  /** Async-iterates every item of a paginated list: `for await (const c of sb.paginate(sb.workspace.contacts.list, { search }))`. */
+  /**
+   * Async-iterates every item of a paginated list: `for await (const c of sb.paginate(sb.workspace.contacts.list, {
+   * search }))`.
+   */
   paginate: typeof paginate;
 }
 
@@ -32,7 +38,10 @@ export interface ClientOptions {
   apiKey: string;
   /** Your own axios instance (interceptors, proxies); one is created when omitted. */
   axios?: AxiosInstance;
-  /** Timeout of each request; default 30 s (a call's `timeout` option overrides it). A timed-out request fails with ApiConnectionError (status 0, code `ECONNABORTED`). */
+  /**
+   * Timeout of each request; default 30 s (a call's `timeout` option overrides it). A timed-out request fails with
+   * ApiConnectionError (status 0, code `ECONNABORTED`).
+   */
   timeoutMs?: number;
   /**
    * Opt-in automatic retry (off by default): `true` for the defaults, or bounds. A 429 is retried for every

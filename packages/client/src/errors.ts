@@ -36,7 +36,10 @@ export const connectionErrorCode = (code: string | undefined): ConnectionErrorCo
 
 /** A reply that is not the API's envelope (a proxy's 502 page): `http_<status>`. */
 export type HttpErrorCode = `http_${number}`;
-/** Every `code` a SwitchboardError can carry: the API's codes, `http_<status>` for a reply that is not the envelope, or a connection code. */
+/**
+ * Every `code` a SwitchboardError can carry: the API's codes, `http_<status>` for a reply that is not the envelope, or
+ * a connection code.
+ */
 export type SwitchboardErrorCode = ErrorCode | HttpErrorCode | ConnectionErrorCode;
 
 /**
@@ -49,7 +52,10 @@ export class SwitchboardError extends Error {
   constructor(
     /** HTTP status; 0 when no reply arrived. */
     readonly status: number,
-    /** The envelope's `error` (e.g. `invalid_request`, `rate_limited`); `http_<status>` for a reply that is not the envelope. */
+    /**
+     * The envelope's `error` (e.g. `invalid_request`, `rate_limited`); `http_<status>` for a reply that is not the
+     * envelope.
+     */
     readonly code: SwitchboardErrorCode,
     message: string,
     /** The X-Request-Id of the failed request: quote it when reporting a problem. */
@@ -68,7 +74,10 @@ export class AuthenticationError extends SwitchboardError {
   override readonly name = 'AuthenticationError';
 }
 
-/** 403 `forbidden`: the key may not do this (permission, platform access, another tenant's resource); `platform_inactive`: its platform is switched off. */
+/**
+ * 403 `forbidden`: the key may not do this (permission, platform access, another tenant's resource);
+ * `platform_inactive`: its platform is switched off.
+ */
 export class PermissionError extends SwitchboardError {
   override readonly name = 'PermissionError';
 }

@@ -3,7 +3,10 @@ import type { Pagination } from './generated/api.js';
 /** Any SDK method whose reply is a page: `{ data: [...], pagination: { page, pages, ... } }`. */
 export type PagedMethod = (params?: never) => Promise<{ data: readonly unknown[]; pagination: Pagination }>;
 
-/** The method's parameters without `page`, which paginate drives itself. (`NonNullable` here collapses to never under TS 5.9.) */
+/**
+ * The method's parameters without `page`, which paginate drives itself. (`NonNullable` here collapses to never under TS
+ * 5.9.)
+ */
 export type PagedParams<M extends PagedMethod> = Omit<Exclude<Parameters<M>[0], undefined>, 'page'>;
 
 export type PagedItem<M extends PagedMethod> = Awaited<ReturnType<M>>['data'][number];

@@ -5,7 +5,9 @@ import { IDEMPOTENCY_HEADER } from './idempotency.js';
 export interface RetryOptions {
   /** Total tries including the first. Default 3. */
   attempts?: number;
-  /** Longest single wait. A `Retry-After` longer than this is not waited for: the 429 is thrown at once. Default 30 s. */
+  /**
+   * Longest single wait. A `Retry-After` longer than this is not waited for: the 429 is thrown at once. Default 30 s.
+   */
   maxDelayMs?: number;
   /** First backoff when the server gave no `Retry-After`; doubles on each further try (with jitter). Default 500 ms. */
   baseDelayMs?: number;
@@ -54,7 +56,8 @@ export function retryDelay(
   retry: ResolvedRetry,
 ): number | undefined {
   if (attempt >= retry.attempts) return undefined;
-  // 409 idempotency_key_in_progress: the first try of this write is still running on the server; its reply will be replayed.
+  // 409 idempotency_key_in_progress: the first try of this write is still running on the server; its reply will be
+  // replayed.
   const transient =
     error.status === 429 ||
     (idempotent && (error.status === 0 || error.status === 503 || error.code === 'idempotency_key_in_progress'));

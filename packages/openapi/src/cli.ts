@@ -7,7 +7,8 @@ import { DEFAULT_SERVER_URL } from './openapi.js';
 // pnpm runs root scripts from the repository root, so the default lands in <repo>/dist/api/.
 const program = new Command('export:api')
   .description(
-    'Write openapi.json, openapi.yaml, postman_collection.json and switchboard.postman_environment.json generated from the API contract.',
+    'Write openapi.json, openapi.yaml, postman_collection.json and switchboard.postman_environment.json generated ' +
+      'from the API contract.',
   )
   .option('-o, --out <dir>', 'output directory', 'dist/api')
   .option(

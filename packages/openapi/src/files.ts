@@ -16,7 +16,10 @@ export function toYaml(doc: OpenAPIObject): string {
   return stringify(doc, { aliasDuplicateObjects: false, lineWidth: 0 });
 }
 
-/** Writes openapi.json, openapi.yaml, the Postman collection and its environment into `outDir` (created if missing); returns their paths. */
+/**
+ * Writes openapi.json, openapi.yaml, the Postman collection and its environment into `outDir` (created if missing);
+ * returns their paths.
+ */
 export async function writeApiFiles(outDir: string, options: OpenApiOptions = {}): Promise<string[]> {
   const doc = buildOpenApi(options);
   const collection = await buildPostmanCollection(doc);

@@ -32,7 +32,7 @@ export interface OpenApiOptions {
 
 export const DEFAULT_SERVER_URL = 'http://localhost:3000';
 
-/** Both ways of sending the key (SPEC part 5); either one satisfies an operation. */
+/** Both ways of sending the key (docs/api.md "Authentication"); either one satisfies an operation. */
 const SECURITY_SCHEMES = {
   ApiKeyAuth: {
     type: 'apiKey',
@@ -80,7 +80,7 @@ const HEADERS = {
   },
 } as const;
 
-/** Writes take an optional Idempotency-Key (Stripe's semantics; README "Idempotent writes"). */
+/** Writes take an optional Idempotency-Key (Stripe's semantics; docs/api.md "Idempotent writes"). */
 const WRITE_CLASSES = new Set(['api_write', 'api_admin_write']);
 const PARAMETERS: Record<string, ParameterObject> = {
   IdempotencyKey: {
@@ -88,7 +88,10 @@ const PARAMETERS: Record<string, ParameterObject> = {
     in: 'header',
     required: false,
     description:
-      'Makes this write safe to retry: the first reply is stored for 24 h per API user and key and replayed (with `Idempotent-Replayed: true`) to a retry with the same parameters; the same key with other parameters is 422 `idempotency_key_reused`, a retry while the first still runs 409 `idempotency_key_in_progress`. Use a fresh random value (e.g. a UUID) per logical write.',
+      'Makes this write safe to retry: the first reply is stored for 24 h per API user and key and replayed (with ' +
+      '`Idempotent-Replayed: true`) to a retry with the same parameters; the same key with other parameters is 422 ' +
+      '`idempotency_key_reused`, a retry while the first still runs 409 `idempotency_key_in_progress`. Use a fresh ' +
+      'random value (e.g. a UUID) per logical write.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
   },
 };
@@ -120,7 +123,10 @@ function headersFor(status: string): Record<string, ReferenceObject> {
 /** `workspace.chat.templates.send` → `workspaceChatTemplatesSend`. */
 const camel = (dotted: string) => dotted.replace(/[.-](\w)/g, (_, letter: string) => letter.toUpperCase());
 
-/** The resource an operation belongs to (`workspace.chat.templates.send` → `workspace.chat.templates`): its tag and Postman folder. */
+/**
+ * The resource an operation belongs to (`workspace.chat.templates.send` → `workspace.chat.templates`): its tag and
+ * Postman folder.
+ */
 const tagOf = (operation: string) => operation.split('.').slice(0, -1).join('.');
 
 /**
@@ -302,10 +308,10 @@ function tagsOf(doc: OpenAPIObject): TagObject[] {
       Object.values(item as Record<string, OperationObject>).flatMap((op) => op.tags ?? []),
     ),
   );
-  return [...names].map((name) => ({
-    name,
-    description: `${name.startsWith('platform.') ? 'Platform' : 'Workspace'} API: ${name.split('.').slice(1).join(' ')}`,
-  }));
+  return [...names].map((name) => {
+    const api = name.startsWith('platform.') ? 'Platform' : 'Workspace';
+    return { name, description: `${api} API: ${name.split('.').slice(1).join(' ')}` };
+  });
 }
 
 /**

@@ -33,11 +33,13 @@ function setupLines({ path, body, fills }: ExampleSetup): string[] {
     "  header: { 'Content-Type': 'application/json', 'X-API-Key': pm.variables.get('apiKey') },",
     "  body: { mode: 'raw', raw: JSON.stringify(body) },",
     '}, (error, response) => {',
-    `  if (error || response.code !== 200) throw new Error('setup call ${path} failed: ' + (error || response.text()));`,
+    `  if (error || response.code !== 200) throw new Error('setup call ${path} failed: ' + (error || ` +
+      `response.text()));`,
     ...(fills
       ? [
           '  const reply = response.json();',
-          `  (pm.environment.has('${fills.variable}') ? pm.environment : pm.collectionVariables).set('${fills.variable}', ${fills.from});`,
+          `  (pm.environment.has('${fills.variable}') ? pm.environment : ` +
+            `pm.collectionVariables).set('${fills.variable}', ${fills.from});`,
         ]
       : []),
     '});',
@@ -94,9 +96,11 @@ function lookupLines(lookups: Lookup[]): string[] {
     "    header: { 'Content-Type': 'application/json', 'X-API-Key': pm.variables.get('apiKey') },",
     "    body: { mode: 'raw', raw: JSON.stringify(byPlatform ? { platformId: pm.variables.get('platformId') } : {}) },",
     '  }, (error, response) => {',
-    "    if (error || response.code !== 200) throw new Error('looking up ' + variable + ' with ' + path + ' failed: ' + (error || response.text()));",
+    "    if (error || response.code !== 200) throw new Error('looking up ' + variable + ' with ' + path + ' failed: " +
+      "' + (error || response.text()));",
     '    const id = pick(response.json());',
-    "    if (!id) throw new Error(path + ' found no ' + variable + ' for this request; set ' + variable + ' in the environment');",
+    "    if (!id) throw new Error(path + ' found no ' + variable + ' for this request; set ' + variable + ' in the " +
+      "environment');",
     '    (pm.environment.has(variable) ? pm.environment : pm.collectionVariables).set(variable, id);',
     '    next(index + 1);',
     '  });',

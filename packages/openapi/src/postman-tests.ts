@@ -57,7 +57,8 @@ export function replyTests(operation: OperationObject, doc: OpenAPIObject): Post
     ...(fill
       ? [
           `if (!pm.variables.get('${fill.variable}') && reply.data) {`,
-          `  (pm.environment.has('${fill.variable}') ? pm.environment : pm.collectionVariables).set('${fill.variable}', ${fill.from});`,
+          `  (pm.environment.has('${fill.variable}') ? pm.environment : ` +
+            `pm.collectionVariables).set('${fill.variable}', ${fill.from});`,
           '}',
         ]
       : []),

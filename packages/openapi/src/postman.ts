@@ -49,14 +49,18 @@ const VARIABLE_HELP: Record<string, string> = {
   channelId:
     'A channel id from Workspace → channels/list (filled in with the first channel by that request when empty)',
   userId:
-    'A user of your platform with an active base subscription (for addon/manage; filled in from users/list by its pre-request script when empty)',
+    'A user of your platform with an active base subscription (for addon/manage; filled in from users/list by its ' +
+    'pre-request script when empty)',
   addonId:
-    'An active add-on plan id of your platform with a monthly price (for addon/manage; filled in from addon/list by its pre-request script when empty)',
+    'An active add-on plan id of your platform with a monthly price (for addon/manage; filled in from addon/list by ' +
+    'its pre-request script when empty)',
   ticketId:
-    'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when empty)',
+    'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when ' +
+    'empty)',
   contactId: 'Set by the pre-request script of contacts/delete, which creates a throwaway contact to delete',
   webhookEndpointId:
-    'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when empty)',
+    'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when ' +
+    'empty)',
 };
 
 const VARIABLE_REF = /\{\{([A-Za-z]\w*)\}\}/g;
@@ -178,7 +182,10 @@ export interface PostmanEnvironment {
   _postman_variable_scope: 'environment';
 }
 
-/** An environment with every variable of the collection (apiKey as a secret), to fill in and select in Postman or newman. */
+/**
+ * An environment with every variable of the collection (apiKey as a secret), to fill in and select in Postman or
+ * newman.
+ */
 export function buildPostmanEnvironment(collection: PostmanCollection): PostmanEnvironment {
   return {
     name: `${collection.info.name} environment`,

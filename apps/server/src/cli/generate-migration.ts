@@ -1,6 +1,7 @@
 /**
  * Developer tool: writes a new migration for the difference between the entities and a scratch database that has
- * every committed migration applied. Usage: DATABASE_URL=postgres://… pnpm --filter @switchboard/server migration:create
+ * every committed migration applied. Usage: DATABASE_URL=postgres://… pnpm --filter @switchboard/server
+ * migration:create
  */
 import { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';

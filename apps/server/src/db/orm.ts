@@ -9,7 +9,8 @@ import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { SECRETS_EXTENSION, secretsFor } from './secrets-key.js';
 
 /**
- * The committed migrations: every `Migration*` file in migrations/ beside this one, found when the migrator runs (MikroORM's glob
+ * The committed migrations: every `Migration*` file in migrations/ beside this one, found when the migrator runs
+ * (MikroORM's glob
  * discovery, Node ≥ 22), so a new migration is only its file. Resolved from this module, not the working directory:
  * the TypeScript sources under tsx and vitest, the compiled `.js` in dist/ and in the `pnpm deploy` bundle.
  */

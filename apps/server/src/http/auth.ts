@@ -8,7 +8,8 @@ import type { CallerCache } from './caller-cache.js';
 /** Parameter names that carry credentials in other APIs; refused here so keys never land in URLs or logs. */
 const CREDENTIAL_PARAMS = new Set(['apikey', 'api_key', 'api-key', 'key', 'token', 'access_token', 'x-api-key']);
 const HEADER_ONLY =
-  'API keys are accepted only in the X-API-Key header (or Authorization: Bearer), never in the query string or body. Revoke a key that was sent there.';
+  'API keys are accepted only in the X-API-Key header (or Authorization: Bearer), never in the query string or body. ' +
+  'Revoke a key that was sent there.';
 
 function carriesKey(value: unknown, containsApiKey: (text: string) => boolean, depth = 0): boolean {
   if (depth > 5 || value === null || value === undefined) return false;
@@ -24,7 +25,8 @@ function carriesKey(value: unknown, containsApiKey: (text: string) => boolean, d
 }
 
 const ONE_HEADER =
-  'Send one API key, in the X-API-Key header or as Authorization: Bearer <key>; this request carries two different keys.';
+  'Send one API key, in the X-API-Key header or as Authorization: Bearer <key>; this request carries two different ' +
+  'keys.';
 const BEARER_ONLY = 'The Authorization header must be "Bearer <API key>"; or send the key in the X-API-Key header.';
 
 function bearerToken(authorization: string | undefined): string | undefined {

@@ -80,7 +80,7 @@ describe('caller cache', () => {
     expect(h.lookups).toEqual(['hash-a', 'hash-a']);
   });
 
-  it('does not serve an entry whose change arrives during the catch-up (a change committed before the request)', async () => {
+  it('does not serve an entry whose change arrives during the catch-up (committed before the request)', async () => {
     const h = harness();
     h.changes().listening();
     await h.resolve('hash-a');

@@ -28,7 +28,8 @@ export function healthRoutes(orm: MikroORM, readiness: Readiness): Router {
             .status(503)
             .json(
               unavailable(
-                `${pending.length} database migration(s) pending; run \`pnpm cli migrate\` (or start one instance with MIGRATE_ON_START=true).`,
+                `${pending.length} database migration(s) pending; run \`pnpm cli migrate\` (or start one instance ` +
+                  `with MIGRATE_ON_START=true).`,
               ),
             );
           return;

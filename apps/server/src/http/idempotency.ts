@@ -67,7 +67,8 @@ function replyBox(secrets: SecretBox | undefined, userId: string, key: string) {
     },
   };
 }
-const SEALED_REPLY_UNREADABLE = `The reply kept for this ${IDEMPOTENCY_HEADER} cannot be opened with the configured SECRETS_KEY.`;
+const SEALED_REPLY_UNREADABLE =
+  `The reply kept for this ${IDEMPOTENCY_HEADER} cannot be opened ` + 'with the configured SECRETS_KEY.';
 
 /** Route middleware (after the rate limit, before validation and the handler) for the contract's write classes. */
 export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logger: Logger, secrets?: SecretBox) {
@@ -106,7 +107,8 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
             new AppError(
               422,
               'idempotency_key_reused',
-              `This ${IDEMPOTENCY_HEADER} was already used with different parameters or another endpoint; use a new key for a new request.`,
+              `This ${IDEMPOTENCY_HEADER} was already used with different parameters or another endpoint; use a new ` +
+                `key for a new request.`,
             ),
           );
         }

@@ -108,7 +108,9 @@ export interface JobDeps {
   services: Pick<Services, 'get'>;
 }
 
-/** A module's delivery targets and tasks, what to release when the worker stops, and what to say in the start-up log. */
+/**
+ * A module's delivery targets and tasks, what to release when the worker stops, and what to say in the start-up log.
+ */
 export interface ModuleJobs {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each target has its own row type
   targets: DeliveryTarget<any, any>[];

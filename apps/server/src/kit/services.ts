@@ -29,7 +29,9 @@ export interface ServiceDeps {
 export interface ServiceProvider<T = unknown> {
   key: ServiceKey<T>;
   start(deps: ServiceDeps): T;
-  /** A start-up check against the database (e.g. stored secrets open with the configured key); throwing stops start-up. */
+  /**
+   * A start-up check against the database (e.g. stored secrets open with the configured key); throwing stops start-up.
+   */
   check?(service: T, deps: ServiceDeps): Promise<void>;
   stop?(service: T): Promise<void>;
 }

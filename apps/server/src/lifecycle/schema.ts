@@ -17,7 +17,8 @@ export async function prepareSchema(config: Config, orm: Orm, logger: Logger): P
   if (pending.length) {
     logger.warn(
       { pending },
-      `${pending.length} migration(s) pending and MIGRATE_ON_START is off: not ready until \`pnpm cli migrate\` applies them`,
+      `${pending.length} migration(s) pending and MIGRATE_ON_START is off: not ready until \`pnpm cli migrate\` ` +
+        `applies them`,
     );
   }
   return pending.length;

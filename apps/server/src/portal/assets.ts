@@ -12,7 +12,7 @@ import { PORTAL_CSS } from './assets/styles.js';
 
 interface Asset {
   body: Buffer;
-  /** Precompressed once: the reference bundle is 4 MB raw, about a quarter of that gzipped. */
+  /** Precompressed once: the reference bundle is large and compresses well (docs/benchmarks.md, "Memory"). */
   gzipped: Buffer;
   type: string;
   etag: string;
@@ -90,7 +90,7 @@ export function portalAssets(basePath: string): { router: Router; urls: AssetUrl
       next(error);
     }
   });
-  // The bundle changes only when the package is reinstalled: its size and mtime version it without hashing 4 MB at start.
+  // The bundle changes only when the package is reinstalled: its size and mtime version it without hashing it at start.
   const { size, mtimeMs } = statSync(bundlePath);
   const scalarVersion = version(`${size}:${mtimeMs}`);
   return {

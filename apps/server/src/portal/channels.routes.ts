@@ -55,7 +55,9 @@ export function channelRoutes(ctx: PortalContext): Router {
       const connected = channels.find((channel) => channel.channelId === req.query.connected && channel.whatsApp);
       const notice =
         connected?.whatsApp &&
-        `${connected.name} is connected to ${connected.whatsApp.displayPhoneNumber} (${connected.whatsApp.verifiedName}); ${connected.whatsApp.templates.synced} templates synced. Give Meta its callback URL and verify token below.`;
+        `${connected.name} is connected to ${connected.whatsApp.displayPhoneNumber} ` +
+          `(${connected.whatsApp.verifiedName}); ${connected.whatsApp.templates.synced} templates synced. Give Meta ` +
+          `its callback URL and verify token below.`;
       res.send(channelsPage(ctx.assets, signedIn(req).viewer, channels, notice || undefined));
     }),
   );

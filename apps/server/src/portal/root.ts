@@ -18,7 +18,8 @@ const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Switchboard API</title></head>
 <body>
 <h1>Switchboard API</h1>
-<p>This is an HTTP/JSON API under <code>${API_BASES.join('</code> and <code>')}</code>; calls need an <code>X-API-Key</code>.</p>
+<p>This is an HTTP/JSON API under <code>${API_BASES.join('</code> and <code>')}</code>; calls need an
+  <code>X-API-Key</code>.</p>
 <ul>
 <li><a href="${LINKS.developerPortal}">Developer Portal</a>: sign in, create API keys, try requests</li>
 <li><a href="${LINKS.apiReference}">API reference</a> and the definitions:

@@ -21,7 +21,7 @@ function countingVerify() {
 
 // Each scrypt run costs ~128 MiB and up to seconds of CPU on a loaded machine.
 describe('credentialChecker', { timeout: 60_000 }, () => {
-  test('an unknown email costs the same one scrypt run as a wrong password, so timing does not reveal accounts', async () => {
+  test('an unknown email costs the same one scrypt run as a wrong password: timing reveals no accounts', async () => {
     const stored = await hashPassword('right');
     const unknown = countingVerify();
     expect(

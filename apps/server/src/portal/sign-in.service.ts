@@ -94,7 +94,7 @@ export function credentialChecker({ verify = verifyPassword }: { verify?: typeof
   };
 }
 
-/** Sign-in attempts allowed per client address and email without a success, before that pair must wait out the window. */
+/** Sign-in attempts per client address and email without a success before that pair waits out the window. */
 export const SIGN_IN_ATTEMPTS = { points: 5, durationSeconds: 15 * 60 } as const;
 /**
  * Failed sign-ins allowed per account (email), from all addresses together: what stops guessing from many (or

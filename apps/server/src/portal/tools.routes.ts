@@ -10,7 +10,10 @@ const FILES: { path: string; file: string; type: string; body: (docs: ApiDocumen
   { ...DOWNLOADS.postman, type: 'application/json; charset=utf-8', body: (docs) => docs.postmanJson },
 ];
 
-/** The interactive reference and its definition, the downloads page and the files (all behind sign-in and `settings:api`). */
+/**
+ * The interactive reference and its definition, the downloads page and the files (all behind sign-in and
+ * `settings:api`).
+ */
 export function toolRoutes(ctx: PortalContext): Router {
   const router = Router();
 

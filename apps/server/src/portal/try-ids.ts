@@ -43,7 +43,10 @@ async function ownIds(em: EntityManager, caller: Caller): Promise<Map<ExampleIdN
   return new Map(own.flatMap(([name, id]) => (id ? [[name, id] as const] : [])));
 }
 
-/** The OpenAPI text with the contract's sample ids (EXAMPLE_IDS) replaced by the user's own, so "Send" works as it stands. */
+/**
+ * The OpenAPI text with the contract's sample ids (EXAMPLE_IDS) replaced by the user's own, so "Send" works as it
+ * stands.
+ */
 export async function withUserIds(openApiJson: string, em: EntityManager, caller: Caller): Promise<string> {
   let text = openApiJson;
   for (const [name, id] of await ownIds(em, caller)) text = text.replaceAll(EXAMPLE_IDS[name], id);

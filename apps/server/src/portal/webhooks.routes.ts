@@ -97,7 +97,7 @@ export function webhookRoutes(ctx: PortalContext): Router {
     res.status(problem ? 400 : 200).send(webhookDetailPage(ctx.assets, view));
   };
 
-  /** A page or action of the endpoint in the path: the API's refusals as pages, a rejected change on the detail page. */
+  /** A page or action of the endpoint in the path: API refusals as pages, a rejected change on the detail page. */
   const onEndpoint = (handle: (req: Request, res: Response) => Promise<unknown>) =>
     asyncRoute(async (req, res) => {
       try {

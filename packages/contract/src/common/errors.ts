@@ -43,9 +43,13 @@ export type ErrorStatus = (typeof ERROR_CODE_STATUS)[ErrorCode];
 
 /** HTTP statuses an endpoint can fail with, and what each means for callers (feeds the OpenAPI). */
 export const ERROR_STATUS_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  400: 'Missing or invalid parameters (`invalid_request`, naming every offending field), malformed JSON (`invalid_json`)',
+  400:
+    'Missing or invalid parameters (`invalid_request`, naming every offending field), malformed JSON ' +
+    '(`invalid_json`)',
   401: 'Missing, malformed, unknown or revoked API key, or a key sent in the query string or body (`unauthorized`)',
-  403: 'Authenticated but not allowed: missing permission, no platform-level access, or another tenant’s resource (`forbidden`); the key’s platform is inactive (`platform_inactive`)',
+  403:
+    'Authenticated but not allowed: missing permission, no platform-level access, or another tenant’s resource ' +
+    '(`forbidden`); the key’s platform is inactive (`platform_inactive`)',
   404: 'The addressed resource does not exist in this tenant',
   405: 'The path exists but not with this HTTP method (`method_not_allowed`)',
   409: 'A request with this Idempotency-Key is still running (`idempotency_key_in_progress`); retry shortly',
@@ -56,7 +60,9 @@ export const ERROR_STATUS_DESCRIPTIONS: Record<ErrorStatus, string> = {
   431: 'Request line and headers larger than 16 KB (`request_headers_too_large`); send long parameters in a POST body',
   500: 'Unexpected server error (`internal_error`); quote the X-Request-Id when reporting it',
   502: 'The messaging provider refused this channel’s credentials (`provider_unauthorized`)',
-  503: 'A dependency is temporarily unavailable: the database (`service_unavailable`) or the messaging provider (`provider_unavailable`); retry after `Retry-After` seconds',
+  503:
+    'A dependency is temporarily unavailable: the database (`service_unavailable`) or the messaging provider ' +
+    '(`provider_unavailable`); retry after `Retry-After` seconds',
 };
 
 /** A failure the OpenAPI shows as an example of its status: how a rule that no schema can state is enforced. */

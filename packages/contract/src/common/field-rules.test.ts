@@ -19,7 +19,7 @@ const planId = '4e7a9c1b-6f2d-4b3e-8d5a-9c0e1f3a7b28';
 const userId = '8a4c2e6f-1d3b-4e5a-9f70-3b6d8c1e2a94';
 
 describe('field rules in the contract', () => {
-  it('refuse a ticket creation without its fields, and message options without a message, on POST and GET alike', () => {
+  it('refuse a ticket creation without its fields and message options without a message, on POST and GET alike', () => {
     for (const schema of routesOf(contract.platform.tickets.manage)) {
       expect(issues(schema.safeParse({ platformId, title: 'No email', status: 'closed', isInternal: true }))).toEqual([
         'email: is required to create a ticket (no ticketId given)',

@@ -66,7 +66,9 @@ export function paramsObject(schema: z.ZodTypeAny): z.AnyZodObject | undefined {
   return schema instanceof z.ZodEffects ? paramsObject(schema.innerType()) : undefined;
 }
 
-/** The same parameters with their object changed by `change` (stricter, coerced); field rules and OpenAPI metadata kept. */
+/**
+ * The same parameters with their object changed by `change` (stricter, coerced); field rules and OpenAPI metadata kept.
+ */
 export function mapParamsObject<P extends ParamsSchema>(
   params: P,
   change: (object: z.AnyZodObject) => z.AnyZodObject,

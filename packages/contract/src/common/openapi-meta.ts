@@ -13,5 +13,7 @@ export function withOpenApi<S extends z.ZodTypeAny>(schema: S, meta: Record<stri
   return copy;
 }
 
-/** A schema that the OpenAPI names as a component (`#/components/schemas/<name>`): generators emit a type of that name. */
+/**
+ * A schema that the OpenAPI names as a component (`#/components/schemas/<name>`): generators emit a type of that name.
+ */
 export const named = <S extends z.ZodTypeAny>(name: string, schema: S): S => withOpenApi(schema, { title: name });

@@ -9,7 +9,10 @@ export type ContractRoute = AppRoute & {
   body?: z.ZodTypeAny;
 };
 
-/** One endpoint: where it sits in the contract tree (the SDK method's path, e.g. `workspace.contacts.list`) and its two routes. */
+/**
+ * One endpoint: where it sits in the contract tree (the SDK method's path, e.g. `workspace.contacts.list`) and its two
+ * routes.
+ */
 export interface ContractEndpoint {
   at: string[];
   post: ContractRoute;

@@ -54,7 +54,8 @@ export const CHANNEL_REQUIRED_EXAMPLE: FailureExample = {
 export const channelIdParam = uuidParam()
   .optional()
   .describe(
-    'Channel to act on (an id from channels/list). May be omitted when the key is authorized for exactly one channel; ' +
+    'Channel to act on (an id from channels/list). May be omitted when the key is authorized for exactly one ' +
+      'channel; ' +
       'required when it has several (else 400 `invalid_request`, `channelId: is required: …`).',
   );
 

@@ -77,7 +77,8 @@ export const addonsContract = {
     path: '/api/platform/v1/addon/list',
     summary: 'List add-ons of the platform',
     description:
-      'Add-on plans only (`itemType` = `addon`), inactive ones included, oldest first; an `id` is addon/manage’s `addonId`.',
+      'Add-on plans only (`itemType` = `addon`), inactive ones included, oldest first; an `id` is addon/manage’s ' +
+      '`addonId`.',
     params: z.object({ platformId: platformIdParam }),
     response: listEnvelope(planSchema),
     rateClass: 'api_read',
@@ -89,7 +90,11 @@ export const addonsContract = {
     path: '/api/platform/v1/addon/manage',
     summary: 'Assign an add-on to a user',
     description:
-      'The user must belong to the platform (else 404 `user_not_found`) and have an active base subscription (else 400 `no_active_subscription`); the plan must be an active add-on of the platform (else 404 `addon_not_found`) with a price for `billingCycle` (else 400 listing the available cycles). Creates a completed transaction (price × quantity, exact decimal) and an active add-on record in one database transaction. Message: `Addon assigned successfully`.',
+      'The user must belong to the platform (else 404 `user_not_found`) and have an active base subscription (else ' +
+      '400 `no_active_subscription`); the plan must be an active add-on of the platform (else 404 `addon_not_found`) ' +
+      'with a price for `billingCycle` (else 400 listing the available cycles). Creates a completed transaction ' +
+      '(price × quantity, exact decimal) and an active add-on record in one database transaction. Message: `Addon ' +
+      'assigned successfully`.',
     params: addonManageParams,
     response: okEnvelope(addonAssignmentSchema),
     rateClass: 'api_admin_write',

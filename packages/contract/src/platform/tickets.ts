@@ -146,7 +146,8 @@ export const ticketsContract = {
     path: '/api/platform/v1/tickets/list',
     summary: 'List support tickets of the platform, paginated',
     description:
-      'Most recently updated first (updatedAt, then id, descending); filters combine. Each ticket comes without its thread: tickets/get gives the thread, internal notes included.',
+      'Most recently updated first (updatedAt, then id, descending); filters combine. Each ticket comes without its ' +
+      'thread: tickets/get gives the thread, internal notes included.',
     params: ticketsListParams,
     response: pageEnvelope(ticketSummarySchema),
     rateClass: 'api_read',
@@ -158,7 +159,8 @@ export const ticketsContract = {
     path: '/api/platform/v1/tickets/get',
     summary: 'Get a support ticket with its thread',
     description:
-      'The whole ticket as tickets/manage returns it, with every thread message, internal notes included. An unknown ticket, or one of another platform, gives 404 `ticket_not_found`.',
+      'The whole ticket as tickets/manage returns it, with every thread message, internal notes included. An unknown ' +
+      'ticket, or one of another platform, gives 404 `ticket_not_found`.',
     params: z.object({ platformId: platformIdParam, ticketId: ticketIdParam().describe('Full UUID or shortId') }),
     response: okEnvelope(ticketSchema),
     rateClass: 'api_read',
@@ -171,7 +173,14 @@ export const ticketsContract = {
     path: '/api/platform/v1/tickets/manage',
     summary: 'Create or update a support ticket',
     description:
-      'Without ticketId: create (email, title, description required; the owner is the platform user with that email, or a new admin user; a new ticket is `open`; message `Ticket created successfully`). With ticketId (UUID or shortId): update status, priority, title, description, assignedToId (an admin of the platform) and assignedToName, and optionally add a thread message (`senderRole` `admin` posts as the API caller, `creator` as the ticket owner; `isInternal` only for admin messages); message `Ticket updated successfully`. An unknown ticket, or one of another platform, gives 404 `ticket_not_found`. Moving a ticket into `closed` emails its owner and fires the `ticket.closed` webhook (Standard Webhooks signature); closing an already closed ticket sends nothing.',
+      'Without ticketId: create (email, title, description required; the owner is the platform user with that email, ' +
+      'or a new admin user; a new ticket is `open`; message `Ticket created successfully`). With ticketId (UUID or ' +
+      'shortId): update status, priority, title, description, assignedToId (an admin of the platform) and ' +
+      'assignedToName, and optionally add a thread message (`senderRole` `admin` posts as the API caller, `creator` ' +
+      'as the ticket owner; `isInternal` only for admin messages); message `Ticket updated successfully`. An unknown ' +
+      'ticket, or one of another platform, gives 404 `ticket_not_found`. Moving a ticket into `closed` emails its ' +
+      'owner and fires the `ticket.closed` webhook (Standard Webhooks signature); closing an already closed ticket ' +
+      'sends nothing.',
     params: ticketManageParams,
     response: okEnvelope(ticketSchema),
     rateClass: 'api_admin_write',

@@ -48,7 +48,8 @@ export const usersContract = {
     path: '/api/platform/v1/users/list',
     summary: 'List users of the platform, paginated',
     description:
-      'Oldest first. Never carries password hashes or API keys. Use an `id` as addon/manage’s `userId` or tickets/manage’s `assignedToId`.',
+      'Oldest first. Never carries password hashes or API keys. Use an `id` as addon/manage’s `userId` or ' +
+      'tickets/manage’s `assignedToId`.',
     params: usersListParams,
     response: pageEnvelope(platformUserSchema),
     rateClass: 'api_read',

@@ -235,10 +235,18 @@ export const webhooksContract = {
     path: '/api/platform/v1/webhooks/manage',
     summary: 'Create, update, rotate the secret of, or delete a webhook endpoint; redeliver a delivery',
     description: [
-      'Without endpointId: create (`url`, `events` required; message `Webhook endpoint created successfully`); the reply carries the new `whsec_…` `secret`, shown only this once.',
-      'With endpointId: update `url`, `events`, `description`, `enabled` (message `Webhook endpoint updated successfully`); `rotateSecret: true` issues a new secret (in the reply, once) while the replaced one keeps signing for 24 h beside it: each POST then carries two signatures in `webhook-signature`, and a receiver accepts it with either secret (message `Webhook secret rotated successfully`); `delete: true` deletes the endpoint and its delivery log (message `Webhook endpoint deleted successfully`).',
-      '`redeliver` (a delivery id, alone): queues one fresh attempt of a delivered or failed delivery with the same `webhook-id`; the reply is the delivery (message `Redelivery queued`).',
-      'URLs must be https:// and must not resolve to a private, loopback or link-local address (checked again at every delivery). An endpoint or delivery of another platform gives 403; one that does not exist 404 (`webhook_not_found`, `delivery_not_found`).',
+      'Without endpointId: create (`url`, `events` required; message `Webhook endpoint created successfully`); the ' +
+        'reply carries the new `whsec_…` `secret`, shown only this once.',
+      'With endpointId: update `url`, `events`, `description`, `enabled` (message `Webhook endpoint updated ' +
+        'successfully`); `rotateSecret: true` issues a new secret (in the reply, once) while the replaced one keeps ' +
+        'signing for 24 h beside it: each POST then carries two signatures in `webhook-signature`, and a receiver ' +
+        'accepts it with either secret (message `Webhook secret rotated successfully`); `delete: true` deletes the ' +
+        'endpoint and its delivery log (message `Webhook endpoint deleted successfully`).',
+      '`redeliver` (a delivery id, alone): queues one fresh attempt of a delivered or failed delivery with the same ' +
+        '`webhook-id`; the reply is the delivery (message `Redelivery queued`).',
+      'URLs must be https:// and must not resolve to a private, loopback or link-local address (checked again at ' +
+        'every delivery). An endpoint or delivery of another platform gives 403; one that does not exist 404 ' +
+        '(`webhook_not_found`, `delivery_not_found`).',
     ].join('\n\n'),
     params: webhookManageParams,
     response: okEnvelope(webhookManageResultSchema),
@@ -257,7 +265,8 @@ export const webhooksContract = {
     path: '/api/platform/v1/webhooks/deliveries',
     summary: 'Delivery log of a webhook endpoint, paginated',
     description:
-      'Newest first: each delivery with its event type, `webhook-id`, status (`pending`, `delivered`, `failed`), next retry and every attempt (status code, error, duration). Filter by `status`.',
+      'Newest first: each delivery with its event type, `webhook-id`, status (`pending`, `delivered`, `failed`), ' +
+      'next retry and every attempt (status code, error, duration). Filter by `status`.',
     params: webhookDeliveriesParams,
     response: pageEnvelope(webhookDeliverySchema),
     rateClass: 'api_read',

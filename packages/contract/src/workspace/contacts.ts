@@ -52,7 +52,8 @@ export const contactsListParams = z.object({
     .max(100, 'must be at most 100 characters')
     .optional()
     .describe(
-      'Case-insensitive start of a word of the name (may run on past the word: `john sm`), or digits anywhere in the phone ' +
+      'Case-insensitive start of a word of the name (may run on past the word: `john sm`), or digits anywhere in the ' +
+        'phone ' +
         '(+, spaces, dashes and parentheses in the term are ignored)',
     ),
 });
@@ -89,8 +90,10 @@ export const contactManageParams = z.object({
     )
     .optional()
     .describe(
-      'Values keyed by custom field name (custom-fields/list), each checked against its field: `text` a string (≤ 1000 characters), ' +
-        '`number` a number, `date` a `YYYY-MM-DD` string, `boolean` true or false, `select` one of its `options`. null clears a value; ' +
+      'Values keyed by custom field name (custom-fields/list), each checked against its field: `text` a string (≤ ' +
+        '1000 characters), ' +
+        '`number` a number, `date` a `YYYY-MM-DD` string, `boolean` true or false, `select` one of its `options`. ' +
+        'null clears a value; ' +
         'fields left out keep theirs. Via GET: JSON text, `customFields={"Age":36}`',
     ),
   labels: labelNames('Label names: replaces the contact’s labels with exactly these'),
@@ -128,13 +131,18 @@ export const contactsContract = {
       'Newest first (createdAt, then id, descending). Each contact carries its labels and custom field values.',
       '`pagination.total` is exact for a listing without `search`. A search counts its matches exactly up to ' +
         `${CONTACTS_SEARCH_COUNT_CAP.toLocaleString('en-US')}; when more match, \`total\` reports that cap (or the ` +
-        'number of contacts up to the requested page, if higher) and `pages` follows it: narrow the search rather than ' +
+        'number of contacts up to the requested page, if higher) and `pages` follows it: narrow the search rather ' +
+        'than ' +
         'paging through it.',
-      '`search` matches a contact when, case-insensitively and with runs of whitespace folded, it is the beginning of ' +
-        'a word of the name and may run on past that word: `mich` finds "Michael Smith" and "Anna Michalska", `john sm` ' +
-        'finds "John Smith", `ller` does not find "Müller". A word starts at the beginning of the name, after a space, ' +
+      '`search` matches a contact when, case-insensitively and with runs of whitespace folded, it is the beginning ' +
+        'of ' +
+        'a word of the name and may run on past that word: `mich` finds "Michael Smith" and "Anna Michalska", `john ' +
+        'sm` ' +
+        'finds "John Smith", `ller` does not find "Müller". A word starts at the beginning of the name, after a ' +
+        'space, ' +
         'and at a letter or digit after punctuation (`luc` finds "Jean-Luc"). A term that is digits once +, spaces, ' +
-        'dashes and parentheses are stripped also matches the phones containing those digits (`27-72` finds 4915127720001).',
+        'dashes and parentheses are stripped also matches the phones containing those digits (`27-72` finds ' +
+        '4915127720001).',
     ].join('\n\n'),
     params: contactsListParams,
     response: pageEnvelope(contactSchema),
@@ -148,12 +156,17 @@ export const contactsContract = {
     path: '/api/workspace/v1/contacts/manage',
     summary: 'Create or update a contact by phone',
     description: [
-      'Upsert by phone number within the channel: concurrent calls for one phone meet on one contact. Creating needs `name`; ' +
-        'on update, parameters left out keep their value. Message: `Contact created successfully` or `Contact updated successfully`; ' +
+      'Upsert by phone number within the channel: concurrent calls for one phone meet on one contact. Creating needs ' +
+        '`name`; ' +
+        'on update, parameters left out keep their value. Message: `Contact created successfully` or `Contact ' +
+        'updated successfully`; ' +
         'the reply is the contact as contacts/list shows it.',
-      '`customFields` is checked against the channel’s custom fields (an unknown name, a value of the wrong type, an option ' +
-        'that is not listed, or a required field left empty on creation or cleared is a 400 naming `customFields.<name>`).',
-      'Labels by name: `labels` replaces the set, `addLabels`/`removeLabels` change it (not together with `labels`). An ' +
+      '`customFields` is checked against the channel’s custom fields (an unknown name, a value of the wrong type, an ' +
+        'option ' +
+        'that is not listed, or a required field left empty on creation or cleared is a 400 naming ' +
+        '`customFields.<name>`).',
+      'Labels by name: `labels` replaces the set, `addLabels`/`removeLabels` change it (not together with `labels`). ' +
+        'An ' +
         'unknown name is a 400, unless `createMissingLabels` is true (then `labels` and `addLabels` create it).',
     ].join('\n\n'),
     params: contactManageParams,
@@ -175,7 +188,8 @@ export const contactsContract = {
     path: '/api/workspace/v1/contacts/get',
     summary: 'Get one contact by id or phone',
     description:
-      'The contact as contacts/list shows it. Not in this channel: 404 `contact_not_found`; a contactId of a channel the key is not authorized for: 403.',
+      'The contact as contacts/list shows it. Not in this channel: 404 `contact_not_found`; a contactId of a channel ' +
+      'the key is not authorized for: 403.',
     params: contactLookupParams,
     response: okEnvelope(contactSchema),
     rateClass: 'api_read',
@@ -188,7 +202,9 @@ export const contactsContract = {
     path: '/api/workspace/v1/contacts/delete',
     summary: 'Delete a contact',
     description:
-      'Deletes the contact with its label assignments and returns it as it was. Message: `Contact deleted successfully`. Not in this channel: 404 `contact_not_found`; a contactId of a channel the key is not authorized for: 403.',
+      'Deletes the contact with its label assignments and returns it as it was. Message: `Contact deleted ' +
+      'successfully`. Not in this channel: 404 `contact_not_found`; a contactId of a channel the key is not ' +
+      'authorized for: 403.',
     params: z.object({ ...channelScoped, contactId: uuidParam().describe('The contact’s id') }),
     response: okEnvelope(contactSchema),
     rateClass: 'api_write',

@@ -22,7 +22,8 @@ export const customFieldsContract = {
     path: '/api/workspace/v1/custom-fields/list',
     summary: 'List custom field definitions of a channel',
     description:
-      'Ordered by displayOrder, then name. `options` lists the choices of a `select` field and is null for every other type.',
+      'Ordered by displayOrder, then name. `options` lists the choices of a `select` field and is null for every ' +
+      'other type.',
     params: z.object({ ...channelScoped }),
     response: listEnvelope(customFieldSchema),
     rateClass: 'api_read',

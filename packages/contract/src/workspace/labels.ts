@@ -86,7 +86,8 @@ export const labelsContract = {
     path: '/api/workspace/v1/labels/manage',
     summary: 'Create or update a label by name',
     description:
-      'Upsert by exact name within the channel. Fields left out keep their value on update. Message: `Label created successfully` or `Label updated successfully`.',
+      'Upsert by exact name within the channel. Fields left out keep their value on update. Message: `Label created ' +
+      'successfully` or `Label updated successfully`.',
     params: labelManageParams,
     response: okEnvelope(labelSchema),
     rateClass: 'api_write',
@@ -105,7 +106,9 @@ export const labelsContract = {
     path: '/api/workspace/v1/labels/delete',
     summary: 'Delete a label',
     description:
-      'Deletes the label, by name or id, and takes it off every contact that had it; returns the label as it was. Message: `Label deleted successfully`. Not in this channel: 404 `label_not_found`; a labelId of a channel the key is not authorized for: 403.',
+      'Deletes the label, by name or id, and takes it off every contact that had it; returns the label as it was. ' +
+      'Message: `Label deleted successfully`. Not in this channel: 404 `label_not_found`; a labelId of a channel the ' +
+      'key is not authorized for: 403.',
     params: labelLookupParams,
     response: okEnvelope(labelSchema),
     rateClass: 'api_write',

@@ -51,8 +51,10 @@ export const templateSendParams = z.object({
     .refine((values) => values.every((v) => v.length > 0), 'must not contain empty values')
     .refine((values) => values.every((v) => v.length <= 1024), 'values must be at most 1024 characters each')
     .describe(
-      'Placeholder values in order: "Ada,A-1001" or ["Ada", "A-1001"] (the array form allows commas in a value). Required when the ' +
-        'template has placeholders: exactly its `variableCount` values (chat/templates/list), else 400 `invalid_request` ' +
+      'Placeholder values in order: "Ada,A-1001" or ["Ada", "A-1001"] (the array form allows commas in a value). ' +
+        'Required when the ' +
+        'template has placeholders: exactly its `variableCount` values (chat/templates/list), else 400 ' +
+        '`invalid_request` ' +
         '(`variables: template "order_update" expects 2 values, got 0`); left out for a template without placeholders.',
     ),
   language: z
@@ -107,7 +109,13 @@ export const templatesContract = {
     path: '/api/workspace/v1/chat/templates/send',
     summary: 'Send a template message',
     description:
-      'Queues an outbound template message through the channel’s messaging provider and returns its `msgid` with status `accepted`; follow its progress (`sent`, `delivered`, …) with chat/message/status. Message: `Template message queued`. Unknown or not yet approved template: 404 `template_not_found`. `variables` must carry exactly the template’s `variableCount` values, else 400. On a WhatsApp Cloud API channel Meta’s refusals map to 400 `provider_rejected` (recipient, template, parameters; Meta’s code and text in the message), 502 `provider_unauthorized` (the channel’s token was refused) and 503 `provider_unavailable` (Meta unreachable, failing or rate limiting; `Retry-After`); none of them records a message.',
+      'Queues an outbound template message through the channel’s messaging provider and returns its `msgid` with ' +
+      'status `accepted`; follow its progress (`sent`, `delivered`, …) with chat/message/status. Message: `Template ' +
+      'message queued`. Unknown or not yet approved template: 404 `template_not_found`. `variables` must carry ' +
+      'exactly the template’s `variableCount` values, else 400. On a WhatsApp Cloud API channel Meta’s refusals map ' +
+      'to 400 `provider_rejected` (recipient, template, parameters; Meta’s code and text in the message), 502 ' +
+      '`provider_unauthorized` (the channel’s token was refused) and 503 `provider_unavailable` (Meta unreachable, ' +
+      'failing or rate limiting; `Retry-After`); none of them records a message.',
     params: templateSendParams,
     response: okEnvelope(templateSendResult),
     rateClass: 'api_write',
@@ -133,7 +141,13 @@ export const templatesContract = {
     path: '/api/workspace/v1/chat/templates/sync',
     summary: 'Sync templates from the provider',
     description:
-      'Pulls the channel’s templates from its messaging provider now and replaces the channel’s templates with them (they are also pulled when the channel is connected, on a schedule, and when Meta reports a review result). WhatsApp Cloud API: every template of the business account; `APPROVED` → `approved`, `PENDING`/`IN_APPEAL` → `pending`, `REJECTED` → `rejected`; paused, disabled and removed templates stop being listed. Message: `Templates synced from WhatsApp`. A sandbox channel has nothing to pull (its templates come from the seed file): `synced` is 0, `approved` counts its approved templates, message `Sandbox channel: templates come from the seed file; nothing to sync`. Meta’s refusals map as in chat/templates/send.',
+      'Pulls the channel’s templates from its messaging provider now and replaces the channel’s templates with them ' +
+      '(they are also pulled when the channel is connected, on a schedule, and when Meta reports a review result). ' +
+      'WhatsApp Cloud API: every template of the business account; `APPROVED` → `approved`, `PENDING`/`IN_APPEAL` → ' +
+      '`pending`, `REJECTED` → `rejected`; paused, disabled and removed templates stop being listed. Message: ' +
+      '`Templates synced from WhatsApp`. A sandbox channel has nothing to pull (its templates come from the seed ' +
+      'file): `synced` is 0, `approved` counts its approved templates, message `Sandbox channel: templates come from ' +
+      'the seed file; nothing to sync`. Meta’s refusals map as in chat/templates/send.',
     params: z.object({ ...channelScoped }),
     response: okEnvelope(templateSyncResult),
     rateClass: 'api_write',

@@ -6,7 +6,8 @@ export class PortalSessions extends Migration {
 
   override up(): void {
     this.addSql(
-      `create table "portal_sessions" ("sid" varchar(255) not null, "sess" jsonb not null, "expire" timestamptz not null, primary key ("sid"));`,
+      `create table "portal_sessions" ("sid" varchar(255) not null, "sess" jsonb not null, "expire" timestamptz not ` +
+        `null, primary key ("sid"));`,
     );
     this.addSql(`create index "portal_sessions_expire_index" on "portal_sessions" ("expire");`);
   }

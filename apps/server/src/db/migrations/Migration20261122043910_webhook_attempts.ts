@@ -6,13 +6,17 @@ export class WebhookAttempts extends Migration {
 
   override up(): void {
     this.addSql(
-      `create table "webhook_attempts" ("id" uuid not null default gen_random_uuid(), "delivery_id" uuid not null, "attempt" int not null, "status_code" int null, "error" text null, "duration_ms" int not null, "created_at" timestamptz not null default now(), primary key ("id"));`,
+      `create table "webhook_attempts" ("id" uuid not null default gen_random_uuid(), "delivery_id" uuid not null, ` +
+        `"attempt" int not null, "status_code" int null, "error" text null, "duration_ms" int not null, "created_at" ` +
+        `timestamptz not null default now(), primary key ("id"));`,
     );
     this.addSql(
-      `alter table "webhook_attempts" add constraint "webhook_attempts_delivery_id_attempt_unique" unique ("delivery_id", "attempt");`,
+      `alter table "webhook_attempts" add constraint "webhook_attempts_delivery_id_attempt_unique" unique ` +
+        `("delivery_id", "attempt");`,
     );
     this.addSql(
-      `alter table "webhook_attempts" add constraint "webhook_attempts_delivery_id_foreign" foreign key ("delivery_id") references "webhook_deliveries" ("id") on delete cascade;`,
+      `alter table "webhook_attempts" add constraint "webhook_attempts_delivery_id_foreign" foreign key ` +
+        `("delivery_id") references "webhook_deliveries" ("id") on delete cascade;`,
     );
   }
 

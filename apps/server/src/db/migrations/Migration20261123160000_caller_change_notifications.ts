@@ -24,7 +24,8 @@ export class CallerChangeNotifications extends Migration {
       end $$;`);
     this.addSql(`create function "channel_callers_changed"() returns trigger language plpgsql as $$
       begin
-        perform pg_notify('api_callers_changed', cu.user_id::text) from channel_users cu where cu.channel_id in (old.id, new.id);
+        perform pg_notify('api_callers_changed', cu.user_id::text) from channel_users cu where cu.channel_id in
+          (old.id, new.id);
         return null;
       end $$;`);
     this.addSql(`create function "all_callers_changed"() returns trigger language plpgsql as $$
@@ -33,29 +34,35 @@ export class CallerChangeNotifications extends Migration {
         return null;
       end $$;`);
 
-    this
-      .addSql(`create trigger "api_keys_callers_changed" after update of "user_id", "prefix", "key_hash", "revoked_at" on "api_keys" for each row
-      when ((old.user_id, old.prefix, old.key_hash, old.revoked_at) is distinct from (new.user_id, new.prefix, new.key_hash, new.revoked_at))
+    this.addSql(`create trigger "api_keys_callers_changed" after update of "user_id", "prefix", "key_hash", "revoked_at"
+        on "api_keys" for each row
+      when ((old.user_id, old.prefix, old.key_hash, old.revoked_at) is distinct from (new.user_id, new.prefix,
+        new.key_hash, new.revoked_at))
       execute function "callers_changed"('user_id');`);
     this.addSql(
-      `create trigger "api_keys_callers_deleted" after delete on "api_keys" for each row execute function "callers_changed"('user_id');`,
+      `create trigger "api_keys_callers_deleted" after delete on "api_keys" for each row execute function ` +
+        `"callers_changed"('user_id');`,
     );
     this.addSql(
-      `create trigger "users_callers_changed" after update on "users" for each row when (old.* is distinct from new.*) execute function "callers_changed"('id');`,
+      `create trigger "users_callers_changed" after update on "users" for each row when (old.* is distinct from ` +
+        `new.*) execute function "callers_changed"('id');`,
     );
     this.addSql(
-      `create trigger "users_callers_deleted" after delete on "users" for each row execute function "callers_changed"('id');`,
+      `create trigger "users_callers_deleted" after delete on "users" for each row execute function ` +
+        `"callers_changed"('id');`,
     );
     this.addSql(
-      `create trigger "channel_users_callers_changed" after insert or update or delete on "channel_users" for each row execute function "callers_changed"('user_id');`,
+      `create trigger "channel_users_callers_changed" after insert or update or delete on "channel_users" for each ` +
+        `row execute function "callers_changed"('user_id');`,
     );
-    this
-      .addSql(`create trigger "channels_callers_changed" after update of "id", "platform_id", "created_at" on "channels" for each row
+    this.addSql(`create trigger "channels_callers_changed" after update of "id", "platform_id", "created_at" on
+        "channels" for each row
       when ((old.id, old.platform_id, old.created_at) is distinct from (new.id, new.platform_id, new.created_at))
       execute function "channel_callers_changed"();`);
     for (const table of ['api_keys', 'users', 'channel_users']) {
       this.addSql(
-        `create trigger "${table}_callers_truncated" after truncate on "${table}" for each statement execute function "all_callers_changed"();`,
+        `create trigger "${table}_callers_truncated" after truncate on "${table}" for each statement execute ` +
+          `function "all_callers_changed"();`,
       );
     }
   }

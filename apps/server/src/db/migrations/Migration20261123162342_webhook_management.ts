@@ -9,11 +9,13 @@ export class WebhookManagement extends Migration {
 
   override up(): void {
     this.addSql(
-      `alter table "webhook_endpoints" add "description" text null, add "previous_secret" varchar(200) null, add "previous_secret_expires_at" timestamptz null, add "updated_at" timestamptz not null default now();`,
+      `alter table "webhook_endpoints" add "description" text null, add "previous_secret" varchar(200) null, add ` +
+        `"previous_secret_expires_at" timestamptz null, add "updated_at" timestamptz not null default now();`,
     );
     this.addSql(`drop index "webhook_deliveries_endpoint_id_index";`);
     this.addSql(
-      `create index "webhook_deliveries_endpoint_id_created_at_id_index" on "webhook_deliveries" ("endpoint_id", "created_at", "id");`,
+      `create index "webhook_deliveries_endpoint_id_created_at_id_index" on "webhook_deliveries" ("endpoint_id", ` +
+        `"created_at", "id");`,
     );
   }
 
@@ -21,7 +23,8 @@ export class WebhookManagement extends Migration {
     this.addSql(`drop index "webhook_deliveries_endpoint_id_created_at_id_index";`);
     this.addSql(`create index "webhook_deliveries_endpoint_id_index" on "webhook_deliveries" ("endpoint_id");`);
     this.addSql(
-      `alter table "webhook_endpoints" drop column "description", drop column "previous_secret", drop column "previous_secret_expires_at", drop column "updated_at";`,
+      `alter table "webhook_endpoints" drop column "description", drop column "previous_secret", drop column ` +
+        `"previous_secret_expires_at", drop column "updated_at";`,
     );
   }
 }

@@ -32,7 +32,8 @@ export class WebhookSecretsEncrypted extends Migration {
     const box = this.config.getExtension<SecretBox | undefined>(SECRETS_EXTENSION);
     if (!box)
       throw new Error(
-        `SECRETS_KEY is not set, but ${rows} webhook endpoint(s) have signing secrets to ${verb}: set SECRETS_KEY and migrate again.`,
+        `SECRETS_KEY is not set, but ${rows} webhook endpoint(s) have signing secrets to ${verb}: ` +
+          'set SECRETS_KEY and migrate again.',
       );
     return box;
   }
@@ -53,7 +54,8 @@ export class WebhookSecretsEncrypted extends Migration {
       );
     }
     await this.execute(
-      `alter table "webhook_endpoints" alter column "secret_ciphertext" set not null, drop column "secret", drop column "previous_secret";`,
+      `alter table "webhook_endpoints" alter column "secret_ciphertext" set not null,
+         drop column "secret", drop column "previous_secret";`,
     );
   }
 
@@ -74,7 +76,8 @@ export class WebhookSecretsEncrypted extends Migration {
       ]);
     }
     await this.execute(
-      `alter table "webhook_endpoints" alter column "secret" set not null, drop column "secret_ciphertext", drop column "previous_secret_ciphertext";`,
+      `alter table "webhook_endpoints" alter column "secret" set not null,
+         drop column "secret_ciphertext", drop column "previous_secret_ciphertext";`,
     );
   }
 }

@@ -18,13 +18,15 @@ export class PortalSessionsEnd extends Migration {
       begin
         if (new.password_hash is distinct from old.password_hash
               and coalesce(current_setting('switchboard.password_rehash', true), '') <> 'on')
-           or ('settings:api' = any(old.permissions) and not coalesce('settings:api' = any(new.permissions), false)) then
+           or ('settings:api' = any(old.permissions)
+               and not coalesce('settings:api' = any(new.permissions), false)) then
           new.session_version := old.session_version + 1;
         end if;
         return new;
       end $$;`);
     this.addSql(
-      `create trigger "users_session_version" before update on "users" for each row execute function "users_session_version"();`,
+      `create trigger "users_session_version" before update on "users" for each row
+         execute function "users_session_version"();`,
     );
     this.addSql(`create function "platform_callers_changed"() returns trigger language plpgsql as $$
       begin

@@ -150,7 +150,9 @@ export function createSeeder<S extends AnySeedEntry>(entries: readonly S[]) {
     return result as Result;
   }
 
-  /** Parses and loads a seed file in one transaction: all or nothing. `services` lets sections reach outside services. */
+  /**
+   * Parses and loads a seed file in one transaction: all or nothing. `services` lets sections reach outside services.
+   */
   async function seed(em: EntityManager, input: unknown, services?: Pick<Services, 'get'>): Promise<Result> {
     const file = parse(input);
     return em.transactional((tx) => load(tx, file, services));

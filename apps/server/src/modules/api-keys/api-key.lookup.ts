@@ -26,7 +26,8 @@ interface KeyRow extends CallerRow {
 const CALLER_COLUMNS = `u.id as user_id, u.platform_id, u.name, u.email, u.platform_access, u.permissions,
             p.is_active as platform_active,
             array(select cu.channel_id::text from channel_users cu join channels c on c.id = cu.channel_id
-                   where cu.user_id = u.id and c.platform_id = u.platform_id order by c.created_at, c.id) as channel_ids`;
+                   where cu.user_id = u.id and c.platform_id = u.platform_id
+                   order by c.created_at, c.id) as channel_ids`;
 
 const callerOf = (row: CallerRow): Omit<Caller, 'apiKeyId'> => ({
   userId: row.user_id,
@@ -60,10 +61,10 @@ function recordUse(em: EntityManager, apiKeyId: string): void {
  * The lookup behind every API request the caller cache cannot answer: by the key's public prefix, then a
  * constant-time hash compare. Hand-written SQL on purpose: one round trip resolves the key, its user and the
  * channels that user may act on (every workspace request needs them) and says whether last-used is due for a
- * refresh. Through the ORM it takes two round trips (the key with its user, then the channel pivot); measured
- * in-process (PostgreSQL 15, 2 shared cores under load): p50 3.3 ms here vs 27 ms for em.findOne + em.find.
- * What it reads is what the `api_callers_changed` triggers watch (platforms' is_active too: migration
- * ..._portal_sessions_end) (migration ..._caller_change_notifications):
+ * refresh. Through the ORM it takes two round trips (the key with its user, then the channel pivot), which measured
+ * several times slower (docs/benchmarks.md, "Figures behind code choices").
+ * What it reads is what the `api_callers_changed` triggers watch (migration ..._caller_change_notifications; a
+ * platform's is_active: migration ..._portal_sessions_end):
  * a new column read here needs its trigger there.
  */
 async function findCaller(em: EntityManager, apiKey: string) {

@@ -12,8 +12,9 @@ export function authorizedChannelIds(ctx: ServiceContext): readonly string[] {
 }
 
 /**
- * SPEC rule 4, in one place: an omitted channelId picks the only channel; several need a channelId (400);
- * none gives 404 `No channel found for this user.`; a channel the caller is not authorized for gives 403.
+ * The channel rule (docs/api.md "Channels"), in one place: an omitted channelId picks the only channel; several
+ * need a channelId (400); none gives 404 `No channel found for this user.`; a channel the caller is not authorized
+ * for gives 403.
  */
 export async function resolveChannel(ctx: ServiceContext, channelId: string | undefined): Promise<ScopedChannel> {
   const ids = authorizedChannelIds(ctx);

@@ -6,8 +6,8 @@ type ChannelRow = Omit<Channel, 'createdAt'> & { createdAt: Date };
 
 /**
  * The caller's authorized channels (resolved with the API key, in the caller's platform), oldest first. Plain rows
- * from the QueryBuilder, not em.find: the hottest list skips hydration and the identity map (CPU profiles of the
- * server saturated by 50 connections, key cache off: MikroORM's share of its CPU fell from 22% to 14%).
+ * from the QueryBuilder, not em.find: the hottest list skips hydration and the identity map, which showed in CPU
+ * profiles of a saturated server (docs/benchmarks.md, "Figures behind code choices").
  */
 export async function listChannels(ctx: ServiceContext): Promise<Channel[]> {
   const channels = await ctx.em

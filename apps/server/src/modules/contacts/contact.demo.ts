@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import type { contactsSeed } from './contact.seed.js';
 
-/** The demo channels' contacts: labelled, with custom field values, one unsubscribed (contacts/list has something to filter). */
+/**
+ * The demo channels' contacts: labelled, with custom field values, one unsubscribed (contacts/list has something to
+ * filter).
+ */
 export const contactsDemo: z.input<typeof contactsSeed.item>[] = [
   {
     ref: 'ada',

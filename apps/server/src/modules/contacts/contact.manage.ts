@@ -18,7 +18,9 @@ type LabelIds = Partial<Record<LabelParam, string[]>>;
 const contactNotFound = (ref: string) => () =>
   new NotFoundError('contact_not_found', `No contact ${ref} in this channel.`);
 
-/** `labels` replaces the set, so it does not go with the parameters that change it; nor may a name be added and removed. */
+/**
+ * `labels` replaces the set, so it does not go with the parameters that change it; nor may a name be added and removed.
+ */
 function labelParamIssues({ labels, addLabels, removeLabels }: ContactManageValues): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (const [param, names] of [
@@ -54,7 +56,9 @@ async function resolveLabelParams(
       if (!id)
         issues.push({
           field: `${param}.${index}`,
-          problem: `no label named "${name}" in this channel (create it with labels/manage, or pass createMissingLabels: true)`,
+          problem:
+            `no label named "${name}" in this channel (create it with labels/manage, or pass ` +
+            `createMissingLabels: true)`,
         });
       return id ? [id] : [];
     });
@@ -180,7 +184,10 @@ export async function getContact(
   return (await readContact(ctx.em, channel.id, 'id', lookup.contactId!))!;
 }
 
-/** contacts/delete: the contact (see assertInChannel), locked, read, then deleted; the channel's counter follows by trigger. */
+/**
+ * contacts/delete: the contact (see assertInChannel), locked, read, then deleted; the channel's counter follows by
+ * trigger.
+ */
 export async function deleteContact(ctx: ServiceContext, channel: ScopedChannel, contactId: string): Promise<Contact> {
   return ctx.em.transactional(async (tx) => {
     const found = await tx.findOne(

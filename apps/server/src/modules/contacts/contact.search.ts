@@ -2,7 +2,7 @@ import { CONTACTS_SEARCH_COUNT_CAP, stripPhone } from '@switchboard/contract';
 
 /*
  * How contacts/list finds a search term, over the key tables the contact_search_keys migration keeps by trigger
- * (README "Workspace API" states the semantics):
+ * (docs/api.md "Contacts and search" states the semantics):
  *
  * - Names: the term, lower-cased with runs of whitespace folded (by the same SQL function that made the keys), is
  *   looked up as one key of `contact_name_prefixes`; its entries under (channel, key), read backwards, are the
@@ -12,7 +12,9 @@ import { CONTACTS_SEARCH_COUNT_CAP, stripPhone } from '@switchboard/contract';
  *   phone suffix in [digits, digits || ':') in byte order, i.e. whose phone contains the digits.
  */
 
-/** The longest name prefix stored (NAME_PREFIX_LENGTH of the contact_search_keys migration; tests pin the two together). */
+/**
+ * The longest name prefix stored (NAME_PREFIX_LENGTH of the contact_search_keys migration; tests pin the two together).
+ */
 export const NAME_PREFIX_LENGTH = 24;
 /**
  * The phone column's length (contact.entity.ts): one contact has at most this many suffixes under a term, so
@@ -41,7 +43,9 @@ const keyDecides = (term: string) => [...term].length <= NAME_PREFIX_LENGTH;
 /** The name key of `term` as SQL, in the key column's collation so that the primary key serves the comparison. */
 const NAME_KEY = `left(contact_search_text(?), ${NAME_PREFIX_LENGTH}) collate "C"`;
 
-/** The contacts of a channel whose name matches `term` (contact_id, created_at), newest first, straight off the index. */
+/**
+ * The contacts of a channel whose name matches `term` (contact_id, created_at), newest first, straight off the index.
+ */
 export function nameMatches(channelId: string, term: string): SqlPart {
   const recheck = keyDecides(term)
     ? ''
@@ -61,16 +65,22 @@ export function nameMatches(channelId: string, term: string): SqlPart {
 export function nameMatchesContact(channelId: string, term: string): SqlPart {
   return {
     sql: `(exists (select 1 from contact_name_prefixes k
-                    where k.channel_id = ? and k.prefix = ${NAME_KEY} and k.created_at = c.created_at and k.contact_id = c.id)
+                    where k.channel_id = ? and k.prefix = ${NAME_KEY} and k.created_at = c.created_at and k.contact_id
+                      = c.id)
            ${keyDecides(term) ? '' : 'and contact_name_matches(c.name, ?)'})`,
     params: keyDecides(term) ? [channelId, term] : [channelId, term, term],
   };
 }
 
-/** Suffix rows (contact_id, created_at) of the channel's phones containing `digits`: one index range, in no useful order. */
+/**
+ * Suffix rows (contact_id, created_at) of the channel's phones containing `digits`: one index range, in no useful
+ * order.
+ */
 export function phoneMatches(channelId: string, digits: string): SqlPart {
   return {
-    sql: `select s.contact_id, s.created_at from contact_phone_suffixes s where s.channel_id = ? and s.suffix >= ? and s.suffix < ?`,
+    sql:
+      `select s.contact_id, s.created_at from contact_phone_suffixes s where s.channel_id = ? and s.suffix >= ? ` +
+      `and s.suffix < ?`,
     params: [channelId, digits, `${digits}:`],
   };
 }

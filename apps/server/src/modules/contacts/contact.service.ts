@@ -17,8 +17,8 @@ import { executePrepared } from './prepared-statement.js';
  * Hand-written SQL on purpose: contacts/list is the hot path (a channel can hold a million contacts). Each listing
  * or search is one statement (a phone fragment too broad to sort takes a second): the page is cut in index order
  * first, labels are aggregated per row, and the total comes from the trigger-kept counter or a count capped at
- * CONTACTS_SEARCH_COUNT_CAP. The statements are prepared once per connection (executePrepared). Figures: README
- * "Benchmark"; `tests/bench/sql-bench.ts` measures the SQL alone.
+ * CONTACTS_SEARCH_COUNT_CAP. The statements are prepared once per connection (executePrepared). Figures:
+ * docs/benchmarks.md; `tests/bench/sql-bench.ts` measures the SQL alone.
  */
 
 export interface ContactQuery {
@@ -39,12 +39,13 @@ const pageOf = (where: string) =>
 
 /**
  * The contact fields of contacts `c`, with its labels as a JSON array (one statement, no N+1). The labels are a
- * subquery in the select list, which costs a third of the same subquery joined laterally (measured on a page of
- * 50: 0.15 ms against 0.5 ms); its one parameter is the channel, and it comes first in the statement.
+ * subquery in the select list, which measured cheaper than the same subquery joined laterally (docs/benchmarks.md);
+ * its one parameter is the channel, and it comes first in the statement.
  */
 const CONTACT_COLUMNS = `c.id, c.name, c.phone, c.email, c.status, c.custom_fields as "customFields",
   ${isoTimestamp('c.created_at', 'createdAt')}, ${isoTimestamp('c.updated_at', 'updatedAt')},
-  coalesce((select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by l.sort_order, l.name)
+  coalesce((select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by l.sort_order,
+    l.name)
               from contact_labels cl join labels l on l.id = cl.label_id
              where cl.contact_id = c.id and l.channel_id = ?), '[]'::json) as labels`;
 
@@ -112,7 +113,7 @@ function nameSearch(channelId: string, term: string, limit: number, offset: numb
  * A phone fragment, matched in phones and names: the phone suffix rows (at most PHONE_ROWS_READ, enough to know
  * whether more than the cap match) and the newest name matches, merged. Unless the phone rows were cut off (a
  * very broad term, such as two digits in a big channel), they hold every phone match, so the page is sorted from
- * them (a few hundred rows for four digits in a million contacts).
+ * them (a short range for four digits even in a big channel; docs/benchmarks.md, "SQL alone").
  */
 function phoneSearch(channelId: string, term: string, digits: string, limit: number, offset: number): SearchStatement {
   const phones = phoneMatches(channelId, digits);
@@ -121,7 +122,8 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
     counted: {
       sql: `with phone as materialized (${phones.sql} limit ?),
          named as materialized (${names.sql} limit ?),
-         matches as materialized (select contact_id, created_at from phone union select contact_id, created_at from named),
+         matches as materialized (select contact_id, created_at from phone union select contact_id, created_at from
+           named),
          n as (select count(*)::int as total, (select count(*) from phone) < ? as complete from matches)`,
       params: [
         ...phones.params,
@@ -142,8 +144,8 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
  * The page of a phone fragment too broad to sort its matches: read in listing order, where such a term is dense
  * (one contact in a few hundred at the least), each contact checked by its phone and one probe of its name keys.
  * Planned for its values (not prepared): a generic plan cannot tell that LIMIT 50 stops a walk of the listing index
- * early, and sorts every contact of a big channel instead (seconds at a million). This path is rare (one or two
- * digits in a big channel), so its planning (~0.3 ms) does not matter.
+ * early, and sorts every contact of a big channel instead. This path is rare (one or two digits in a big channel),
+ * so planning it each time costs little next to that (figures: docs/benchmarks.md).
  */
 async function densePhonePage(
   ctx: ServiceContext,

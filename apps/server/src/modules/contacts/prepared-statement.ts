@@ -12,10 +12,11 @@ import type pg from 'pg';
  * cost estimates treat `LIMIT $n` as a tenth of a million-contact channel, so left to choose it would plan every
  * execution afresh (and JIT-compile a plan so costed). Safe for contacts/list: its statements are equality and range
  * lookups on B-tree indexes, whose generic plans are the plans a literal gets (the contacts-plans test checks both),
- * unlike `ILIKE $1` (STACK.md). Measured at 1M contacts: page 1 ~3,600 → ~7,000 statements/s, a name search
- * ~1.5–2× (tests/bench/sql-bench.ts). MikroORM itself has no prepared statements (it sends one simple query with
- * the parameters inlined). Inside a transaction the statement goes through the EntityManager instead, on the
- * transaction's connection.
+ * unlike a pattern match such as `ILIKE $1`, whose generic plan (PostgreSQL switches a named statement to it after
+ * five executions) cannot see the pattern and is far slower than its custom plan. What it gains is in
+ * docs/benchmarks.md ("Figures behind code choices"; tests/bench/sql-bench.ts measures it). MikroORM itself has no
+ * prepared statements (it sends one simple query with the parameters inlined). Inside a transaction the statement
+ * goes through the EntityManager instead, on the transaction's connection.
  */
 export async function executePrepared<T extends object>(
   em: EntityManager,

@@ -52,7 +52,8 @@ export async function labelIdsByName(
 }
 
 /**
- * labels/delete: the label, by name in the channel or by id (see assertInChannel), locked and deleted; its assignments to
+ * labels/delete: the label, by name in the channel or by id (see assertInChannel), locked and deleted; its assignments
+ * to
  * contacts go with it (contact_labels cascades). Returns the label as it was.
  */
 export async function deleteLabel(
@@ -96,8 +97,8 @@ interface UpsertedRow {
  * Upsert by exact name in one statement: the unique (channel, name) index plus ON CONFLICT make two
  * concurrent upserts of one name meet on one row, never two. `xmax = 0` holds only for a row this statement
  * inserted, which tells created from updated: the one raw fragment, because entity properties alone need an
- * insert-or-ignore and then an update, which took p50 0.59 ms against 0.39 ms for an existing label (2,000 runs
- * each against PostgreSQL 15 on the 2-core dev machine) and would need a retry for a label deleted in between.
+ * insert-or-ignore and then an update, a second round trip that measured slower (docs/benchmarks.md, "Figures
+ * behind code choices") and would need a retry for a label deleted in between.
  */
 export async function upsertLabel(
   ctx: ServiceContext,

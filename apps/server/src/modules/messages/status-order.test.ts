@@ -30,14 +30,18 @@ describe('nextStatus', () => {
     expect((['sent', 'failed', 'delivered'] as DeliveryStatus[]).reduce(nextStatus, 'accepted')).toBe('delivered');
   });
 
-  it('keeps the higher of the two along accepted < sent < failed < delivered < read, so re-applying reports changes nothing', () => {
-    const order: DeliveryStatus[] = ['accepted', 'sent', 'failed', 'delivered', 'read'];
-    for (const current of ALL) {
-      for (const incoming of ALL) {
-        expect(nextStatus(current, incoming)).toBe(order[Math.max(order.indexOf(current), order.indexOf(incoming))]);
+  it(
+    'keeps the higher of the two along accepted < sent < failed < delivered < read, so re-applying reports changes ' +
+      'nothing',
+    () => {
+      const order: DeliveryStatus[] = ['accepted', 'sent', 'failed', 'delivered', 'read'];
+      for (const current of ALL) {
+        for (const incoming of ALL) {
+          expect(nextStatus(current, incoming)).toBe(order[Math.max(order.indexOf(current), order.indexOf(incoming))]);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('statusesReplacedBy', () => {

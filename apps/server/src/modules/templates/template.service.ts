@@ -133,7 +133,8 @@ export async function sendTemplate(
     throw new AfterEffectError(
       503,
       'service_unavailable',
-      `The provider accepted the message (msgid ${providerMessageId}) but it could not be recorded, so chat/message/status will not know it. It may still be delivered: do not resend it without checking.`,
+      `The provider accepted the message (msgid ${providerMessageId}) but it could not be recorded, so ` +
+        `chat/message/status will not know it. It may still be delivered: do not resend it without checking.`,
     );
   }
   return { msgid: providerMessageId, status: 'accepted' as const, to: send.to, templateName: send.templateName };

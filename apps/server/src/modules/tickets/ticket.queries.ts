@@ -62,7 +62,9 @@ export async function findTicket(
   return ticket;
 }
 
-/** findTicket, locked until the transaction ends, so two concurrent closes cannot both see the transition into `closed`. */
+/**
+ * findTicket, locked until the transaction ends, so two concurrent closes cannot both see the transition into `closed`.
+ */
 export const lockTicket = (tx: EntityManager, platformId: string, ticketId: string) =>
   findTicket(tx, platformId, ticketId, LockMode.PESSIMISTIC_WRITE);
 

@@ -28,7 +28,8 @@ export const ticketsSeed = seedSection({
     const platform = await ctx.ref('platforms', Platform, item.platform, `${path}.platform`);
     const email = item.email.toLowerCase();
     const users = ctx.created(User);
-    // The owner: a user of this file or of the database, else a new admin user of the platform (as tickets/manage does).
+    // The owner: a user of this file or of the database, else a new admin user of the platform (as tickets/manage
+    // does).
     let owner = users.get(userKey(platform.id, email)) ?? (await em.findOne(User, { platform, email }));
     if (!owner) {
       owner = em.create(User, {

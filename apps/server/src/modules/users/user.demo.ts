@@ -1,4 +1,4 @@
-/** The demo owner's Developer Portal password (README "Quick start"). */
+/** The demo owner's Developer Portal password (README, "Quick start"). */
 export const DEMO_PASSWORD = 'switchboard-demo';
 
 import type { z } from 'zod';

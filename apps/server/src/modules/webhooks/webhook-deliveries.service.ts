@@ -101,7 +101,8 @@ export async function redeliver(
     if (delivery.status === 'pending') {
       throw ValidationError.field(
         'redeliver',
-        'this delivery is still pending (an attempt is under way or scheduled); redeliver it once it is delivered or failed',
+        'this delivery is still pending (an attempt is under way or scheduled); redeliver it once it is delivered or ' +
+          'failed',
       );
     }
     tx.assign(delivery, { status: 'pending', nextAttemptAt: new Date(), deliveredAt: null });

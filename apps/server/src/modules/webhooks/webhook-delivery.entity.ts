@@ -4,7 +4,10 @@ import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
-/** One event for one endpoint: the delivery log. `webhookId` is the Standard Webhooks `webhook-id`, stable across retries. */
+/**
+ * One event for one endpoint: the delivery log. `webhookId` is the Standard Webhooks `webhook-id`, stable across
+ * retries.
+ */
 const WebhookDeliverySchema = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',

@@ -12,7 +12,7 @@ const WebhookEndpointSchema = defineEntity({
     description: p.text().nullable(),
     /** Standard Webhooks signing secret, `whsec_<base64>`, sealed with SECRETS_KEY (webhook-secret-box.ts). */
     secretCiphertext: p.text().hidden(),
-    /** The secret a rotation replaced, sealed: it keeps signing beside the current one until `previousSecretExpiresAt`. */
+    /** The secret a rotation replaced, sealed: it signs beside the current one until `previousSecretExpiresAt`. */
     previousSecretCiphertext: p.text().nullable().hidden(),
     previousSecretExpiresAt: p.datetime().nullable(),
     events: p.array().default([]),

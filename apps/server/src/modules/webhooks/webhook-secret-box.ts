@@ -50,7 +50,8 @@ async function checkStoredSecrets(em: EntityManager, secrets: SecretBox | undefi
   if (!endpoint) return;
   if (!secrets) {
     throw new Error(
-      'SECRETS_KEY is not set, but webhook endpoints exist whose signing secrets it encrypts: set the SECRETS_KEY they were stored with.',
+      'SECRETS_KEY is not set, but webhook endpoints exist whose signing secrets it encrypts: ' +
+        'set the SECRETS_KEY they were stored with.',
     );
   }
   try {

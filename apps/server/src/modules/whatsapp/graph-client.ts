@@ -4,7 +4,8 @@ import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } f
 import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
 
 /**
- * The WhatsApp Cloud API calls Switchboard makes, over Meta's Graph API (shapes in WHATSAPP-CLOUD.md).
+ * The WhatsApp Cloud API calls Switchboard makes, over Meta's Graph API (shapes in Meta's Cloud API reference,
+ * linked from docs/whatsapp.md).
  *
  * HTTP goes through undici, the Node.js team's own client (the engine under Node's global fetch): its Agent keeps
  * a pool of keep-alive connections per origin, so sends to graph.facebook.com skip the TCP + TLS handshake, and
@@ -127,8 +128,9 @@ export class GraphClient {
   async listTemplates(credentials: BusinessAccountCredentials): Promise<TemplateListing> {
     const listing: TemplateListing = { templates: [], unreadable: 0, pages: 0 };
     const seen = new Set<string>();
+    const query = `fields=${TEMPLATE_FIELDS}&limit=${TEMPLATE_PAGE_SIZE}`;
     let url: string | undefined =
-      `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates?fields=${TEMPLATE_FIELDS}&limit=${TEMPLATE_PAGE_SIZE}`;
+      `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates?${query}`;
     while (url !== undefined) {
       if (listing.pages === MAX_TEMPLATE_PAGES || seen.has(url)) {
         throw graphUnexpectedReplyError('listing the templates (the paging did not come to an end)');

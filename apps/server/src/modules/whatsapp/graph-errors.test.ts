@@ -69,7 +69,8 @@ describe('Graph error mapping', () => {
       error_data: { messaging_product: 'whatsapp', details: 'template name (order_updat) does not exist in en_US' },
     });
     expect(error.message).toBe(
-      'WhatsApp Cloud API rejected the request while sending the template message: Template name does not exist (token [redacted]) — template name (order_updat) does not exist in en_US (code 132001, subcode 2494073)',
+      'WhatsApp Cloud API rejected the request while sending the template message: Template name does not exist ' +
+        '(token [redacted]) — template name (order_updat) does not exist in en_US (code 132001, subcode 2494073)',
     );
     expect(error.message).not.toContain(TOKEN);
   });

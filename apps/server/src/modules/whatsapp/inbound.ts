@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /**
- * Reads Meta's webhook notifications (WHATSAPP-CLOUD.md "Webhooks") into a flat list of events. Tolerant on
- * purpose: Meta adds fields and event kinds without notice and retries any delivery we do not take, so nothing here
- * throws. What is not understood is skipped and described in `ignored` for a log line; unknown fields inside known
- * objects are dropped silently.
+ * Reads Meta's webhook notifications (Meta's webhooks reference, linked from docs/whatsapp.md) into a flat list of
+ * events. Tolerant on purpose: Meta adds fields and event kinds without notice and retries any delivery we do not
+ * take, so nothing here throws. What is not understood is skipped and described in `ignored` for a log line; unknown
+ * fields inside known objects are dropped silently.
  */
 
 const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;

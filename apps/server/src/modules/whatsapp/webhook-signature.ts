@@ -24,7 +24,9 @@ export function isValidWebhookSignature(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Compares a presented secret (Meta's `hub.verify_token`) with the stored one in constant time, whatever the lengths. */
+/**
+ * Compares a presented secret (Meta's `hub.verify_token`) with the stored one in constant time, whatever the lengths.
+ */
 export function isSameSecret(presented: string, stored: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(presented), digest(stored)) && stored !== '';

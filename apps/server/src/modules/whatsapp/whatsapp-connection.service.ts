@@ -134,7 +134,10 @@ export interface ChannelConnection {
     displayPhoneNumber: string;
     verifiedName: string;
     webhookUrl: string;
-    /** What to paste into Meta beside the webhook URL; for `settings:api` users on that page only. Undefined when it cannot be opened. */
+    /**
+     * What to paste into Meta beside the webhook URL; for `settings:api` users on that page only. Undefined when it
+     * cannot be opened.
+     */
     verifyToken: string | undefined;
     connectedAt: string;
     templates: TemplateSyncResult;

@@ -23,7 +23,8 @@ const providerSchema = z.preprocess(
     {
       errorMap: () => ({
         message:
-          'must be "sandbox" or {"type": "whatsapp_cloud", "phoneNumberId", "wabaId", "accessToken", "appSecret", "verifyToken"}',
+          'must be "sandbox" or {"type": "whatsapp_cloud", "phoneNumberId", "wabaId", "accessToken", "appSecret", ' +
+          '"verifyToken"}',
       }),
     },
   ),

@@ -3,7 +3,9 @@ import { MESSAGING } from '../messages/messaging.js';
 import { WhatsAppCloudProvider } from './whatsapp-cloud.provider.js';
 import { checkStoredSecrets, createWhatsApp, WHATSAPP } from './whatsapp.js';
 
-/** Starts the Graph client and registers the WhatsApp Cloud API with the messaging providers (sends, template syncs). */
+/**
+ * Starts the Graph client and registers the WhatsApp Cloud API with the messaging providers (sends, template syncs).
+ */
 export const whatsAppService = provide({
   key: WHATSAPP,
   start: ({ config, em, services, secrets }) => {

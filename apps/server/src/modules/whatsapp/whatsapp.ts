@@ -48,7 +48,8 @@ export async function checkStoredSecrets(em: EntityManager, whatsApp: WhatsApp):
   if (!connection) return;
   if (!whatsApp.secrets) {
     throw new Error(
-      'SECRETS_KEY is not set, but WhatsApp Cloud API channels exist whose secrets it encrypts: set the SECRETS_KEY they were connected with.',
+      'SECRETS_KEY is not set, but WhatsApp Cloud API channels exist whose secrets it encrypts: set the SECRETS_KEY ' +
+        'they were connected with.',
     );
   }
   try {

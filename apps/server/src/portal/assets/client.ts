@@ -1,5 +1,6 @@
 /**
- * The portal's only script (served from 'self'; the CSP allows no inline script). It adds: copy-to-clipboard (keys, webhook secrets),
+ * The portal's only script (served from 'self'; the CSP allows no inline script). It adds: copy-to-clipboard (keys,
+ * webhook secrets),
  * handing a freshly generated key to the API reference, and starting the reference with that key prefilled.
  * The key travels only through this tab's sessionStorage (gone when the tab closes), never back to the server.
  */
@@ -18,7 +19,8 @@ export const PORTAL_JS = `
     if (copy) {
       var field = document.getElementById(copy.getAttribute('data-copy-target'));
       var what = copy.getAttribute('data-copy-what') || 'API key';
-      var done = function () { copy.textContent = 'Copied'; announce(copy.getAttribute('data-copied-message') || what + ' copied to the clipboard.'); };
+      var done = function () { copy.textContent = 'Copied'; announce(copy.getAttribute('data-copied-message') || what +
+        ' copied to the clipboard.'); };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(field.value).then(done, function () { field.select(); });
       } else {

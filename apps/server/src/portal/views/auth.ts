@@ -40,8 +40,10 @@ export function signInPage(assets: AssetUrls, view: SignInView): string {
           view.askPlatform &&
           html`<div class="field">
           <label for="platform">Platform domain
-            <span class="hint" id="platform-hint">Your email is registered on several platforms; enter the domain of the one to open, e.g. acme.example.com.</span></label>
-          <input id="platform" name="platform" type="text" required autofocus aria-describedby="platform-hint" value="${view.platformDomain ?? ''}">
+            <span class="hint" id="platform-hint">Your email is registered on several platforms; enter the domain of
+              the one to open, e.g. acme.example.com.</span></label>
+          <input id="platform" name="platform" type="text" required autofocus aria-describedby="platform-hint"
+            value="${view.platformDomain ?? ''}">
         </div>`
         }
         <button class="button" type="submit">Sign in</button>

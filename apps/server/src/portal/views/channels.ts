@@ -5,30 +5,37 @@ import { PORTAL_PATH } from '../session.js';
 import { hiddenCsrf, page, type Viewer } from './layout.js';
 
 export const CHANNELS = `${PORTAL_PATH}/channels`;
+const WEBHOOK_HINT = 'Meta app → WhatsApp → Configuration → Webhook.';
+const NO_CHANNELS = html`<p class="card muted">This platform has no channels yet.</p>`;
+const INVALID = html` aria-invalid="true"`;
+const AUTOFOCUS = html` autofocus`;
 
 /** A read-only value with a Copy button: what the operator pastes into Meta's dashboard. */
 function copyable(id: string, label: string, value: string, hint: string): SafeHtml {
   return html`<div class="field">
     <label for="${id}">${label} <span class="hint" id="${id}-hint">${hint}</span></label>
     <div class="key-box">
-      <input id="${id}" type="text" readonly value="${value}" spellcheck="false" autocomplete="off" aria-describedby="${id}-hint">
+      <input id="${id}" type="text" readonly value="${value}" spellcheck="false" autocomplete="off"
+        aria-describedby="${id}-hint">
       <button class="button secondary" type="button" data-copy-target="${id}" data-copy-what="${label}">Copy</button>
     </div>
   </div>`;
 }
 
 function whatsAppDetails(channel: ChannelConnection, whatsApp: NonNullable<ChannelConnection['whatsApp']>): SafeHtml {
+  const connectedAt = whatsApp.connectedAt.slice(0, 16).replace('T', ' ');
   return html`<dl class="details">
       <dt>WhatsApp number</dt><dd>${whatsApp.displayPhoneNumber} (${whatsApp.verifiedName})</dd>
       <dt>Phone number ID</dt><dd><code>${whatsApp.phoneNumberId}</code></dd>
       <dt>Business account ID</dt><dd><code>${whatsApp.wabaId}</code></dd>
       <dt>Templates</dt><dd>${whatsApp.templates.synced} synced, ${whatsApp.templates.approved} approved</dd>
-      <dt>Connected</dt><dd><time datetime="${whatsApp.connectedAt}">${whatsApp.connectedAt.slice(0, 16).replace('T', ' ')} UTC</time></dd>
+      <dt>Connected</dt><dd><time datetime="${whatsApp.connectedAt}">${connectedAt} UTC</time></dd>
     </dl>
-    ${copyable(`webhook-${channel.channelId}`, 'Callback URL', whatsApp.webhookUrl, 'Meta app → WhatsApp → Configuration → Webhook.')}
+    ${copyable(`webhook-${channel.channelId}`, 'Callback URL', whatsApp.webhookUrl, WEBHOOK_HINT)}
     ${
       whatsApp.verifyToken === undefined
-        ? html`<p class="alert error">The stored verify token cannot be opened with this server’s SECRETS_KEY: connect the channel again.</p>`
+        ? html`<p class="alert error">The stored verify token cannot be opened with this server’s SECRETS_KEY: connect
+          the channel again.</p>`
         : copyable(
             `verify-${channel.channelId}`,
             'Verify token',
@@ -45,11 +52,14 @@ function channelCard(channel: ChannelConnection): SafeHtml {
     <p>Provider: ${
       connected
         ? html`<span class="badge active">WhatsApp Cloud API</span>`
-        : html`<span class="badge revoked">Sandbox</span> <span class="muted">messages are simulated; nothing is sent.</span>`
+        : html`<span class="badge revoked">Sandbox</span> <span class="muted">messages are simulated; nothing is
+          sent.</span>`
     }</p>
     ${connected && whatsAppDetails(channel, connected)}
     <div class="actions">
-      <a class="button ${connected ? 'secondary' : ''}" href="${CHANNELS}/${channel.channelId}/connect">${connected ? 'Rotate credentials' : 'Connect to WhatsApp'}</a>
+      <a class="button ${connected ? 'secondary' : ''}" href="${CHANNELS}/${channel.channelId}/connect">${
+        connected ? 'Rotate credentials' : 'Connect to WhatsApp'
+      }</a>
     </div>
   </section>`;
 }
@@ -66,10 +76,11 @@ export function channelsPage(
     viewer,
     current: 'channels',
     body: html`<h1>Channels</h1>
-      <p class="lead">The channels of ${viewer.platformName} and the provider that carries their messages. Connect one to the
-        WhatsApp Cloud API with the credentials from your Meta app, then give Meta the callback URL and verify token shown here.</p>
+      <p class="lead">The channels of ${viewer.platformName} and the provider that carries their messages. Connect one
+        to the WhatsApp Cloud API with the credentials from your Meta app, then give Meta the callback URL and verify
+        token shown here.</p>
       ${notice && html`<p class="alert info" role="status">${notice}</p>`}
-      ${channels.length === 0 ? html`<p class="card muted">This platform has no channels yet.</p>` : channels.map(channelCard)}`,
+      ${channels.length === 0 ? NO_CHANNELS : channels.map(channelCard)}`,
   });
 }
 
@@ -122,7 +133,7 @@ function formField(field: (typeof FIELDS)[number], form: ConnectForm, first: boo
     <label for="${id}">${LABELS[field.name]} <span class="hint" id="${id}-hint">${field.hint}</span></label>
     <input id="${id}" name="${field.name}" type="${field.secret ? 'password' : 'text'}" required value="${value}"
       autocomplete="${field.secret ? 'new-password' : 'off'}" spellcheck="false"
-      aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? html` aria-invalid="true"${first ? html` autofocus` : ''}` : ''}>
+      aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error && INVALID}${error && first && AUTOFOCUS}>
     ${error && html`<p class="field-error" id="${id}-error">${error}</p>`}
   </div>`;
 }
@@ -141,8 +152,12 @@ export function connectPage(
     viewer,
     current: 'channels',
     body: html`<h1>${rotating ? 'Rotate credentials of' : 'Connect'} ${channel.name}</h1>
-      <p class="lead">Switchboard checks these with Meta before storing anything, keeps the secrets encrypted, and pulls the
-        business account’s message templates. ${rotating ? 'The new credentials replace the stored ones.' : 'From then on the channel’s messages go out through WhatsApp.'}</p>
+      <p class="lead">Switchboard checks these with Meta before storing anything, keeps the secrets encrypted, and
+        pulls the business account’s message templates. ${
+          rotating
+            ? 'The new credentials replace the stored ones.'
+            : 'From then on the channel’s messages go out through WhatsApp.'
+        }</p>
       ${form.failure && html`<p class="alert error" role="alert">${form.failure}</p>`}
       <section class="card">
         <form method="post" action="${CHANNELS}/${channel.channelId}/connect" novalidate>

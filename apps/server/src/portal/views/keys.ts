@@ -5,6 +5,7 @@ import { PORTAL_PATH } from '../session.js';
 import { hiddenCsrf, page, when, type Viewer } from './layout.js';
 
 const KEYS = `${PORTAL_PATH}/keys`;
+const INVALID = html` aria-invalid="true" autofocus`;
 
 function keyRow(key: ApiKeySummary): SafeHtml {
   return html`<tr data-prefix="${key.prefix}">
@@ -39,9 +40,10 @@ function createForm(view: KeysView): SafeHtml {
     <form class="inline-form" method="post" action="${KEYS}" novalidate>
       ${hiddenCsrf(view.viewer.csrfToken)}
       <div class="field">
-        <label for="key-name">Key name <span class="hint" id="key-name-hint">Where it will be used, e.g. “CRM sync”. Up to 100 characters.</span></label>
+        <label for="key-name">Key name <span class="hint" id="key-name-hint">Where it will be used, e.g. “CRM sync”. Up
+          to 100 characters.</span></label>
         <input id="key-name" name="name" type="text" maxlength="100" required value="${view.name ?? ''}"
-          aria-describedby="key-name-hint${view.nameError ? ' key-name-error' : ''}"${view.nameError ? html` aria-invalid="true" autofocus` : ''}>
+          aria-describedby="key-name-hint${view.nameError ? ' key-name-error' : ''}"${view.nameError ? INVALID : ''}>
         ${view.nameError && html`<p class="field-error" id="key-name-error">${view.nameError}</p>`}
       </div>
       <button class="button" type="submit">Generate API key</button>
@@ -67,7 +69,8 @@ export function keysPage(assets: AssetUrls, view: KeysView): string {
             ? html`<p class="muted">No keys yet.</p>`
             : html`<table class="stack">
               <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th>
-                <th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+                <th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span
+                  class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>${view.keys.map(keyRow)}</tbody>
             </table>`
         }
@@ -84,7 +87,8 @@ export function keyCreatedPage(assets: AssetUrls, viewer: Viewer, key: CreatedAp
     body: html`<h1>Key generated</h1>
       <section class="card success" aria-labelledby="new-key-heading">
         <h2 id="new-key-heading">Copy “${key.name}” now</h2>
-        <p><strong>This is the only time the key is shown.</strong> Store it somewhere safe, such as your secrets manager.
+        <p><strong>This is the only time the key is shown.</strong> Store it somewhere safe, such as your secrets
+          manager.
           If you lose it, revoke it and generate a new one.</p>
         <label for="new-key">API key</label>
         <div class="key-box">
@@ -92,7 +96,8 @@ export function keyCreatedPage(assets: AssetUrls, viewer: Viewer, key: CreatedAp
           <button class="button" type="button" data-copy-target="new-key">Copy</button>
         </div>
         <div class="actions">
-          <button class="button secondary" type="button" data-try-key="new-key" data-href="${PORTAL_PATH}/reference">Try requests with this key</button>
+          <button class="button secondary" type="button" data-try-key="new-key"
+            data-href="${PORTAL_PATH}/reference">Try requests with this key</button>
           <a href="${KEYS}">Back to API keys</a>
         </div>
       </section>`,
@@ -107,7 +112,8 @@ export function revokeConfirmPage(assets: AssetUrls, viewer: Viewer, key: ApiKey
     current: 'keys',
     body: html`<div class="card narrow warning">
       <h1>Revoke “${key.name}”?</h1>
-      <p>Key <code>${key.prefix}…</code>, created ${when(key.createdAt, '')}, last used ${when(key.lastUsedAt, 'never')}.</p>
+      <p>Key <code>${key.prefix}…</code>, created ${when(key.createdAt, '')}, last used
+        ${when(key.lastUsedAt, 'never')}.</p>
       <p>Every request with this key will be refused with 401 immediately. This cannot be undone.</p>
       <form class="actions" method="post" action="${KEYS}/${key.prefix}/revoke">
         ${hiddenCsrf(viewer.csrfToken)}

@@ -66,6 +66,9 @@ function header(viewer: Viewer | undefined, current: Section | undefined): SafeH
   </header>`;
 }
 
+const FOOTER = html`<footer class="site-footer"><div class="inner">
+  Switchboard API v1 · keys are shown once; keep them secret.</div></footer>`;
+
 export function page(options: PageOptions): string {
   const { title, assets, viewer, current, wide, scripts, body } = options;
   return html`<!doctype html>
@@ -82,7 +85,7 @@ export function page(options: PageOptions): string {
   <a class="skip-link" href="#main">Skip to content</a>
   ${header(viewer, current)}
   <main id="main" tabindex="-1"${wide ? html` class="wide"` : ''}>${body}</main>
-  ${!wide && html`<footer class="site-footer"><div class="inner">Switchboard API v1 · keys are shown once; keep them secret.</div></footer>`}
+  ${!wide && FOOTER}
   <div id="live-status" class="visually-hidden" role="status" aria-live="polite"></div>
   ${scripts}
   <script src="${assets.js}"></script>

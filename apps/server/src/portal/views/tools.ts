@@ -56,7 +56,8 @@ export function referencePage(
           <button class="button link" type="button" data-forget-key>Forget it</button></p>
         <form id="try-key-form" class="key-form" autocomplete="off">
           <label for="try-key">API key</label>
-          <input id="try-key" name="apiKey" type="password" spellcheck="false" autocomplete="off" placeholder="Paste a key; kept in this tab only">
+          <input id="try-key" name="apiKey" type="password" spellcheck="false" autocomplete="off"
+            placeholder="Paste a key; kept in this tab only">
           <button class="button secondary small" type="submit">Use key</button>
         </form>
       </div></div>
@@ -78,10 +79,30 @@ export function downloadsPage(assets: AssetUrls, viewer: Viewer, serverUrl: stri
       <p class="lead">The machine-readable definition of the API, generated from the same contract the server runs.
         The server URL in these files is <code>${serverUrl}</code>.</p>
       <ul class="downloads">
-        ${item('OpenAPI (JSON)', 'OpenAPI 3 definition for code generators, gateways and API tools.', href(DOWNLOADS.json), 'Download JSON')}
-        ${item('OpenAPI (YAML)', 'The same definition as YAML, for reading and review.', href(DOWNLOADS.yaml), 'Download YAML')}
-        ${item('Postman collection', 'Every endpoint with example bodies and tests; import it together with the environment.', href(DOWNLOADS.postman), 'Download collection')}
-        ${item('Postman environment', 'The collection’s variables with your own ids filled in. Paste an API key into apiKey, select it, and run.', href(DOWNLOADS.postmanEnvironment), 'Download environment')}
+        ${item(
+          'OpenAPI (JSON)',
+          'OpenAPI 3 definition for code generators, gateways and API tools.',
+          href(DOWNLOADS.json),
+          'Download JSON',
+        )}
+        ${item(
+          'OpenAPI (YAML)',
+          'The same definition as YAML, for reading and review.',
+          href(DOWNLOADS.yaml),
+          'Download YAML',
+        )}
+        ${item(
+          'Postman collection',
+          'Every endpoint with example bodies and tests; import it together with the environment.',
+          href(DOWNLOADS.postman),
+          'Download collection',
+        )}
+        ${item(
+          'Postman environment',
+          'The collection’s variables with your own ids filled in. Paste an API key into apiKey, select it, and run.',
+          href(DOWNLOADS.postmanEnvironment),
+          'Download environment',
+        )}
       </ul>`,
   });
 }

@@ -10,7 +10,12 @@ function attemptsSummary(delivery: WebhookDelivery): SafeHtml {
   const last = delivery.attempts.at(-1);
   if (!last) return html`<span class="muted">None yet</span>`;
   const outcome = last.statusCode === null ? (last.error ?? 'no reply') : `HTTP ${last.statusCode}`;
-  return html`<span title="${last.error ?? ''}">${delivery.attempts.length} · last: ${outcome}, ${last.durationMs} ms</span>`;
+  const summary = `${delivery.attempts.length} · last: ${outcome}, ${last.durationMs} ms`;
+  return html`<span title="${last.error ?? ''}">${summary}</span>`;
+}
+
+function statusBadge(status: WebhookDelivery['status']): SafeHtml {
+  return html`<span class="badge ${STATUS_BADGE[status]}">${status}</span>`;
 }
 
 function deliveryRow(viewer: Viewer, endpoint: WebhookEndpoint, delivery: WebhookDelivery): SafeHtml {
@@ -18,14 +23,16 @@ function deliveryRow(viewer: Viewer, endpoint: WebhookEndpoint, delivery: Webhoo
   return html`<tr data-delivery="${delivery.id}">
     <td data-label="Event"><code>${delivery.eventType}</code></td>
     <td data-label="webhook-id"><code class="wrap">${delivery.webhookId}</code></td>
-    <td data-label="Status"><span><span class="badge ${STATUS_BADGE[delivery.status]}">${delivery.status}</span></span></td>
+    <td data-label="Status"><span>${statusBadge(delivery.status)}</span></td>
     <td data-label="Attempts">${attemptsSummary(delivery)}</td>
     <td data-label="Next retry">${when(delivery.nextAttemptAt, '—')}</td>
     <td data-label="Created">${when(delivery.createdAt, '')}</td>
     <td data-label="Actions">${
       canRedeliver &&
-      html`<form method="post" action="${WEBHOOKS}/${endpoint.id}/deliveries/${delivery.id}/redeliver">${hiddenCsrf(viewer.csrfToken)}
-        <button class="button secondary small" type="submit" aria-label="Redeliver ${delivery.webhookId}">Redeliver</button></form>`
+      html`<form method="post"
+        action="${WEBHOOKS}/${endpoint.id}/deliveries/${delivery.id}/redeliver">${hiddenCsrf(viewer.csrfToken)}
+        <button class="button secondary small" type="submit"
+          aria-label="Redeliver ${delivery.webhookId}">Redeliver</button></form>`
     }</td>
   </tr>`;
 }
@@ -76,10 +83,13 @@ export function webhookDetailPage(assets: AssetUrls, view: WebhookDetailView): s
         ${
           view.deliveries.length === 0
             ? html`<p class="muted">No deliveries yet.</p>`
-            : html`<p class="muted">The newest ${view.deliveries.length} of ${view.totalDeliveries}; webhooks/deliveries in the API has them all.</p>
+            : html`<p class="muted">The newest ${view.deliveries.length} of ${view.totalDeliveries};
+              webhooks/deliveries in the API has them all.</p>
             <table class="stack">
-              <thead><tr><th scope="col">Event</th><th scope="col">webhook-id</th><th scope="col">Status</th><th scope="col">Attempts</th>
-                <th scope="col">Next retry</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+              <thead><tr><th scope="col">Event</th><th scope="col">webhook-id</th><th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Next retry</th><th scope="col">Created</th><th scope="col"><span
+                  class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>${view.deliveries.map((delivery) => deliveryRow(viewer, endpoint, delivery))}</tbody>
             </table>`
         }
@@ -91,7 +101,9 @@ const CONFIRM = {
   rotate: {
     title: 'Rotate secret',
     question: 'Rotate the signing secret of',
-    consequence: `A new secret is shown once. The current one keeps signing beside it for ${WEBHOOK_SECRET_OVERLAP_HOURS} hours, so your receiver can switch without missing a request.`,
+    consequence:
+      `A new secret is shown once. The current one keeps signing beside it for ${WEBHOOK_SECRET_OVERLAP_HOURS} ` +
+      `hours, so your receiver can switch without missing a request.`,
     button: html`<button class="button" type="submit">Rotate secret</button>`,
   },
   delete: {
