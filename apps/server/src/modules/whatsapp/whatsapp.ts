@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import { serviceKey } from '../../kit/services.js';
 import type { SecretBox } from '../../kit/secrets.js';
@@ -12,7 +13,16 @@ export interface WhatsApp {
   secrets: SecretBox | undefined;
   /** PUBLIC_URL (or the local address): where Meta is told to send a channel's webhooks. */
   publicUrl: string;
+  /**
+   * Channels' app secrets, opened, kept briefly by channel id: checking a signed POST from Meta then needs no query
+   * and no decryption. A signature the kept secret does not verify is checked once more against the stored one
+   * (the channel may have been connected again since).
+   */
+  appSecrets: LRUCache<string, string>;
 }
+
+/** How long an opened app secret is kept, and for how many channels at most. */
+const APP_SECRET_CACHE = { ttl: 60_000, max: 10_000 } as const;
 
 export const WHATSAPP = serviceKey<WhatsApp>('whatsapp');
 
@@ -28,6 +38,7 @@ export function createWhatsApp(config: Config, secrets: SecretBox | undefined): 
     }),
     secrets,
     publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    appSecrets: new LRUCache<string, string>(APP_SECRET_CACHE),
   };
 }
 
