@@ -14,6 +14,8 @@
  * - lifecycle/           process start and readiness: db/;  observability/: reads http/ and events/;
  * - the composition (app.ts, server.ts, main.ts, wiring.ts, demo.ts, index.ts, cli/, portal/) may import anything
  *   and nothing above imports it.
+ * Across all of them, `modules/<name>/index.ts` is a module's public face: a file outside the module (another module,
+ * the portal, the CLI, the composition) imports the module through its index.ts only, never an inner file.
  */
 const SERVER = '^apps/server/src/';
 const SHARED = 'config\\.ts$|logger\\.ts$';
@@ -45,6 +47,22 @@ module.exports = {
       severity: 'error',
       from: { path: `${SERVER}modules/([^/]+)/` },
       to: { path: SERVER, pathNot: `${SERVER}(kit/|modules/[^/]+/|${SHARED})` },
+    },
+    {
+      name: 'module-through-index',
+      comment:
+        "Another module's files are reached through its index.ts, the module's public face: export from there what " +
+        'others may use.',
+      severity: 'error',
+      from: { path: `${SERVER}modules/([^/]+)/` },
+      to: { path: `${SERVER}modules/[^/]+/.`, pathNot: [`${SERVER}modules/$1/`, `${SERVER}modules/[^/]+/index\\.ts$`] },
+    },
+    {
+      name: 'composition-through-index',
+      comment: 'The portal, the CLI and the composition reach a module through its index.ts only, as other modules do.',
+      severity: 'error',
+      from: { path: SERVER, pathNot: `${SERVER}modules/` },
+      to: { path: `${SERVER}modules/[^/]+/.`, pathNot: `${SERVER}modules/[^/]+/index\\.ts$` },
     },
     mayImport('kit', [], 'kit/ is what modules build on; it imports no other server folder.'),
     mayImport(

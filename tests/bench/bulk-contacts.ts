@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { generateApiKey } from '../../apps/server/src/modules/api-keys/api-key.crypto.js';
+import { generateApiKey } from '../../apps/server/src/modules/api-keys/api-key-crypto.js';
 import { nameLists, PHONE_PREFIXES, ZIPF_RANK_SQL } from './names.js';
 
 const LABELS = ['vip', 'new', 'lead', 'customer', 'churned', 'partner', 'press', 'support'];

@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Caller, ServiceContext } from '../../apps/server/src/kit/context.js';
+import type { Caller, CallerContext } from '../../apps/server/src/kit/context.js';
 
 /** The build under test (SERVER_DIST, default apps/server/dist): the product process runs the same one. */
 const dist = process.env.SERVER_DIST ?? path.resolve(import.meta.dirname, '../../apps/server/dist');
@@ -18,14 +18,14 @@ const fromBuild = <T>(file: string) => import(pathToFileURL(path.join(dist, file
 const { createLogger, loadConfig, openDatabase } =
   await fromBuild<typeof import('../../apps/server/src/index.js')>('index.js');
 const { authenticateKey } = await fromBuild<typeof import('../../apps/server/src/http/auth.js')>('http/auth.js');
-const { apiKeyLookup } = await fromBuild<typeof import('../../apps/server/src/modules/api-keys/api-key.lookup.js')>(
-  'modules/api-keys/api-key.lookup.js',
+const { apiKeyLookup } = await fromBuild<typeof import('../../apps/server/src/modules/api-keys/api-key.queries.js')>(
+  'modules/api-keys/api-key.queries.js',
 );
 const { listChannels } = await fromBuild<typeof import('../../apps/server/src/modules/channels/channel.service.js')>(
   'modules/channels/channel.service.js',
 );
-const { resolveChannel } = await fromBuild<typeof import('../../apps/server/src/modules/channels/channel.scope.js')>(
-  'modules/channels/channel.scope.js',
+const { resolveChannel } = await fromBuild<typeof import('../../apps/server/src/modules/channels/channel-scope.js')>(
+  'modules/channels/channel-scope.js',
 );
 const { listContacts } = await fromBuild<typeof import('../../apps/server/src/modules/contacts/contact.service.js')>(
   'modules/contacts/contact.service.js',
@@ -53,7 +53,7 @@ for (const { api_key: key } of await database.orm.em
 }
 
 type Params = Record<string, unknown>;
-const routes: Record<string, (ctx: ServiceContext, params: Params) => Promise<object>> = {
+const routes: Record<string, (ctx: CallerContext, params: Params) => Promise<object>> = {
   '/api/workspace/v1/channels/list': async (ctx) => ({ data: await listChannels(ctx) }),
   '/api/workspace/v1/contacts/list': async (ctx, params) => {
     const channel = await resolveChannel(ctx, params.channelId as string | undefined);
@@ -93,7 +93,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const params = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString()) as Params) : {};
-  const ctx: ServiceContext = { caller, em: database.orm.em.fork(), log: logger, requestId: '' };
+  const ctx: CallerContext = { caller, em: database.orm.em.fork(), log: logger, requestId: '' };
   try {
     reply(res, 200, { success: true, ...(await route(ctx, params)) });
   } catch (error) {

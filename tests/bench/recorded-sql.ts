@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Database } from '@switchboard/server';
-import type { ServiceContext } from '../../apps/server/src/kit/context.js';
+import type { CallerContext } from '../../apps/server/src/kit/context.js';
 
 type EntityManager = ReturnType<Database['orm']['em']['fork']>;
 
@@ -20,7 +20,7 @@ export type Statement =
 export async function withStatements<T>(
   em: EntityManager,
   client: pg.Client,
-  run: (ctx: ServiceContext) => Promise<T>,
+  run: (ctx: CallerContext) => Promise<T>,
   inspect: (statement: Statement) => Promise<void> = async () => undefined,
 ): Promise<{ result: T; statements: Statement[] }> {
   const statements: Statement[] = [];
@@ -45,7 +45,7 @@ export async function withStatements<T>(
     },
     getConnection: () => ({ getNativeClient: async () => pool }),
   };
-  const result = await run({ em: recording } as unknown as ServiceContext);
+  const result = await run({ em: recording } as unknown as CallerContext);
   return { result, statements };
 }
 

@@ -54,13 +54,18 @@ function stopper(child: ChildProcess) {
 /**
  * The Node flags `pnpm start` gives the server (package.json), so the benchmark runs it with the same heap settings.
  */
-export function startFlags(): string[] {
+export function startFlags(script = startScript()): string[] {
+  const command = /exec node ((?:--\S+ )*)apps\/server\/dist\/main\.js/.exec(script);
+  if (!command) throw new Error('package.json start script: cannot find the node command that starts the server');
+  return command[1]!.split(' ').filter(Boolean);
+}
+
+/** The root package.json's `start` script. */
+export function startScript(): string {
   const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  const command = /exec node ((?:--\S+ )*)apps\/server\/dist\/main\.js/.exec(scripts.start);
-  if (!command) throw new Error('package.json start script: cannot find the node command that starts the server');
-  return command[1]!.split(' ').filter(Boolean);
+  return scripts.start;
 }
 
 /**

@@ -18,7 +18,7 @@ async function spend(server: TestServer, apiKey: string, count: number) {
 
 /** A second key for the same user: all of a user's keys share one budget. */
 async function secondKeyOf(server: TestServer, tenant: Tenant): Promise<string> {
-  return (await createApiKey(server.database.orm.em.fork(), tenant.memberId, 'second')).apiKey;
+  return (await createApiKey({ em: server.database.orm.em.fork() }, tenant.memberId, 'second')).apiKey;
 }
 
 describe('rate limits (in-memory store)', () => {

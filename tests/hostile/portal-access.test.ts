@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SeedFile } from '@switchboard/server';
 import { afterAll, describe, expect } from 'vitest';
-import type { PortalContext } from '../../apps/server/src/portal/portal.context.js';
-import { channelRoutes } from '../../apps/server/src/portal/channels.routes.js';
-import { keyRoutes } from '../../apps/server/src/portal/keys.routes.js';
-import { toolRoutes } from '../../apps/server/src/portal/tools.routes.js';
-import { webhookRoutes } from '../../apps/server/src/portal/webhooks.routes.js';
+import type { PortalContext } from '../../apps/server/src/portal/portal-context.js';
+import { channelRoutes } from '../../apps/server/src/portal/channels.router.js';
+import { keyRoutes } from '../../apps/server/src/portal/keys.router.js';
+import { toolRoutes } from '../../apps/server/src/portal/tools.router.js';
+import { webhookRoutes } from '../../apps/server/src/portal/webhooks.router.js';
 import { sql } from '../helpers/database.js';
 import { startGraphStandIn } from '../helpers/graph-stand-in.js';
 import type { TestServer } from '../helpers/server.js';

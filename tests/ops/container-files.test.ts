@@ -1,64 +1,72 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Cmd, Copy, DockerfileParser, Env, Healthcheck, type From, type Instruction } from 'dockerfile-ast';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../helpers/processes.js';
 
-// Docker cannot build on our CI machines (bundle.test.ts builds the same bundle outside Docker); these read the
-// files themselves, so a change that drops one of the promised properties fails here.
+// Docker cannot build on our CI machines (no daemon; bundle.test.ts builds the same bundle outside Docker): these read
+// the files themselves, the Dockerfile through dockerfile-ast (the parser of the Docker language server), so a change
+// that drops one of the promised properties fails here.
 
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-
-/** The Dockerfile's instructions per stage (continuation lines joined, comments dropped). */
+/** The Dockerfile's instructions per build stage (each FROM starts one). */
 function dockerfileStages(text: string): Instruction[][] {
-  const lines = text
-    .replace(/\\\n\s*/g, ' ')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'));
   const stages: Instruction[][] = [];
-  for (const line of lines) {
-    const [keyword, ...rest] = line.split(/\s+/);
-    const instruction = { keyword: keyword!.toUpperCase(), args: rest.join(' ') };
-    if (instruction.keyword === 'FROM') stages.push([]);
+  for (const instruction of DockerfileParser.parse(text).getInstructions()) {
+    if (instruction.getKeyword() === 'FROM') stages.push([]);
     stages.at(-1)?.push(instruction);
   }
   return stages;
 }
 
+const words = (instruction: Instruction) => instruction.getArguments().map((argument) => argument.getValue());
+const ofKind = <T extends Instruction>(stage: Instruction[], kind: abstract new (...args: never[]) => T): T[] =>
+  stage.filter((instruction): instruction is T => instruction instanceof kind);
+
 describe('Dockerfile', () => {
   const stages = dockerfileStages(readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8'));
+  const build = stages.slice(0, -1).flat();
   const runtime = stages.at(-1)!;
-  const args = (stage: Instruction[], keyword: string) => stage.filter((i) => i.keyword === keyword).map((i) => i.args);
 
   it('builds in one stage and runs in another that copies only the pruned production bundle', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    const build = stages.slice(0, -1).flat();
-    expect(args(build, 'RUN').join('\n')).toMatch(/scripts\/bundle-server \/bundle/);
+    const buildStage = (stages[0]![0] as From).getBuildStage();
+    const runs = build.filter((instruction) => instruction.getKeyword() === 'RUN').map((run) => words(run).join(' '));
+    expect(runs.some((run) => run.endsWith('&& scripts/bundle-server /bundle'))).toBe(true);
     expect(readFileSync(path.join(REPO_ROOT, 'scripts/bundle-server'), 'utf8')).toMatch(
       /^pnpm --filter @switchboard\/server deploy (--legacy )?--prod "\$target"$/m,
     );
-    expect(args(runtime, 'COPY')).toEqual([expect.stringMatching(/^--from=build .*\/bundle \/app$/)]);
+    const copies = ofKind(runtime, Copy);
+    expect(copies).toHaveLength(1);
+    const flags = Object.fromEntries(copies[0]!.getFlags().map((flag) => [flag.getName(), flag.getValue()]));
+    expect(flags).toEqual({ from: buildStage, chown: 'node:node' });
+    expect(words(copies[0]!)).toEqual(['/bundle', '/app']);
   });
 
   it('builds without turbo telemetry', () => {
-    const build = stages.slice(0, -1).flat();
-    const turboAt = build.findIndex((i) => i.keyword === 'RUN' && /turbo run/.test(i.args));
+    const turboAt = build.findIndex((i) => i.getKeyword() === 'RUN' && words(i).join(' ').includes('turbo run'));
     expect(turboAt).toBeGreaterThan(-1);
-    expect(
-      build.slice(0, turboAt).some((i) => i.keyword === 'ENV' && /\bTURBO_TELEMETRY_DISABLED=1\b/.test(i.args)),
-    ).toBe(true);
+    const env = ofKind(build.slice(0, turboAt), Env).flatMap((instruction) => instruction.getProperties());
+    expect(env.map((property) => [property.getName(), property.getValue()])).toContainEqual([
+      'TURBO_TELEMETRY_DISABLED',
+      '1',
+    ]);
   });
 
   it('runs as a non-root user, with a HEALTHCHECK on /readyz, Node as PID 1', () => {
-    const users = args(runtime, 'USER');
+    const users = runtime.filter((instruction) => instruction.getKeyword() === 'USER').map(words);
     expect(users).toHaveLength(1);
-    expect(users[0]).not.toMatch(/^(root|0)(:|$)/);
-    expect(args(runtime, 'HEALTHCHECK')).toEqual([expect.stringMatching(/CMD .*\/readyz/)]);
-    expect(args(runtime, 'CMD')).toEqual([expect.stringMatching(/^\["node",.*"dist\/main\.js"\]$/)]);
+    expect(users[0]![0]).not.toMatch(/^(root|0)(:|$)/);
+    const checks = ofKind(runtime, Healthcheck);
+    expect(checks).toHaveLength(1);
+    expect(checks[0]!.getSubcommand()?.getValue()).toBe('CMD');
+    expect(words(checks[0]!).join(' ')).toMatch(/\/readyz/);
+    const commands = ofKind(runtime, Cmd);
+    expect(commands).toHaveLength(1);
+    // The exec (JSON) form: no shell in between, so Node is PID 1 and gets SIGTERM itself.
+    const argv = commands[0]!.getJSONStrings().map((argument) => argument.getJSONValue());
+    expect(argv[0]).toBe('node');
+    expect(argv.at(-1)).toBe('dist/main.js');
   });
 });
 

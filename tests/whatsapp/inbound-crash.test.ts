@@ -85,7 +85,7 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
         `select c.id from channels c where c.platform_id = $1 and c.name like '% Main'`,
         [tenant.platformId],
       );
-      whatsapp = await connectChannel(database.orm.em.fork(), main!.id);
+      whatsapp = await connectChannel({ em: database.orm.em.fork() }, main!.id);
     } finally {
       await database.close();
     }

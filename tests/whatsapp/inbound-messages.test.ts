@@ -69,7 +69,7 @@ describe('inbound WhatsApp messages and message.received', () => {
     file.platforms![0]!.webhooks = [{ url: hooks.url, secret, events: ['message.received'] }];
     const ids = await server.seed(file);
     memberKey = ids.users!.member!.apiKey!;
-    whatsapp = await connectChannel(server.database.orm.em.fork(), ids.channels!.main!);
+    whatsapp = await connectChannel({ em: server.database.orm.em.fork() }, ids.channels!.main!);
   });
   afterAll(async () => {
     await server?.close();

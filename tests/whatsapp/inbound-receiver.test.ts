@@ -18,7 +18,7 @@ import {
 
 /** Issue #11, Meta → us: the verification handshake, the signature gate and what a valid POST is answered. */
 const test = base.extend('whatsapp', { scope: 'file' }, async ({ server, acme }) =>
-  connectChannel(server.database.orm.em.fork(), acme.mainChannelId),
+  connectChannel({ em: server.database.orm.em.fork() }, acme.mainChannelId),
 );
 test.override('serverEnv', { SECRETS_KEY, DELIVERY_RETRY_SCHEDULE: '1' });
 

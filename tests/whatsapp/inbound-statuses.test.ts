@@ -78,7 +78,7 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
       ids.users!.owner!.apiKey!,
       ids.channels!.second!,
     ];
-    whatsapp = await connectChannel(server.database.orm.em.fork(), ids.channels!.main!);
+    whatsapp = await connectChannel({ em: server.database.orm.em.fork() }, ids.channels!.main!);
   });
   afterAll(async () => {
     await server?.close();

@@ -182,11 +182,11 @@ describe('template sync', () => {
       const em = server.database.orm.em.fork();
       await em
         .transactional(async (tx) => {
-          await requestTemplateSync(tx, server.jobs, wa.waChannelId);
+          await requestTemplateSync({ em: tx }, server.jobs, wa.waChannelId);
           throw new Error('rolled back');
         })
         .catch((error: Error) => expect(error.message).toBe('rolled back'));
-      await em.transactional((tx) => requestTemplateSync(tx, server.jobs, wa.waChannelId));
+      await em.transactional((tx) => requestTemplateSync({ em: tx }, server.jobs, wa.waChannelId));
       await expect
         .poll(async () => summary(await stored()), { timeout: 20_000, interval: 200 })
         .toEqual(['after_webhook/en_US:approved', 'welcome/en_US:approved']);

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExampleIdName } from '@switchboard/contract';
-import { Platform } from './modules/platforms/platform.entity.js';
+import { Platform } from './modules/platforms/index.js';
 import { demoSeed, exampleIds, seed, type SeedResult } from './wiring.js';
 
-export { DEMO_PASSWORD } from './modules/users/user.demo.js';
+export { DEMO_PASSWORD } from './modules/users/index.js';
 /** What a fresh install shows: one platform, its owner, two channels and enough data to try every endpoint. */
 export { demoSeed };
 

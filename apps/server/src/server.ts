@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { seedsDemo, type Config } from './config.js';
-import { CALLER_CHANGES_CHANNEL, listenForNotifications } from './db/notification-listener.js';
+import { listenForNotifications } from './db/notification-listener.js';
 import type { Database } from './db/orm.js';
 import { seedDemoIfEmpty } from './demo.js';
 import { startEvents } from './events/worker.js';
@@ -14,13 +14,14 @@ import { createRateLimiters } from './http/rate-limit.js';
 import { watchRedis } from './http/redis-watch.js';
 import type { JobQueue } from './kit/jobs.js';
 import { startServices, type Services } from './kit/services.js';
+import { Closers } from './lifecycle/closers.js';
 import { Readiness } from './lifecycle/readiness.js';
 import { prepareSchema } from './lifecycle/schema.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
-import { idempotencyStore } from './modules/index.js';
-import { jobFactories, serviceProviders, type SeedResult } from './wiring.js';
+import { CALLER_CHANGES_CHANNEL, idempotencyStore } from './modules/index.js';
+import { deliveryFailureGauges, jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
 /** Bounds the API-key caller cache's memory (an entry's size: docs/benchmarks.md, "Memory"). */
 const CALLER_CACHE_ENTRIES = 10_000;
@@ -37,8 +38,9 @@ export interface RunningServer {
   /** The worker's queue: what modules queue jobs through (tests queue module jobs with it). */
   jobs: JobQueue;
   /**
-   * Stops accepting requests, drains in-flight ones (up to SHUTDOWN_TIMEOUT_MS), stops the delivery worker, then
-   * releases Redis.
+   * Releases what start-up acquired, newest first: the metrics listener, the HTTP server (draining in-flight
+   * requests up to SHUTDOWN_TIMEOUT_MS), the idempotency sweeper, the caller cache, the delivery worker, the
+   * modules' services, then Redis.
    */
   close(): Promise<void>;
 }
@@ -55,10 +57,14 @@ function started(queue: JobQueue | undefined): JobQueue {
 export async function startServer(config: Config, database: Database, logger: Logger): Promise<RunningServer> {
   const pendingMigrations = await prepareSchema(config, database.orm, logger);
 
+  const closers = new Closers();
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
     : undefined;
   if (redis) {
+    closers.add(async () => {
+      await redis.quit().catch(() => undefined);
+    });
     watchRedis(redis, logger);
     // Unreachable at start is the same outage as later: watchRedis has logged it, the limiter falls back to memory.
     await redis.connect().catch(() => undefined);
@@ -77,18 +83,14 @@ export async function startServer(config: Config, database: Database, logger: Lo
     jobs,
     secrets: database.secrets,
   });
+  closers.add(() => services.stop());
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
   // They run before the worker, whose tasks rely on what they check (e.g. that stored secrets open).
-  if (pendingMigrations === 0)
-    await services.check().catch(async (error: unknown) => {
-      await services.stop();
-      throw error;
-    });
-  // The email/webhook worker runs in every server process; it must stop before the database pool closes.
-  const events = await startEvents(config, database, logger, jobFactories, services).catch(async (error: unknown) => {
-    await services.stop();
-    throw error;
-  });
+  if (pendingMigrations === 0) await closers.orClose(() => services.check());
+  // The email/webhook worker runs in every server process; it must stop before the database pool closes, and
+  // before the services its tasks use (the Graph client).
+  const events = await closers.orClose(() => startEvents(config, database, logger, jobFactories, services));
+  closers.add(() => events.stop());
   worker.queue = events.queue;
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const readiness = new Readiness();
@@ -105,10 +107,16 @@ export async function startServer(config: Config, database: Database, logger: Lo
         ),
       )
     : undefined;
+  if (callers) closers.add(() => callers.stop());
   const metrics =
     config.METRICS_PORT === undefined
       ? undefined
-      : createMetrics({ orm: database.orm, queueStats: events.queueStats, callerCache: callers?.stats });
+      : createMetrics({
+          orm: database.orm,
+          deliveryFailures: deliveryFailureGauges,
+          queueStats: events.queueStats,
+          callerCache: callers?.stats,
+        });
   const app = createApp({
     orm: database.orm,
     logger,
@@ -124,20 +132,27 @@ export async function startServer(config: Config, database: Database, logger: Lo
     secrets: database.secrets,
   });
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.PORT, () => resolve(listening));
-    listening.once('error', reject);
-  }).catch(async (error: unknown) => {
-    await callers?.stop();
-    await events.stop();
-    await services.stop();
-    throw error;
+  const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);
+  closers.add(() => sweeper.stop());
+  const server = await closers.orClose(
+    () =>
+      new Promise<Server>((resolve, reject) => {
+        const listening = app.listen(config.PORT, () => resolve(listening));
+        listening.once('error', reject);
+      }),
+  );
+  // Stops accepting requests and drains in-flight ones, cutting those still open after SHUTDOWN_TIMEOUT_MS.
+  closers.add(async () => {
+    const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearTimeout(forced);
   });
   answerClientErrors(server, logger);
   const { port } = server.address() as AddressInfo;
-  const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);
   logger.info({ port, rateLimitStore: redis ? 'redis' : 'memory' }, 'Switchboard listening');
-  const metricsServer = metrics && (await startMetricsServer(config.METRICS_PORT!, metrics, logger));
+  const metricsServer =
+    metrics && (await closers.orClose(() => startMetricsServer(config.METRICS_PORT!, metrics, logger)));
+  if (metricsServer) closers.add(() => metricsServer.close());
   // Seeding waits for the schema: an instance that may not migrate leaves an unmigrated database alone.
   const wantsDemo = seedsDemo(config);
   if (wantsDemo && pendingMigrations > 0) {
@@ -147,7 +162,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
   }
   const demo =
     wantsDemo && pendingMigrations === 0
-      ? await readiness.track('demo data', seedDemoIfEmpty(database.orm.em.fork()))
+      ? await closers.orClose(() => readiness.track('demo data', seedDemoIfEmpty(database.orm.em.fork())))
       : null;
 
   return {
@@ -157,17 +172,6 @@ export async function startServer(config: Config, database: Database, logger: Lo
     demo,
     services,
     jobs: events.queue,
-    async close() {
-      await metricsServer?.close();
-      const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearTimeout(forced);
-      sweeper.stop();
-      await callers?.stop();
-      // The worker's tasks use the services (the Graph client): stop it first.
-      await events.stop();
-      await services.stop();
-      await redis?.quit().catch(() => undefined);
-    },
+    close: () => closers.close(),
   };
 }

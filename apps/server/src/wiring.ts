@@ -4,22 +4,37 @@
  */
 import type { ExampleIdName } from '@switchboard/contract';
 import type { Config } from './config.js';
-import { openDatabase as openDatabaseOf, ormConfig as ormConfigOf, type Database } from './db/orm.js';
-import { createSeeder, type SeedFileOf, type SeedResultOf } from './db/seed/seed.loader.js';
+import { openDatabase as openDatabaseOf, ormConfig as ormConfigOf, type Database, type Schema } from './db/orm.js';
+import { createSeeder, type SeedFileOf, type SeedResultOf } from './db/seed/seed-loader.js';
 import type { ExampleId } from './kit/module.js';
 import type { Logger } from './logger.js';
 import { modules } from './modules/index.js';
-import { portalModule } from './portal/portal.module.js';
+import { portalModule } from './portal/portal-module.js';
 
 type Module = (typeof modules)[number];
 type SeedEntry = NonNullable<Module['seed']>[number];
 
 /** Every table the ORM knows: the modules' entities and the portal's (its session store). */
 export const entities = [...modules, portalModule].flatMap((manifest) => manifest.entities);
+const schema: Schema = { entities, sessionSettings: sessionSettingsOf(modules) };
 export const routeSlices = modules.flatMap((module) => module.routes ?? []);
 export const receivers = modules.flatMap((module) => (module.receivers ? [module.receivers] : []));
 export const serviceProviders = modules.flatMap((module) => module.services ?? []);
 export const jobFactories = modules.flatMap((module) => (module.jobs ? [module.jobs] : []));
+export const deliveryFailureGauges = modules.flatMap((module) => module.metrics?.deliveryFailures ?? []);
+
+/** The modules' session settings, one value per setting: two modules asking for different values is a bug. */
+function sessionSettingsOf(manifests: readonly Module[]): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const { name, sessionSettings } of manifests) {
+    for (const [setting, value] of Object.entries(sessionSettings ?? {})) {
+      if (settings[setting] !== undefined && settings[setting] !== value)
+        throw new Error(`module ${name} sets ${setting}=${value}, another module ${settings[setting]}`);
+      settings[setting] = value;
+    }
+  }
+  return settings;
+}
 
 /**
  * The demo data: every module's entries in module order (the seed order), then the fields modules add to other
@@ -55,6 +70,6 @@ export const exampleIds = modules.flatMap(
 );
 
 export const ormConfig = (clientUrl: string, poolMax?: number, logger?: Logger) =>
-  ormConfigOf(entities, clientUrl, poolMax, logger);
+  ormConfigOf(schema, clientUrl, poolMax, logger);
 export const openDatabase = (config: Config, logger: Logger, poolMax?: number): Promise<Database> =>
-  openDatabaseOf(entities, config, logger, poolMax);
+  openDatabaseOf(schema, config, logger, poolMax);

@@ -13,35 +13,11 @@ import { messagesContract } from './workspace/messages.js';
 import { templatesContract } from './workspace/templates.js';
 
 /**
- * The shape of the whole API, written out by name: the inferred type of the literal below is too large for
- * TypeScript to write into the declaration file (TS7056), while `typeof` references stay small. A type alias, not
- * an interface, so that it stays assignable to ts-rest's AppRouter (an index signature).
- */
-export type Contract = {
-  workspace: {
-    channels: typeof channelsContract;
-    contacts: typeof contactsContract;
-    labels: typeof labelsContract;
-    customFields: typeof customFieldsContract;
-    automations: typeof automationsContract;
-    chat: { templates: typeof templatesContract; message: typeof messagesContract };
-  };
-  platform: {
-    id: typeof platformContract;
-    subscription: typeof subscriptionsContract;
-    addon: typeof addonsContract;
-    tickets: typeof ticketsContract;
-    users: typeof usersContract;
-    webhooks: typeof webhooksContract;
-  };
-};
-
-/**
  * The whole API. Each leaf is an endpoint: `{ post, get }`, two routes built from one definition (each already a
  * ts-rest router, so the tree needs no `c.router` of its own). The nesting mirrors the URL paths and is the shape
  * of the SDK (`sb.workspace.contacts.list(...)`).
  */
-export const contract: Contract = {
+export const contract = {
   workspace: {
     channels: channelsContract,
     contacts: contactsContract,
@@ -62,6 +38,9 @@ export const contract: Contract = {
     webhooks: webhooksContract,
   },
 };
+
+/** The whole API's type, derived from the tree above. */
+export type Contract = typeof contract;
 
 export const API_INFO = {
   title: 'Switchboard API',

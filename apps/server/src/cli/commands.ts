@@ -4,17 +4,13 @@ import { Command, Option } from 'commander';
 import { isUuid, WEBHOOK_EVENT_TYPES, webhookEventsProblem, webhookManageParams } from '@switchboard/contract';
 import { seedDemoIfEmpty } from '../demo.js';
 import { ValidationError } from '../kit/errors.js';
-import { createApiKey, revokeApiKey } from '../modules/api-keys/api-key.service.js';
-import { Platform } from '../modules/platforms/platform.entity.js';
-import { hashPassword } from '../modules/users/password.js';
-import { User } from '../modules/users/user.entity.js';
-import { manageEndpoint } from '../modules/webhooks/webhook-endpoints.service.js';
-import { WEBHOOK_POLICY } from '../modules/webhooks/webhook-policy.js';
-import { WEBHOOK_SECRETS } from '../modules/webhooks/webhook-secret-box.js';
-import { WEBHOOK_SECRET_PATTERN } from '../modules/webhooks/webhook.seed.js';
+import { createApiKey, revokeApiKey } from '../modules/api-keys/index.js';
+import { Platform } from '../modules/platforms/index.js';
+import { hashPassword, User } from '../modules/users/index.js';
+import { manageEndpoint, WEBHOOK_POLICY, WEBHOOK_SECRET_PATTERN, WEBHOOK_SECRETS } from '../modules/webhooks/index.js';
 import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
-import { addWhatsAppCommands } from './whatsapp.commands.js';
+import { addWhatsAppCommands } from './whatsapp-commands.js';
 
 async function findUser(em: EntityManager, email: string, platform?: string): Promise<User> {
   const users = await em.find(User, { email: email.toLowerCase() }, { populate: ['platform'] });
@@ -81,7 +77,7 @@ export function buildCli(): Command {
     .option('--platform <idOrDomain>', 'the user’s platform, when the email exists in several')
     .action((opts: { email: string; name: string; platform?: string }) =>
       runCommand(async (em) => {
-        const created = await createApiKey(em, (await findUser(em, opts.email, opts.platform)).id, opts.name);
+        const created = await createApiKey({ em }, (await findUser(em, opts.email, opts.platform)).id, opts.name);
         return { id: created.id, prefix: created.prefix, apiKey: created.apiKey };
       }),
     );
@@ -89,7 +85,7 @@ export function buildCli(): Command {
     .command('revoke')
     .description('Revoke an API key by its prefix (as printed by key create); it gets 401 at once')
     .requiredOption('--prefix <prefix>', 'the key prefix, e.g. sb_live_AbCd1234')
-    .action((opts: { prefix: string }) => runCommand((em) => revokeApiKey(em, opts.prefix)));
+    .action((opts: { prefix: string }) => runCommand((em) => revokeApiKey({ em }, opts.prefix)));
 
   const webhook = program.command('webhook').description('Manage webhook endpoints');
   webhook
@@ -116,7 +112,7 @@ export function buildCli(): Command {
           );
         const started = await services();
         const deps = { policy: started.get(WEBHOOK_POLICY), secrets: started.get(WEBHOOK_SECRETS) };
-        const { data } = await manageEndpoint(em, platform.id, params.data, deps, opts.secret).catch(
+        const { data } = await manageEndpoint({ em }, platform.id, params.data, deps, opts.secret).catch(
           (error: unknown) => {
             if (!(error instanceof ValidationError)) throw error;
             throw new CliError(error.issues.map((issue) => `--${issue.field}: ${issue.problem}`).join('; '));

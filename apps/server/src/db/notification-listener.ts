@@ -1,9 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 
-/** The channel the caller triggers notify (migration Migration20261123160000_caller_change_notifications). */
-export const CALLER_CHANGES_CHANNEL = 'api_callers_changed';
-
 export interface ListenerEvents {
   notified(payload: string): void;
   /** LISTEN is confirmed on a (new) connection: every later commit's notifications will arrive. */

@@ -29,14 +29,26 @@ export interface DatabaseLimits {
   acquireTimeoutMs: number;
 }
 
-/** The ORM settings for these entities (the module list's, see wiring.ts): listed, never found by scanning folders. */
+/**
+ * What the modules ask of the database (see wiring.ts): their entities, listed, never found by scanning folders, and
+ * the PostgreSQL settings every pooled connection opens with.
+ */
+export interface Schema {
+  entities: Entities;
+  sessionSettings: Readonly<Record<string, string>>;
+}
+
+/** The ORM settings for the modules' schema. */
 export function ormConfig(
-  entities: Entities,
+  { entities, sessionSettings }: Schema,
   clientUrl: string,
   poolMax = 20,
   logger?: Logger,
   limits?: DatabaseLimits,
 ) {
+  const settings = Object.entries(sessionSettings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
   return defineConfig({
     clientUrl,
     // MikroORM's own messages (migrations applied) go through our JSON logger, never to stdout.
@@ -53,20 +65,17 @@ export function ormConfig(
       snapshot: false,
     },
     pool: { min: 0, max: poolMax },
-    // node-postgres Pool options: statement_timeout is set on every connection; connectionTimeoutMillis bounds
-    // both the wait for a free pooled client and the connect of a new one. Every connection runs prepared
-    // statements with their generic plan and without JIT: only contacts/list prepares statements (executePrepared
-    // says why; MikroORM sends simple queries with inlined literals, never planned as prepared statements), and JIT
-    // pays off only for long analytical queries, which this API does not run.
+    // node-postgres Pool options: the modules' session settings and statement_timeout are set on every connection;
+    // connectionTimeoutMillis bounds both the wait for a free pooled client and the connect of a new one.
     driverOptions: {
-      options: '-c plan_cache_mode=force_generic_plan -c jit=off',
+      ...(settings && { options: settings }),
       ...(limits && { statement_timeout: limits.statementTimeoutMs, connectionTimeoutMillis: limits.acquireTimeoutMs }),
     },
     forceUtcTimezone: true,
     ensureDatabase: false,
     discovery: { warnWhenNoEntities: false },
-    // Triggers and SQL functions are written in migrations (the contact counters, the contact search keys); a
-    // generated migration must not drop them.
+    // Triggers and SQL functions are written in migrations (the modules' counters and search keys); a generated
+    // migration must not drop them.
     schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
   });
 }
@@ -81,7 +90,7 @@ export interface Database {
 
 /** Real PostgreSQL in every mode: DATABASE_URL when set, else the embedded cluster under the data directory. */
 export async function openDatabase(
-  entities: Entities,
+  schema: Schema,
   config: Config,
   logger: Logger,
   poolMax?: number,
@@ -98,7 +107,7 @@ export async function openDatabase(
       });
   const url = config.DATABASE_URL ?? embedded!.url;
   const limits = { statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS };
-  const orm = await MikroORM.init(ormConfig(entities, url, poolMax, logger, limits));
+  const orm = await MikroORM.init(ormConfig(schema, url, poolMax, logger, limits));
   orm.config.registerExtension(SECRETS_EXTENSION, () => secrets);
   return {
     orm,

@@ -11,6 +11,35 @@ export interface DeliveryDeps {
 }
 
 /**
+ * Writes an attempt's outcome if the row still has `row.attempts` attempts: false when another job got there first
+ * (the guard makes a re-run job a no-op).
+ */
+async function recordOutcome<Row extends PendingRow, Outcome extends AttemptOutcome>(
+  tx: EntityManager,
+  target: DeliveryTarget<Row, Outcome>,
+  row: Row,
+  outcome: Outcome,
+  status: DeliveryStatus,
+  nextAttemptAt: Date | null,
+): Promise<boolean> {
+  const now = new Date();
+  const updated = await tx.nativeUpdate(
+    target.entity,
+    { id: row.id, attempts: row.attempts },
+    {
+      attempts: row.attempts + 1,
+      status: status === 'done' ? target.doneStatus : status,
+      lastError: outcome.error ?? null,
+      updatedAt: now,
+      ...target.outcomeColumns?.(outcome, { now, nextAttemptAt }),
+    },
+  );
+  if (updated !== 1) return false;
+  await target.recorded?.(tx, row, outcome, now);
+  return true;
+}
+
+/**
  * One attempt of one row. The outcome, and the job for the next attempt when it failed, commit together, so
  * a crash leaves either the old state (pg-boss re-runs this job) or the new one (the next job runs) — never
  * both: a re-run job finds the attempt count moved on and stops.
@@ -31,7 +60,7 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
     outcome.ok || outcome.final ? null : nextRetryAt(deps.policy, row.attempts + 1, new Date(row.createdAt));
   const status: DeliveryStatus = outcome.ok ? 'done' : retryAt ? 'pending' : 'failed';
   await deps.em.transactional(async (tx) => {
-    const recorded = await target.record(tx, row, outcome, status, retryAt);
+    const recorded = await recordOutcome(tx, target, row, outcome, status, retryAt);
     if (!recorded || !retryAt) return;
     const delaySeconds = Math.max(0, Math.round((retryAt.getTime() - Date.now()) / 1000));
     await deps.queue.enqueue(tx, target.queue, { id: row.id, attempt: row.attempts + 1 }, delaySeconds);

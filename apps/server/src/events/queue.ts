@@ -72,8 +72,8 @@ async function applySchedule(boss: PgBoss, spec: QueueSpec): Promise<void> {
  * claims, so several server instances share it), it can insert jobs through *our* open transaction (the
  * `db` option; MikroORM 7 runs on Kysely, so pg-boss's own Kysely adapter fits), it wakes workers with
  * LISTEN/NOTIFY the moment that transaction commits, and its supervisor re-queues jobs whose worker died.
- * The modules' rows (outbound_emails, webhook_deliveries) are the durable record and delivery log; a job only
- * says "attempt this row now". Job names come from the module list; this file knows none of them.
+ * The modules' rows (an email, a webhook delivery) are the durable record and delivery log; a job only says
+ * "attempt this row now". Job names come from the module list; this file knows none of them.
  *
  * Starts pg-boss on its own small pool (it installs and migrates its `pgboss` schema itself) with these queues.
  */

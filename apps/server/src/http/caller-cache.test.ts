@@ -89,6 +89,28 @@ describe('caller cache', () => {
     expect(h.lookups).toEqual(['hash-a', 'hash-a']);
   });
 
+  it('hears a notice still on its way during a lookup before storing: the next request looks up again', async () => {
+    const h = harness();
+    h.changes().listening();
+    h.onCatchUp(() => h.changes().notified(ADA));
+    await h.resolve('hash-a');
+    h.onCatchUp(() => undefined);
+    await h.resolve('hash-a');
+    await h.resolve('hash-a');
+    expect(h.lookups).toEqual(['hash-a', 'hash-a']);
+    expect(h.cache.stats()).toMatchObject({ hits: 1, misses: 2 });
+  });
+
+  it('stores nothing from a lookup whose catch-up cannot be confirmed', async () => {
+    const h = harness();
+    h.changes().listening();
+    h.catchUpAnswers(false);
+    await h.resolve('hash-a');
+    h.catchUpAnswers(true);
+    await h.resolve('hash-a');
+    expect(h.lookups).toEqual(['hash-a', 'hash-a']);
+  });
+
   it('evicts every key of the notified user and only theirs; an unrecognised payload evicts everything', async () => {
     const h = harness();
     h.changes().listening();

@@ -69,9 +69,10 @@ const frozen = (caller: Caller): Caller =>
  *   from the cache (every request queries) and everything cached is dropped.
  * - A hit first waits for `catchUp()`: every change committed before the request arrived has then evicted its
  *   entries, on every instance. Concurrent hits share one catch-up round trip (see the feed).
- * - A lookup remembers its result only if no change was reported while it ran (`generation`): a change that
- *   committed after the lookup read the database, but was heard before the result came back, would otherwise
- *   be cached stale; one heard after the result is stored evicts it.
+ * - A lookup remembers its result only if no change was reported while it ran (`generation`) and the feed caught
+ *   up meanwhile: a change that committed after the lookup read the database, but was heard before the result came
+ *   back, would otherwise be cached stale; one committed before the request is heard before the result is stored,
+ *   so a lookup that completes leaves nothing for an older notice to evict later.
  * lru-cache (isaacs/node-lru-cache): the npm ecosystem's standard LRU, maintained, typed, with per-entry TTL and a
  * dispose hook (which keeps the by-user index in step with evictions); bounded by entry count.
  */
@@ -132,8 +133,10 @@ export function startCallerCache(
       }
       state.misses += 1;
       const generation = state.generation;
-      const caller = await lookup();
-      if (caller && state.listening && generation === state.generation) store(keyHash, caller);
+      // The catch-up runs beside the lookup: a change committed before this request whose notice is still on its
+      // way is heard before the result is stored (and stops the store), instead of evicting it a moment later.
+      const [caller, caughtUp] = await Promise.all([lookup(), state.listening ? feed.catchUp() : false]);
+      if (caller && caughtUp && state.listening && generation === state.generation) store(keyHash, caller);
       return caller;
     },
     stats: () => ({ hits: state.hits, misses: state.misses, listening: state.listening }),

@@ -20,11 +20,18 @@ export interface Caller {
 }
 
 /**
- * What a service runs with: an EntityManager of its own, the caller, a logger and an id for the log lines.
- * The HTTP layer builds one per request; the CLI, jobs and tests can build one just as well.
+ * What every service function takes first: the EntityManager it works in (a fork of its own, or the transaction its
+ * caller opened). Jobs, the CLI, the seed loader and tests build one as easily as a request does.
  */
 export interface ServiceContext {
   em: EntityManager;
+}
+
+/**
+ * A service call on behalf of an API key's user: who is calling, a logger and an id for the log lines. The HTTP
+ * layer builds one per request (kit/implement.ts); the CLI and tests can build one just as well.
+ */
+export interface CallerContext extends ServiceContext {
   caller: Caller;
   log: Logger;
   requestId: string;

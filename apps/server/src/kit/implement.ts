@@ -3,7 +3,7 @@ import type { AppRoute, AppRouter, ServerInferRequest, ServerInferResponseBody }
 import type { createExpressEndpoints } from '@ts-rest/express';
 import type { Request as ExpressRequest } from 'express';
 import type { Logger } from '../logger.js';
-import type { Caller, ServiceContext } from './context.js';
+import type { Caller, CallerContext } from './context.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
 import type { JobQueue } from './jobs.js';
 import type { Services } from './services.js';
@@ -33,10 +33,10 @@ export type EndpointResult<E extends EndpointRoutes> = ServerInferResponseBody<E
 
 export type EndpointHandler<E extends EndpointRoutes> = (
   params: EndpointParams<E>,
-  ctx: ServiceContext,
+  ctx: CallerContext,
 ) => Promise<EndpointResult<E>>;
 
-function contextOf(req: Request, em: EntityManager, logger: Logger): ServiceContext {
+function contextOf(req: Request, em: EntityManager, logger: Logger): CallerContext {
   if (!req.caller) throw new UnauthorizedError('Missing API key. Send it in the X-API-Key header.');
   return { caller: req.caller, em: em.fork(), log: req.log ?? logger, requestId: String(req.id) };
 }

@@ -1,3 +1,4 @@
+import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -78,6 +79,15 @@ export interface AttemptOutcome {
 
 export type DeliveryStatus = 'pending' | 'done' | 'failed';
 
+/** The columns every delivery row has: what the delivery cycle writes after each attempt. */
+export interface DeliveryRecord {
+  id: string;
+  attempts: number;
+  status: string;
+  lastError?: string | null;
+  updatedAt: Date;
+}
+
 /**
  * What a module knows about delivering one kind of row; the attempt → record → retry cycle around it is the
  * queue's (events/delivery.ts).
@@ -87,17 +97,17 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   queue: string;
   /** Jobs of this queue one process runs at once. */
   concurrency: number;
+  /** The rows' entity: its DeliveryRecord columns are updated after each attempt. */
+  entity: EntityClass<DeliveryRecord>;
+  /** The row's status once delivered (`sent`, `delivered`, …); `pending` and `failed` are the same everywhere. */
+  doneStatus: string;
   /** The row, only while it is pending and has had exactly `job.attempt` attempts (else another job owns it). */
   load(em: EntityManager, job: DeliveryJob): Promise<Row | null>;
   attempt(row: Row, signal: AbortSignal, context: AttemptContext): Promise<Outcome>;
-  /** Writes the outcome if the row still has `row.attempts` attempts; false when another job got there first. */
-  record(
-    tx: EntityManager,
-    row: Row,
-    outcome: Outcome,
-    status: DeliveryStatus,
-    nextAttemptAt: Date | null,
-  ): Promise<boolean>;
+  /** Columns of its own written with the outcome (e.g. the provider's message id). */
+  outcomeColumns?(outcome: Outcome, at: { now: Date; nextAttemptAt: Date | null }): Record<string, unknown>;
+  /** Runs in the transaction that recorded the outcome (e.g. to log the attempt). */
+  recorded?(tx: EntityManager, row: Row, outcome: Outcome, now: Date): Promise<void>;
 }
 
 /** What a module's job factory is given when the worker starts. */

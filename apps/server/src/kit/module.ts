@@ -39,6 +39,17 @@ export interface ExampleId {
   of(em: EntityManager, viewer: ExampleViewer): Promise<string | undefined>;
 }
 
+/** What a module adds to /metrics, read when Prometheus scrapes. */
+export interface ModuleMetrics {
+  deliveryFailures?: DeliveryFailureGauge;
+}
+
+/** A module's deliveries that failed for good (retry window over): `switchboard_delivery_failures{kind}`. */
+export interface DeliveryFailureGauge {
+  kind: string;
+  count(em: EntityManager): Promise<number>;
+}
+
 /**
  * Everything the core needs to know about one resource. `modules/index.ts` lists the manifests; the app, the
  * ORM, the seed loader, the worker, the 404/405 table, the demo data and the portal's example ids are built from
@@ -65,6 +76,12 @@ export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly 
   demo?: DemoOf<Seed>;
   /** The contract's sample ids it owns, filled with real ones for the demo and the portal's "Try it". */
   examples?: Partial<Record<ExampleIdName, ExampleId>>;
+  /**
+   * PostgreSQL settings (`name: value`) its statements need on every pooled connection, set when the connection
+   * opens (e.g. how its prepared statements are planned).
+   */
+  sessionSettings?: Readonly<Record<string, string>>;
+  metrics?: ModuleMetrics;
 }
 
 /** Declares a manifest, keeping its seed sections' types (the seed file and result types derive from them). */

@@ -15,7 +15,7 @@ import { usersModule } from './users/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { whatsAppModule } from './whatsapp/index.js';
 
-export { apiKeyLookup } from './api-keys/index.js';
+export { apiKeyLookup, CALLER_CHANGES_CHANNEL } from './api-keys/index.js';
 export { idempotencyStore } from './idempotency/index.js';
 
 /**

@@ -5,9 +5,12 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { QueueStats } from '../events/worker.js';
 import type { CallerCacheStats } from '../http/caller-cache.js';
 import { routeMetadata } from '../http/context.js';
+import type { DeliveryFailureGauge } from '../kit/module.js';
 
 export interface MetricsSources {
   orm: MikroORM;
+  /** The modules' counts of deliveries that failed for good. */
+  deliveryFailures: readonly DeliveryFailureGauge[];
   queueStats?: () => Promise<QueueStats[]>;
   /** The API-key caller cache's counts, when it is on. */
   callerCache?: () => CallerCacheStats;
@@ -25,16 +28,11 @@ function routeLabel(req: Request): string {
   return route?.path ? `${req.baseUrl}${route.path}` : 'unmatched';
 }
 
-const DELIVERY_FAILURES_SQL = `
-  select 'webhook' as kind, count(*)::int as failed from webhook_deliveries where status = 'failed'
-  union all
-  select 'email', count(*)::int from outbound_emails where status = 'failed'`;
-
 /**
  * prom-client with a registry per process (no global state): Node's default metrics plus the service's own.
  * Gauges that need a query (pool, queue, deliveries) are read when Prometheus scrapes, not on a timer.
  */
-export function createMetrics({ orm, queueStats, callerCache }: MetricsSources): Metrics {
+export function createMetrics({ orm, deliveryFailures, queueStats, callerCache }: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -87,8 +85,8 @@ export function createMetrics({ orm, queueStats, callerCache }: MetricsSources):
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      const rows = await orm.em.fork().execute<{ kind: string; failed: number }[]>(DELIVERY_FAILURES_SQL);
-      for (const row of rows) this.set({ kind: row.kind }, row.failed);
+      const em = orm.em.fork();
+      for (const gauge of deliveryFailures) this.set({ kind: gauge.kind }, await gauge.count(em));
     },
   });
 

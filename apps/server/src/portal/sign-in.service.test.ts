@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, test } from 'vitest';
-import { hashPassword, verifyPassword } from '../modules/users/password.js';
+import { hashPassword, verifyPassword } from '../modules/users/index.js';
 import { credentialChecker } from './sign-in.service.js';
 
 /** The users an email matches, as the checker's one query would return them. */

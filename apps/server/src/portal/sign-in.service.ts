@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Caller } from '../kit/context.js';
+import type { Caller, ServiceContext } from '../kit/context.js';
 import { findUserCaller } from '../modules/api-keys/index.js';
-import { hashPassword, needsRehash, verifyPassword } from '../modules/users/password.js';
-import { User } from '../modules/users/user.entity.js';
+import { hashPassword, needsRehash, User, verifyPassword } from '../modules/users/index.js';
 
 export const PORTAL_PERMISSION = 'settings:api';
 
@@ -23,11 +22,11 @@ export interface PortalUser {
 }
 
 /** The signed-in user, re-read on every request so a removed permission or user takes effect at once. */
-export async function loadPortalUser(em: EntityManager, userId: string): Promise<PortalUser | undefined> {
+export async function loadPortalUser({ em }: ServiceContext, userId: string): Promise<PortalUser | undefined> {
   const user = await em.findOne(User, userId, {
     fields: ['email', 'name', 'permissions', 'sessionVersion', 'platform.name'],
   });
-  const caller = user && (await findUserCaller(em, userId));
+  const caller = user && (await findUserCaller({ em }, userId));
   if (!user || !caller) return undefined;
   return {
     id: user.id,

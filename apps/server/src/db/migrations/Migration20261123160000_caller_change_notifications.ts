@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * notifies `api_callers_changed` with the user's id. Triggers rather than calls in the services, so no write path
  * (services, CLI, seed loader, portal, hand-written SQL, FK cascades) can forget it; pg_notify is transactional,
  * so the notice goes out exactly when the change commits, and not at all on rollback. Watched: what the key
- * lookup (modules/api-keys/api-key.lookup.ts) reads. api_keys only when the key's identity or revocation changes:
+ * lookup (modules/api-keys/api-key.queries.ts) reads. api_keys only when the key's identity or revocation changes:
  * last_used_at is written once a minute per key and must not evict. users on any change (role, permissions,
  * platform access, name, email, ...). channel_users on any row change. channels when the columns the lookup
  * filters and orders channels by change. Deletes of users and channels reach api_keys and channel_users through

@@ -28,7 +28,7 @@ function keysSql(action: 'insert' | 'delete', rows: string): string[] {
 
 /**
  * Search keys for contacts/list, so that any search is an index lookup already in listing order (see
- * contact.search.ts for the queries and docs/api.md "Contacts and search" for the semantics):
+ * contact-search.queries.ts for the queries and docs/api.md "Contacts and search" for the semantics):
  *
  * - `contact_name_prefixes`: for each contact, every prefix (up to 24 characters) of every word-start suffix of its
  *   name, lower-cased with runs of whitespace folded: "Anna Müller" gives `a` … `anna müller` and `m` … `müller`.

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 
 const ApiKeySchema = defineEntity({
   name: 'ApiKey',

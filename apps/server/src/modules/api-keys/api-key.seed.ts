@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { seedExtension } from '../../kit/seed.js';
-import type { User } from '../users/user.entity.js';
-import { generateApiKey } from './api-key.crypto.js';
+import type { User } from '../users/index.js';
+import { generateApiKey } from './api-key-crypto.js';
 import { ApiKey } from './api-key.entity.js';
 
 /** `users[].apiKey: true` gives the user a key; the seed result shows it (the only time it is ever shown). */

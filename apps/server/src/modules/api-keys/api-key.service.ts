@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../kit/errors.js';
-import { User } from '../users/user.entity.js';
-import { generateApiKey } from './api-key.crypto.js';
+import { User } from '../users/index.js';
+import { generateApiKey } from './api-key-crypto.js';
 import { ApiKey } from './api-key.entity.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 export interface CreatedApiKey {
   id: string;
@@ -22,7 +22,7 @@ export interface ApiKeySummary {
   revokedAt: string | null;
 }
 
-export async function createApiKey(em: EntityManager, userId: string, name: string): Promise<CreatedApiKey> {
+export async function createApiKey({ em }: ServiceContext, userId: string, name: string): Promise<CreatedApiKey> {
   const generated = generateApiKey();
   const key = em.create(ApiKey, {
     user: em.getReference(User, userId),
@@ -40,7 +40,7 @@ export async function createApiKey(em: EntityManager, userId: string, name: stri
   };
 }
 
-export async function listApiKeys(em: EntityManager, userId: string): Promise<ApiKeySummary[]> {
+export async function listApiKeys({ em }: ServiceContext, userId: string): Promise<ApiKeySummary[]> {
   const keys = await em.find(ApiKey, { user: userId }, { orderBy: { createdAt: 'desc' } });
   return keys.map((k) => ({
     id: k.id,
@@ -53,7 +53,7 @@ export async function listApiKeys(em: EntityManager, userId: string): Promise<Ap
 }
 
 /** Revokes a key by its public prefix; `userId` limits it to that user's keys. Takes effect on the next request. */
-export async function revokeApiKey(em: EntityManager, prefix: string, userId?: string): Promise<ApiKeySummary> {
+export async function revokeApiKey({ em }: ServiceContext, prefix: string, userId?: string): Promise<ApiKeySummary> {
   const key = await em.findOne(ApiKey, userId ? { prefix, user: userId } : { prefix });
   if (!key) throw new NotFoundError('not_found', `No API key with prefix ${prefix}.`);
   key.revokedAt ??= new Date();

@@ -1,6 +1,6 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { resolveChannel } from '../channels/channel.scope.js';
+import { resolveChannel } from '../channels/index.js';
 import { listAutomations } from './automation.service.js';
 
 export function automationsRouter({ em, logger }: RouteDeps) {

@@ -1,7 +1,7 @@
 import { AUTOMATION_STATUSES } from '@switchboard/contract';
 import { z } from 'zod';
 import { seededId, seedRef, seedSection } from '../../kit/seed.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 import { Automation } from './automation.entity.js';
 
 export const automationsSeed = seedSection({

@@ -1,9 +1,9 @@
 import type { Automation } from '@switchboard/contract';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext } from '../../kit/context.js';
 import { Automation as AutomationEntity } from './automation.entity.js';
 
 /** Newest first. */
-export async function listAutomations(ctx: ServiceContext, channelId: string): Promise<Automation[]> {
+export async function listAutomations(ctx: CallerContext, channelId: string): Promise<Automation[]> {
   const automations = await ctx.em.find(
     AutomationEntity,
     { channel: channelId },

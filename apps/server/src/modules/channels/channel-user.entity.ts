@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { Channel } from './channel.entity.js';
 
 /** The users authorized for a channel. Its own entity so that the lookup by user is declared beside the table. */

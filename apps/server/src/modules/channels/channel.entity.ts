@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CHANNEL_STATUSES } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Platform } from '../platforms/platform.entity.js';
-import { User } from '../users/user.entity.js';
+import { Platform } from '../platforms/index.js';
+import { User } from '../users/index.js';
 import { ChannelUser } from './channel-user.entity.js';
 
 const ChannelSchema = defineEntity({

@@ -1,8 +1,8 @@
 import { CHANNEL_STATUSES, phoneParam } from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
-import { Platform } from '../platforms/platform.entity.js';
-import { User } from '../users/user.entity.js';
+import { Platform } from '../platforms/index.js';
+import { User } from '../users/index.js';
 import { Channel } from './channel.entity.js';
 
 export const channelsSeed = seedSection({

@@ -1,5 +1,5 @@
 import type { Channel } from '@switchboard/contract';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext } from '../../kit/context.js';
 import { Channel as ChannelEntity } from './channel.entity.js';
 
 type ChannelRow = Omit<Channel, 'createdAt'> & { createdAt: Date };
@@ -9,7 +9,7 @@ type ChannelRow = Omit<Channel, 'createdAt'> & { createdAt: Date };
  * from the QueryBuilder, not em.find: the hottest list skips hydration and the identity map, which showed in CPU
  * profiles of a saturated server (docs/benchmarks.md, "Figures behind code choices").
  */
-export async function listChannels(ctx: ServiceContext): Promise<Channel[]> {
+export async function listChannels(ctx: CallerContext): Promise<Channel[]> {
   const channels = await ctx.em
     .createQueryBuilder(ChannelEntity)
     .select(['id', 'name', 'phone', 'status', 'createdAt'])

@@ -6,6 +6,9 @@ import { ChannelUser } from './channel-user.entity.js';
 import { channelsRouter } from './channel.router.js';
 import { channelsSeed } from './channel.seed.js';
 
+export { Channel } from './channel.entity.js';
+export { assertInChannel, authorizedChannelIds, resolveChannel, type ScopedChannel } from './channel-scope.js';
+
 export const channelsModule = defineModule({
   name: 'channels',
   entities: [Channel, ChannelUser],

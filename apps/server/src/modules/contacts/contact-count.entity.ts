@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 
 /**
  * How many contacts each channel has, kept exact by statement-level triggers on `contacts` (see the

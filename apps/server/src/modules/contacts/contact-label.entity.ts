@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Label } from '../labels/label.entity.js';
+import { Label } from '../labels/index.js';
 import { Contact } from './contact.entity.js';
 
 /** The labels of a contact. Its own entity so that the lookup by label is declared beside the table. */

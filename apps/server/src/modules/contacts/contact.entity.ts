@@ -1,9 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CONTACT_STATUSES } from '@switchboard/contract';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Channel } from '../channels/channel.entity.js';
-import type { CustomFieldValues } from '../custom-fields/custom-field.values.js';
-import { Label } from '../labels/label.entity.js';
+import { Channel } from '../channels/index.js';
+import type { CustomFieldValues } from '../custom-fields/index.js';
+import { Label } from '../labels/index.js';
 import { ContactLabel } from './contact-label.entity.js';
 
 const ContactSchema = defineEntity({

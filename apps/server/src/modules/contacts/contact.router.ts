@@ -1,7 +1,7 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { resolveChannel } from '../channels/channel.scope.js';
-import { deleteContact, getContact, manageContact } from './contact.manage.js';
+import { resolveChannel } from '../channels/index.js';
+import { deleteContact, getContact, manageContact } from './contact-manage.service.js';
 import { listContacts } from './contact.service.js';
 
 export function contactsRouter({ em, logger }: RouteDeps) {

@@ -1,9 +1,8 @@
 import { CONTACT_STATUSES, contactManageParams } from '@switchboard/contract';
 import { z } from 'zod';
 import { contractFields, SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
-import { Channel } from '../channels/channel.entity.js';
-import { Label } from '../labels/label.entity.js';
-import { labelKey } from '../labels/label.seed.js';
+import { Channel } from '../channels/index.js';
+import { Label, labelKey } from '../labels/index.js';
 import { Contact } from './contact.entity.js';
 
 /** A contact's fields as contacts/manage takes them (its name required here: every seeded contact is new). */

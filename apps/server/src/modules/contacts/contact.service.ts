@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONTACTS_SEARCH_COUNT_CAP, type Contact } from '@switchboard/contract';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import {
   nameMatches,
@@ -9,7 +8,7 @@ import {
   phoneMatches,
   PHONE_ROWS_READ,
   type SqlPart,
-} from './contact.search.js';
+} from './contact-search.queries.js';
 import { isoTimestamp } from './iso-timestamp.js';
 import { executePrepared } from './prepared-statement.js';
 
@@ -53,7 +52,7 @@ const CONTACT_COLUMNS = `c.id, c.name, c.phone, c.email, c.status, c.custom_fiel
  * Without a search: the page and the channel's exact total (the trigger-maintained counter, see the
  * contact_counts migration) in one statement. A page at or past the end is not even scanned.
  */
-async function channelPage(ctx: ServiceContext, channelId: string, limit: number, offset: number) {
+async function channelPage(ctx: CallerContext, channelId: string, limit: number, offset: number) {
   const rows = await executePrepared<Contact & { channelTotal: number }>(
     ctx.em,
     `select ${CONTACT_COLUMNS}, n.total as "channelTotal"
@@ -78,7 +77,7 @@ interface SearchStatement {
  * Runs a search statement: the page's contacts are fetched by id, in the channel, with their labels; one row
  * carries the total when the page is empty.
  */
-async function searchPage(ctx: ServiceContext, channelId: string, { counted, page }: SearchStatement) {
+async function searchPage(ctx: CallerContext, channelId: string, { counted, page }: SearchStatement) {
   const rows = await executePrepared<Contact & { matchTotal: number; complete: boolean }>(
     ctx.em,
     `${counted.sql}
@@ -148,7 +147,7 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
  * so planning it each time costs little next to that (figures: docs/benchmarks.md).
  */
 async function densePhonePage(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   channelId: string,
   term: string,
   digits: string,
@@ -164,7 +163,7 @@ async function densePhonePage(
   );
 }
 
-export async function listContacts(ctx: ServiceContext, channelId: string, query: ContactQuery) {
+export async function listContacts(ctx: CallerContext, channelId: string, query: ContactQuery) {
   const { page, limit } = query;
   const offset = offsetOf(query);
   if (!query.search) {
@@ -189,7 +188,7 @@ export async function listContacts(ctx: ServiceContext, channelId: string, query
 
 /** One contact of the channel, by id or by phone, exactly as contacts/list shows it; undefined when there is none. */
 export async function readContact(
-  em: EntityManager,
+  { em }: ServiceContext,
   channelId: string,
   by: 'id' | 'phone',
   value: string,

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CUSTOM_FIELD_TYPES } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 
 const CustomFieldSchema = defineEntity({
   name: 'CustomField',

@@ -1,6 +1,6 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { resolveChannel } from '../channels/channel.scope.js';
+import { resolveChannel } from '../channels/index.js';
 import { listCustomFields } from './custom-field.service.js';
 
 export function customFieldsRouter({ em, logger }: RouteDeps) {

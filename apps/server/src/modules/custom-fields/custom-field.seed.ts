@@ -1,7 +1,7 @@
 import { CUSTOM_FIELD_TYPES } from '@switchboard/contract';
 import { z } from 'zod';
 import { seededId, seedRef, seedSection } from '../../kit/seed.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 import { CustomField } from './custom-field.entity.js';
 
 export const customFieldsSeed = seedSection({

@@ -5,6 +5,9 @@ import { CustomField } from './custom-field.entity.js';
 import { customFieldsRouter } from './custom-field.router.js';
 import { customFieldsSeed } from './custom-field.seed.js';
 
+export { listCustomFields } from './custom-field.service.js';
+export { checkCustomFieldValues, mergeCustomFieldValues, type CustomFieldValues } from './custom-field-values.js';
+
 export const customFieldsModule = defineModule({
   name: 'custom-fields',
   entities: [CustomField],

@@ -1,10 +1,10 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn } from '../../kit/columns.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 
 /**
  * One `Idempotency-Key` of one API user: claimed (no status yet) while the first request runs, then the reply
- * it got, replayed to retries. Read and written by idempotency.store.ts.
+ * it got, replayed to retries. Read and written by idempotency-store.ts.
  */
 const IdempotencyKeySchema = defineEntity({
   name: 'IdempotencyKey',

@@ -5,6 +5,10 @@ import { Label } from './label.entity.js';
 import { labelsRouter } from './label.router.js';
 import { labelsSeed } from './label.seed.js';
 
+export { Label } from './label.entity.js';
+export { labelKey } from './label.seed.js';
+export { labelIdsByName } from './label.service.js';
+
 export const labelsModule = defineModule({
   name: 'labels',
   entities: [Label],

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 
 const LabelSchema = defineEntity({
   name: 'Label',

@@ -1,7 +1,7 @@
 import { labelManageParams } from '@switchboard/contract';
 import { z } from 'zod';
 import { contractFields, SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 import { Label } from './label.entity.js';
 
 /** How labels created by this seed file are found by later sections (contacts): `channelId:name`. */

@@ -1,9 +1,9 @@
 import type { Label, LabelLookupValues } from '@switchboard/contract';
 import { LockMode } from '@mikro-orm/core';
-import { raw, type EntityManager } from '@mikro-orm/postgresql';
-import type { ServiceContext } from '../../kit/context.js';
+import { raw } from '@mikro-orm/postgresql';
+import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
-import { assertInChannel, type ScopedChannel } from '../channels/channel.scope.js';
+import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { Label as LabelEntity } from './label.entity.js';
 
 const LABEL_FIELDS = ['channel', 'name', 'description', 'color', 'sortOrder'] as const;
@@ -17,7 +17,7 @@ const toLabel = (l: Pick<LabelEntity, 'id' | (typeof LABEL_FIELDS)[number]>): La
   sortOrder: l.sortOrder,
 });
 
-export async function listLabels(ctx: ServiceContext, channelId: string): Promise<Label[]> {
+export async function listLabels(ctx: CallerContext, channelId: string): Promise<Label[]> {
   const labels = await ctx.em.find(
     LabelEntity,
     { channel: channelId },
@@ -32,7 +32,7 @@ export async function listLabels(ctx: ServiceContext, channelId: string): Promis
  * ON CONFLICT so a concurrent creation of the same name is not an error.
  */
 export async function labelIdsByName(
-  em: EntityManager,
+  { em }: ServiceContext,
   channelId: string,
   names: readonly string[],
   createMissing: boolean,
@@ -57,7 +57,7 @@ export async function labelIdsByName(
  * contacts go with it (contact_labels cascades). Returns the label as it was.
  */
 export async function deleteLabel(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   channel: ScopedChannel,
   lookup: LabelLookupValues,
 ): Promise<Label> {
@@ -101,7 +101,7 @@ interface UpsertedRow {
  * behind code choices") and would need a retry for a label deleted in between.
  */
 export async function upsertLabel(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   channelId: string,
   changes: LabelChanges,
 ): Promise<{ label: Label; created: boolean }> {

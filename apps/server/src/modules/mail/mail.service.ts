@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { OutboundEmail } from './outbound-email.entity.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /** The job that sends one outbound_emails row. */
 export const EMAIL_QUEUE = 'email.send';
@@ -64,6 +64,8 @@ export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutco
   return {
     queue: EMAIL_QUEUE,
     concurrency: 2,
+    entity: OutboundEmail,
+    doneStatus: 'sent',
     async load(em, job) {
       const email = await em.findOne(
         OutboundEmail,
@@ -88,23 +90,11 @@ export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutco
         return { ok: false, error: (error as Error).message, final: isPermanent(error) };
       }
     },
-    async record(tx: EntityManager, row, outcome, status) {
-      const now = new Date();
-      const updated = await tx.nativeUpdate(
-        OutboundEmail,
-        { id: row.id, attempts: row.attempts },
-        {
-          attempts: row.attempts + 1,
-          status: status === 'done' ? 'sent' : status,
-          transport: mailer.transport,
-          providerMessageId: outcome.messageId ?? null,
-          lastError: outcome.error ?? null,
-          sentAt: outcome.ok ? now : null,
-          updatedAt: now,
-        },
-      );
-      return updated === 1;
-    },
+    outcomeColumns: (outcome, { now }) => ({
+      transport: mailer.transport,
+      providerMessageId: outcome.messageId ?? null,
+      sentAt: outcome.ok ? now : null,
+    }),
   };
 }
 
@@ -117,7 +107,7 @@ export interface EmailToSend {
 }
 
 /** Records an email and queues its sending inside the caller's transaction, so both exist exactly when it commits. */
-export async function queueEmail(tx: EntityManager, jobs: JobQueue, email: EmailToSend): Promise<void> {
+export async function queueEmail({ em: tx }: ServiceContext, jobs: JobQueue, email: EmailToSend): Promise<void> {
   const id = randomUUID();
   const { affectedRows } = await tx
     .createQueryBuilder(OutboundEmail)

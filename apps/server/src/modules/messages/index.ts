@@ -6,6 +6,11 @@ import { messagesRouter } from './message.router.js';
 import { messagesSeed } from './message.seed.js';
 import { messagingService } from './messaging.js';
 
+export { applyStatusUpdate, recordInboundMessage, recordOutboundTemplate } from './message.service.js';
+export type { MessagingProvider, OutboundTemplateMessage, TemplateSyncResult } from './messaging-provider.port.js';
+export { statusSink, type MessagingProviders } from './messaging-providers.js';
+export { MESSAGING } from './messaging.js';
+
 export const messagesModule = defineModule({
   name: 'messages',
   entities: [Message],

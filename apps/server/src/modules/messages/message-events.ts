@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MessageError, MessageStatus } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
-import { Channel } from '../channels/channel.entity.js';
-import { queueWebhookEvent } from '../webhooks/webhook.service.js';
+import { Channel } from '../channels/index.js';
+import { queueWebhookEvent } from '../webhooks/index.js';
 
 /** A message's status changed (a provider's report moved it on; repeated, late and backward reports send nothing). */
 export const MESSAGE_STATUS_UPDATED = 'message.status.updated';
@@ -40,7 +40,7 @@ type MessageEvent =
  */
 export async function queueMessageEvent(tx: EntityManager, jobs: JobQueue, event: MessageEvent): Promise<void> {
   const channel = await tx.findOneOrFail(Channel, event.data.channelId, { fields: ['platform'] });
-  await queueWebhookEvent(tx, jobs, channel.platform.id, event.type, {
+  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event.type, {
     type: event.type,
     timestamp: event.data.timestamp,
     data: event.data,

@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '@switchboard/contract';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Channel } from '../channels/channel.entity.js';
-import { Contact } from '../contacts/contact.entity.js';
+import { Channel } from '../channels/index.js';
+import { Contact } from '../contacts/index.js';
 
 const MessageSchema = defineEntity({
   name: 'Message',

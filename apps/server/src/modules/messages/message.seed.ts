@@ -1,7 +1,7 @@
 import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES, phoneParam } from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 import { Message } from './message.entity.js';
 
 export const messagesSeed = seedSection({

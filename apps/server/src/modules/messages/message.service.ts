@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MessageStatus } from '@switchboard/contract';
 import { ForbiddenError } from '../../kit/errors.js';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
-import { authorizedChannelIds } from '../channels/channel.scope.js';
+import { authorizedChannelIds } from '../channels/index.js';
 import { Message } from './message.entity.js';
 import {
   MESSAGE_RECEIVED,
@@ -14,13 +13,13 @@ import {
   type MessageReceivedData,
   type MessageStatusUpdatedData,
 } from './message-events.js';
-import type { OutboundTemplateMessage, StatusUpdate } from './messaging-provider.js';
+import type { OutboundTemplateMessage, StatusUpdate } from './messaging-provider.port.js';
 import { nextStatus, statusesReplacedBy } from './status-order.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
 
-export async function findMessageStatus(ctx: ServiceContext, msgid: string): Promise<MessageStatus> {
+export async function findMessageStatus(ctx: CallerContext, msgid: string): Promise<MessageStatus> {
   const channelIds = authorizedChannelIds(ctx);
   if (channelIds.length === 0) throw new ForbiddenError(NOT_ACCESSIBLE);
   const message = await ctx.em.findOne(
@@ -37,7 +36,7 @@ export async function findMessageStatus(ctx: ServiceContext, msgid: string): Pro
 
 /** The outbound record of a message its provider accepted, under the provider's id. */
 export async function recordOutboundTemplate(
-  em: EntityManager,
+  { em }: ServiceContext,
   message: OutboundTemplateMessage,
   provider: string,
   msgid: string,
@@ -63,7 +62,7 @@ export async function recordOutboundTemplate(
  * Returns the change, or undefined when the report changes nothing (unknown message, repeated, late or backwards).
  */
 export async function applyStatusUpdate(
-  tx: EntityManager,
+  { em: tx }: ServiceContext,
   jobs: JobQueue,
   update: StatusUpdate,
 ): Promise<MessageStatusUpdatedData | undefined> {
@@ -103,7 +102,7 @@ export async function applyStatusUpdate(
  * Returns whether it was new.
  */
 export async function recordInboundMessage(
-  tx: EntityManager,
+  { em: tx }: ServiceContext,
   jobs: JobQueue,
   provider: string,
   data: MessageReceivedData,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { applyStatusUpdate } from './message.service.js';
-import type { MessagingProvider, StatusSink } from './messaging-provider.js';
+import type { MessagingProvider, StatusSink } from './messaging-provider.port.js';
 import { SandboxProvider, type SandboxTimeline } from './sandbox.provider.js';
 
 /** The configured providers by name; a channel's `provider` column picks one. */
@@ -21,7 +21,7 @@ export interface MessagingProviders {
 export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): StatusSink {
   return async (update) => {
     try {
-      const change = await em.fork().transactional((tx) => applyStatusUpdate(tx, jobs, update));
+      const change = await em.fork().transactional((tx) => applyStatusUpdate({ em: tx }, jobs, update));
       logger.debug({ ...update, applied: change !== undefined }, 'message status update');
     } catch (error) {
       logger.error({ err: error, ...update }, 'storing a message status update failed');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DeliveryStatus, MessagingProvider, StatusSink } from './messaging-provider.js';
+import type { DeliveryStatus, MessagingProvider, StatusSink } from './messaging-provider.port.js';
 
 export interface SandboxTimeline {
   /** Delay after `send` before the message is reported `sent`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryStatus } from './messaging-provider.js';
+import type { DeliveryStatus } from './messaging-provider.port.js';
 import { nextStatus, statusesReplacedBy } from './status-order.js';
 
 const ALL: DeliveryStatus[] = ['accepted', 'sent', 'delivered', 'read', 'failed'];

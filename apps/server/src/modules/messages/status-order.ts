@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from './messaging-provider.js';
+import type { DeliveryStatus } from './messaging-provider.port.js';
 
 /**
  * The one rule for a message's delivery status, whatever order the provider's reports arrive in (Meta retries and

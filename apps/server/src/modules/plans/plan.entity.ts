@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { PLAN_ITEM_TYPES, type BillingCycle } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Platform } from '../platforms/platform.entity.js';
+import { Platform } from '../platforms/index.js';
 
 export type PlanPrices = Partial<Record<BillingCycle, number>>;
 

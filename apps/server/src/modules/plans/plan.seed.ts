@@ -1,8 +1,8 @@
 import { BILLING_CYCLES, PLAN_ITEM_TYPES } from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
-import { Platform } from '../platforms/platform.entity.js';
-import { User } from '../users/user.entity.js';
+import { Platform } from '../platforms/index.js';
+import { User } from '../users/index.js';
 import { Plan } from './plan.entity.js';
 import { Subscription, SUBSCRIPTION_STATUSES } from './subscription.entity.js';
 

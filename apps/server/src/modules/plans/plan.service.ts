@@ -1,15 +1,15 @@
 import { BILLING_CYCLES, type AddonManageValues, type Plan } from '@switchboard/contract';
 import { Decimal } from 'decimal.js';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext } from '../../kit/context.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../kit/errors.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { Plan as PlanEntity } from './plan.entity.js';
 import { Subscription } from './subscription.entity.js';
 import { Transaction } from './transaction.entity.js';
 import { UserAddon } from './user-addon.entity.js';
 
 /** Plans of the caller's platform of one item type (base plans or add-ons), inactive ones included, oldest first. */
-export async function listPlans(ctx: ServiceContext, itemType: Plan['itemType']): Promise<Plan[]> {
+export async function listPlans(ctx: CallerContext, itemType: Plan['itemType']): Promise<Plan[]> {
   const plans = await ctx.em.find(
     PlanEntity,
     { platform: ctx.caller.platformId, itemType },
@@ -33,7 +33,7 @@ const MAX_AMOUNT = '9999999999.99';
  * transaction and the active add-on record in one database transaction (both or neither).
  */
 export async function assignAddon(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   params: AddonManageValues,
 ): Promise<{ addonId: string; transactionId: string }> {
   const { platformId } = ctx.caller;

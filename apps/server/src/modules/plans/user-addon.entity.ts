@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { BILLING_CYCLES } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { Plan } from './plan.entity.js';
 import { Transaction } from './transaction.entity.js';
 

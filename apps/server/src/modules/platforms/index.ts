@@ -5,6 +5,9 @@ import { Platform } from './platform.entity.js';
 import { platformRouter } from './platform.router.js';
 import { platformsSeed } from './platform.seed.js';
 
+export { PLATFORM_MEMBERS, type PlatformMembers } from './platform-members.port.js';
+export { Platform } from './platform.entity.js';
+
 export const platformsModule = defineModule({
   name: 'platforms',
   entities: [Platform],

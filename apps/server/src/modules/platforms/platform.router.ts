@@ -1,6 +1,6 @@
 import type { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { PLATFORM_MEMBERS } from './platform-members.js';
+import { PLATFORM_MEMBERS } from './platform-members.port.js';
 import { getPlatform } from './platform.service.js';
 
 export function platformRouter({ em, logger, services }: RouteDeps) {

@@ -1,11 +1,11 @@
 import type { Platform } from '@switchboard/contract';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
-import type { PlatformMembers } from './platform-members.js';
+import type { PlatformMembers } from './platform-members.port.js';
 import { Platform as PlatformEntity } from './platform.entity.js';
 
 /** The caller's platform with its user count and owner (the earliest user with role `owner`; null if none). */
-export async function getPlatform(ctx: ServiceContext, members: PlatformMembers): Promise<Platform> {
+export async function getPlatform(ctx: CallerContext, members: PlatformMembers): Promise<Platform> {
   const platformId = ctx.caller.platformId;
   const [platform, membership] = await Promise.all([
     ctx.em.findOne(PlatformEntity, platformId, { fields: ['name', 'domain', 'isActive'] }),

@@ -5,6 +5,9 @@ import { Template } from './template.entity.js';
 import { templatesRouter } from './template.router.js';
 import { templatesSeed } from './template.seed.js';
 
+export { Template } from './template.entity.js';
+export { countPlaceholders } from './template-placeholders.js';
+
 export const templatesModule = defineModule({
   name: 'templates',
   entities: [Template],

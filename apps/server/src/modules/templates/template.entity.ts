@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 
 const TemplateSchema = defineEntity({
   name: 'Template',

@@ -1,7 +1,7 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { resolveChannel } from '../channels/channel.scope.js';
-import { MESSAGING } from '../messages/messaging.js';
+import { resolveChannel } from '../channels/index.js';
+import { MESSAGING } from '../messages/index.js';
 import { listApprovedTemplates, sendTemplate, syncTemplates } from './template.service.js';
 
 export function templatesRouter({ em, logger, services }: RouteDeps) {

@@ -1,9 +1,9 @@
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 import { Template } from './template.entity.js';
-import { countPlaceholders } from './template.placeholders.js';
+import { countPlaceholders } from './template-placeholders.js';
 
 export const templatesSeed = seedSection({
   key: 'templates',

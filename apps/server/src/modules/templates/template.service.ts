@@ -1,14 +1,12 @@
 import type { Template } from '@switchboard/contract';
 import { AfterEffectError, AppError, NotFoundError, ValidationError } from '../../kit/errors.js';
-import type { ServiceContext } from '../../kit/context.js';
-import { Channel } from '../channels/channel.entity.js';
-import { recordOutboundTemplate } from '../messages/message.service.js';
-import type { TemplateSyncResult } from '../messages/messaging-provider.js';
-import type { MessagingProviders } from '../messages/messaging-providers.js';
+import type { CallerContext } from '../../kit/context.js';
+import { Channel } from '../channels/index.js';
+import { type MessagingProviders, recordOutboundTemplate, type TemplateSyncResult } from '../messages/index.js';
 import { Template as TemplateEntity } from './template.entity.js';
 
 /** The channel's approved templates, by name then language. */
-export async function listApprovedTemplates(ctx: ServiceContext, channelId: string): Promise<Template[]> {
+export async function listApprovedTemplates(ctx: CallerContext, channelId: string): Promise<Template[]> {
   const templates = await ctx.em.find(
     TemplateEntity,
     { channel: channelId, status: 'approved' },
@@ -43,7 +41,7 @@ interface SendableTemplate {
 
 /** The approved template to send: by name, in `language` when given; a name in several languages needs one. */
 async function sendableTemplate(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   channelId: string,
   name: string,
   language?: string,
@@ -87,7 +85,7 @@ async function sendableTemplate(
  * same key gets it again instead of a second message. No half-written row is left either way.
  */
 export async function sendTemplate(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   providers: MessagingProviders,
   channelId: string,
   send: TemplateSend,
@@ -117,7 +115,7 @@ export async function sendTemplate(
   };
   const { providerMessageId } = await provider.send(message);
   try {
-    await recordOutboundTemplate(ctx.em, message, provider.name, providerMessageId);
+    await recordOutboundTemplate(ctx, message, provider.name, providerMessageId);
   } catch (error) {
     ctx.log.error(
       {
@@ -148,7 +146,7 @@ export type TemplateSyncOutcome = TemplateSyncResult & { provider: string };
  * sandbox: its templates come from the seed file) reports 0 synced and the channel's approved templates.
  */
 export async function syncTemplates(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   providers: MessagingProviders,
   channelId: string,
 ): Promise<TemplateSyncOutcome> {

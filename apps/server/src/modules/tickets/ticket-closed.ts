@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ticket } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
-import { queueEmail } from '../mail/mail.service.js';
-import { queueWebhookEvent } from '../webhooks/webhook.service.js';
+import { queueEmail } from '../mail/index.js';
+import { queueWebhookEvent } from '../webhooks/index.js';
 
 export const TICKET_CLOSED = 'ticket.closed';
 
@@ -31,12 +31,12 @@ export async function enqueueTicketClosed(
   platformId: string,
   ticket: Ticket,
 ): Promise<void> {
-  await queueEmail(tx, jobs, {
+  await queueEmail({ em: tx }, jobs, {
     dedupeKey: `${TICKET_CLOSED}:${ticket.id}:${ticket.closedAt}`,
     to: ticket.owner.email,
     ...closedEmail(ticket),
   });
-  await queueWebhookEvent(tx, jobs, platformId, TICKET_CLOSED, {
+  await queueWebhookEvent({ em: tx }, jobs, platformId, TICKET_CLOSED, {
     type: TICKET_CLOSED,
     timestamp: ticket.closedAt,
     data: { ticket },

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { SENDER_ROLES } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { Ticket } from './ticket.entity.js';
 
 const TicketMessageSchema = defineEntity({

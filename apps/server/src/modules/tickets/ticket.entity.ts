@@ -1,8 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '@switchboard/contract';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Platform } from '../platforms/platform.entity.js';
-import { User } from '../users/user.entity.js';
+import { Platform } from '../platforms/index.js';
+import { User } from '../users/index.js';
 
 const TicketSchema = defineEntity({
   name: 'Ticket',

@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, type Ticket, type TicketSummary } from '@switchboard/contract';
 import { NotFoundError } from '../../kit/errors.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { generateShortId } from './short-id.js';
 import { TicketMessage } from './ticket-message.entity.js';
 import { Ticket as TicketEntity } from './ticket.entity.js';

@@ -1,9 +1,8 @@
 import { TICKET_PRIORITIES, TICKET_STATUSES, ticketManageParams } from '@switchboard/contract';
 import { z } from 'zod';
 import { contractFields, seedRef, seedSection } from '../../kit/seed.js';
-import { Platform } from '../platforms/platform.entity.js';
-import { userKey } from '../users/user.seed.js';
-import { User } from '../users/user.entity.js';
+import { Platform } from '../platforms/index.js';
+import { User, userKey } from '../users/index.js';
 import { generateShortId } from './short-id.js';
 import { Ticket } from './ticket.entity.js';
 

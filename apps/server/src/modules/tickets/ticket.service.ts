@@ -3,9 +3,9 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { enqueueTicketClosed } from './ticket-closed.js';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { TicketMessage } from './ticket-message.entity.js';
 import { Ticket as TicketEntity } from './ticket.entity.js';
 import {
@@ -100,7 +100,7 @@ async function updateTicket(
  * tickets/manage: creates or updates a ticket, adds the thread message, and, when the ticket has just been
  * closed, queues the owner's email and the `ticket.closed` webhooks — all in one transaction.
  */
-export async function manageTicket(ctx: ServiceContext, params: TicketManageValues, jobs: JobQueue): Promise<Ticket> {
+export async function manageTicket(ctx: CallerContext, params: TicketManageValues, jobs: JobQueue): Promise<Ticket> {
   const { platformId, userId } = ctx.caller;
   return ctx.em.transactional(async (tx) => {
     const written =
@@ -126,7 +126,7 @@ export async function manageTicket(ctx: ServiceContext, params: TicketManageValu
 
 /** tickets/list: the platform's tickets, filters combined, most recently updated first; no thread. */
 export async function listTickets(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   query: TicketsListValues,
 ): Promise<{ data: TicketSummary[]; pagination: Pagination }> {
   const where: FilterQuery<TicketEntity> = {
@@ -148,7 +148,7 @@ export async function listTickets(
 }
 
 /** tickets/get: the whole ticket, by UUID or shortId, internal notes included (the caller is a platform admin). */
-export async function getTicket(ctx: ServiceContext, ticketId: string): Promise<Ticket> {
+export async function getTicket(ctx: CallerContext, ticketId: string): Promise<Ticket> {
   const { id } = await findTicket(ctx.em, ctx.caller.platformId, ticketId);
   return readTicket(ctx.em, id);
 }

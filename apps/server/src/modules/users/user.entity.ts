@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { USER_ROLES } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Platform } from '../platforms/platform.entity.js';
+import { Platform } from '../platforms/index.js';
 
 const UserSchema = defineEntity({
   name: 'User',

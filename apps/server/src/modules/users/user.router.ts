@@ -1,6 +1,6 @@
 import type { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
-import { PLAN_HOLDERS } from './plan-holders.js';
+import { PLAN_HOLDERS } from './plan-holders.port.js';
 import { listUsers } from './user.service.js';
 
 export function usersRouter({ em, logger, services }: RouteDeps) {

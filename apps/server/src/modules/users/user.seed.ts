@@ -1,7 +1,7 @@
 import { USER_ROLES } from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seedRef, seedSection } from '../../kit/seed.js';
-import { Platform } from '../platforms/platform.entity.js';
+import { Platform } from '../platforms/index.js';
 import { hashPassword } from './password.js';
 import { User } from './user.entity.js';
 

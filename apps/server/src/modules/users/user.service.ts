@@ -1,7 +1,7 @@
 import type { Pagination, PlatformUser, UsersListValues } from '@switchboard/contract';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
-import type { PlanHolders } from './plan-holders.js';
+import type { PlanHolders } from './plan-holders.port.js';
 import { User } from './user.entity.js';
 
 /**
@@ -9,7 +9,7 @@ import { User } from './user.entity.js';
  * case-insensitively) and role, each with whether it holds an active base plan. Never the password hash.
  */
 export async function listUsers(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   planHolders: PlanHolders,
   query: UsersListValues,
 ): Promise<{ data: PlatformUser[]; pagination: Pagination }> {

@@ -13,6 +13,7 @@ import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { findEndpoint } from './webhook-endpoints.service.js';
 import { WEBHOOK_QUEUE } from './webhook.service.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 export const REDELIVERY_QUEUED = 'Redelivery queued';
 
@@ -57,11 +58,11 @@ async function withAttempts(em: EntityManager, deliveries: LoggedDelivery[]): Pr
 
 /** webhooks/deliveries: an endpoint's delivery log, newest first, a page at a time. */
 export async function listDeliveries(
-  em: EntityManager,
+  { em }: ServiceContext,
   platformId: string,
   params: Pick<WebhookDeliveriesValues, 'endpointId' | 'status' | 'page' | 'limit'>,
 ): Promise<{ data: WebhookDeliveryView[]; pagination: Pagination }> {
-  await findEndpoint(em, platformId, params.endpointId);
+  await findEndpoint({ em }, platformId, params.endpointId);
   const { page, limit } = params;
   const [deliveries, total] = await em.findAndCount(
     WebhookDelivery,
@@ -81,7 +82,7 @@ export async function listDeliveries(
  * still open.
  */
 export async function redeliver(
-  em: EntityManager,
+  { em }: ServiceContext,
   platformId: string,
   deliveryId: string,
   jobs: JobQueue,

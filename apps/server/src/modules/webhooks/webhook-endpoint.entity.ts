@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Platform } from '../platforms/platform.entity.js';
+import { Platform } from '../platforms/index.js';
 
 const WebhookEndpointSchema = defineEntity({
   name: 'WebhookEndpoint',

@@ -13,6 +13,7 @@ import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import type { WebhookSecrets } from './webhook-secret-box.js';
 import { inOverlap, newWebhookSecret, overlapEndsAt } from './webhook-secrets.js';
 import { assertWebhookUrl } from './webhook-url.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /**
  * What managing endpoints needs beyond the database: the SSRF policy (ALLOW_HTTP_WEBHOOKS), the box signing
@@ -49,7 +50,7 @@ export function endpointView(endpoint: WebhookEndpoint, now = new Date()): Webho
 }
 
 /** The platform's endpoints, oldest first. */
-export async function listEndpoints(em: EntityManager, platformId: string): Promise<WebhookEndpointView[]> {
+export async function listEndpoints({ em }: ServiceContext, platformId: string): Promise<WebhookEndpointView[]> {
   const endpoints = await em.find(
     WebhookEndpoint,
     { platform: platformId },
@@ -60,7 +61,7 @@ export async function listEndpoints(em: EntityManager, platformId: string): Prom
 
 /** An endpoint of this platform: 404 when no endpoint has the id, 403 when another platform's has it. */
 export async function findEndpoint(
-  em: EntityManager,
+  { em }: ServiceContext,
   platformId: string,
   endpointId: string,
   lock = false,
@@ -103,7 +104,7 @@ async function changeEndpoint(
   secrets: WebhookSecrets,
 ) {
   return em.transactional(async (tx) => {
-    const endpoint = await findEndpoint(tx, platformId, endpointId, true);
+    const endpoint = await findEndpoint({ em: tx }, platformId, endpointId, true);
     const now = new Date();
     if (params.delete) {
       const view = endpointView(endpoint, now);
@@ -136,7 +137,7 @@ async function changeEndpoint(
  * with `secret` when given (`pnpm cli webhook add --secret`), else with a new one.
  */
 export async function manageEndpoint(
-  em: EntityManager,
+  { em }: ServiceContext,
   platformId: string,
   params: WebhookManageValues,
   deps: Pick<WebhookDeps, 'policy' | 'secrets' | 'resolve'>,

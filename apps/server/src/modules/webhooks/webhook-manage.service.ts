@@ -1,16 +1,16 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookDelivery, WebhookManageValues } from '@switchboard/contract';
 import { REDELIVERY_QUEUED, redeliver } from './webhook-deliveries.service.js';
 import { manageEndpoint, type EndpointWithSecret, type WebhookDeps } from './webhook-endpoints.service.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /** webhooks/manage: create, update, rotate, delete an endpoint of `platformId`, or redeliver one of its deliveries. */
 export async function manageWebhook(
-  em: EntityManager,
+  { em }: ServiceContext,
   platformId: string,
   params: WebhookManageValues,
   deps: WebhookDeps,
 ): Promise<{ data: EndpointWithSecret | WebhookDelivery; message: string }> {
   if (params.redeliver !== undefined)
-    return { data: await redeliver(em, platformId, params.redeliver, deps.jobs), message: REDELIVERY_QUEUED };
-  return manageEndpoint(em, platformId, params, deps);
+    return { data: await redeliver({ em }, platformId, params.redeliver, deps.jobs), message: REDELIVERY_QUEUED };
+  return manageEndpoint({ em }, platformId, params, deps);
 }

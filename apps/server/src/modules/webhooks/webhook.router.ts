@@ -10,16 +10,16 @@ export function webhooksRouter({ em, logger, jobs, services }: RouteDeps) {
   const deps = { policy: services.get(WEBHOOK_POLICY), secrets: services.get(WEBHOOK_SECRETS), jobs };
   return {
     list: implement<typeof contract.platform.webhooks.list>(em, logger, async (params, ctx) => {
-      const data = await listEndpoints(ctx.em, params.platformId);
+      const data = await listEndpoints(ctx, params.platformId);
       return { success: true, data, total: data.length };
     }),
     manage: implement<typeof contract.platform.webhooks.manage>(em, logger, async (params, ctx) => ({
       success: true,
-      ...(await manageWebhook(ctx.em, params.platformId, params, deps)),
+      ...(await manageWebhook(ctx, params.platformId, params, deps)),
     })),
     deliveries: implement<typeof contract.platform.webhooks.deliveries>(em, logger, async (params, ctx) => ({
       success: true,
-      ...(await listDeliveries(ctx.em, params.platformId, params)),
+      ...(await listDeliveries(ctx, params.platformId, params)),
     })),
   };
 }

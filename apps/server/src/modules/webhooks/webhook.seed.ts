@@ -3,7 +3,7 @@ import { webhookEventsProblem, webhookManageParams } from '@switchboard/contract
 import { z } from 'zod';
 import { AppError } from '../../kit/errors.js';
 import { contractFields, SeedError, seedExtension } from '../../kit/seed.js';
-import type { Platform } from '../platforms/platform.entity.js';
+import type { Platform } from '../platforms/index.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WEBHOOK_SECRETS } from './webhook-secret-box.js';
 import { newWebhookSecret } from './webhook-secrets.js';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import { DestinationRefusedError, fetchDestination, type DestinationPolicy } from './destination.js';
 import { signingSecrets, signWebhook } from './webhook-secrets.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import type { ServiceContext } from '../../kit/context.js';
 import type { WebhookSecrets } from './webhook-secret-box.js';
 
 /** The job that POSTs one webhook_deliveries row. */
@@ -73,6 +73,8 @@ export function webhookTarget(
   return {
     queue: WEBHOOK_QUEUE,
     concurrency: 4,
+    entity: WebhookDelivery,
+    doneStatus: 'delivered',
     async load(em, job) {
       const delivery = await em.findOne(
         WebhookDelivery,
@@ -101,22 +103,12 @@ export function webhookTarget(
       if (!row.endpointActive) return { ok: false, error: 'endpoint disabled', final: true, durationMs: 0 };
       return post(row, timeoutMs, policy, signal);
     },
-    async record(tx: EntityManager, row, outcome, status, nextAttemptAt) {
-      const now = new Date();
-      const updated = await tx.nativeUpdate(
-        WebhookDelivery,
-        { id: row.id, attempts: row.attempts },
-        {
-          attempts: row.attempts + 1,
-          status: status === 'done' ? 'delivered' : status,
-          lastStatusCode: outcome.statusCode ?? null,
-          lastError: outcome.error ?? null,
-          nextAttemptAt,
-          deliveredAt: outcome.ok ? now : null,
-          updatedAt: now,
-        },
-      );
-      if (updated !== 1) return false;
+    outcomeColumns: (outcome, { now, nextAttemptAt }) => ({
+      lastStatusCode: outcome.statusCode ?? null,
+      nextAttemptAt,
+      deliveredAt: outcome.ok ? now : null,
+    }),
+    async recorded(tx, row, outcome, now) {
       await tx.insert(WebhookAttempt, {
         id: randomUUID(),
         delivery: row.id,
@@ -126,7 +118,6 @@ export function webhookTarget(
         durationMs: outcome.durationMs,
         createdAt: now,
       });
-      return true;
     },
   };
 }
@@ -136,7 +127,7 @@ export function webhookTarget(
  * caller's transaction. Its webhook-id (`msg_…`) is fixed here and reused by every retry.
  */
 export async function queueWebhookEvent(
-  tx: EntityManager,
+  { em: tx }: ServiceContext,
   jobs: JobQueue,
   platformId: string,
   type: string,

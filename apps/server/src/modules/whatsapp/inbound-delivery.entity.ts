@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
-import { Channel } from '../channels/channel.entity.js';
+import { Channel } from '../channels/index.js';
 
 export const INBOUND_DELIVERY_STATUSES = ['pending', 'applied', 'failed'] as const;
 

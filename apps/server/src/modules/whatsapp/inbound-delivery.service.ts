@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGE_TYPES, type MessageStatus } from '@switchboard/contract';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
-import { findOrCreateContactByPhone } from '../contacts/contact.by-phone.js';
-import { applyStatusUpdate, recordInboundMessage } from '../messages/message.service.js';
+import { findOrCreateContactByPhone } from '../contacts/index.js';
+import { applyStatusUpdate, recordInboundMessage } from '../messages/index.js';
 import {
   parseInboundNotification,
   type InboundEvent,
@@ -15,6 +15,7 @@ import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { WHATSAPP_CLOUD } from './whatsapp.js';
 import { onTemplateStatusUpdate } from './template-status.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /** The job that applies one stored webhook POST. */
 export const INBOUND_QUEUE = 'whatsapp.inbound';
@@ -25,7 +26,7 @@ export const INBOUND_QUEUE = 'whatsapp.inbound';
  * channel again (Meta's redelivery) are found by their hash: stored once, queued once.
  */
 export async function storeInboundDelivery(
-  em: EntityManager,
+  { em }: ServiceContext,
   jobs: JobQueue,
   channelId: string,
   body: Buffer,
@@ -94,7 +95,7 @@ async function applyStatus(
   summary: InboundSummary,
 ) {
   const error = event.error && { code: event.error.code, title: oneLine(event.error.title, 500) };
-  const change = await applyStatusUpdate(tx, deps.jobs, {
+  const change = await applyStatusUpdate({ em: tx }, deps.jobs, {
     provider: WHATSAPP_CLOUD,
     channelId: channel.channelId,
     providerMessageId: event.providerMessageId,
@@ -122,7 +123,7 @@ async function applyMessage(
   const name = oneLine(event.contactName ?? '', 200) || event.from;
   const contact = await findOrCreateContactByPhone(tx, channel.channelId, event.from, name);
   const type = (MESSAGE_TYPE_SET.has(event.type) ? event.type : 'unsupported') as MessageStatus['type'];
-  const recorded = await recordInboundMessage(tx, deps.jobs, WHATSAPP_CLOUD, {
+  const recorded = await recordInboundMessage({ em: tx }, deps.jobs, WHATSAPP_CLOUD, {
     msgid: event.providerMessageId,
     channelId: channel.channelId,
     contact,
@@ -149,7 +150,7 @@ function foreignTo(channel: ChannelNumbers, event: InboundEvent): string | undef
  * number, unknown kinds and unreadable parts are skipped and listed in the summary; nothing here throws on input.
  */
 export async function applyInboundPayload(
-  tx: EntityManager,
+  { em: tx }: ServiceContext,
   deps: ApplyDeps,
   channel: ChannelNumbers,
   payload: unknown,
@@ -214,7 +215,7 @@ async function applyStoredDelivery(tx: EntityManager, deps: ApplyDeps, row: Inbo
   const parsed = parseJson(row.body);
   if (!parsed.ok) return { outcome: 'skipped', reason: 'body is not JSON' };
   const channel = { channelId: row.channelId, phoneNumberId: connection.phoneNumberId, wabaId: connection.wabaId };
-  return { outcome: 'applied', summary: await applyInboundPayload(tx, deps, channel, parsed.payload) };
+  return { outcome: 'applied', summary: await applyInboundPayload({ em: tx }, deps, channel, parsed.payload) };
 }
 
 function logResult(log: Logger, result: ApplyResult): void {
@@ -233,6 +234,8 @@ export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow
   return {
     queue: INBOUND_QUEUE,
     concurrency: 2,
+    entity: WhatsAppInboundDelivery,
+    doneStatus: 'applied',
     async load(em, job) {
       const delivery = await em.findOne(
         WhatsAppInboundDelivery,
@@ -259,19 +262,6 @@ export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow
       } catch (error) {
         return { ok: false, error: (error as Error).message };
       }
-    },
-    async record(tx, row, outcome, status) {
-      const updated = await tx.nativeUpdate(
-        WhatsAppInboundDelivery,
-        { id: row.id, attempts: row.attempts },
-        {
-          attempts: row.attempts + 1,
-          status: status === 'done' ? 'applied' : status,
-          lastError: outcome.error ?? null,
-          updatedAt: new Date(),
-        },
-      );
-      return updated === 1;
     },
   };
 }

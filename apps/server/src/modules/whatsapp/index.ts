@@ -2,14 +2,24 @@ import { defineModule } from '../../kit/module.js';
 import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 import { inboundDeliveryTarget } from './inbound-delivery.service.js';
 import { inboundRetentionTask } from './inbound-retention.js';
-import { whatsAppReceivers } from './inbound.receiver.js';
-import { templateSyncTasks } from './template-sync.jobs.js';
+import { whatsAppReceivers } from './inbound-receiver.router.js';
+import { templateSyncTasks } from './template-sync-tasks.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { channelProviderSeed } from './whatsapp.seed.js';
 import { whatsAppService } from './whatsapp.service.js';
 import { WHATSAPP } from './whatsapp.js';
 
 export { requestTemplateSync } from './template-sync.service.js';
+
+export { syncChannelTemplates } from './template-sync.service.js';
+export {
+  connectWhatsAppChannel,
+  connectWhatsAppChannelAs,
+  listChannelConnections,
+  type ChannelConnection,
+} from './whatsapp-connection.service.js';
+export { whatsAppCredentialsSchema } from './whatsapp-credentials.js';
+export { WHATSAPP, WHATSAPP_CLOUD } from './whatsapp.js';
 
 /**
  * Channels carried by Meta's WhatsApp Cloud API: their encrypted credentials, the Graph client, template sync and

@@ -26,5 +26,5 @@ export async function onTemplateStatusUpdate(
     { channelId, outcome, templateName, language, templateId, reason },
     'whatsapp template status update: syncing the channel',
   );
-  await requestTemplateSync(tx, deps.jobs, channelId);
+  await requestTemplateSync({ em: tx }, deps.jobs, channelId);
 }

@@ -1,14 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
-import type { TemplateSyncResult } from '../messages/messaging-provider.js';
-import { Template } from '../templates/template.entity.js';
+import type { TemplateSyncResult } from '../messages/index.js';
+import { Template } from '../templates/index.js';
 import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import type { WhatsApp } from './whatsapp.js';
+import type { ServiceContext } from '../../kit/context.js';
 
 /** The queue of one channel's sync; its jobs are keyed by channel, so requests made while one waits merge. */
 export const TEMPLATE_SYNC_QUEUE = 'whatsapp.template-sync';
@@ -21,7 +21,7 @@ const keyOf = (template: { name: string; language: string }) => `${template.name
  * from Meta (or moved to a status we do not list) stops being listed.
  */
 export async function storeSyncedTemplates(
-  tx: EntityManager,
+  { em: tx }: ServiceContext,
   channelId: string,
   templates: SyncedTemplate[],
 ): Promise<TemplateSyncResult> {
@@ -46,7 +46,7 @@ export async function storeSyncedTemplates(
  * Graph refusals are ProviderErrors (400/502/503).
  */
 export async function syncChannelTemplates(
-  em: EntityManager,
+  { em }: ServiceContext,
   whatsApp: WhatsApp,
   channelId: string,
   logger?: Logger,
@@ -77,7 +77,7 @@ export async function syncChannelTemplates(
         'The channel’s WhatsApp credentials changed during the sync; sync again.',
       );
     }
-    return storeSyncedTemplates(tx, channelId, templates);
+    return storeSyncedTemplates({ em: tx }, channelId, templates);
   });
 }
 
@@ -85,6 +85,10 @@ export async function syncChannelTemplates(
  * Queues a durable sync of one channel inside the caller's transaction (e.g. when Meta's
  * `message_template_status_update` webhook arrives): it runs once that transaction commits, in the worker.
  */
-export async function requestTemplateSync(tx: EntityManager, jobs: JobQueue, channelId: string): Promise<void> {
+export async function requestTemplateSync(
+  { em: tx }: ServiceContext,
+  jobs: JobQueue,
+  channelId: string,
+): Promise<void> {
   await jobs.enqueueTask(tx, TEMPLATE_SYNC_QUEUE, { channelId }, { singletonKey: channelId });
 }

@@ -1,6 +1,6 @@
 import { TEMPLATE_CATEGORIES, type Template } from '@switchboard/contract';
 import { z } from 'zod';
-import { countPlaceholders } from '../templates/template.placeholders.js';
+import { countPlaceholders } from '../templates/index.js';
 
 /** One entry of Graph's `GET /{waba-id}/message_templates` `data[]`, read tolerantly (Meta adds fields freely). */
 export const metaTemplateSchema = z

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger.js';
-import type { MessagingProvider, OutboundTemplateMessage, TemplateSyncResult } from '../messages/messaging-provider.js';
+import type { MessagingProvider, OutboundTemplateMessage, TemplateSyncResult } from '../messages/index.js';
 import { syncChannelTemplates } from './template-sync.service.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import { WHATSAPP_CLOUD, type WhatsApp } from './whatsapp.js';
@@ -24,7 +24,7 @@ export class WhatsAppCloudProvider implements MessagingProvider {
   }
 
   syncTemplates(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult> {
-    return syncChannelTemplates(em, this.whatsApp, channelId, log);
+    return syncChannelTemplates({ em }, this.whatsApp, channelId, log);
   }
 
   /** The Graph client's connections belong to the WhatsApp service, which closes them. */

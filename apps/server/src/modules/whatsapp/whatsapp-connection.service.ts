@@ -1,11 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
-import { Channel } from '../channels/channel.entity.js';
-import { resolveChannel } from '../channels/channel.scope.js';
-import { Template } from '../templates/template.entity.js';
+import { Channel, resolveChannel } from '../channels/index.js';
+import { Template } from '../templates/index.js';
 import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
-import type { TemplateSyncResult } from '../messages/messaging-provider.js';
+import type { TemplateSyncResult } from '../messages/index.js';
 import { storeSyncedTemplates } from './template-sync.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { openSecret, requireSecrets, type WhatsAppCredentials } from './whatsapp-credentials.js';
@@ -78,7 +76,7 @@ export async function prepareConnection(
  * its templates with the business account's. A refusal stores nothing.
  */
 export async function connectWhatsAppChannel(
-  em: EntityManager,
+  { em }: ServiceContext,
   whatsApp: WhatsApp,
   channelId: string,
   credentials: WhatsAppCredentials,
@@ -93,7 +91,7 @@ export async function connectWhatsAppChannel(
       { onConflictFields: ['channel'], onConflictExcludeFields: ['id', 'createdAt'] },
     );
     await tx.nativeUpdate(Channel, { id: channelId }, { provider: WHATSAPP_CLOUD });
-    return storeSyncedTemplates(tx, channelId, templates);
+    return storeSyncedTemplates({ em: tx }, channelId, templates);
   });
   return {
     channelId,
@@ -112,13 +110,13 @@ export async function connectWhatsAppChannel(
  * the rule of every workspace endpoint (resolveChannel: another channel, of this platform or another, is 403).
  */
 export async function connectWhatsAppChannelAs(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   whatsApp: WhatsApp,
   channelId: string,
   credentials: WhatsAppCredentials,
 ): Promise<WhatsAppChannel> {
   const channel = await resolveChannel(ctx, channelId);
-  return connectWhatsAppChannel(ctx.em, whatsApp, channel.id, credentials);
+  return connectWhatsAppChannel(ctx, whatsApp, channel.id, credentials);
 }
 
 /** One channel of a platform as the portal's Channels page shows it. */
@@ -150,7 +148,7 @@ export interface ChannelConnection {
  * one of them (resolveChannel: 403 otherwise).
  */
 export async function listChannelConnections(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   whatsApp: WhatsApp,
   channelId?: string,
 ): Promise<ChannelConnection[]> {

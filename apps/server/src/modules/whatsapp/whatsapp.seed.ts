@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../../kit/errors.js';
 import { SeedError, seedExtension, type SeedContext } from '../../kit/seed.js';
-import type { Channel } from '../channels/channel.entity.js';
-import { Template } from '../templates/template.entity.js';
+import type { Channel } from '../channels/index.js';
+import { Template } from '../templates/index.js';
 import { prepareConnection } from './whatsapp-connection.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { whatsAppCredentialsSchema } from './whatsapp-credentials.js';

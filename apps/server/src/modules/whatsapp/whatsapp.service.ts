@@ -1,5 +1,5 @@
 import { provide } from '../../kit/services.js';
-import { MESSAGING } from '../messages/messaging.js';
+import { MESSAGING } from '../messages/index.js';
 import { WhatsAppCloudProvider } from './whatsapp-cloud.provider.js';
 import { checkStoredSecrets, createWhatsApp, WHATSAPP } from './whatsapp.js';
 

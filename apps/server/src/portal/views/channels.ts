@@ -1,4 +1,4 @@
-import type { ChannelConnection } from '../../modules/whatsapp/whatsapp-connection.service.js';
+import type { ChannelConnection } from '../../modules/whatsapp/index.js';
 import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';

@@ -1,4 +1,4 @@
-import type { ApiKeySummary, CreatedApiKey } from '../../modules/api-keys/api-key.service.js';
+import type { ApiKeySummary, CreatedApiKey } from '../../modules/api-keys/index.js';
 import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';

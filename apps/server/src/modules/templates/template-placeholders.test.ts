@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countPlaceholders } from './template.placeholders.js';
+import { countPlaceholders } from './template-placeholders.js';
 
 describe('countPlaceholders', () => {
   it('counts distinct numbered placeholders', () => {

@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError, ValidationError, type AppError } from '../../kit/errors.js';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext } from '../../kit/context.js';
 
 export interface ScopedChannel {
   id: string;
@@ -7,7 +7,7 @@ export interface ScopedChannel {
 }
 
 /** Ids of the channels the caller is authorized for, resolved with the API key (see http/auth.ts). */
-export function authorizedChannelIds(ctx: ServiceContext): readonly string[] {
+export function authorizedChannelIds(ctx: CallerContext): readonly string[] {
   return ctx.caller.channelIds;
 }
 
@@ -16,7 +16,7 @@ export function authorizedChannelIds(ctx: ServiceContext): readonly string[] {
  * need a channelId (400); none gives 404 `No channel found for this user.`; a channel the caller is not authorized
  * for gives 403.
  */
-export async function resolveChannel(ctx: ServiceContext, channelId: string | undefined): Promise<ScopedChannel> {
+export async function resolveChannel(ctx: CallerContext, channelId: string | undefined): Promise<ScopedChannel> {
   const ids = authorizedChannelIds(ctx);
   if (channelId !== undefined) {
     if (!ids.includes(channelId)) throw new ForbiddenError('You are not authorized for this channel.');
@@ -39,7 +39,7 @@ export async function resolveChannel(ctx: ServiceContext, channelId: string | un
  * that id, undefined when there is none.
  */
 export function assertInChannel(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   channel: ScopedChannel,
   foundInChannelId: string | undefined,
   notFound: () => AppError,

@@ -1,10 +1,13 @@
 import { isUuid } from '@switchboard/contract';
 import type { Command } from 'commander';
-import { Channel } from '../modules/channels/channel.entity.js';
-import { syncChannelTemplates } from '../modules/whatsapp/template-sync.service.js';
-import { connectWhatsAppChannel } from '../modules/whatsapp/whatsapp-connection.service.js';
-import { whatsAppCredentialsSchema } from '../modules/whatsapp/whatsapp-credentials.js';
-import { WHATSAPP, WHATSAPP_CLOUD } from '../modules/whatsapp/whatsapp.js';
+import { Channel } from '../modules/channels/index.js';
+import {
+  connectWhatsAppChannel,
+  syncChannelTemplates,
+  WHATSAPP,
+  WHATSAPP_CLOUD,
+  whatsAppCredentialsSchema,
+} from '../modules/whatsapp/index.js';
 import { CliError, runCommand } from './context.js';
 
 const OPTION_NAMES: Record<string, string> = {
@@ -52,7 +55,7 @@ export function addWhatsAppCommands(program: Command): void {
           const issue = credentials.error.issues[0]!;
           throw new CliError(`${OPTION_NAMES[String(issue.path[0])] ?? issue.path.join('.')} ${issue.message}.`);
         }
-        return connectWhatsAppChannel(em, (await services()).get(WHATSAPP), channelId, credentials.data);
+        return connectWhatsAppChannel({ em }, (await services()).get(WHATSAPP), channelId, credentials.data);
       }),
     );
 
@@ -73,7 +76,10 @@ export function addWhatsAppCommands(program: Command): void {
               `there is nothing to sync.`,
           );
         }
-        return { channelId, ...(await syncChannelTemplates(em, (await services()).get(WHATSAPP), channelId, logger)) };
+        return {
+          channelId,
+          ...(await syncChannelTemplates({ em }, (await services()).get(WHATSAPP), channelId, logger)),
+        };
       }),
     );
 }

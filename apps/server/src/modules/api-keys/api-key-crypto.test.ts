@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateApiKey, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key.crypto.js';
+import { displayPrefix, generateApiKey, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key-crypto.js';
 
 describe('API key crypto', () => {
   it('generates well-formed 256-bit keys with a listable prefix', () => {

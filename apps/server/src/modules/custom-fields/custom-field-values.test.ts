@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCustomFieldValues, MAX_TEXT_VALUE_LENGTH, mergeCustomFieldValues } from './custom-field.values.js';
+import { checkCustomFieldValues, MAX_TEXT_VALUE_LENGTH, mergeCustomFieldValues } from './custom-field-values.js';
 
 const FIELDS: Parameters<typeof checkCustomFieldValues>[0] = [
   { name: 'Note', type: 'text', isRequired: false, options: null },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NAME_PREFIX_LENGTH, nameMatches, phoneDigits } from './contact.search.js';
+import { NAME_PREFIX_LENGTH, nameMatches, phoneDigits } from './contact-search.queries.js';
 
 describe('phoneDigits', () => {
   it.each([

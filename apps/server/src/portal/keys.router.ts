@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '../kit/errors.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/api-key.service.js';
-import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/index.js';
+import { asyncRoute, signedIn, type PortalContext } from './portal-context.js';
 import { PORTAL_PATH } from './session.js';
 import { messagePage } from './views/auth.js';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './views/keys.js';
@@ -35,7 +35,7 @@ export function keyRoutes(ctx: PortalContext): Router {
       const revoked =
         typeof req.query.revoked === 'string' && PREFIX_PATTERN.test(req.query.revoked) ? req.query.revoked : undefined;
       const notice = revoked && `Key ${revoked}… was revoked; requests with it are now refused with 401.`;
-      res.send(keysPage(ctx.assets, { viewer, keys: await listApiKeys(ctx.em.fork(), user.id), notice }));
+      res.send(keysPage(ctx.assets, { viewer, keys: await listApiKeys({ em: ctx.em.fork() }, user.id), notice }));
     }),
   );
 
@@ -46,13 +46,13 @@ export function keyRoutes(ctx: PortalContext): Router {
       const em = ctx.em.fork();
       const name = keyName.safeParse(req.body?.name);
       if (!name.success) {
-        const keys = await listApiKeys(em, user.id);
+        const keys = await listApiKeys({ em }, user.id);
         const typed = typeof req.body?.name === 'string' ? req.body.name : undefined;
         return res
           .status(400)
           .send(keysPage(ctx.assets, { viewer, keys, name: typed, nameError: name.error.issues[0]!.message }));
       }
-      const created = await createApiKey(em, user.id, name.data);
+      const created = await createApiKey({ em }, user.id, name.data);
       req.log?.info({ userId: user.id, prefix: created.prefix }, 'portal API key created');
       res.send(keyCreatedPage(ctx.assets, viewer, created));
     }),
@@ -62,7 +62,7 @@ export function keyRoutes(ctx: PortalContext): Router {
     '/keys/:prefix/revoke',
     asyncRoute(async (req, res) => {
       const { user, viewer } = signedIn(req);
-      const key = (await listApiKeys(ctx.em.fork(), user.id)).find((k) => k.prefix === req.params.prefix);
+      const key = (await listApiKeys({ em: ctx.em.fork() }, user.id)).find((k) => k.prefix === req.params.prefix);
       if (!key) return notFound(req, res);
       if (key.revokedAt) return res.redirect(303, `${PORTAL_PATH}/keys`);
       res.send(revokeConfirmPage(ctx.assets, viewer, key));
@@ -75,7 +75,7 @@ export function keyRoutes(ctx: PortalContext): Router {
       const { user } = signedIn(req);
       try {
         // The service limits the lookup to this user's keys: another user's prefix is "not found".
-        const key = await revokeApiKey(ctx.em.fork(), req.params.prefix!, user.id);
+        const key = await revokeApiKey({ em: ctx.em.fork() }, req.params.prefix!, user.id);
         req.log?.info({ userId: user.id, prefix: key.prefix }, 'portal API key revoked');
         res.redirect(303, `${PORTAL_PATH}/keys?revoked=${encodeURIComponent(key.prefix)}`);
       } catch (error) {

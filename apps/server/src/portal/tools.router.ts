@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { ApiDocuments } from './documents.js';
-import { asyncRoute, signedIn, type PortalContext } from './portal.context.js';
+import { asyncRoute, signedIn, type PortalContext } from './portal-context.js';
 import { environmentWithUserIds, withUserIds } from './try-ids.js';
 import { downloadsPage, DOWNLOADS, REFERENCE_DEFINITION_PATH, referencePage } from './views/tools.js';
 

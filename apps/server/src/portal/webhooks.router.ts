@@ -2,7 +2,7 @@ import { contract, isUuid, type WebhookEndpoint } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
 import type { CallParams } from '../http/local-api.js';
 import { ValidationError } from '../kit/errors.js';
-import { actingAs, asyncRoute, refusal, signedIn, type PortalContext } from './portal.context.js';
+import { actingAs, asyncRoute, refusal, signedIn, type PortalContext } from './portal-context.js';
 import { messagePage } from './views/auth.js';
 import { confirmPage, webhookDetailPage } from './views/webhook-detail.js';
 import { secretPage, WEBHOOKS, webhooksPage, type WebhookForm } from './views/webhooks.js';

@@ -25,7 +25,7 @@ function channelSyncTask(whatsApp: WhatsApp): Task<{ channelId: string }> {
     async run({ channelId }, { em, logger }) {
       if ((await em.count(WhatsAppConnection, { channel: channelId })) === 0) return;
       try {
-        const result = await syncChannelTemplates(em, whatsApp, channelId, logger);
+        const result = await syncChannelTemplates({ em }, whatsApp, channelId, logger);
         logger.info({ channelId, ...result }, 'WhatsApp templates synced');
       } catch (error) {
         if (worthRetrying(error)) throw error;
@@ -44,7 +44,7 @@ function scheduledSyncTask(everyMinutes: number): Task {
     async run(_data, { em, jobs, logger }) {
       const connections = await em.find(WhatsAppConnection, {}, { fields: ['channel'] });
       await em.transactional(async (tx) => {
-        for (const connection of connections) await requestTemplateSync(tx, jobs, connection.channel.id);
+        for (const connection of connections) await requestTemplateSync({ em: tx }, jobs, connection.channel.id);
       });
       logger.info({ channels: connections.length }, 'scheduled WhatsApp template sync queued');
     },

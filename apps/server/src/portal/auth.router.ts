@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { asyncRoute, type PortalContext } from './portal.context.js';
 import { rehashPassword } from '../modules/users/index.js';
+import { asyncRoute, type PortalContext } from './portal-context.js';
 import {
   ACCOUNT_FAILURES,
   credentialChecker,
@@ -85,9 +85,9 @@ export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router
         return render(req, res, 403, { email, error: 'This platform is inactive: its users cannot sign in.' });
       }
       await Promise.all([perAddress.reset(addressKey), perAccount.refund(email)]);
-      const em = ctx.em.fork();
-      if (outcome.rehash) await rehashPassword(em, outcome.userId, password);
-      const user = await loadPortalUser(em, outcome.userId);
+      const service = { em: ctx.em.fork() };
+      if (outcome.rehash) await rehashPassword(service, outcome.userId, password);
+      const user = await loadPortalUser(service, outcome.userId);
       if (!user) return render(req, res, 401, { email, error: WRONG_CREDENTIALS });
       await signInSession(req, user);
       req.log?.info({ userId: outcome.userId }, 'portal sign-in');

@@ -1,5 +1,5 @@
 import { provide } from '../../kit/services.js';
-import { PLAN_HOLDERS, type PlanHolders } from '../users/plan-holders.js';
+import { PLAN_HOLDERS, type PlanHolders } from '../users/index.js';
 import { Subscription } from './subscription.entity.js';
 
 /** users/list's `hasActiveSubscription`: an active subscription to a base plan (not an add-on). */

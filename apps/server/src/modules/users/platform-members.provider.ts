@@ -1,5 +1,5 @@
 import { provide } from '../../kit/services.js';
-import { PLATFORM_MEMBERS, type PlatformMembers } from '../platforms/platform-members.js';
+import { PLATFORM_MEMBERS, type PlatformMembers } from '../platforms/index.js';
 import { User } from './user.entity.js';
 
 /** platform/id's user count and owner (the earliest user with role `owner`; null if none). */

@@ -1,8 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LAST_USE_INTERVAL_MS, type ApiKeyLookup } from '../../kit/auth.js';
-import type { Caller } from '../../kit/context.js';
-import { containsApiKey, displayPrefix, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key.crypto.js';
+import type { Caller, ServiceContext } from '../../kit/context.js';
+import { containsApiKey, displayPrefix, hashApiKey, hashesMatch, isWellFormedApiKey } from './api-key-crypto.js';
 import { ApiKey } from './api-key.entity.js';
+
+/**
+ * The channel this module's triggers notify when what findCaller reads changes (migration
+ * Migration20261123160000_caller_change_notifications): the caller cache listens on it.
+ */
+export const CALLER_CHANGES_CHANNEL = 'api_callers_changed';
 
 interface CallerRow {
   channel_ids: string[];
@@ -85,7 +91,7 @@ async function findCaller(em: EntityManager, apiKey: string) {
  * The caller a signed-in portal user acts as: the same columns as an API key's caller, so the portal applies the
  * API's access rules to the same facts. Undefined when the user no longer exists.
  */
-export async function findUserCaller(em: EntityManager, userId: string): Promise<Caller | undefined> {
+export async function findUserCaller({ em }: ServiceContext, userId: string): Promise<Caller | undefined> {
   const [row] = await em.execute<CallerRow[]>(
     `select ${CALLER_COLUMNS} from users u join platforms p on p.id = u.platform_id where u.id = ?`,
     [userId],

@@ -106,7 +106,7 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
         req.log.warn({ channelId, bytes: body.length }, 'whatsapp webhook signature refused');
         return refuse(req, new AppError(401, 'unauthorized', SIGNATURE_REFUSED));
       }
-      const stored = await storeInboundDelivery(em.fork(), jobs, channelId, body);
+      const stored = await storeInboundDelivery({ em: em.fork() }, jobs, channelId, body);
       req.log.info(
         { channelId, deliveryId: stored.id, duplicate: stored.duplicate, bytes: body.length },
         'whatsapp webhook stored',

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { LocalApi } from '../http/local-api.js';
-import type { ServiceContext } from '../kit/context.js';
+import type { CallerContext } from '../kit/context.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import type { AssetUrls } from './assets.js';
@@ -53,7 +53,7 @@ export function identify(em: EntityManager) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const userId = req.session.userId;
-      const found = userId ? await loadPortalUser(em.fork(), userId) : undefined;
+      const found = userId ? await loadPortalUser({ em: em.fork() }, userId) : undefined;
       const user = found && found.caller.platformActive && signInHolds(req, found) ? found : undefined;
       if (userId && !user) await endSignIn(req);
       if (user) {
@@ -99,8 +99,8 @@ export function actingAs(req: Request, logger: Logger) {
   return { caller: signedIn(req).user.caller, log: req.log ?? logger, requestId: String(req.id) };
 }
 
-/** A ServiceContext for the signed-in user, as the API builds one for a key: the services' own access checks apply. */
-export function serviceContext(req: Request, ctx: Pick<PortalContext, 'em' | 'logger'>): ServiceContext {
+/** A CallerContext for the signed-in user, as the API builds one for a key: the services' own access checks apply. */
+export function callerContext(req: Request, ctx: Pick<PortalContext, 'em' | 'logger'>): CallerContext {
   return { ...actingAs(req, ctx.logger), em: ctx.em.fork() };
 }
 

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Contact, ContactLookupValues, ContactManageValues } from '@switchboard/contract';
-import type { ServiceContext } from '../../kit/context.js';
+import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError, ValidationError, type FieldIssue } from '../../kit/errors.js';
-import { assertInChannel, type ScopedChannel } from '../channels/channel.scope.js';
-import { listCustomFields } from '../custom-fields/custom-field.service.js';
-import { checkCustomFieldValues, mergeCustomFieldValues } from '../custom-fields/custom-field.values.js';
-import { labelIdsByName } from '../labels/label.service.js';
+import { assertInChannel, type ScopedChannel } from '../channels/index.js';
+import { checkCustomFieldValues, listCustomFields, mergeCustomFieldValues } from '../custom-fields/index.js';
+import { labelIdsByName } from '../labels/index.js';
 import { ContactLabel } from './contact-label.entity.js';
 import { Contact as ContactEntity } from './contact.entity.js';
 import { readContact } from './contact.service.js';
@@ -46,8 +45,8 @@ async function resolveLabelParams(
   issues: FieldIssue[],
 ): Promise<LabelIds> {
   const creatable = [...(params.labels ?? []), ...(params.addLabels ?? [])];
-  const created = await labelIdsByName(tx, channelId, creatable, params.createMissingLabels);
-  const existing = await labelIdsByName(tx, channelId, params.removeLabels ?? [], false);
+  const created = await labelIdsByName({ em: tx }, channelId, creatable, params.createMissingLabels);
+  const existing = await labelIdsByName({ em: tx }, channelId, params.removeLabels ?? [], false);
   const ids: LabelIds = {};
   for (const param of ['labels', 'addLabels', 'removeLabels'] as const) {
     const byName = param === 'removeLabels' ? existing : created;
@@ -146,7 +145,7 @@ async function writeLabels(tx: EntityManager, contactId: string, ids: LabelIds):
  * of one phone meet on one row: the one that loses the insert race updates the winner's row.
  */
 export async function manageContact(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   channelId: string,
   params: ContactManageValues,
 ): Promise<{ contact: Contact; created: boolean }> {
@@ -164,31 +163,31 @@ export async function manageContact(
 
     const { id, created } = await upsertRow(tx, channelId, params, existing);
     await writeLabels(tx, id, labelIds);
-    return { contact: (await readContact(tx, channelId, 'id', id))!, created };
+    return { contact: (await readContact({ em: tx }, channelId, 'id', id))!, created };
   });
 }
 
 /** contacts/get: by phone in the channel, or by id (see assertInChannel). */
 export async function getContact(
-  ctx: ServiceContext,
+  ctx: CallerContext,
   channel: ScopedChannel,
   lookup: ContactLookupValues,
 ): Promise<Contact> {
   if (lookup.phone !== undefined) {
-    const contact = await readContact(ctx.em, channel.id, 'phone', lookup.phone);
+    const contact = await readContact(ctx, channel.id, 'phone', lookup.phone);
     if (!contact) throw contactNotFound(`with phone ${lookup.phone}`)();
     return contact;
   }
   const found = await ctx.em.findOne(ContactEntity, { id: lookup.contactId! }, { fields: ['channel'] });
   assertInChannel(ctx, channel, found?.channel.id, contactNotFound(lookup.contactId!));
-  return (await readContact(ctx.em, channel.id, 'id', lookup.contactId!))!;
+  return (await readContact(ctx, channel.id, 'id', lookup.contactId!))!;
 }
 
 /**
  * contacts/delete: the contact (see assertInChannel), locked, read, then deleted; the channel's counter follows by
  * trigger.
  */
-export async function deleteContact(ctx: ServiceContext, channel: ScopedChannel, contactId: string): Promise<Contact> {
+export async function deleteContact(ctx: CallerContext, channel: ScopedChannel, contactId: string): Promise<Contact> {
   return ctx.em.transactional(async (tx) => {
     const found = await tx.findOne(
       ContactEntity,
@@ -196,7 +195,7 @@ export async function deleteContact(ctx: ServiceContext, channel: ScopedChannel,
       { fields: ['channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     assertInChannel(ctx, channel, found?.channel.id, contactNotFound(contactId));
-    const contact = (await readContact(tx, channel.id, 'id', contactId))!;
+    const contact = (await readContact({ em: tx }, channel.id, 'id', contactId))!;
     await tx.nativeDelete(ContactEntity, { id: contactId, channel: channel.id });
     return contact;
   });

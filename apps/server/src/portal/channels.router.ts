@@ -4,11 +4,11 @@ import { AppError } from '../kit/errors.js';
 import {
   connectWhatsAppChannelAs,
   listChannelConnections,
+  WHATSAPP,
+  whatsAppCredentialsSchema,
   type ChannelConnection,
-} from '../modules/whatsapp/whatsapp-connection.service.js';
-import { whatsAppCredentialsSchema } from '../modules/whatsapp/whatsapp-credentials.js';
-import { WHATSAPP } from '../modules/whatsapp/whatsapp.js';
-import { asyncRoute, refusal, serviceContext, signedIn, type PortalContext } from './portal.context.js';
+} from '../modules/whatsapp/index.js';
+import { asyncRoute, refusal, callerContext, signedIn, type PortalContext } from './portal-context.js';
 import { messagePage } from './views/auth.js';
 import { CHANNELS, channelsPage, connectPage } from './views/channels.js';
 
@@ -39,7 +39,7 @@ export function channelRoutes(ctx: PortalContext): Router {
   async function ownChannel(req: Request, res: Response): Promise<ChannelConnection | undefined> {
     const id = req.params.channelId!;
     try {
-      const [channel] = isUuid(id) ? await listChannelConnections(serviceContext(req, ctx), whatsApp(), id) : [];
+      const [channel] = isUuid(id) ? await listChannelConnections(callerContext(req, ctx), whatsApp(), id) : [];
       if (!channel) notFound(req, res);
       return channel;
     } catch (error) {
@@ -51,7 +51,7 @@ export function channelRoutes(ctx: PortalContext): Router {
   router.get(
     '/channels',
     asyncRoute(async (req, res) => {
-      const channels = await listChannelConnections(serviceContext(req, ctx), whatsApp());
+      const channels = await listChannelConnections(callerContext(req, ctx), whatsApp());
       const connected = channels.find((channel) => channel.channelId === req.query.connected && channel.whatsApp);
       const notice =
         connected?.whatsApp &&
@@ -87,7 +87,7 @@ export function channelRoutes(ctx: PortalContext): Router {
       }
       try {
         const connected = await connectWhatsAppChannelAs(
-          serviceContext(req, ctx),
+          callerContext(req, ctx),
           whatsApp(),
           channel.channelId,
           credentials.data,

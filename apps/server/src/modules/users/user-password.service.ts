@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ServiceContext } from '../../kit/context.js';
 import { hashPassword } from './password.js';
 import { User } from './user.entity.js';
 
@@ -7,7 +7,7 @@ import { User } from './user.entity.js';
  * password: the transaction says so (`switchboard.password_rehash`), so the users trigger that ends a user's other
  * portal sessions when the password changes leaves them alone.
  */
-export async function rehashPassword(em: EntityManager, userId: string, password: string): Promise<void> {
+export async function rehashPassword({ em }: ServiceContext, userId: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
   await em.transactional(async (tx) => {
     await tx.execute(`select set_config('switchboard.password_rehash', 'on', true)`);

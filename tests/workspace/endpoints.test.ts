@@ -1,0 +1,28 @@
+import { contract } from '@switchboard/contract';
+import { describe, expect, it } from 'vitest';
+import { WORKSPACE_ENDPOINTS, workspaceEndpoints } from './endpoints.js';
+
+describe('the workspace endpoint table the table-driven suites iterate', () => {
+  it('is read from the contract: its endpoints in contract order, without the skipped ones', () => {
+    expect(WORKSPACE_ENDPOINTS.map((endpoint) => endpoint.name)).toEqual([
+      'contacts/list',
+      'contacts/manage',
+      'contacts/get',
+      'labels/list',
+      'labels/manage',
+      'custom-fields/list',
+      'automations/list',
+      'chat/templates/list',
+      'chat/templates/send',
+      'chat/templates/sync',
+      'chat/message/status',
+    ]);
+  });
+
+  it('refuses a contract endpoint it has no case for, so every suite that iterates it fails', () => {
+    const grown = { ...contract.workspace, notes: { list: contract.workspace.labels.list } };
+    expect(() => workspaceEndpoints(grown)).toThrow(
+      'tests/workspace/endpoints.ts has no case for workspace.notes.list',
+    );
+  });
+});
