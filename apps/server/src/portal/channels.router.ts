@@ -8,8 +8,7 @@ import {
   whatsAppCredentialsSchema,
   type ChannelConnection,
 } from '../modules/whatsapp/index.js';
-import { asyncRoute, refusal, callerContext, signedIn, type PortalContext } from './portal-context.js';
-import { messagePage } from './views/auth.js';
+import { asyncRoute, callerContext, messageReply, refusal, signedIn, type PortalContext } from './portal-context.js';
 import { CHANNELS, channelsPage, connectPage } from './views/channels.js';
 
 const BACK = { href: CHANNELS, label: 'Back to channels' };
@@ -26,14 +25,11 @@ export function channelRoutes(ctx: PortalContext): Router {
   const whatsApp = () => ctx.services.get(WHATSAPP);
 
   const notFound = (req: Request, res: Response) =>
-    res.status(404).send(
-      messagePage(ctx.assets, {
-        title: 'Channel not found',
-        message: 'There is no channel at this address.',
-        viewer: signedIn(req).viewer,
-        link: BACK,
-      }),
-    );
+    messageReply(req, res, ctx, 404, {
+      title: 'Channel not found',
+      message: 'There is no channel at this address.',
+      link: BACK,
+    });
 
   /** The channel of the path as the user may see it; otherwise its refusal (403) or a 404 is answered. */
   async function ownChannel(req: Request, res: Response): Promise<ChannelConnection | undefined> {

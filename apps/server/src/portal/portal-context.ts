@@ -104,6 +104,17 @@ export function callerContext(req: Request, ctx: Pick<PortalContext, 'em' | 'log
   return { ...actingAs(req, ctx.logger), em: ctx.em.fork() };
 }
 
+/** A short page for the signed-in user (not found, not allowed) with a way back. */
+export function messageReply(
+  req: Request,
+  res: Response,
+  ctx: Pick<PortalContext, 'assets'>,
+  status: number,
+  view: { title: string; message: string; link: { href: string; label: string } },
+): Response {
+  return res.status(status).send(messagePage(ctx.assets, { ...view, viewer: signedIn(req).viewer }));
+}
+
 /**
  * The page for an API refusal of an action: 403 and 404 as the API chose them, with its words (an endpoint's
  * access rule, another tenant's resource, a missing one). Anything else is not a refusal: undefined.
@@ -113,11 +124,9 @@ export function refusal(
   res: Response,
   ctx: Pick<PortalContext, 'assets'>,
   error: unknown,
-  back: { href: string; label: string },
+  link: { href: string; label: string },
 ): Response | undefined {
   if (!(error instanceof AppError) || (error.status !== 403 && error.status !== 404)) return undefined;
   const title = error.status === 403 ? 'Not allowed' : 'Not found';
-  return res
-    .status(error.status)
-    .send(messagePage(ctx.assets, { title, message: error.message, viewer: signedIn(req).viewer, link: back }));
+  return messageReply(req, res, ctx, error.status, { title, message: error.message, link });
 }

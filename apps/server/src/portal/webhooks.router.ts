@@ -2,8 +2,7 @@ import { contract, isUuid, type WebhookEndpoint } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
 import type { CallParams } from '../http/local-api.js';
 import { ValidationError } from '../kit/errors.js';
-import { actingAs, asyncRoute, refusal, signedIn, type PortalContext } from './portal-context.js';
-import { messagePage } from './views/auth.js';
+import { actingAs, asyncRoute, messageReply, refusal, signedIn, type PortalContext } from './portal-context.js';
 import { confirmPage, webhookDetailPage } from './views/webhook-detail.js';
 import { secretPage, WEBHOOKS, webhooksPage, type WebhookForm } from './views/webhooks.js';
 
@@ -51,14 +50,11 @@ export function webhookRoutes(ctx: PortalContext): Router {
     } as CallParams<typeof endpoints.manage>);
 
   const notFound = (req: Request, res: Response) =>
-    res.status(404).send(
-      messagePage(ctx.assets, {
-        title: 'Endpoint not found',
-        message: 'Your platform has no webhook endpoint at this address.',
-        viewer: signedIn(req).viewer,
-        link: BACK,
-      }),
-    );
+    messageReply(req, res, ctx, 404, {
+      title: 'Endpoint not found',
+      message: 'Your platform has no webhook endpoint at this address.',
+      link: BACK,
+    });
 
   /** An API refusal (403, 404) as its page; anything else goes on to the error page. */
   const refused = (req: Request, res: Response, error: unknown) => {
