@@ -8,7 +8,7 @@ import { connectChannel, SECRETS_KEY } from '../whatsapp/inbound-fixture.js';
  * challenge) is never sniffed either.
  */
 const test = base.extend('whatsapp', { scope: 'file' }, async ({ server, acme }) =>
-  connectChannel(server.database.orm.em.fork(), acme.mainChannelId),
+  connectChannel({ em: server.database.orm.em.fork() }, acme.mainChannelId),
 );
 test.override('serverEnv', { SECRETS_KEY });
 

@@ -10,7 +10,7 @@ import { webhookSignature } from '../../apps/server/src/modules/whatsapp/webhook
  * checked against the channel's app secret alone, kept opened for a while.
  */
 const test = base.extend('whatsapp', { scope: 'file' }, async ({ server, acme }) =>
-  connectChannel(server.database.orm.em.fork(), acme.mainChannelId),
+  connectChannel({ em: server.database.orm.em.fork() }, acme.mainChannelId),
 );
 // One trusted hop: each test speaks from addresses of its own through X-Forwarded-For.
 test.override('serverEnv', { SECRETS_KEY, TRUST_PROXY: '1' });
