@@ -152,8 +152,8 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     const domain = file.platforms![0]!.domain;
     for (const [url, problem] of [
       ['http://hooks.example.com/x', '--url: http:// is not allowed; use https://'],
-      ['https://10.0.0.1/x', '--url: 10.0.0.1 is a private address'],
-      ['https://127.0.0.1:9/x', '--url: 127.0.0.1 is a loopback address'],
+      ['https://10.0.0.1/x', '--url: 10.0.0.1 resolves to a non-public address (10.0.0.1 is a private address)'],
+      ['https://127.0.0.1:9/x', '--url: 127.0.0.1 resolves to a non-public address (127.0.0.1 is a loopback address)'],
       [
         'https://[::7f00:1]/x',
         '--url: [::7f00:1] resolves to a non-public address (::7f00:1 is a ipv4Compatible address)',

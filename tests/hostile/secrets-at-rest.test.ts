@@ -130,7 +130,7 @@ describe('secrets at rest', () => {
       const running = spawnServer(env);
       try {
         const [, apiKey] = await running.waitFor(/^\s+(sb_live_\S+)$/m, 200_000);
-        const [, port] = await running.waitFor(/"port":(\d+)/);
+        const [, port] = await running.waitFor(/"port":(\d+)[^\n]*Switchboard listening/);
         const keyFile = path.join(dataDir, 'secrets.key');
         expect(statSync(keyFile).mode & 0o777).toBe(0o600);
         const headers = { 'X-API-Key': apiKey!, 'Content-Type': 'application/json' };
