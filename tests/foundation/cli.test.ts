@@ -112,7 +112,7 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     await runCli(['seed', seedFile('hooks.json', file)], env);
     const added = await runCli(
       ['webhook', 'add', '--platform', file.platforms![0]!.domain, '--url', 'http://127.0.0.1:9/hook'],
-      env,
+      { ...env, ALLOW_HTTP_WEBHOOKS: 'true' },
     );
     expect(added.code, added.stderr).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({
@@ -144,6 +144,32 @@ describe('admin CLI', { timeout: 120_000 }, () => {
       file.users![0]!.email,
     ]);
     expect(row!.password_hash).toMatch(/^scrypt\$/);
+  });
+
+  it('webhook add refuses what webhooks/manage refuses: http://, private, IPv4-compatible addresses', async () => {
+    const file = tenantSeed('Guarded');
+    await runCli(['seed', seedFile('guarded.json', file)], env);
+    const domain = file.platforms![0]!.domain;
+    for (const [url, problem] of [
+      ['http://hooks.example.com/x', '--url: http:// is not allowed; use https://'],
+      ['https://10.0.0.1/x', '--url: 10.0.0.1 resolves to a non-public address (10.0.0.1 is a private address)'],
+      ['https://127.0.0.1:9/x', '--url: 127.0.0.1 resolves to a non-public address (127.0.0.1 is a loopback address)'],
+      [
+        'https://[::7f00:1]/x',
+        '--url: [::7f00:1] resolves to a non-public address (::7f00:1 is a ipv4Compatible address)',
+      ],
+      ['not a url', '--url: must be an absolute URL'],
+    ]) {
+      const refused = await runCli(['webhook', 'add', '--platform', domain, '--url', url!], env);
+      expect(refused.code, url).not.toBe(0);
+      expect(refused.stderr, url).toContain(problem);
+    }
+    const [row] = await sql(
+      env.DATABASE_URL!,
+      'select count(*)::int as n from webhook_endpoints e join platforms p on p.id = e.platform_id where p.domain = $1',
+      [domain],
+    );
+    expect(row).toEqual({ n: 0 });
   });
 
   it('documents every command with --help', async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { TEST_SECRETS_KEY } from './secrets-key.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -29,7 +30,7 @@ export function runCli(args: string[], env: Record<string, string>, input?: stri
   const [command, prefix] = pnpmCommand();
   const child = spawn(command, [...prefix, '--silent', 'cli', ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', SECRETS_KEY: TEST_SECRETS_KEY, ...env },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   return collect(child, input);
@@ -47,7 +48,7 @@ export interface ServerProcess {
 export function spawnServer(env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', SECRETS_KEY: TEST_SECRETS_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -14,6 +14,7 @@ import type { AxiosInstance } from 'axios';
 import { contractCheckedHttp } from './contract-check.js';
 import { createFreshDatabase } from './database.js';
 import { untilIdle, type JobBacklog } from './worker-idle.js';
+import { TEST_SECRETS_KEY } from './secrets-key.js';
 
 export interface TestServer {
   baseUrl: string;
@@ -46,6 +47,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     MIGRATE_ON_START: 'true',
+    SECRETS_KEY: TEST_SECRETS_KEY,
     ...env,
     PORT: '0',
     DATABASE_URL: databaseUrl,

@@ -56,6 +56,74 @@ const text = fc.oneof(
   { weight: 1, arbitrary: fc.uuid() },
 );
 
+/**
+ * Times at and past the edges of what parses and what PostgreSQL stores: year 0 (PostgreSQL has none) and
+ * 10000, instants pushed over an edge by an offset, leap seconds, impossible days and offsets, extended years.
+ */
+const TIME_EDGES = [
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '0001-01-01T00:00:00+14:00',
+  '0001-01-01T00:00:00-14:00',
+  '9999-12-31T23:59:59Z',
+  '9999-12-31T23:59:59.999-14:00',
+  '9999-12-31T23:59:59+14:00',
+  '10000-01-01T00:00:00Z',
+  '+010000-01-01T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '2016-12-31T23:59:60Z',
+  '1970-01-01T00:00:00Z',
+  '1969-12-31T23:59:59.999Z',
+  '2024-02-29T12:00:00Z',
+  '2023-02-29T12:00:00Z',
+  '2026-01-01T24:00:00Z',
+  '2026-13-01T00:00:00Z',
+  '2026-01-01T00:00:00+99:99',
+  '2026-01-01T00:00:00.123456789Z',
+  '2026-01-01T00:00:00',
+  '2026-01-01',
+];
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+/** Well-formed times over the whole four-digit range (and year 10000), any day, second 60, the widest offsets. */
+const isoTime = fc
+  .tuple(
+    fc.integer({ min: 0, max: 10_000 }),
+    fc.integer({ min: 1, max: 12 }),
+    fc.integer({ min: 1, max: 31 }),
+    fc.integer({ min: 0, max: 23 }),
+    fc.integer({ min: 0, max: 59 }),
+    fc.integer({ min: 0, max: 60 }),
+    fc.constantFrom('Z', '+00:00', '+14:00', '-14:00', '+05:30', '-00:01'),
+  )
+  .map(
+    ([y, mo, d, h, mi, s, offset]) =>
+      `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${offset}`,
+  );
+/** Values for a time parameter: the edges, well-formed times across the whole range, and any text. */
+export const timeArbitrary = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...TIME_EDGES) },
+  { weight: 3, arbitrary: isoTime },
+  { weight: 1, arbitrary: text },
+);
+const isTimeSchema = (schema: z.ZodString) => schema._def.checks.some((check) => check.kind === 'datetime');
+
+/** The parameters of an endpoint that take an ISO 8601 time (looking through optional, default and refinements). */
+export function timeParams(schema: z.AnyZodObject): string[] {
+  const stringOf = (field: z.ZodTypeAny): z.ZodTypeAny =>
+    field instanceof z.ZodOptional || field instanceof z.ZodNullable
+      ? stringOf(field.unwrap())
+      : field instanceof z.ZodDefault
+        ? stringOf(field.removeDefault())
+        : field instanceof z.ZodEffects
+          ? stringOf(field.innerType())
+          : field;
+  return Object.entries(schema.shape as z.ZodRawShape).flatMap(([name, field]) => {
+    const inner = stringOf(field);
+    return inner instanceof z.ZodString && isTimeSchema(inner) ? [name] : [];
+  });
+}
+
 /** Any JSON value, for parameters of the wrong type. */
 const wrongType = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
@@ -73,7 +141,7 @@ export function arbitraryFor(schema: z.ZodTypeAny): fc.Arbitrary<unknown> {
 }
 
 function rightTyped(schema: z.ZodTypeAny): fc.Arbitrary<unknown> {
-  if (schema instanceof z.ZodString) return text;
+  if (schema instanceof z.ZodString) return isTimeSchema(schema) ? timeArbitrary : text;
   if (schema instanceof z.ZodNumber) {
     return fc.oneof(
       fc.integer({ min: -5, max: 500 }),

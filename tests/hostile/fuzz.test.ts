@@ -13,7 +13,7 @@ import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { test as base } from '../helpers/test.js';
-import { paramsFor, requestFor, type FuzzRequest } from './arbitraries.js';
+import { paramsFor, requestFor, timeArbitrary, timeParams, type FuzzRequest } from './arbitraries.js';
 
 /**
  * Cases per endpoint; CI runs the default, `FUZZ_RUNS=5000` digs deeper. The seed is fixed so a red CI can be
@@ -45,11 +45,20 @@ const LEAK = new RegExp(
 
 const ENDPOINTS = contractEndpoints(contract);
 const classOf = (endpoint: ContractEndpoint) => endpoint.post.metadata.rateClass;
+/** Every time parameter of every endpoint, with the other parameters valid for the tenant. */
+const TIME_CASES = ENDPOINTS.flatMap((endpoint) =>
+  timeParams(paramsObject(endpoint.post.body!)!).map((param) => ({
+    name: `${endpoint.post.path} ${param}`,
+    endpoint,
+    param,
+  })),
+);
 
 /** Enough users that no class's per-user budget runs out, counting shrinking's extra requests. */
 const USERS = Math.max(
   ...Object.entries(RATE_CLASSES).map(([rateClass, { points }]) => {
-    const requests = ENDPOINTS.filter((e) => classOf(e) === rateClass).length * RUNS * 2;
+    const cases = [...ENDPOINTS, ...TIME_CASES.map(({ endpoint }) => endpoint)];
+    const requests = cases.filter((e) => classOf(e) === rateClass).length * RUNS * 2;
     return Math.ceil(requests / points) + 2;
   }),
 );
@@ -166,6 +175,28 @@ function send(baseUrl: string, path: string, fuzz: FuzzRequest, apiKey: string) 
   );
 }
 
+type Reply = Awaited<ReturnType<typeof send>>;
+
+/** What every fuzzed reply must be: below 500, the envelope, declared by the contract, and free of internals. */
+function expectContractReply(route: ContractEndpoint['post'], reply: Reply) {
+  expect(reply.status, reply.text).toBeLessThan(500);
+  expect(reply.headers['x-request-id']).toBeTruthy();
+  expect(reply.headers['content-type']).toMatch(/^application\/json/);
+  expect(reply.text).not.toMatch(LEAK);
+  const body: unknown = JSON.parse(reply.text);
+  const schema = route.responses[reply.status];
+  expect(schema, `status ${reply.status} is not declared by the contract`).toBeDefined();
+  const parsed = schema!.safeParse(body);
+  expect(
+    parsed.success,
+    `${reply.status} reply does not match the contract: ${parsed.error?.message} ${reply.text.slice(0, 300)}`,
+  ).toBe(true);
+  if (reply.status !== 200) {
+    expect(Object.keys(body as object).sort()).toEqual(['error', 'message', 'success']);
+    expect(ERROR_CODES).toContain((body as { error: string }).error);
+  }
+}
+
 describe(`property-based fuzzing from the contract (${RUNS} cases per endpoint)`, () => {
   test.for(ENDPOINTS.map((endpoint) => ({ name: endpoint.post.path, endpoint })))(
     '$name',
@@ -181,22 +212,7 @@ describe(`property-based fuzzing from the contract (${RUNS} cases per endpoint)`
           const route = fuzzRequest.method === 'POST' ? endpoint.post : endpoint.get;
           const reply = await send(server.baseUrl, route.path, fuzzRequest, fuzz.nextKey(classOf(endpoint)));
           statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
-          expect(reply.status, reply.text).toBeLessThan(500);
-          expect(reply.headers['x-request-id']).toBeTruthy();
-          expect(reply.headers['content-type']).toMatch(/^application\/json/);
-          expect(reply.text).not.toMatch(LEAK);
-          const body: unknown = JSON.parse(reply.text);
-          const schema = route.responses[reply.status];
-          expect(schema, `status ${reply.status} is not declared by the contract`).toBeDefined();
-          const parsed = schema!.safeParse(body);
-          expect(
-            parsed.success,
-            `${reply.status} reply does not match the contract: ${parsed.error?.message} ${reply.text.slice(0, 300)}`,
-          ).toBe(true);
-          if (reply.status !== 200) {
-            expect(Object.keys(body as object).sort()).toEqual(['error', 'message', 'success']);
-            expect(ERROR_CODES).toContain((body as { error: string }).error);
-          }
+          expectContractReply(route, reply);
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: false },
       );
@@ -205,4 +221,30 @@ describe(`property-based fuzzing from the contract (${RUNS} cases per endpoint)`
       expect(statuses[200] ?? 0, 'some cases must succeed').toBeGreaterThan(0);
     },
   );
+});
+
+describe('time parameters at the edges of what PostgreSQL stores (issue #22)', () => {
+  test.for(TIME_CASES)('$name', { timeout: 600_000 }, async ({ endpoint, param }, { server, fuzz }) => {
+    const shape = paramsObject(endpoint.post.body!)!.shape as Record<string, unknown>;
+    const hints: Record<string, unknown> = { ...fuzz.hints, ...fuzz.hintsFor[endpoint.post.path] };
+    const valid = Object.fromEntries(
+      Object.keys(shape).flatMap((name) => (name in hints ? [[name, hints[name]]] : [])),
+    );
+    await fc.assert(
+      fc.asyncProperty(timeArbitrary, fc.constantFrom('POST', 'GET'), async (value, method) => {
+        const params = { ...valid, [param]: value };
+        const route = method === 'POST' ? endpoint.post : endpoint.get;
+        const fuzzRequest: FuzzRequest =
+          method === 'POST'
+            ? { method, contentType: 'application/json', body: JSON.stringify(params) }
+            : { method, query: new URLSearchParams(params as Record<string, string>).toString() };
+        const reply = await send(server.baseUrl, route.path, fuzzRequest, fuzz.nextKey(classOf(endpoint)));
+        expectContractReply(route, reply);
+        // Valid apart from the time: a refusal names it.
+        expect([200, 400], reply.text).toContain(reply.status);
+        if (reply.status === 400) expect(reply.text).toContain(`${param}: `);
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: false },
+    );
+  });
 });

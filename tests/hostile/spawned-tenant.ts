@@ -4,6 +4,7 @@ import { createLogger, loadConfig, migrate, openDatabase, seed } from '@switchbo
 import type { SeedFile } from '@switchboard/server';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { REPO_ROOT } from '../helpers/processes.js';
+import { sealingServices, TEST_SECRETS_KEY } from '../helpers/secrets-key.js';
 
 export interface SpawnedTenant {
   /** The users' API keys (owner first), for a load loop. */
@@ -19,11 +20,13 @@ export interface SpawnedTenant {
 export async function prepareSpawnedTenant(
   databaseUrl: string,
   adjust: (file: SeedFile) => void = () => undefined,
+  /** The SECRETS_KEY the spawned server will run with: webhook secrets in the file are sealed with it. */
+  secretsKey = TEST_SECRETS_KEY,
 ): Promise<SpawnedTenant> {
   if (!existsSync(path.join(REPO_ROOT, 'apps/server/dist/main.js')))
     throw new Error('Build the server first: pnpm --filter @switchboard/server build');
   const database = await openDatabase(
-    loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }),
+    loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', SECRETS_KEY: secretsKey }),
     createLogger('silent'),
     2,
   );
@@ -31,7 +34,7 @@ export async function prepareSpawnedTenant(
     await migrate(database.orm);
     const file = tenantSeed('Acme');
     adjust(file);
-    const ids = await seed(database.orm.em.fork(), file);
+    const ids = await seed(database.orm.em.fork(), file, sealingServices(database.secrets));
     return {
       keys: ['owner', 'member', 'auditor', 'lonely'].map((ref) => ids.users![ref]!.apiKey!),
       platformId: ids.platforms!.p!,

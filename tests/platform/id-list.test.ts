@@ -39,7 +39,8 @@ describe('POST /api/platform/v1/id/list', () => {
 
   test('gives owner null for a platform without an owner, and honours instance:view', async ({ server }) => {
     const ids = await server.seed({
-      platforms: [{ ref: 'p', name: 'Ownerless', domain: 'ownerless.example.com', isActive: false }],
+      // Active: an inactive platform's keys get 403 platform_inactive (tests/hostile/portal-sessions.test.ts).
+      platforms: [{ ref: 'p', name: 'Ownerless', domain: 'ownerless.example.com' }],
       users: [
         {
           ref: 'ops',
@@ -57,7 +58,7 @@ describe('POST /api/platform/v1/id/list', () => {
     expect(reply.data).toMatchObject({
       id: ids.platforms!.p,
       name: 'Ownerless',
-      isActive: false,
+      isActive: true,
       totalUsers: 1,
       owner: null,
     });

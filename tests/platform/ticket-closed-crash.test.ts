@@ -14,6 +14,7 @@ import {
 } from './receivers.js';
 import { freePort } from '../helpers/ports.js';
 import { processBacklog, untilIdle } from '../helpers/worker-idle.js';
+import { sealingServices, TEST_SECRETS_KEY } from '../helpers/secrets-key.js';
 
 /**
  * Durability across a crash, with the built server (`node apps/server/dist/main.js`, built by `pnpm test` or
@@ -82,13 +83,13 @@ describe('ticket.closed survives a server crash', () => {
       description: 'Second ticket',
     });
     const database = await openDatabase(
-      loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }),
+      loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', SECRETS_KEY: TEST_SECRETS_KEY }),
       createLogger('silent'),
       2,
     );
     try {
       await migrate(database.orm);
-      const ids = await seed(database.orm.em.fork(), file);
+      const ids = await seed(database.orm.em.fork(), file, sealingServices(database.secrets));
       [ownerKey, platformId] = [ids.users!.owner!.apiKey!, ids.platforms!.p!];
       tickets.push(ids.tickets!.t1!, ids.tickets!.t2!);
     } finally {

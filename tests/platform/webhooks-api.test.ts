@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES } from '@switchboard/contract';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
+import { openWebhookSecret } from '../helpers/secrets-key.js';
 import {
   expectEnvelopeError,
   expectError,
@@ -55,10 +56,13 @@ describe('webhooks/manage: create, update, delete', () => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
-    const [stored] = await sql(server.databaseUrl, 'select secret, platform_id from webhook_endpoints where id = $1', [
-      created.id,
-    ]);
-    expect(stored).toEqual({ secret: created.secret, platform_id: acme.platformId });
+    const [stored] = await sql<{ secret_ciphertext: string; platform_id: string }>(
+      server.databaseUrl,
+      'select secret_ciphertext, platform_id from webhook_endpoints where id = $1',
+      [created.id],
+    );
+    expect(stored!.platform_id).toBe(acme.platformId);
+    expect(openWebhookSecret(created.id, stored!.secret_ciphertext)).toBe(created.secret);
 
     const list = await server.client(acme.ownerKey).platform.webhooks.list({ platformId: acme.platformId });
     const { secret: _secret, ...listed } = created;
@@ -202,6 +206,9 @@ describe('webhooks: server-side request forgery', () => {
     ['https://127.0.0.1:8443/hooks', '127.0.0.1 is a loopback address'],
     ['https://169.254.169.254/latest/meta-data', '169.254.169.254 is a linkLocal address'],
     ['https://[::1]:8443/hooks', '::1 is a loopback address'],
+    // IPv4-compatible IPv6 (::/96) was classified public before issue #22.
+    ['https://[::7f00:1]/hooks', '::7f00:1 is a ipv4Compatible address'],
+    ['https://[::ffff:7f00:1]/hooks', '::ffff:7f00:1 is a loopback address'],
     ['https://localhost:8443/hooks', 'localhost resolves to a non-public address'],
   ])('refuses %s at creation and at update', async ([url, why], { manage, create }) => {
     const failure = await expectInvalid(
@@ -264,10 +271,13 @@ describe('webhooks: not found, other tenants, access', () => {
     await expectForbiddenForOtherTenant(
       intruder.deliveries({ platformId: globex.platformId, endpointId: endpoint.id }),
     );
-    const [after] = await sql(server.databaseUrl, 'select url, secret from webhook_endpoints where id = $1', [
-      endpoint.id,
-    ]);
-    expect(after).toEqual({ url: HOOK_URL, secret: endpoint.secret });
+    const [after] = await sql<{ url: string; secret_ciphertext: string }>(
+      server.databaseUrl,
+      'select url, secret_ciphertext from webhook_endpoints where id = $1',
+      [endpoint.id],
+    );
+    expect(after!.url).toBe(HOOK_URL);
+    expect(openWebhookSecret(endpoint.id, after!.secret_ciphertext)).toBe(endpoint.secret);
   });
 
   test('needs platform-level access, but no particular platform permission', async ({ server, acme }) => {

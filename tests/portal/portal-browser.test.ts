@@ -19,7 +19,7 @@ const withoutChromium = skipWithout(
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-describe.skipIf(withoutChromium)('Developer Portal in a real browser', () => {
+describe.skipIf(withoutChromium)('Developer Portal in a real browser', { timeout: 120_000 }, () => {
   let server: TestServer;
   let tenant: PortalTenant;
   let browser: Browser;

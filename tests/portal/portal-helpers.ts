@@ -6,7 +6,7 @@ export const PASSWORD = 'correct horse battery';
 export const OTHER_PASSWORD = 'another secret phrase';
 
 export interface PortalTenant {
-  /** settings:api and a password. */
+  /** settings:api, platform-level access and a password. */
   devEmail: string;
   /** A password but no settings:api. */
   plainEmail: string;
@@ -40,10 +40,27 @@ export async function createPortalTenant(server: TestServer): Promise<PortalTena
       { ref: 'b', name: 'Beta Co', domain: domainB },
     ],
     users: [
-      { ref: 'dev', platform: 'a', email: devEmail, name: 'Dana Developer', permissions: api, password: PASSWORD },
+      // Platform-level access too: the webhooks pages follow webhooks/manage's rules.
+      {
+        ref: 'dev',
+        platform: 'a',
+        email: devEmail,
+        name: 'Dana Developer',
+        platformAccess: true,
+        permissions: api,
+        password: PASSWORD,
+      },
       { ref: 'plain', platform: 'a', email: plainEmail, name: 'Pat Plain', password: PASSWORD },
       { ref: 'sharedA', platform: 'a', email: sharedEmail, name: 'Sam A', permissions: api, password: PASSWORD },
-      { ref: 'devB', platform: 'b', email: devEmail, name: 'Dana at Beta', permissions: api, password: OTHER_PASSWORD },
+      {
+        ref: 'devB',
+        platform: 'b',
+        email: devEmail,
+        name: 'Dana at Beta',
+        platformAccess: true,
+        permissions: api,
+        password: OTHER_PASSWORD,
+      },
       { ref: 'sharedB', platform: 'b', email: sharedEmail, name: 'Sam B', permissions: api, password: PASSWORD },
     ],
     channels: [{ ref: 'main', platform: 'a', name: 'Alpha Main', phone: '15550001111', users: ['dev'] }],

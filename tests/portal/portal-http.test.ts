@@ -17,7 +17,8 @@ const test = base
         new PortalAgent(server.baseUrl),
   );
 
-describe('Developer Portal over HTTP', () => {
+// Every password check is a scrypt run at OWASP's cost (128 MiB, up to seconds on a loaded 2-core machine).
+describe('Developer Portal over HTTP', { timeout: 120_000 }, () => {
   test('sends anonymous visitors to the sign-in form, for pages and downloads alike', async ({ agent }) => {
     for (const path of [
       '/developer/keys',
@@ -62,7 +63,7 @@ describe('Developer Portal over HTTP', () => {
   });
 
   test('marks the cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
-    const proxied = await startTestServer({ TRUST_PROXY: 'true' });
+    const proxied = await startTestServer({ TRUST_PROXY: '1' });
     try {
       const reply = await new PortalAgent(proxied.baseUrl, { 'x-forwarded-proto': 'https' }).get('/developer/sign-in');
       expect(cookieNamed(reply.setCookies, 'sb_portal')).toMatch(/; Secure/);

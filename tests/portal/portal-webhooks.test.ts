@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
+import { openWebhookSecret } from '../helpers/secrets-key.js';
 import { test as base } from '../helpers/test.js';
 import { createPortalTenant, OTHER_PASSWORD, PASSWORD, PortalAgent, type Form } from './portal-helpers.js';
 
@@ -21,12 +22,12 @@ const test = base
   .extend('addEndpoint', ({ server, dana }) => async (url = HOOK_URL) => {
     const page = await dana.post(HOOKS, { url, events: 'ticket.closed' });
     expect(page.status).toBe(200);
-    const [row] = await sql<{ id: string; secret: string }>(
+    const [row] = await sql<{ id: string; secret_ciphertext: string }>(
       server.databaseUrl,
-      'select id, secret from webhook_endpoints where url = $1 order by created_at desc limit 1',
+      'select id, secret_ciphertext from webhook_endpoints where url = $1 order by created_at desc limit 1',
       [url],
     );
-    return { ...row!, page };
+    return { id: row!.id, secret: openWebhookSecret(row!.id, row!.secret_ciphertext), page };
   });
 
 /** A finished delivery of `endpointId` in the log, as the worker would have left it. */
@@ -52,7 +53,8 @@ async function seedDelivery(
   return { id: delivery!.id, webhookId };
 }
 
-describe('Developer Portal: webhooks page', () => {
+// Signing in is a scrypt run at OWASP's cost (128 MiB, up to seconds on a loaded 2-core machine).
+describe('Developer Portal: webhooks page', { timeout: 120_000 }, () => {
   test('is behind sign-in and settings:api, in the navigation', async ({ server, tenant, dana }) => {
     expect((await new PortalAgent(server.baseUrl).get(HOOKS)).headers.get('location')).toBe('/developer/sign-in');
     const plain = new PortalAgent(server.baseUrl);
@@ -79,11 +81,13 @@ describe('Developer Portal: webhooks page', () => {
     const secret = SECRET.exec(created.text)![1]!;
     const [row] = await sql(
       server.databaseUrl,
-      'select secret, events, description, platform_id from webhook_endpoints where url = $1',
+      'select id, secret_ciphertext, events, description, platform_id from webhook_endpoints where url = $1',
       [`${HOOK_URL}/once`],
     );
+    expect(openWebhookSecret(row!.id as string, row!.secret_ciphertext as string)).toBe(secret);
     expect(row).toEqual({
-      secret,
+      id: expect.any(String),
+      secret_ciphertext: expect.stringMatching(/^v1\./),
       events: ['ticket.closed', 'message.received'],
       description: 'Portal test',
       platform_id: tenant.platformAId,
@@ -139,10 +143,13 @@ describe('Developer Portal: webhooks page', () => {
     const rotated = await dana.post(`${detail}/rotate`);
     const secret = SECRET.exec(rotated.text)![1]!;
     expect(rotated.text).toContain('The previous secret keeps signing beside the new one');
-    const [row] = await sql(server.databaseUrl, 'select secret, previous_secret from webhook_endpoints where id = $1', [
-      endpoint.id,
-    ]);
-    expect(row).toEqual({ secret, previous_secret: endpoint.secret });
+    const [row] = await sql<{ secret_ciphertext: string; previous_secret_ciphertext: string }>(
+      server.databaseUrl,
+      'select secret_ciphertext, previous_secret_ciphertext from webhook_endpoints where id = $1',
+      [endpoint.id],
+    );
+    expect(openWebhookSecret(endpoint.id, row!.secret_ciphertext)).toBe(secret);
+    expect(openWebhookSecret(endpoint.id, row!.previous_secret_ciphertext)).toBe(endpoint.secret);
 
     expect((await dana.agent.get(`${detail}/delete`)).text).toContain('This cannot be undone.');
     const deleted = await dana.post(`${detail}/delete`);
@@ -173,7 +180,7 @@ describe('Developer Portal: webhooks page', () => {
     expect(row).toEqual({ status: 'pending', webhook_id: failed.webhookId });
   });
 
-  test('treats another platform’s endpoint, and malformed ids, as not found', async ({
+  test('answers another platform’s endpoint 403 and a missing or malformed one 404, as the API does', async ({
     server,
     tenant,
     addEndpoint,
@@ -183,13 +190,19 @@ describe('Developer Portal: webhooks page', () => {
     await beta.signIn(tenant.devEmail, OTHER_PASSWORD);
     const token = PortalAgent.csrf((await beta.get(HOOKS)).text);
     expect((await beta.get(HOOKS)).text).not.toContain(`${HOOK_URL}/alpha`);
-    for (const path of [`${HOOKS}/${endpoint.id}`, `${HOOKS}/${endpoint.id}/delete`, `${HOOKS}/not-an-id`])
+    // As webhooks/manage answers: another platform's endpoint is 403, no endpoint at all 404.
+    for (const path of [`${HOOKS}/${endpoint.id}`, `${HOOKS}/${endpoint.id}/delete`])
+      expect((await beta.get(path)).status, path).toBe(403);
+    for (const path of [`${HOOKS}/not-an-id`, `${HOOKS}/${randomUUID()}`])
       expect((await beta.get(path)).status, path).toBe(404);
     for (const action of ['delete', 'rotate', 'enabled'])
-      expect((await beta.post(`${HOOKS}/${endpoint.id}/${action}`, { _csrf: token })).status, action).toBe(404);
-    const [row] = await sql(server.databaseUrl, 'select secret, is_active from webhook_endpoints where id = $1', [
-      endpoint.id,
-    ]);
-    expect(row).toEqual({ secret: endpoint.secret, is_active: true });
+      expect((await beta.post(`${HOOKS}/${endpoint.id}/${action}`, { _csrf: token })).status, action).toBe(403);
+    const [row] = await sql<{ secret_ciphertext: string; is_active: boolean }>(
+      server.databaseUrl,
+      'select secret_ciphertext, is_active from webhook_endpoints where id = $1',
+      [endpoint.id],
+    );
+    expect(row!.is_active).toBe(true);
+    expect(openWebhookSecret(endpoint.id, row!.secret_ciphertext)).toBe(endpoint.secret);
   });
 });

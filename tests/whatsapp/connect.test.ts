@@ -362,12 +362,13 @@ describe('connecting a channel in the Developer Portal', () => {
     for (const secret of [other.accessToken, other.appSecret]) expect(page.text).not.toContain(secret);
   });
 
-  test('another platform’s channel is not found, and users without settings:api get the 403 page', async ({
+  test('another platform’s channel is 403 as in the API, and users without settings:api get the 403 page', async ({
     server,
     owner,
     acme,
   }) => {
-    expect((await owner.get(`/developer/channels/${acme.mainChannelId}/connect`)).status).toBe(404);
+    // The channel rule of every workspace endpoint (issue #22): a channel the user is not a member of is 403.
+    expect((await owner.get(`/developer/channels/${acme.mainChannelId}/connect`)).status).toBe(403);
     expect((await owner.get('/developer/channels/not-a-uuid/connect')).status).toBe(404);
     const page = await owner.get('/developer/channels');
     expect(page.text).not.toContain(acme.mainChannelId);

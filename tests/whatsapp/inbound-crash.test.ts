@@ -71,11 +71,15 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
       ALLOW_HTTP_WEBHOOKS: 'true',
       METRICS_PORT: '0',
     };
-    const tenant = await prepareSpawnedTenant(databaseUrl, (file) => {
-      file.platforms![0]!.webhooks = [
-        { url: `http://127.0.0.1:${hookPort}/hooks`, secret, events: ['message.status.updated'] },
-      ];
-    });
+    const tenant = await prepareSpawnedTenant(
+      databaseUrl,
+      (file) => {
+        file.platforms![0]!.webhooks = [
+          { url: `http://127.0.0.1:${hookPort}/hooks`, secret, events: ['message.status.updated'] },
+        ];
+      },
+      SECRETS_KEY,
+    );
     const database = await openDatabase(
       loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }),
       createLogger('silent'),

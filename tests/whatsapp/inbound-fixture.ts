@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@switchboard/server';
+import { createSecretBox } from '../../apps/server/src/kit/secrets.js';
 import { webhookSignature } from '../../apps/server/src/modules/whatsapp/webhook-signature.js';
 import { connectWhatsAppChannel } from '../../apps/server/src/modules/whatsapp/whatsapp-connection.service.js';
 import { createWhatsApp } from '../../apps/server/src/modules/whatsapp/whatsapp.js';
@@ -49,12 +50,8 @@ export async function connectChannel(
     templates: { [channel.wabaId]: [] },
   });
   const whatsApp = createWhatsApp(
-    loadConfig({
-      SECRETS_KEY,
-      WHATSAPP_GRAPH_URL: graph.url,
-      WHATSAPP_GRAPH_VERSION: graph.version,
-      LOG_LEVEL: 'silent',
-    }),
+    loadConfig({ WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_GRAPH_VERSION: graph.version, LOG_LEVEL: 'silent' }),
+    createSecretBox(SECRETS_KEY),
   );
   try {
     await connectWhatsAppChannel(em, whatsApp, channelId, { ...channel, accessToken });

@@ -24,15 +24,17 @@ async function startUp(databaseUrl: string, env: Record<string, string>): Promis
     PORT: '0',
     DATABASE_URL: databaseUrl,
   });
-  const database = await openDatabase(config, logger, 4);
+  let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
+    // An unusable SECRETS_KEY is refused as the database opens (migrations may need it).
+    database = await openDatabase(config, logger, 4);
     const running = await startServer(config, database, logger);
     await running.close();
     return undefined;
   } catch (error) {
     return error as Error;
   } finally {
-    await database.close();
+    await database?.close();
   }
 }
 

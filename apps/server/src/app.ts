@@ -6,12 +6,15 @@ import type { CallerCache } from './http/caller-cache.js';
 import { corsFor } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
+import { createLocalApi } from './http/local-api.js';
 import { notFound } from './http/not-found.js';
 import { createOutageMonitor } from './http/outage.js';
 import type { RateLimiters } from './http/rate-limit.js';
 import { registerApiRoutes } from './http/register.js';
+import { replyHeaders } from './http/reply-headers.js';
 import { requestId } from './http/request-id.js';
 import type { JobQueue } from './kit/jobs.js';
+import type { SecretBox } from './kit/secrets.js';
 import type { Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import type { Logger } from './logger.js';
@@ -28,7 +31,8 @@ export interface AppDeps {
   /** The services modules provide (e.g. the messaging providers), started and stopped by server.ts. */
   services: Services;
   jobs: JobQueue;
-  trustProxy?: boolean;
+  /** Express's `trust proxy`: false, a hop count, or the proxies' addresses/CIDRs (TRUST_PROXY). */
+  trustProxy?: false | number | string[];
   /** Developer Portal settings: session secret, public URL, Redis for the sign-in failure budget. */
   portal?: PortalOptions;
   /** Start-up steps /readyz waits for; request metrics; origins allowed by CORS (none: CORS off). */
@@ -37,6 +41,8 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** The API-key caller cache (server.ts starts it with its change listener); absent: no caching. */
   callers?: CallerCache;
+  /** Seals secrets at rest (kept Idempotency-Key replies); see db/secrets-key.ts. */
+  secrets?: SecretBox;
 }
 
 /** Builds the HTTP app without listening: tests and main.ts both use it. */
@@ -51,6 +57,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(requestId);
+  app.use(replyHeaders);
   if (deps.metrics) app.use(deps.metrics.recordRequests);
   app.use(
     pinoHttp({
@@ -74,15 +81,17 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps.orm, deps.readiness ?? new Readiness()));
   if (deps.corsOrigins?.length) app.use('/api', corsFor(deps.corsOrigins));
 
+  const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
+  // Its pages act through the API's own endpoints (LocalApi), as the signed-in user.
+  const api = createLocalApi(routeSlices, routeDeps);
   app.use(
     PORTAL_PATH,
-    createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, jobs: deps.jobs, ...deps.portal }),
+    createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, api, ...deps.portal }),
   );
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);
-  const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
   for (const receiver of receivers) app.use('/webhooks', receiver(routeDeps));
   app.use(requireJsonBody, jsonBody);
   registerApiRoutes(app, routeSlices, routeDeps, {
@@ -92,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
     apiKeys: apiKeyLookup,
     idempotencyKeys: idempotencyStore,
     callers: deps.callers,
+    secrets: deps.secrets,
   });
 
   app.use(notFound(routeSlices.map((slice) => slice.router)));

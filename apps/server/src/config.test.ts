@@ -49,4 +49,19 @@ describe('loadConfig', () => {
       'http://localhost:5173',
     ]);
   });
+
+  it('takes TRUST_PROXY as a hop count or proxy addresses, and refuses true (issue #22)', () => {
+    const trust = (TRUST_PROXY: string) => loadConfig({ TRUST_PROXY }).TRUST_PROXY;
+    expect(trust('false')).toBe(false);
+    expect(trust('1')).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, loopback')).toEqual(['10.0.0.0/8', 'loopback']);
+    expect(trust('172.18.0.1,fd00::/8')).toEqual(['172.18.0.1', 'fd00::/8']);
+    expect(() => trust('true')).toThrow(
+      'Invalid configuration: TRUST_PROXY must be false, the number of proxies in front of the server (e.g. 1), ' +
+        'or their addresses/CIDRs (e.g. 10.0.0.0/8, loopback); true would trust any X-Forwarded-For a client sends',
+    );
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0', 'loopback,nowhere', '-1'])
+      expect(() => trust(bad), bad).toThrow(/^Invalid configuration: TRUST_PROXY must be false, the number of proxies/);
+  });
 });

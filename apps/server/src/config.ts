@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -18,6 +19,40 @@ const url = (protocols: string[]) =>
 const number = () => z.coerce.number({ invalid_type_error: 'must be a number' });
 const integer = (min: number, max: number) =>
   number().int('must be an integer').min(min, `must be ${min}..${max}`).max(max, `must be ${min}..${max}`);
+
+/** Express's names for address ranges (proxy-addr), usable in TRUST_PROXY. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isAddressOrCidr = (entry: string) => {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
+const TRUST_PROXY_HELP =
+  'must be false, the number of proxies in front of the server (e.g. 1), ' +
+  'or their addresses/CIDRs (e.g. 10.0.0.0/8, loopback)';
+
+/**
+ * Which X-Forwarded-For hops Express believes (client address for rate limits and sign-in throttling, HTTPS for
+ * secure cookies): none, a hop count, or the proxies' addresses. Never `true`: trusting every hop makes the
+ * left-most, client-written address the client's, so anyone could pick the address their attempts count against.
+ */
+const trustProxy = () =>
+  z
+    .string()
+    .default('false')
+    .transform((value, ctx): false | number | string[] => {
+      const text = value.trim();
+      if (text === 'false' || text === '0') return false;
+      if (/^\d{1,2}$/.test(text)) return Number(text);
+      const entries = text.split(',').map((entry) => entry.trim());
+      if (text !== 'true' && entries.every((entry) => PROXY_RANGE_NAMES.has(entry) || isAddressOrCidr(entry)))
+        return entries;
+      const why =
+        text === 'true' ? `${TRUST_PROXY_HELP}; true would trust any X-Forwarded-For a client sends` : TRUST_PROXY_HELP;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: why });
+      return z.NEVER;
+    });
 
 const optionalBoolean = () =>
   z
@@ -89,10 +124,7 @@ const envSchema = z.object({
   TEMPLATE_SYNC_MINUTES: integer(0, 10_080).default(60),
   /** Public base URL used in printed examples and the OpenAPI servers list. */
   PUBLIC_URL: z.string().url('must be a URL').optional(),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  TRUST_PROXY: trustProxy(),
   /** Signs Developer Portal session cookies; every instance needs the same value. Unset: random per process. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SHUTDOWN_TIMEOUT_MS: integer(1, 600_000).default(10_000),

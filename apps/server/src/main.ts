@@ -1,12 +1,13 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { SecretsKeyError } from './kit/secrets.js';
 import { watchLauncher } from './lifecycle/launcher.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 import { openDatabase, type SeedResult } from './wiring.js';
 
-/** A configuration problem ends start-up with its one line, never a stack trace. */
+/** A configuration problem (an unusable SECRETS_KEY too) ends start-up with its one line, never a stack trace. */
 function exitOnConfigError(error: unknown): never {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof SecretsKeyError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }

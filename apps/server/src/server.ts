@@ -78,7 +78,13 @@ export async function startServer(config: Config, database: Database, logger: Lo
     enqueue: (...args) => started(worker.queue).enqueue(...args),
     enqueueTask: (...args) => started(worker.queue).enqueueTask(...args),
   };
-  const services = startServices(serviceProviders, { em: database.orm.em, logger, config, jobs });
+  const services = startServices(serviceProviders, {
+    em: database.orm.em,
+    logger,
+    config,
+    jobs,
+    secrets: database.secrets,
+  });
   closers.add(() => services.stop());
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
   // They run before the worker, whose tasks rely on what they check (e.g. that stored secrets open).
@@ -126,6 +132,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
     metrics,
     corsOrigins: config.CORS_ORIGINS,
     callers,
+    secrets: database.secrets,
   });
 
   const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);

@@ -149,7 +149,10 @@ export class AuthenticationError extends SwitchboardError {
   override readonly name: string = 'AuthenticationError';
 }
 
-/** 403 `forbidden`: the key may not do this (permission, platform access, another tenant's resource). */
+/**
+ * 403 `forbidden`: the key may not do this (permission, platform access, another tenant's resource);
+ * `platform_inactive`: its platform is switched off.
+ */
 export class PermissionError extends SwitchboardError {
   static override readonly kind: string = 'PermissionError';
   override readonly name: string = 'PermissionError';

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Command, Option } from 'commander';
-import { isUuid, WEBHOOK_EVENT_TYPES, webhookEventsProblem } from '@switchboard/contract';
+import { isUuid, WEBHOOK_EVENT_TYPES, webhookEventsProblem, webhookManageParams } from '@switchboard/contract';
 import { seedDemoIfEmpty } from '../demo.js';
+import { ValidationError } from '../kit/errors.js';
 import { createApiKey, revokeApiKey } from '../modules/api-keys/index.js';
 import { Platform } from '../modules/platforms/index.js';
 import { hashPassword, User } from '../modules/users/index.js';
-import { newWebhookSecret, WEBHOOK_SECRET_PATTERN, WebhookEndpoint } from '../modules/webhooks/index.js';
+import { manageEndpoint, WEBHOOK_POLICY, WEBHOOK_SECRET_PATTERN, WEBHOOK_SECRETS } from '../modules/webhooks/index.js';
 import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
 import { addWhatsAppCommands } from './whatsapp-commands.js';
@@ -91,23 +92,33 @@ export function buildCli(): Command {
     .command('add')
     .description('Add a webhook endpoint to a platform')
     .requiredOption('--platform <idOrDomain>', 'platform id or domain')
-    .requiredOption('--url <url>', 'http(s) URL receiving the events')
+    .requiredOption('--url <url>', 'https:// URL receiving the events (public addresses only, as webhooks/manage)')
     .option('--secret <whsec>', 'Standard Webhooks secret (whsec_<base64>); generated when omitted')
     .addOption(
       new Option('--events <events...>', `event types: ${WEBHOOK_EVENT_TYPES.join(', ')}`).default(['ticket.closed']),
     )
     .action((opts: { platform: string; url: string; secret?: string; events: string[] }) =>
-      runCommand(async (em) => {
-        if (!/^https?:\/\/\S+$/.test(opts.url)) throw new CliError('--url must be an http(s) URL.');
+      runCommand(async (em, { services }) => {
         if (opts.secret && !WEBHOOK_SECRET_PATTERN.test(opts.secret))
           throw new CliError('--secret must be whsec_ followed by base64.');
         const eventsProblem = webhookEventsProblem(opts.events);
         if (eventsProblem) throw new CliError(`--events: ${eventsProblem}.`);
         const platform = await findPlatform(em, opts.platform);
-        const secret = opts.secret ?? newWebhookSecret();
-        const endpoint = em.create(WebhookEndpoint, { platform, url: opts.url, secret, events: opts.events });
-        await em.flush();
-        return { id: endpoint.id, platformId: platform.id, url: endpoint.url, events: endpoint.events, secret };
+        // webhooks/manage's own rules: the contract's parameters, then https and the SSRF guard (ALLOW_HTTP_WEBHOOKS).
+        const params = webhookManageParams.safeParse({ platformId: platform.id, url: opts.url, events: opts.events });
+        if (!params.success)
+          throw new CliError(
+            params.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('; '),
+          );
+        const started = await services();
+        const deps = { policy: started.get(WEBHOOK_POLICY), secrets: started.get(WEBHOOK_SECRETS) };
+        const { data } = await manageEndpoint({ em }, platform.id, params.data, deps, opts.secret).catch(
+          (error: unknown) => {
+            if (!(error instanceof ValidationError)) throw error;
+            throw new CliError(error.issues.map((issue) => `--${issue.field}: ${issue.problem}`).join('; '));
+          },
+        );
+        return { id: data.id, platformId: platform.id, url: data.url, events: data.events, secret: data.secret };
       }),
     );
 

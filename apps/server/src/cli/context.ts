@@ -42,7 +42,13 @@ export async function runCommand(
   let started: Services | undefined;
   const services = async () => {
     if (started) return started;
-    started = startServices(serviceProviders, { em: database.orm.em, logger, config, jobs: noJobQueue });
+    started = startServices(serviceProviders, {
+      em: database.orm.em,
+      logger,
+      config,
+      jobs: noJobQueue,
+      secrets: database.secrets,
+    });
     await started.check();
     return started;
   };

@@ -3,8 +3,10 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { EntityClass } from '@mikro-orm/core';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
+import type { SecretBox } from '../kit/secrets.js';
 import type { Logger } from '../logger.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { SECRETS_EXTENSION, secretsFor } from './secrets-key.js';
 
 /**
  * The committed migrations: every `Migration*` file in migrations/ beside this one, found when the migrator runs
@@ -81,6 +83,8 @@ export function ormConfig(
 export interface Database {
   orm: Orm;
   url: string;
+  /** Seals secrets at rest (see secretsFor); undefined when SECRETS_KEY is unset with DATABASE_URL. */
+  secrets: SecretBox | undefined;
   close(): Promise<void>;
 }
 
@@ -91,6 +95,8 @@ export async function openDatabase(
   logger: Logger,
   poolMax?: number,
 ): Promise<Database> {
+  // First: an unusable SECRETS_KEY stops here, before anything was started.
+  const secrets = secretsFor(config, logger);
   const embedded = config.DATABASE_URL
     ? null
     : await startEmbeddedPostgres({
@@ -102,9 +108,11 @@ export async function openDatabase(
   const url = config.DATABASE_URL ?? embedded!.url;
   const limits = { statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS };
   const orm = await MikroORM.init(ormConfig(schema, url, poolMax, logger, limits));
+  orm.config.registerExtension(SECRETS_EXTENSION, () => secrets);
   return {
     orm,
     url,
+    secrets,
     async close() {
       await orm.close(true);
       await embedded?.stop();

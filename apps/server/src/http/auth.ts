@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiKeyLookup } from '../kit/auth.js';
 import type { Caller } from '../kit/context.js';
-import { UnauthorizedError } from '../kit/errors.js';
+import { AppError, UnauthorizedError } from '../kit/errors.js';
+import { failureBudget } from '../kit/failure-budget.js';
 import type { CallerCache } from './caller-cache.js';
 
 /** Parameter names that carry credentials in other APIs; refused here so keys never land in URLs or logs. */
@@ -64,13 +65,32 @@ export async function authenticateKey(
       )
     : await keys.findCaller(em.fork(), apiKey);
   if (!caller) throw new UnauthorizedError('Invalid or revoked API key.');
+  if (!caller.platformActive)
+    throw new AppError(
+      403,
+      'platform_inactive',
+      'The platform of this API key is inactive; its keys are refused until it is active again.',
+    );
   return caller;
 }
 
+/**
+ * Requests without a valid key, per client address and instance: after this many 401s in a minute the address gets
+ * 429 before any key is looked up (generous for a client fixing its configuration, a bound for a guesser or a flood).
+ */
+export const UNAUTHENTICATED_FAILURES = { points: 60, durationSeconds: 60 } as const;
+
 /** Express middleware for every API route: refuse keys outside headers, then authenticate the header key. */
 export function authenticate(em: EntityManager, keys: ApiKeyLookup, callers?: CallerCache) {
+  const failures = failureBudget(
+    'unauthenticated requests',
+    UNAUTHENTICATED_FAILURES.points,
+    UNAUTHENTICATED_FAILURES.durationSeconds,
+  );
   return async (req: Request, _res: Response, next: NextFunction) => {
+    const address = req.ip ?? '';
     try {
+      await failures.check(address);
       // A GET may carry a body too; a key in it is as exposed as one in a POST body.
       if (carriesKey(req.query, keys.containsKey) || carriesKey(req.body, keys.containsKey)) {
         throw new UnauthorizedError(HEADER_ONLY);
@@ -78,6 +98,7 @@ export function authenticate(em: EntityManager, keys: ApiKeyLookup, callers?: Ca
       req.caller = await authenticateKey(em, keys, presentedKey(req), callers);
       next();
     } catch (error) {
+      if (error instanceof UnauthorizedError) await failures.failed(address);
       next(error);
     }
   };

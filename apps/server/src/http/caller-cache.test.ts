@@ -13,6 +13,7 @@ const callerOf = (userId: string, apiKeyId = `key-of-${userId}`): Caller => ({
   name: 'Someone',
   email: 'someone@example.com',
   platformAccess: false,
+  platformActive: true,
   permissions: ['settings:api'],
   channelIds: ['channel'],
 });

@@ -126,7 +126,7 @@ export function startCallerCache(
           const now = Date.now();
           if (now >= entry.nextUseRecordAt) {
             entry.nextUseRecordAt = now + LAST_USE_INTERVAL_MS;
-            recordUse(entry.caller.apiKeyId);
+            if (entry.caller.apiKeyId) recordUse(entry.caller.apiKeyId);
           }
           return entry.caller;
         }

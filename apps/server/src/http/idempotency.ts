@@ -5,6 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ZodTypeAny } from 'zod';
 import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS, ValidationError } from '../kit/errors.js';
 import type { IdempotencyStore } from '../kit/idempotency.js';
+import type { SecretBox } from '../kit/secrets.js';
 import type { Logger } from '../logger.js';
 import { routeMetadata } from './context.js';
 
@@ -46,8 +47,31 @@ function fingerprintOf(req: Request): string | undefined {
     .digest('hex');
 }
 
+/**
+ * A kept reply is sealed with the SECRETS_KEY box when there is one, bound to its user and key: replies carry
+ * secrets (webhooks/manage's create and rotation, which cannot happen without the box) and personal data, and
+ * are kept 24 h. The envelope is always an object, so a stored string is a sealed reply.
+ */
+function replyBox(secrets: SecretBox | undefined, userId: string, key: string) {
+  const context = `idempotency:${userId}:${key}`;
+  return {
+    seal: (body: unknown) => (secrets ? secrets.encrypt(JSON.stringify(body ?? null), context) : body),
+    open: (stored: unknown): unknown => {
+      if (typeof stored !== 'string') return stored;
+      if (!secrets) throw new AppError(503, 'service_unavailable', SEALED_REPLY_UNREADABLE);
+      try {
+        return JSON.parse(secrets.decrypt(stored, context)) as unknown;
+      } catch {
+        throw new AppError(503, 'service_unavailable', SEALED_REPLY_UNREADABLE);
+      }
+    },
+  };
+}
+const SEALED_REPLY_UNREADABLE =
+  `The reply kept for this ${IDEMPOTENCY_HEADER} cannot be opened ` + 'with the configured SECRETS_KEY.';
+
 /** Route middleware (after the rate limit, before validation and the handler) for the contract's write classes. */
-export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logger: Logger) {
+export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logger: Logger, secrets?: SecretBox) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.get(IDEMPOTENCY_HEADER);
     const metadata = routeMetadata(req);
@@ -59,6 +83,7 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
 
     const em = rootEm.fork();
     const userId = req.caller.userId;
+    const box = replyBox(secrets, userId, key);
     try {
       // A claim released between our insert and our read (the first request failed) is simply claimed again.
       for (let tries = 0; tries < 3; tries++) {
@@ -66,7 +91,7 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
           const reply = res.json.bind(res);
           res.json = (body: unknown) => {
             store
-              .settle(em, userId, key, res.statusCode, body, res.locals[KEEP_IDEMPOTENT_REPLY] === true)
+              .settle(em, userId, key, res.statusCode, box.seal(body), res.locals[KEEP_IDEMPOTENT_REPLY] === true)
               .catch((error: unknown) =>
                 (req.log ?? logger).error({ err: error }, 'could not store the idempotent reply'),
               )
@@ -102,7 +127,7 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
         return res
           .status(existing.statusCode)
           .set({ 'Idempotent-Replayed': 'true', ...retryAfter })
-          .json(existing.responseBody);
+          .json(box.open(existing.responseBody));
       }
       next(
         new AppError(

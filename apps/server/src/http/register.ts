@@ -5,6 +5,7 @@ import type { Express, RequestHandler } from 'express';
 import type { ApiKeyLookup } from '../kit/auth.js';
 import type { IdempotencyStore } from '../kit/idempotency.js';
 import type { RouteDeps, RouteSlice, RouterImplementation } from '../kit/implement.js';
+import type { SecretBox } from '../kit/secrets.js';
 import type { Logger } from '../logger.js';
 import { authenticate } from './auth.js';
 import type { CallerCache } from './caller-cache.js';
@@ -25,6 +26,8 @@ export interface HttpDeps {
   idempotencyKeys: IdempotencyStore;
   /** Resolved callers kept between requests (API_KEY_CACHE_TTL_MS); absent: every request looks its key up. */
   callers?: CallerCache;
+  /** Seals kept Idempotency-Key replies (SECRETS_KEY); absent: they are kept as they are. */
+  secrets?: SecretBox;
 }
 
 /**
@@ -40,7 +43,7 @@ export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], r
     rejectNestedQuery,
     authorize,
     rateLimit(deps.rateLimiters),
-    idempotency(deps.em, deps.idempotencyKeys, deps.logger),
+    idempotency(deps.em, deps.idempotencyKeys, deps.logger, deps.secrets),
   ];
   for (const slice of slices) {
     // Each slice's implementation was checked against its router where both types are known (kit `routes()`).

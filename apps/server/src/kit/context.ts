@@ -6,8 +6,11 @@ export type { Logger };
 /** Who is calling: resolved from the API key by the auth middleware. */
 export interface Caller {
   userId: string;
-  apiKeyId: string;
+  /** The key the request came with; absent for a signed-in portal user. */
+  apiKeyId?: string;
   platformId: string;
+  /** platforms.is_active: an inactive platform's keys are refused (403 `platform_inactive`). */
+  platformActive: boolean;
   name: string;
   email: string;
   platformAccess: boolean;

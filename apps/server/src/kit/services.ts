@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { JobQueue } from './jobs.js';
+import type { SecretBox } from './secrets.js';
 
 /** Names a long-lived object a module provides (e.g. the messaging providers) and its type. */
 export interface ServiceKey<T> {
@@ -20,6 +21,8 @@ export interface ServiceDeps {
   services: Pick<Services, 'get'>;
   /** Queues jobs inside a transaction (e.g. the events a provider's status report causes). */
   jobs: JobQueue;
+  /** Seals secrets at rest (SECRETS_KEY); undefined when none is configured (a module needing it then says so). */
+  secrets: SecretBox | undefined;
 }
 
 /** How a module starts one of its services when the server starts, and stops it when the server stops. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -27,7 +27,7 @@ export interface AssetUrls {
 
 /** Scalar's self-contained browser build (its CSS is inside), served from node_modules: no CDN. */
 function scalarBundlePath(): string {
-  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+  const entry = fileURLToPath(import.meta.resolve('@scalar/api-reference'));
   const bundle = path.join(path.dirname(entry), 'browser', 'standalone.js');
   if (!existsSync(bundle))
     throw new Error(`The API reference bundle is missing at ${bundle}; reinstall @scalar/api-reference.`);

@@ -1,8 +1,15 @@
 import type { Redis } from 'ioredis';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { rehashPassword } from '../modules/users/index.js';
 import { asyncRoute, type PortalContext } from './portal-context.js';
-import { credentialChecker, signInLimiter } from './sign-in.service.js';
+import {
+  ACCOUNT_FAILURES,
+  credentialChecker,
+  loadPortalUser,
+  SIGN_IN_ATTEMPTS,
+  signInLimiter,
+} from './sign-in.service.js';
 import { csrfToken, PORTAL_PATH, signInSession, signOutSession } from './session.js';
 import { signInPage, type SignInView } from './views/auth.js';
 
@@ -23,7 +30,8 @@ function minutes(seconds: number): string {
 export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router {
   const router = Router();
   const checkCredentials = credentialChecker();
-  const limiter = signInLimiter(redis);
+  const perAddress = signInLimiter(SIGN_IN_ATTEMPTS, 'sb:rl:portal-sign-in', redis);
+  const perAccount = signInLimiter(ACCOUNT_FAILURES, 'sb:rl:portal-sign-in-account', redis);
 
   const render = (req: Request, res: Response, status: number, view: Omit<SignInView, 'csrfToken'>) =>
     res.status(status).send(signInPage(ctx.assets, { ...view, csrfToken: csrfToken(req) }));
@@ -44,10 +52,12 @@ export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router
         return render(req, res, 400, { email, error: 'Enter your email and password.' });
       }
       const { email, password, platform } = form.data;
-      // Attempts are counted per client IP and email: guessing one account is stopped without locking its owner
-      // out from everywhere else.
-      const limitKey = `${req.ip}|${email}`;
-      const retryAfter = await limiter.attempt(limitKey);
+      // Counted per client address and email (one address guessing one account is stopped without locking its
+      // owner out from everywhere else), then per account (guessing from many addresses is stopped too). An email
+      // without an account counts like one, so the reply never tells them apart. `req.ip` is the client address
+      // as TRUST_PROXY allows it to be read from X-Forwarded-For.
+      const addressKey = `${req.ip}|${email}`;
+      const retryAfter = (await perAddress.attempt(addressKey)) || (await perAccount.attempt(email));
       if (retryAfter > 0) {
         res.setHeader('Retry-After', String(retryAfter));
         return render(req, res, 429, {
@@ -71,8 +81,15 @@ export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router
           error: 'Enter the domain of the platform you want to open.',
         });
       }
-      await limiter.reset(limitKey);
-      await signInSession(req, outcome.userId);
+      if (!outcome.platformActive) {
+        return render(req, res, 403, { email, error: 'This platform is inactive: its users cannot sign in.' });
+      }
+      await Promise.all([perAddress.reset(addressKey), perAccount.refund(email)]);
+      const service = { em: ctx.em.fork() };
+      if (outcome.rehash) await rehashPassword(service, outcome.userId, password);
+      const user = await loadPortalUser(service, outcome.userId);
+      if (!user) return render(req, res, 401, { email, error: WRONG_CREDENTIALS });
+      await signInSession(req, user);
       req.log?.info({ userId: outcome.userId }, 'portal sign-in');
       res.redirect(303, `${PORTAL_PATH}/keys`);
     }),

@@ -2,50 +2,52 @@ import { isUuid } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '../kit/errors.js';
 import {
-  type ChannelConnection,
-  connectWhatsAppChannel,
+  connectWhatsAppChannelAs,
   listChannelConnections,
   WHATSAPP,
   whatsAppCredentialsSchema,
+  type ChannelConnection,
 } from '../modules/whatsapp/index.js';
-import { asyncRoute, signedIn, type PortalContext } from './portal-context.js';
-import { messagePage } from './views/auth.js';
+import { asyncRoute, callerContext, messageReply, refusal, signedIn, type PortalContext } from './portal-context.js';
 import { CHANNELS, channelsPage, connectPage } from './views/channels.js';
 
+const BACK = { href: CHANNELS, label: 'Back to channels' };
+
 /**
- * The Channels page: the platform's channels with their provider, connecting one to the WhatsApp Cloud API or
- * rotating its credentials, and what to paste into Meta (callback URL, verify token). Behind sign-in and
- * `settings:api` like every portal page; the access token and app secret are never shown, logged or sent back.
+ * The Channels page: the channels the signed-in user is authorized for (those channels/list gives their key),
+ * connecting one to the WhatsApp Cloud API or rotating its credentials, and what to paste into Meta (callback URL,
+ * verify token). A channel page runs the workspace endpoints' channel rule through the whatsapp module's services
+ * (another channel is 403, as `channelId` would be). Behind sign-in and `settings:api` like every portal page; the
+ * access token and app secret are never shown, logged or sent back.
  */
 export function channelRoutes(ctx: PortalContext): Router {
   const router = Router();
   const whatsApp = () => ctx.services.get(WHATSAPP);
 
-  const channelsOf = (req: Request) =>
-    listChannelConnections({ em: ctx.em.fork() }, whatsApp(), signedIn(req).user.platformId);
+  const notFound = (req: Request, res: Response) =>
+    messageReply(req, res, ctx, 404, {
+      title: 'Channel not found',
+      message: 'There is no channel at this address.',
+      link: BACK,
+    });
 
-  /** The addressed channel of the viewer's own platform; another platform's (or no) channel is "not found". */
+  /** The channel of the path as the user may see it; otherwise its refusal (403) or a 404 is answered. */
   async function ownChannel(req: Request, res: Response): Promise<ChannelConnection | undefined> {
     const id = req.params.channelId!;
-    const channel = isUuid(id) ? (await channelsOf(req)).find((candidate) => candidate.channelId === id) : undefined;
-    if (!channel) {
-      const message = 'Your platform has no channel with that id.';
-      res.status(404).send(
-        messagePage(ctx.assets, {
-          title: 'Channel not found',
-          message,
-          viewer: signedIn(req).viewer,
-          link: { href: CHANNELS, label: 'Back to channels' },
-        }),
-      );
+    try {
+      const [channel] = isUuid(id) ? await listChannelConnections(callerContext(req, ctx), whatsApp(), id) : [];
+      if (!channel) notFound(req, res);
+      return channel;
+    } catch (error) {
+      if (!refusal(req, res, ctx, error, BACK)) throw error;
+      return undefined;
     }
-    return channel;
   }
 
   router.get(
     '/channels',
     asyncRoute(async (req, res) => {
-      const channels = await channelsOf(req);
+      const channels = await listChannelConnections(callerContext(req, ctx), whatsApp());
       const connected = channels.find((channel) => channel.channelId === req.query.connected && channel.whatsApp);
       const notice =
         connected?.whatsApp &&
@@ -80,8 +82,8 @@ export function channelRoutes(ctx: PortalContext): Router {
         return res.status(400).send(connectPage(ctx.assets, viewer, channel, { ...typed, errors }));
       }
       try {
-        const connected = await connectWhatsAppChannel(
-          { em: ctx.em.fork() },
+        const connected = await connectWhatsAppChannelAs(
+          callerContext(req, ctx),
           whatsApp(),
           channel.channelId,
           credentials.data,

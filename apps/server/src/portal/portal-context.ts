@@ -1,13 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
+import type { LocalApi } from '../http/local-api.js';
+import type { CallerContext } from '../kit/context.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
-import type { WebhookDeps } from '../modules/webhooks/index.js';
 import type { AssetUrls } from './assets.js';
 import type { ApiDocuments } from './documents.js';
 import { loadPortalUser, PORTAL_PERMISSION, type PortalUser } from './sign-in.service.js';
-import { csrfToken, PORTAL_PATH } from './session.js';
-import { forbiddenPage } from './views/auth.js';
+import { csrfToken, endSignIn, PORTAL_PATH, signInHolds } from './session.js';
+import { AppError } from '../kit/errors.js';
+import { forbiddenPage, messagePage } from './views/auth.js';
 import type { Viewer } from './views/layout.js';
 
 /** What the portal's route modules share; built once in createPortal. */
@@ -20,8 +22,11 @@ export interface PortalContext {
   serverUrl(req: Request): string;
   /** The modules' services (the Channels page connects through the WhatsApp one). */
   services: Pick<Services, 'get'>;
-  /** The webhooks page writes through the same services as webhooks/manage: its SSRF policy and job queue. */
-  webhooks: WebhookDeps;
+  /**
+   * The API's endpoints, called as the signed-in user (their caller: platform access, permissions, channels): the
+   * portal's pages act through them, so they follow the API's access rules and nothing else.
+   */
+  api: LocalApi;
 }
 
 export interface SignedIn {
@@ -39,13 +44,18 @@ declare global {
   }
 }
 
-/** Resolves the session's user (if any) for every portal request; a deleted user's session is dropped. */
+/**
+ * Resolves the session's user (if any) for every portal request. The sign-in ends (a fresh anonymous session) when
+ * the user is gone, its platform was switched off, its password changed or `settings:api` was taken away since,
+ * or the absolute lifetime is over.
+ */
 export function identify(em: EntityManager) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const userId = req.session.userId;
-      const user = userId ? await loadPortalUser({ em: em.fork() }, userId) : undefined;
-      if (userId && !user) delete req.session.userId;
+      const found = userId ? await loadPortalUser({ em: em.fork() }, userId) : undefined;
+      const user = found && found.caller.platformActive && signInHolds(req, found) ? found : undefined;
+      if (userId && !user) await endSignIn(req);
       if (user) {
         const allowed = user.permissions.includes(PORTAL_PERMISSION);
         const viewer = {
@@ -82,4 +92,41 @@ export const asyncRoute =
 export function signedIn(req: Request): SignedIn {
   if (!req.portal) throw new Error('route is not behind requireAccess');
   return req.portal;
+}
+
+/** Who a page's API calls and service calls run as: the signed-in user's caller, logged under the request's id. */
+export function actingAs(req: Request, logger: Logger) {
+  return { caller: signedIn(req).user.caller, log: req.log ?? logger, requestId: String(req.id) };
+}
+
+/** A CallerContext for the signed-in user, as the API builds one for a key: the services' own access checks apply. */
+export function callerContext(req: Request, ctx: Pick<PortalContext, 'em' | 'logger'>): CallerContext {
+  return { ...actingAs(req, ctx.logger), em: ctx.em.fork() };
+}
+
+/** A short page for the signed-in user (not found, not allowed) with a way back. */
+export function messageReply(
+  req: Request,
+  res: Response,
+  ctx: Pick<PortalContext, 'assets'>,
+  status: number,
+  view: { title: string; message: string; link: { href: string; label: string } },
+): Response {
+  return res.status(status).send(messagePage(ctx.assets, { ...view, viewer: signedIn(req).viewer }));
+}
+
+/**
+ * The page for an API refusal of an action: 403 and 404 as the API chose them, with its words (an endpoint's
+ * access rule, another tenant's resource, a missing one). Anything else is not a refusal: undefined.
+ */
+export function refusal(
+  req: Request,
+  res: Response,
+  ctx: Pick<PortalContext, 'assets'>,
+  error: unknown,
+  link: { href: string; label: string },
+): Response | undefined {
+  if (!(error instanceof AppError) || (error.status !== 403 && error.status !== 404)) return undefined;
+  const title = error.status === 403 ? 'Not allowed' : 'Not found';
+  return messageReply(req, res, ctx, error.status, { title, message: error.message, link });
 }

@@ -3,10 +3,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
-import type { JobQueue } from '../kit/jobs.js';
+import type { LocalApi } from '../http/local-api.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
-import { WEBHOOK_POLICY } from '../modules/webhooks/index.js';
 import { portalAssets, type AssetUrls } from './assets.js';
 import { authRoutes } from './auth.router.js';
 import { channelRoutes } from './channels.router.js';
@@ -33,7 +32,8 @@ export interface PortalDeps extends PortalOptions {
   orm: MikroORM;
   logger: Logger;
   services: Pick<Services, 'get'>;
-  jobs: JobQueue;
+  /** The API's endpoints, called as the signed-in user. */
+  api: LocalApi;
 }
 
 /**
@@ -105,7 +105,7 @@ export function createPortal(deps: PortalDeps): Router {
     documents: documentCache(),
     serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, ''),
     services: deps.services,
-    webhooks: { policy: deps.services.get(WEBHOOK_POLICY), jobs: deps.jobs },
+    api: deps.api,
   };
 
   const router = Router();

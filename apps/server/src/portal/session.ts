@@ -9,6 +9,10 @@ declare module 'express-session' {
   interface SessionData {
     /** Set once the password matched; permissions are re-read from the database on every request. */
     userId: string;
+    /** The user's `sessionVersion` at sign-in: a password change or losing `settings:api` moves it on. */
+    sessionVersion: number;
+    /** When the password matched (epoch ms): the session ends SIGNED_IN_LIFETIME_MS later whatever its activity. */
+    signedInAt: number;
     /** Synchronizer CSRF token, one per session; every form POST must echo it. */
     csrfToken: string;
   }
@@ -16,7 +20,10 @@ declare module 'express-session' {
 
 export const SESSION_COOKIE = 'sb_portal';
 export const PORTAL_PATH = '/developer';
+/** Idle timeout: the cookie and the stored session roll forward with every request. */
 const SIGNED_IN_MAX_AGE_MS = 8 * 60 * 60 * 1000;
+/** Absolute lifetime of a sign-in, however active the session stays. */
+export const SIGNED_IN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** A visitor who only opened the sign-in page gets a short-lived session (it exists to hold the CSRF token). */
 const ANONYMOUS_MAX_AGE_MS = 60 * 60 * 1000;
 
@@ -51,7 +58,7 @@ export function portalSession({ orm, logger, secret }: SessionOptions): RequestH
     resave: false,
     saveUninitialized: false,
     rolling: true,
-    // Secure follows the request: HTTPS directly, or X-Forwarded-Proto when TRUST_PROXY is on.
+    // Secure follows the request: HTTPS directly, or X-Forwarded-Proto from a proxy TRUST_PROXY trusts.
     cookie: { path: PORTAL_PATH, httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SIGNED_IN_MAX_AGE_MS },
   });
 }
@@ -81,10 +88,28 @@ export function requireCsrf(req: Request, _res: Response, next: NextFunction) {
   next(tokenMatches(req.session.csrfToken, presented) ? undefined : new CsrfError('invalid CSRF token'));
 }
 
+const regenerate = (req: Request) =>
+  new Promise<void>((resolve, reject) => req.session.regenerate((error) => (error ? reject(error) : resolve())));
+
+/**
+ * Whether the session's sign-in still holds for the user as stored now: the same session version (no password
+ * change, `settings:api` not taken away since), within its absolute lifetime. Sessions from before these were
+ * recorded have ended too.
+ */
+export function signInHolds(req: Request, user: { sessionVersion: number }, now = Date.now()): boolean {
+  const { sessionVersion, signedInAt } = req.session;
+  return sessionVersion === user.sessionVersion && signedInAt !== undefined && now - signedInAt < SIGNED_IN_LIFETIME_MS;
+}
+
+/** Ends the session's sign-in: a fresh anonymous session (new id, no data) takes its place. */
+export const endSignIn = regenerate;
+
 /** Starts a fresh session for the user (a new id defeats session fixation) with a new CSRF token. */
-export async function signInSession(req: Request, userId: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => req.session.regenerate((error) => (error ? reject(error) : resolve())));
-  req.session.userId = userId;
+export async function signInSession(req: Request, user: { id: string; sessionVersion: number }): Promise<void> {
+  await regenerate(req);
+  req.session.userId = user.id;
+  req.session.sessionVersion = user.sessionVersion;
+  req.session.signedInAt = Date.now();
   req.session.cookie.maxAge = SIGNED_IN_MAX_AGE_MS;
   csrfToken(req);
   await new Promise<void>((resolve, reject) => req.session.save((error) => (error ? reject(error) : resolve())));

@@ -5,7 +5,9 @@ import { credentialChecker } from './sign-in.service.js';
 
 /** The users an email matches, as the checker's one query would return them. */
 function usersFound(rows: { id: string; passwordHash: string | null }[]): EntityManager {
-  return { find: async () => rows } as unknown as EntityManager;
+  return {
+    find: async () => rows.map((row) => ({ ...row, platform: { isActive: true } })),
+  } as unknown as EntityManager;
 }
 
 function countingVerify() {
@@ -17,7 +19,8 @@ function countingVerify() {
   return { verify, runs };
 }
 
-describe('credentialChecker', () => {
+// Each scrypt run costs ~128 MiB and up to seconds of CPU on a loaded machine.
+describe('credentialChecker', { timeout: 60_000 }, () => {
   test('an unknown email costs the same one scrypt run as a wrong password: timing reveals no accounts', async () => {
     const stored = await hashPassword('right');
     const unknown = countingVerify();
@@ -62,7 +65,7 @@ describe('credentialChecker', () => {
         ]),
         { email: 'a@example.com', password: 'right' },
       ),
-    ).toEqual({ status: 'ok', userId: 'u2' });
+    ).toEqual({ status: 'ok', userId: 'u2', rehash: false, platformActive: true });
     expect(
       await check(
         usersFound([

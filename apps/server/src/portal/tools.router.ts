@@ -33,8 +33,7 @@ export function toolRoutes(ctx: PortalContext): Router {
       const docs = await ctx.documents(ctx.serverUrl(req));
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Cache-Control', 'private, no-store');
-      const { user } = signedIn(req);
-      res.send(await withUserIds(docs.openApiJson, ctx.em.fork(), { userId: user.id, platformId: user.platformId }));
+      res.send(await withUserIds(docs.openApiJson, ctx.em.fork(), signedIn(req).user.caller));
     }),
   );
 
@@ -50,13 +49,7 @@ export function toolRoutes(ctx: PortalContext): Router {
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="${DOWNLOADS.postmanEnvironment.file}"`);
       res.setHeader('Cache-Control', 'private, no-store');
-      const { user } = signedIn(req);
-      res.send(
-        await environmentWithUserIds(docs.postmanEnvironment, ctx.em.fork(), {
-          userId: user.id,
-          platformId: user.platformId,
-        }),
-      );
+      res.send(await environmentWithUserIds(docs.postmanEnvironment, ctx.em.fork(), signedIn(req).user.caller));
     }),
   );
 

@@ -1,13 +1,13 @@
-import { contract, isUuid, type WebhookEndpoint, type WebhookManageValues } from '@switchboard/contract';
+import { contract, isUuid, type WebhookEndpoint } from '@switchboard/contract';
 import { Router, type Request, type Response } from 'express';
-import { AppError, ValidationError } from '../kit/errors.js';
-import { endpointView, findEndpoint, listDeliveries, listEndpoints, manageWebhook } from '../modules/webhooks/index.js';
-import { asyncRoute, signedIn, type PortalContext } from './portal-context.js';
-import { messagePage } from './views/auth.js';
+import type { CallParams } from '../http/local-api.js';
+import { ValidationError } from '../kit/errors.js';
+import { actingAs, asyncRoute, messageReply, refusal, signedIn, type PortalContext } from './portal-context.js';
 import { confirmPage, webhookDetailPage } from './views/webhook-detail.js';
 import { secretPage, WEBHOOKS, webhooksPage, type WebhookForm } from './views/webhooks.js';
 
 const RECENT_DELIVERIES = 20;
+const BACK = { href: WEBHOOKS, label: 'Back to webhooks' };
 
 /** Outcomes a redirect may announce (`?done=`): a fixed set, so a link cannot put words on the page. */
 const NOTICES: Record<string, string> = {
@@ -16,8 +16,6 @@ const NOTICES: Record<string, string> = {
   disabled: 'The endpoint is disabled: no new events are sent to it, and pending retries stop.',
   redelivered: 'The delivery was queued again with the same webhook-id; its new attempt appears below.',
 };
-/** Another platform's endpoint or delivery (403) and a missing one (404) are both "not found" to the portal. */
-const isMissing = (error: unknown) => error instanceof AppError && (error.status === 403 || error.status === 404);
 
 const noticeOf = (req: Request) => (typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined);
 
@@ -26,85 +24,97 @@ const text = (value: unknown) =>
   (Array.isArray(value) ? String(value[0] ?? '') : typeof value === 'string' ? value : '').trim();
 const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
 
+/** webhooks/manage's parameters, each form of them, without the platform (always the signed-in user's). */
+type ManageParams =
+  CallParams<typeof contract.platform.webhooks.manage> extends infer P
+    ? P extends unknown
+      ? Omit<P, 'platformId'>
+      : never
+    : never;
+
 /**
- * The Developer Portal's webhooks page: the same operations as webhooks/list, webhooks/manage and
- * webhooks/deliveries, through the same services, for the signed-in user's platform (`settings:api`).
+ * The Developer Portal's webhooks page: webhooks/list, webhooks/manage and webhooks/deliveries called as the
+ * signed-in user (LocalApi), so the page has exactly their rules: platform-level access, the user's own platform,
+ * 403 for another platform's endpoint or delivery and 404 for one that does not exist, the same parameter checks.
  */
 export function webhookRoutes(ctx: PortalContext): Router {
   const router = Router();
-  const manage = (req: Request, params: Omit<WebhookManageValues, 'platformId'>) => {
-    const { platformId } = signedIn(req).user;
-    return manageWebhook({ em: ctx.em.fork() }, platformId, { platformId, ...params }, ctx.webhooks);
-  };
+  const endpoints = contract.platform.webhooks;
+  const platformOf = (req: Request) => signedIn(req).user.platformId;
+  const listEndpoints = async (req: Request) =>
+    (await ctx.api.call(endpoints.list, actingAs(req, ctx.logger), { platformId: platformOf(req) })).data;
+  const manage = (req: Request, params: ManageParams) =>
+    ctx.api.call(endpoints.manage, actingAs(req, ctx.logger), {
+      ...params,
+      platformId: platformOf(req),
+    } as CallParams<typeof endpoints.manage>);
 
   const notFound = (req: Request, res: Response) =>
-    res.status(404).send(
-      messagePage(ctx.assets, {
-        title: 'Endpoint not found',
-        message: 'Your platform has no webhook endpoint at this address.',
-        viewer: signedIn(req).viewer,
-        link: { href: WEBHOOKS, label: 'Back to webhooks' },
-      }),
-    );
+    messageReply(req, res, ctx, 404, {
+      title: 'Endpoint not found',
+      message: 'Your platform has no webhook endpoint at this address.',
+      link: BACK,
+    });
 
-  /** The endpoint of the path, if it is one of the user's platform; another platform's is "not found" here too. */
-  const endpointOf = async (req: Request): Promise<WebhookEndpoint | undefined> => {
+  /** An API refusal (403, 404) as its page; anything else goes on to the error page. */
+  const refused = (req: Request, res: Response, error: unknown) => {
+    if (!refusal(req, res, ctx, error, BACK)) throw error;
+  };
+
+  /**
+   * The endpoint of the path with its newest deliveries, as webhooks/deliveries answers for it (403 another
+   * platform's, 404 none). A path that is not an id addresses nothing: 404.
+   */
+  const endpointOf = async (req: Request, limit = RECENT_DELIVERIES) => {
     const id = req.params.endpointId!;
     if (!isUuid(id)) return undefined;
-    const found = await findEndpoint({ em: ctx.em.fork() }, signedIn(req).user.platformId, id).catch(
-      (error: unknown) => {
-        if (isMissing(error)) return undefined;
-        throw error;
-      },
-    );
-    return found && endpointView(found);
+    const as = actingAs(req, ctx.logger);
+    const log = await ctx.api.call(endpoints.deliveries, as, {
+      platformId: platformOf(req),
+      endpointId: id,
+      page: 1,
+      limit,
+    });
+    const endpoint = (await listEndpoints(req)).find((candidate) => candidate.id === id);
+    return endpoint && { endpoint, log };
   };
 
   const showDetail = async (req: Request, res: Response, problem?: string) => {
-    const endpoint = await endpointOf(req);
-    if (!endpoint) return notFound(req, res);
-    const { user, viewer } = signedIn(req);
-    const log = await listDeliveries({ em: ctx.em.fork() }, user.platformId, {
-      endpointId: endpoint.id,
-      page: 1,
-      limit: RECENT_DELIVERIES,
-    });
+    const found = await endpointOf(req);
+    if (!found) return notFound(req, res);
     const view = {
-      viewer,
-      endpoint,
-      deliveries: log.data,
-      totalDeliveries: log.pagination.total,
+      viewer: signedIn(req).viewer,
+      endpoint: found.endpoint,
+      deliveries: found.log.data,
+      totalDeliveries: found.log.pagination.total,
       notice: noticeOf(req),
       error: problem,
     };
     res.status(problem ? 400 : 200).send(webhookDetailPage(ctx.assets, view));
   };
 
-  /** Runs a change of the endpoint in the path: not found → 404, a refusal → the detail page with its reason. */
-  const change = (handle: (req: Request, res: Response) => Promise<unknown>) =>
+  /** A page or action of the endpoint in the path: API refusals as pages, a rejected change on the detail page. */
+  const onEndpoint = (handle: (req: Request, res: Response) => Promise<unknown>) =>
     asyncRoute(async (req, res) => {
-      if (!(await endpointOf(req))) return notFound(req, res);
       try {
+        if (!isUuid(req.params.endpointId!)) return notFound(req, res);
         await handle(req, res);
       } catch (error) {
         if (error instanceof ValidationError)
           return showDetail(req, res, error.issues.map((issue) => issue.problem).join('; '));
-        if (isMissing(error)) return notFound(req, res);
-        throw error;
+        refused(req, res, error);
       }
     });
 
   router.get(
     '/webhooks',
     asyncRoute(async (req, res) => {
-      const { user, viewer } = signedIn(req);
-      res.send(
-        webhooksPage(ctx.assets, {
-          viewer,
-          endpoints: await listEndpoints({ em: ctx.em.fork() }, user.platformId),
-          notice: noticeOf(req),
-        }),
-      );
+      try {
+        const view = { viewer: signedIn(req).viewer, endpoints: await listEndpoints(req), notice: noticeOf(req) };
+        res.send(webhooksPage(ctx.assets, view));
+      } catch (error) {
+        refused(req, res, error);
+      }
     }),
   );
 
@@ -118,38 +128,32 @@ export function webhookRoutes(ctx: PortalContext): Router {
         events: list(req.body?.events),
       };
       const errors: Record<string, string> = {};
-      // The API's own parameter rules (URL, description length, event types), then the service's (https, SSRF).
-      const params = contract.platform.webhooks.manage.post.body.safeParse({
-        platformId: user.platformId,
-        url: form.url || undefined,
-        description: form.description || undefined,
-        events: form.events,
-      });
-      if (!form.url) errors.url = 'Enter the URL that receives the events.';
-      if (!params.success) for (const issue of params.error.issues) errors[String(issue.path[0])] ??= issue.message;
-      if (params.success && !errors.url) {
-        try {
-          const { data } = await manage(req, params.data);
-          req.log?.info({ userId: user.id, endpointId: data.id }, 'portal webhook endpoint created');
-          return res.send(secretPage(ctx.assets, viewer, data as WebhookEndpoint, (data as { secret: string }).secret));
-        } catch (error) {
-          if (!(error instanceof ValidationError)) throw error;
-          for (const issue of error.issues) errors[issue.field] ??= issue.problem;
-        }
+      try {
+        const { data } = await manage(req, {
+          url: form.url || undefined,
+          description: form.description || undefined,
+          events: [...(form.events ?? [])],
+          // An empty URL is left out: the API names what is missing.
+        } as ManageParams);
+        req.log?.info({ userId: user.id, endpointId: data.id }, 'portal webhook endpoint created');
+        return res.send(secretPage(ctx.assets, viewer, data as WebhookEndpoint, (data as { secret: string }).secret));
+      } catch (error) {
+        if (!(error instanceof ValidationError)) return refused(req, res, error);
+        for (const issue of error.issues) errors[issue.field] ??= issue.problem;
       }
-      const endpoints = await listEndpoints({ em: ctx.em.fork() }, user.platformId);
-      res.status(400).send(webhooksPage(ctx.assets, { viewer, endpoints, form, errors }));
+      if (!form.url) errors.url = 'Enter the URL that receives the events.';
+      res.status(400).send(webhooksPage(ctx.assets, { viewer, endpoints: await listEndpoints(req), form, errors }));
     }),
   );
 
   router.get(
     '/webhooks/:endpointId',
-    asyncRoute((req, res) => showDetail(req, res)),
+    onEndpoint((req, res) => showDetail(req, res)),
   );
 
   router.post(
     '/webhooks/:endpointId/enabled',
-    change(async (req, res) => {
+    onEndpoint(async (req, res) => {
       const enabled = text(req.body?.enabled) === 'true';
       await manage(req, { endpointId: req.params.endpointId!, enabled });
       res.redirect(303, `${WEBHOOKS}/${req.params.endpointId}?done=${enabled ? 'enabled' : 'disabled'}`);
@@ -159,17 +163,17 @@ export function webhookRoutes(ctx: PortalContext): Router {
   for (const action of ['rotate', 'delete'] as const) {
     router.get(
       `/webhooks/:endpointId/${action}`,
-      asyncRoute(async (req, res) => {
-        const endpoint = await endpointOf(req);
-        if (!endpoint) return notFound(req, res);
-        res.send(confirmPage(ctx.assets, signedIn(req).viewer, endpoint, action));
+      onEndpoint(async (req, res) => {
+        const found = await endpointOf(req, 1);
+        if (!found) return notFound(req, res);
+        res.send(confirmPage(ctx.assets, signedIn(req).viewer, found.endpoint, action));
       }),
     );
   }
 
   router.post(
     '/webhooks/:endpointId/rotate',
-    change(async (req, res) => {
+    onEndpoint(async (req, res) => {
       const { data } = await manage(req, { endpointId: req.params.endpointId!, rotateSecret: true });
       req.log?.info({ userId: signedIn(req).user.id, endpointId: data.id }, 'portal webhook secret rotated');
       res.send(
@@ -180,7 +184,7 @@ export function webhookRoutes(ctx: PortalContext): Router {
 
   router.post(
     '/webhooks/:endpointId/delete',
-    change(async (req, res) => {
+    onEndpoint(async (req, res) => {
       await manage(req, { endpointId: req.params.endpointId!, delete: true });
       req.log?.info(
         { userId: signedIn(req).user.id, endpointId: req.params.endpointId },
@@ -192,9 +196,11 @@ export function webhookRoutes(ctx: PortalContext): Router {
 
   router.post(
     '/webhooks/:endpointId/deliveries/:deliveryId/redeliver',
-    change(async (req, res) => {
+    onEndpoint(async (req, res) => {
       const deliveryId = req.params.deliveryId!;
       if (!isUuid(deliveryId)) return notFound(req, res);
+      // The endpoint of the path must be one the user may see, as on its page; the API then checks the delivery.
+      if (!(await endpointOf(req, 1))) return notFound(req, res);
       await manage(req, { redeliver: deliveryId });
       res.redirect(303, `${WEBHOOKS}/${req.params.endpointId}?done=redelivered`);
     }),

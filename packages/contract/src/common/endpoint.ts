@@ -22,6 +22,7 @@ const ALWAYS = [
   'invalid_json',
   'unauthorized',
   'forbidden',
+  'platform_inactive',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

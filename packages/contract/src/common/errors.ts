@@ -13,6 +13,8 @@ export const ERROR_CODE_STATUS = {
   provider_rejected: 400,
   unauthorized: 401,
   forbidden: 403,
+  // The key's platform is switched off (platforms.is_active = false): every endpoint, until it is switched on.
+  platform_inactive: 403,
   not_found: 404,
   no_channel: 404,
   template_not_found: 404,
@@ -47,7 +49,7 @@ export const ERROR_STATUS_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'Missing, malformed, unknown or revoked API key, or a key sent in the query string or body (`unauthorized`)',
   403:
     'Authenticated but not allowed: missing permission, no platform-level access, or another tenant’s resource ' +
-    '(`forbidden`)',
+    '(`forbidden`); the key’s platform is inactive (`platform_inactive`)',
   404: 'The addressed resource does not exist in this tenant',
   405: 'The path exists but not with this HTTP method (`method_not_allowed`)',
   409: 'A request with this Idempotency-Key is still running (`idempotency_key_in_progress`); retry shortly',

@@ -15,6 +15,30 @@ export const phoneParam = () =>
     .transform(stripPhone)
     .refine((digits) => /^\d{8,15}$/.test(digits), 'must be 8 to 15 digits with country code');
 
+/** The instants a time parameter may name: years 1 to 9999 in UTC, which PostgreSQL's timestamptz and ISO 8601's
+ * four-digit years both hold (PostgreSQL has no year 0, and `0001-01-01T00:00:00+14:00` is still in year 0). */
+export const TIME_RANGE = { min: '0001-01-01T00:00:00Z', max: '9999-12-31T23:59:59.999Z' } as const;
+const ISO_TIME_MESSAGE = 'must be an ISO 8601 time like 2026-01-31T09:00:00Z';
+const RANGE_MESSAGE = `must be between ${TIME_RANGE.min} and 9999-12-31T23:59:59Z`;
+const [MIN_TIME, MAX_TIME] = [Date.parse(TIME_RANGE.min), Date.parse(TIME_RANGE.max)];
+
+const isoTimePattern = z.string().datetime({ offset: true });
+
+/** An ISO 8601 time with an offset (or Z) naming a real instant in TIME_RANGE; anything else is a 400 naming it. */
+export const isoTimeParam = () =>
+  z
+    .string()
+    .datetime({ offset: true, message: ISO_TIME_MESSAGE })
+    .superRefine((value, ctx) => {
+      // The pattern's own failure is reported once, above. It lets impossible dates (02-30) and offsets (+99:99)
+      // through: the instant itself must exist, and be one PostgreSQL can store.
+      if (!isoTimePattern.safeParse(value).success) return;
+      const time = Date.parse(value);
+      if (Number.isNaN(time)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: ISO_TIME_MESSAGE });
+      else if (time < MIN_TIME || time > MAX_TIME)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: RANGE_MESSAGE });
+    });
+
 export const idSchema = z.string().describe('Identifier (UUID)');
 export const timestampSchema = z.string().describe('ISO 8601 timestamp, UTC');
 

@@ -3,6 +3,7 @@ import {
   endpoint,
   EXAMPLE_IDS,
   idSchema,
+  isoTimeParam,
   named,
   okEnvelope,
   pageEnvelope,
@@ -120,8 +121,6 @@ export const ticketManageParams = withFieldRules<TicketManageParams>()(ticketMan
 });
 export type TicketManageValues = z.output<typeof ticketManageParams>;
 
-const ISO_TIME_MESSAGE = 'must be an ISO 8601 time like 2026-01-31T09:00:00Z';
-
 export const ticketsListParams = z.object({
   platformId: platformIdParam,
   status: z.enum(TICKET_STATUSES).optional(),
@@ -134,11 +133,7 @@ export const ticketsListParams = z.object({
     .max(320, 'must be at most 320 characters')
     .optional()
     .describe('Only tickets of the owner with this email (case-insensitive)'),
-  updatedSince: z
-    .string()
-    .datetime({ offset: true, message: ISO_TIME_MESSAGE })
-    // The pattern lets impossible offsets such as +99:99 through; the date itself must exist.
-    .refine((value) => !Number.isNaN(Date.parse(value)), ISO_TIME_MESSAGE)
+  updatedSince: isoTimeParam()
     .optional()
     .describe('Only tickets updated at or after this time (a thread message counts as an update)'),
   ...pagingParams('tickets'),

@@ -2,7 +2,7 @@ import { defineModule } from '../../kit/module.js';
 import { ApiKey } from './api-key.entity.js';
 import { userApiKeySeed } from './api-key.seed.js';
 
-export { apiKeyLookup, CALLER_CHANGES_CHANNEL } from './api-key.queries.js';
+export { apiKeyLookup, CALLER_CHANGES_CHANNEL, findUserCaller } from './api-key.queries.js';
 
 export { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary, type CreatedApiKey } from './api-key.service.js';
 

@@ -7,11 +7,12 @@ import { platformMembersService } from './platform-members.provider.js';
 import { usersRouter } from './user.router.js';
 import { usersSeed } from './user.seed.js';
 
-export { hashPassword, verifyPassword } from './password.js';
+export { hashPassword, needsRehash, verifyPassword } from './password.js';
 export { PLAN_HOLDERS, type PlanHolders } from './plan-holders.port.js';
 export { User } from './user.entity.js';
 export { DEMO_PASSWORD } from './user-demo.js';
 export { userKey } from './user.seed.js';
+export { rehashPassword } from './user-password.service.js';
 
 /** Users: listed by users/list; channels, tickets and plans refer to them; the portal signs them in. */
 export const usersModule = defineModule({

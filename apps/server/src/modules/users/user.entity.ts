@@ -15,6 +15,11 @@ const UserSchema = defineEntity({
     platformAccess: p.boolean().default(false),
     permissions: p.array().default([]),
     passwordHash: p.string().nullable().hidden(),
+    /**
+     * Portal sessions remember the version they were signed in at; a trigger bumps it when the password changes
+     * or `settings:api` is taken away, which ends every session signed in before (migration ..._portal_sessions_end).
+     */
+    sessionVersion: p.integer().default(0),
     createdAt: createdAtColumn(),
   },
   uniques: [{ properties: ['platform', 'email'] }],

@@ -1,11 +1,13 @@
 import { get, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import {
   checkDestination,
   fetchDestination,
   forbiddenAddressReason,
   pinnedLookup,
+  REFUSED_RANGES,
   urlProblem,
   type ResolveAll,
 } from './destination.js';
@@ -46,6 +48,63 @@ describe('forbiddenAddressReason', () => {
       expect(forbiddenAddressReason(address)).toBeUndefined();
     },
   );
+});
+
+/** The first, middle (top host bit set) and last address of a CIDR range. */
+function edgesOf(cidr: string): [string, string, string] {
+  const [network, bits] = ipaddr.parseCIDR(cidr);
+  const bytes = network.toByteArray();
+  const hostBitsIn = (i: number) => Math.min(8, Math.max(0, (i + 1) * 8 - bits));
+  const last = bytes.map((byte, i) => byte | ((1 << hostBitsIn(i)) - 1));
+  const middle = bytes.map((byte, i) =>
+    i === Math.floor(bits / 8) && bits < bytes.length * 8 ? byte | (0x80 >> (bits % 8)) : byte,
+  );
+  return [network, ipaddr.fromByteArray(middle), ipaddr.fromByteArray(last)].map((a) => a.toNormalizedString()) as [
+    string,
+    string,
+    string,
+  ];
+}
+
+describe('REFUSED_RANGES (issue #22: one list, a test per range)', () => {
+  it.each(REFUSED_RANGES)('refuses the first and last address of $cidr ($name)', ({ cidr, name }) => {
+    for (const address of edgesOf(cidr)) expect(forbiddenAddressReason(address), address).toMatch(/ is a \w+ address$/);
+    // Named by the range itself (its edges may belong to a narrower range listed before it, like :: or broadcast).
+    const [, middle] = edgesOf(cidr);
+    expect(forbiddenAddressReason(middle)).toBe(`${middle} is a ${name} address`);
+  });
+
+  it.each(REFUSED_RANGES.filter(({ cidr }) => !cidr.includes(':')))(
+    'refuses $cidr written as IPv4-mapped IPv6 too',
+    ({ cidr }) => {
+      const [first] = edgesOf(cidr);
+      expect(forbiddenAddressReason(`::ffff:${first}`)).toMatch(/ is a \w+ address$/);
+    },
+  );
+
+  it('refuses IPv4-compatible IPv6 (::/96), e.g. [::7f00:1], which some stacks route to 127.0.0.1', () => {
+    expect(forbiddenAddressReason('::7f00:1')).toBe('::7f00:1 is a ipv4Compatible address');
+    expect(forbiddenAddressReason('::a00:1')).toBe('::a00:1 is a ipv4Compatible address');
+  });
+
+  it('covers every non-unicast range ipaddr.js knows, for both families', () => {
+    type Ranges = Record<string, [ipaddr.IPv4 | ipaddr.IPv6, number] | [ipaddr.IPv4 | ipaddr.IPv6, number][]>;
+    const known = [ipaddr.IPv4, ipaddr.IPv6].flatMap((family) =>
+      Object.entries((family.prototype as unknown as { SpecialRanges: Ranges }).SpecialRanges).flatMap(
+        ([name, ranges]) =>
+          (Array.isArray(ranges[0])
+            ? (ranges as [ipaddr.IPv4 | ipaddr.IPv6, number][])
+            : [ranges as [ipaddr.IPv4, number]]
+          ).map(([network, bits]) => ({ name, cidr: `${network.toString()}/${bits}` })),
+      ),
+    );
+    expect(known.length).toBeGreaterThan(30);
+    // IPv4-mapped addresses are unwrapped, so their range is the IPv4 address's own.
+    for (const { name, cidr } of known.filter(({ name }) => name !== 'ipv4Mapped')) {
+      for (const address of edgesOf(cidr))
+        expect(forbiddenAddressReason(address), `${name} ${cidr}: ${address}`).toBeDefined();
+    }
+  });
 });
 
 describe('urlProblem', () => {

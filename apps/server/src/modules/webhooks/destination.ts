@@ -7,10 +7,8 @@ import { Agent, fetch, type RequestInit } from 'undici';
  * Server-side request forgery guard for webhook URLs: a tenant chooses the URL, our server makes the request,
  * so a URL must not reach the service's own network (metadata endpoints, databases, admin ports).
  *
- * Ranges are classified with ipaddr.js rather than hand-written CIDR lists: it is the maintained classifier
- * (Express's proxy-addr uses it), knows every special-purpose range of both families, and `process()` unwraps
- * IPv4-mapped IPv6 (`::ffff:127.0.0.1`) to the IPv4 address it really reaches. Only `unicast` (globally routable)
- * passes — an allowlist, so a range we did not think of (6to4, NAT64, benchmarking, reserved) is refused too.
+ * Addresses are parsed with ipaddr.js (Express's proxy-addr uses it), whose `process()` unwraps IPv4-mapped IPv6
+ * (`::ffff:127.0.0.1`) to the IPv4 address it really reaches; the refused ranges are REFUSED_RANGES below.
  */
 
 export interface DestinationPolicy {
@@ -33,11 +31,59 @@ export const systemResolver: ResolveAll = (hostname) =>
 
 export type Destination = { allowed: true; url: URL; addresses: LookupAddress[] } | { allowed: false; reason: string };
 
+/**
+ * Every range a webhook may not reach, in one place: IANA's IPv4 and IPv6 special-purpose registries (private,
+ * shared, loopback, link-local, documentation, benchmarking, translation and tunnelling prefixes, multicast,
+ * reserved). The name is ipaddr.js's where it has one. A test checks each range, and that every non-unicast range
+ * ipaddr.js knows lies inside one of these. IPv4-mapped IPv6 never gets here: it is unwrapped to its IPv4 address.
+ * `::/96`, the deprecated IPv4-compatible form (`::7f00:1` is 127.0.0.1 to some stacks), is refused as a whole.
+ */
+export const REFUSED_RANGES: readonly { cidr: string; name: string }[] = [
+  { cidr: '0.0.0.0/8', name: 'unspecified' },
+  { cidr: '10.0.0.0/8', name: 'private' },
+  { cidr: '100.64.0.0/10', name: 'carrierGradeNat' },
+  { cidr: '127.0.0.0/8', name: 'loopback' },
+  { cidr: '169.254.0.0/16', name: 'linkLocal' },
+  { cidr: '172.16.0.0/12', name: 'private' },
+  { cidr: '192.0.0.0/24', name: 'reserved' },
+  { cidr: '192.0.2.0/24', name: 'reserved' },
+  { cidr: '192.31.196.0/24', name: 'as112' },
+  { cidr: '192.52.193.0/24', name: 'amt' },
+  { cidr: '192.88.99.0/24', name: 'reserved' },
+  { cidr: '192.168.0.0/16', name: 'private' },
+  { cidr: '192.175.48.0/24', name: 'as112' },
+  { cidr: '198.18.0.0/15', name: 'reserved' },
+  { cidr: '198.51.100.0/24', name: 'reserved' },
+  { cidr: '203.0.113.0/24', name: 'reserved' },
+  { cidr: '224.0.0.0/4', name: 'multicast' },
+  { cidr: '255.255.255.255/32', name: 'broadcast' },
+  { cidr: '240.0.0.0/4', name: 'reserved' },
+  { cidr: '::/128', name: 'unspecified' },
+  { cidr: '::1/128', name: 'loopback' },
+  { cidr: '::/96', name: 'ipv4Compatible' },
+  { cidr: '::ffff:0:0:0/96', name: 'rfc6145' },
+  { cidr: '64:ff9b::/96', name: 'rfc6052' },
+  { cidr: '64:ff9b:1::/48', name: 'rfc6052' },
+  { cidr: '100::/64', name: 'discard' },
+  { cidr: '2001::/23', name: 'reserved' },
+  { cidr: '2001:db8::/32', name: 'reserved' },
+  { cidr: '2002::/16', name: '6to4' },
+  { cidr: '2620:4f:8000::/48', name: 'as112v6' },
+  { cidr: '3fff::/20', name: 'reserved' },
+  { cidr: '5f00::/16', name: 'segmentRouting' },
+  { cidr: 'fc00::/7', name: 'uniqueLocal' },
+  { cidr: 'fe80::/10', name: 'linkLocal' },
+  { cidr: 'fec0::/10', name: 'deprecatedSiteLocal' },
+  { cidr: 'ff00::/8', name: 'multicast' },
+];
+const REFUSED = REFUSED_RANGES.map(({ cidr, name }) => ({ range: ipaddr.parseCIDR(cidr), name }));
+
 /** Why an address may not be a webhook destination, or undefined when it is a public unicast address. */
 export function forbiddenAddressReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' ? undefined : `${address} is a ${range} address`;
+  const parsed = ipaddr.process(address);
+  const refused = REFUSED.find(({ range }) => range[0].kind() === parsed.kind() && parsed.match(range));
+  return refused && `${address} is a ${refused.name} address`;
 }
 
 /** The URL's own rules: scheme and, for plain http, the host. Undefined when the URL is acceptable. */

@@ -5,15 +5,23 @@ import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { webhookPolicyService } from './webhook-policy.js';
+import { WEBHOOK_SECRETS, webhookSecretsService } from './webhook-secret-box.js';
 import { webhooksRouter } from './webhook.router.js';
 import { platformWebhooksSeed } from './webhook.seed.js';
 import { webhookTarget } from './webhook.service.js';
 
 export { listDeliveries } from './webhook-deliveries.service.js';
 export { WebhookEndpoint } from './webhook-endpoint.entity.js';
-export { endpointView, findEndpoint, listEndpoints, type WebhookDeps } from './webhook-endpoints.service.js';
+export {
+  endpointView,
+  findEndpoint,
+  listEndpoints,
+  manageEndpoint,
+  type WebhookDeps,
+} from './webhook-endpoints.service.js';
 export { manageWebhook } from './webhook-manage.service.js';
 export { WEBHOOK_POLICY } from './webhook-policy.js';
+export { WEBHOOK_SECRETS, webhookSecrets, type WebhookSecrets } from './webhook-secret-box.js';
 export { newWebhookSecret } from './webhook-secrets.js';
 export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';
 export { queueWebhookEvent } from './webhook.service.js';
@@ -27,9 +35,15 @@ export const webhooksModule = defineModule({
   entities: [WebhookEndpoint, WebhookDelivery, WebhookAttempt],
   routes: [routes(contract.platform.webhooks, webhooksRouter)],
   seed: [platformWebhooksSeed],
-  services: [webhookPolicyService],
-  jobs: ({ config }) => ({
-    targets: [webhookTarget(config.WEBHOOK_TIMEOUT_MS, { allowLocal: config.ALLOW_HTTP_WEBHOOKS })],
+  services: [webhookPolicyService, webhookSecretsService],
+  jobs: ({ config, services }) => ({
+    targets: [
+      webhookTarget(
+        config.WEBHOOK_TIMEOUT_MS,
+        { allowLocal: config.ALLOW_HTTP_WEBHOOKS },
+        services.get(WEBHOOK_SECRETS),
+      ),
+    ],
   }),
   metrics: { deliveryFailures: { kind: 'webhook', count: (em) => em.count(WebhookDelivery, { status: 'failed' }) } },
   examples: {

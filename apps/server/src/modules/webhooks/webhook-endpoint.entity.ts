@@ -10,10 +10,10 @@ const WebhookEndpointSchema = defineEntity({
     platform: () => p.manyToOne(Platform).deleteRule('cascade'),
     url: p.string().length(2000),
     description: p.text().nullable(),
-    /** Standard Webhooks signing secret, `whsec_<base64>`. */
-    secret: p.string().length(200).hidden(),
-    /** The secret a rotation replaced: it keeps signing beside `secret` until `previousSecretExpiresAt`. */
-    previousSecret: p.string().length(200).nullable().hidden(),
+    /** Standard Webhooks signing secret, `whsec_<base64>`, sealed with SECRETS_KEY (webhook-secret-box.ts). */
+    secretCiphertext: p.text().hidden(),
+    /** The secret a rotation replaced, sealed: it signs beside the current one until `previousSecretExpiresAt`. */
+    previousSecretCiphertext: p.text().nullable().hidden(),
     previousSecretExpiresAt: p.datetime().nullable(),
     events: p.array().default([]),
     isActive: p.boolean().default(true),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type {
@@ -9,13 +10,18 @@ import { ForbiddenError, NotFoundError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { DestinationPolicy, ResolveAll } from './destination.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import type { WebhookSecrets } from './webhook-secret-box.js';
 import { inOverlap, newWebhookSecret, overlapEndsAt } from './webhook-secrets.js';
 import { assertWebhookUrl } from './webhook-url.js';
 import type { ServiceContext } from '../../kit/context.js';
 
-/** What managing endpoints needs beyond the database: the SSRF policy (ALLOW_HTTP_WEBHOOKS) and the job queue. */
+/**
+ * What managing endpoints needs beyond the database: the SSRF policy (ALLOW_HTTP_WEBHOOKS), the box signing
+ * secrets are sealed in, and the job queue.
+ */
 export interface WebhookDeps {
   policy: DestinationPolicy;
+  secrets: WebhookSecrets;
   jobs: JobQueue;
   /** DNS, injectable for tests; the system resolver otherwise. */
   resolve?: ResolveAll;
@@ -71,22 +77,32 @@ async function createEndpoint(
   em: EntityManager,
   platformId: string,
   params: WebhookManageValues,
+  secrets: WebhookSecrets,
+  secret = newWebhookSecret(),
 ): Promise<EndpointWithSecret> {
-  const secret = newWebhookSecret();
+  // The id is known before the insert: the sealed secret is bound to it.
+  const id = randomUUID();
   const endpoint = em.create(WebhookEndpoint, {
+    id,
     platform: platformId,
     url: params.url!,
     events: params.events!,
     description: params.description ?? null,
     isActive: params.enabled ?? true,
-    secret,
+    secretCiphertext: secrets.seal(id, secret),
   });
   await em.flush();
   return { ...endpointView(endpoint), secret };
 }
 
 /** Update, rotation or deletion of one endpoint, under a row lock so concurrent rotations cannot lose a secret. */
-async function changeEndpoint(em: EntityManager, platformId: string, endpointId: string, params: WebhookManageValues) {
+async function changeEndpoint(
+  em: EntityManager,
+  platformId: string,
+  endpointId: string,
+  params: WebhookManageValues,
+  secrets: WebhookSecrets,
+) {
   return em.transactional(async (tx) => {
     const endpoint = await findEndpoint({ em: tx }, platformId, endpointId, true);
     const now = new Date();
@@ -106,9 +122,9 @@ async function changeEndpoint(em: EntityManager, platformId: string, endpointId:
     let secret: string | undefined;
     if (params.rotateSecret) {
       secret = newWebhookSecret();
-      endpoint.previousSecret = endpoint.secret;
+      endpoint.previousSecretCiphertext = endpoint.secretCiphertext;
       endpoint.previousSecretExpiresAt = overlapEndsAt(now);
-      endpoint.secret = secret;
+      endpoint.secretCiphertext = secrets.seal(endpoint.id, secret);
     }
     await tx.flush();
     const data: EndpointWithSecret = { ...endpointView(endpoint, now), ...(secret && { secret }) };
@@ -116,16 +132,23 @@ async function changeEndpoint(em: EntityManager, platformId: string, endpointId:
   });
 }
 
-/** Create (no endpointId), or update, rotate or delete the endpoint `endpointId` of `platformId`. */
+/**
+ * Create (no endpointId), or update, rotate or delete the endpoint `endpointId` of `platformId`. A create signs
+ * with `secret` when given (`pnpm cli webhook add --secret`), else with a new one.
+ */
 export async function manageEndpoint(
   { em }: ServiceContext,
   platformId: string,
   params: WebhookManageValues,
-  deps: Pick<WebhookDeps, 'policy' | 'resolve'>,
+  deps: Pick<WebhookDeps, 'policy' | 'secrets' | 'resolve'>,
+  secret?: string,
 ): Promise<{ data: EndpointWithSecret; message: string }> {
   // DNS before any transaction: a slow lookup must not hold a row lock.
   if (params.url !== undefined) await assertWebhookUrl(params.url, deps.policy, deps.resolve);
   if (params.endpointId === undefined)
-    return { data: await createEndpoint(em, platformId, params), message: WEBHOOK_MESSAGES.created };
-  return changeEndpoint(em, platformId, params.endpointId, params);
+    return {
+      data: await createEndpoint(em, platformId, params, deps.secrets, secret),
+      message: WEBHOOK_MESSAGES.created,
+    };
+  return changeEndpoint(em, platformId, params.endpointId, params, deps.secrets);
 }

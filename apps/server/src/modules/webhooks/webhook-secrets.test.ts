@@ -10,7 +10,7 @@ describe('webhook secrets', () => {
     expect(rotated.previousSecretExpiresAt.toISOString()).toBe('2026-11-24T12:00:00.000Z');
     expect(signingSecrets(rotated, new Date('2026-11-24T11:59:59Z'))).toEqual(['whsec_new', 'whsec_old']);
     expect(signingSecrets(rotated, new Date('2026-11-24T12:00:00Z'))).toEqual(['whsec_new']);
-    expect(inOverlap({ secret: 'whsec_only' }, NOW)).toBe(false);
+    expect(inOverlap({ previousSecretExpiresAt: null }, NOW)).toBe(false);
   });
 
   it('signs once per secret, space-separated, and each secret verifies the request on its own', () => {

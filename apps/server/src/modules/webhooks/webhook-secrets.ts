@@ -14,13 +14,15 @@ interface EndpointSecrets {
   previousSecretExpiresAt?: Date | null;
 }
 
-/** Whether the secret a rotation replaced still signs at `now`. */
-export const inOverlap = (endpoint: EndpointSecrets, now = new Date()): boolean =>
-  Boolean(endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now);
+/** Whether the secret a rotation replaced (kept until `previousSecretExpiresAt`) still signs at `now`. */
+export const inOverlap = (endpoint: Pick<EndpointSecrets, 'previousSecretExpiresAt'>, now = new Date()): boolean =>
+  Boolean(endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now);
 
 /** The secrets that sign at `now`: the current one and, during a rotation's overlap, the one it replaced. */
 export function signingSecrets(endpoint: EndpointSecrets, now = new Date()): string[] {
-  return inOverlap(endpoint, now) ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+  return inOverlap(endpoint, now) && endpoint.previousSecret
+    ? [endpoint.secret, endpoint.previousSecret]
+    : [endpoint.secret];
 }
 
 /**

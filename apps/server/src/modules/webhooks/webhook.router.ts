@@ -4,9 +4,10 @@ import { listDeliveries } from './webhook-deliveries.service.js';
 import { listEndpoints } from './webhook-endpoints.service.js';
 import { manageWebhook } from './webhook-manage.service.js';
 import { WEBHOOK_POLICY } from './webhook-policy.js';
+import { WEBHOOK_SECRETS } from './webhook-secret-box.js';
 
 export function webhooksRouter({ em, logger, jobs, services }: RouteDeps) {
-  const policy = services.get(WEBHOOK_POLICY);
+  const deps = { policy: services.get(WEBHOOK_POLICY), secrets: services.get(WEBHOOK_SECRETS), jobs };
   return {
     list: implement<typeof contract.platform.webhooks.list>(em, logger, async (params, ctx) => {
       const data = await listEndpoints(ctx, params.platformId);
@@ -14,7 +15,7 @@ export function webhooksRouter({ em, logger, jobs, services }: RouteDeps) {
     }),
     manage: implement<typeof contract.platform.webhooks.manage>(em, logger, async (params, ctx) => ({
       success: true,
-      ...(await manageWebhook(ctx, params.platformId, params, { policy, jobs })),
+      ...(await manageWebhook(ctx, params.platformId, params, deps)),
     })),
     deliveries: implement<typeof contract.platform.webhooks.deliveries>(em, logger, async (params, ctx) => ({
       success: true,

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { webhookEventsProblem, webhookManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { contractFields, seedExtension } from '../../kit/seed.js';
+import { AppError } from '../../kit/errors.js';
+import { contractFields, SeedError, seedExtension } from '../../kit/seed.js';
 import type { Platform } from '../platforms/index.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WEBHOOK_SECRETS } from './webhook-secret-box.js';
 import { newWebhookSecret } from './webhook-secrets.js';
 
 export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=]{16,}$/;
@@ -28,14 +31,23 @@ const webhookSeed = z
 export const platformWebhooksSeed = seedExtension({
   extends: 'platforms',
   fields: { webhooks: z.array(webhookSeed).default([]) },
-  async load(ctx, platform: Platform, { webhooks }) {
-    for (const hook of webhooks) {
-      ctx.em.create(WebhookEndpoint, {
-        platform,
-        url: hook.url,
-        secret: hook.secret ?? newWebhookSecret(),
-        events: hook.events,
-      });
+  async load(ctx, platform: Platform, { webhooks }, path) {
+    for (const [index, hook] of webhooks.entries()) {
+      const at = `${path}.webhooks.${index}`;
+      if (!ctx.services)
+        throw new SeedError(
+          at,
+          'a webhook endpoint needs the server’s services (its secret is sealed): load this file with `pnpm cli seed`',
+        );
+      const id = randomUUID();
+      let secretCiphertext: string;
+      try {
+        secretCiphertext = ctx.services.get(WEBHOOK_SECRETS).seal(id, hook.secret ?? newWebhookSecret());
+      } catch (error) {
+        if (error instanceof AppError) throw new SeedError(at, error.message);
+        throw error;
+      }
+      ctx.em.create(WebhookEndpoint, { id, platform, url: hook.url, secretCiphertext, events: hook.events });
     }
   },
 });

@@ -7,6 +7,7 @@ import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import type { ServiceContext } from '../../kit/context.js';
+import type { WebhookSecrets } from './webhook-secret-box.js';
 
 /** The job that POSTs one webhook_deliveries row. */
 export const WEBHOOK_QUEUE = 'webhook.deliver';
@@ -68,6 +69,7 @@ async function post(
 export function webhookTarget(
   timeoutMs: number,
   policy: DestinationPolicy,
+  sealed: WebhookSecrets,
 ): DeliveryTarget<WebhookRow, WebhookOutcome> {
   return {
     queue: WEBHOOK_QUEUE,
@@ -89,7 +91,12 @@ export function webhookTarget(
         attempts: delivery.attempts,
         createdAt: delivery.createdAt.toISOString(),
         url: endpoint.url,
-        secrets: signingSecrets(endpoint),
+        secrets: signingSecrets({
+          secret: sealed.open(endpoint.id, endpoint.secretCiphertext),
+          previousSecret:
+            endpoint.previousSecretCiphertext && sealed.open(endpoint.id, endpoint.previousSecretCiphertext),
+          previousSecretExpiresAt: endpoint.previousSecretExpiresAt,
+        }),
         endpointActive: endpoint.isActive,
       };
     },

@@ -4,8 +4,9 @@ import { AppError } from '../../kit/errors.js';
 import type { RouteDeps } from '../../kit/implement.js';
 import { storeInboundDelivery } from './inbound-delivery.service.js';
 import { isValidWebhookSignature, isSameSecret } from './webhook-signature.js';
-import { loadCredentials, type StoredCredentials } from './whatsapp-credentials.js';
-import { WHATSAPP } from './whatsapp.js';
+import { failureBudget } from '../../kit/failure-budget.js';
+import { loadSecret } from './whatsapp-credentials.js';
+import { WHATSAPP, type ChannelSecretName } from './whatsapp.js';
 
 /** Meta batches events, but a POST stays far below this; a larger body is refused before it is read whole. */
 export const INBOUND_BODY_LIMIT = '5mb';
@@ -43,31 +44,50 @@ function bodyError(error: unknown, _req: Request, _res: Response, next: NextFunc
  *   once, whatever it holds: a body that is not JSON is stored too, and skipped by the job with a log line, since
  *   Meta would redeliver anything not answered 200 for days.
  */
+/**
+ * Refused verifications and signatures per client address and instance before the address gets 429 without any
+ * lookup: Meta signs every POST, so only a prober or a misconfigured sender fails at all.
+ */
+export const INBOUND_FAILURES = { points: 30, durationSeconds: 60 } as const;
+
 export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
   const router = express.Router();
-  const credentialsOf = async (channelId: string | undefined): Promise<StoredCredentials | undefined> =>
-    channelId !== undefined && isUuid(channelId)
-      ? loadCredentials(em.fork(), services.get(WHATSAPP), channelId)
-      : undefined;
+  const failures = failureBudget('webhook refusals', INBOUND_FAILURES.points, INBOUND_FAILURES.durationSeconds);
+  const secretOf = (channelId: string, name: ChannelSecretName) =>
+    isUuid(channelId) ? loadSecret(em.fork(), services.get(WHATSAPP), channelId, name) : Promise.resolve(undefined);
+
+  /** Whether the body is signed with the channel's app secret: the kept one, or else the stored one (kept then). */
+  async function signedBy(channelId: string, body: Buffer, signature: string | string[] | undefined) {
+    const kept = services.get(WHATSAPP).appSecrets.get(channelId);
+    if (kept !== undefined && isValidWebhookSignature(body, signature, kept)) return true;
+    const stored = await secretOf(channelId, 'appSecret');
+    if (stored === undefined) return false;
+    services.get(WHATSAPP).appSecrets.set(channelId, stored);
+    return isValidWebhookSignature(body, signature, stored);
+  }
+
+  /** A refusal (403, 401) counted against the sender's address; its budget spent, the next request is a 429. */
+  const refuse = async (req: Request, error: AppError) => {
+    await failures.failed(req.ip ?? '');
+    throw error;
+  };
 
   router.get(
     '/whatsapp/:channelId',
     asyncRoute(async (req, res) => {
+      await failures.check(req.ip ?? '');
       const mode = queryText(req.query['hub.mode']);
       const token = queryText(req.query['hub.verify_token']);
       const challenge = queryText(req.query['hub.challenge']);
-      const credentials = await credentialsOf(req.params.channelId);
+      const verifyToken = await secretOf(req.params.channelId!, 'verifyToken');
       const valid =
-        credentials !== undefined &&
-        mode === 'subscribe' &&
-        token !== undefined &&
-        isSameSecret(token, credentials.verifyToken);
+        verifyToken !== undefined && mode === 'subscribe' && token !== undefined && isSameSecret(token, verifyToken);
       if (!valid || challenge === undefined) {
         req.log.warn(
-          { channelId: req.params.channelId, mode, connected: credentials !== undefined },
+          { channelId: req.params.channelId, mode, connected: verifyToken !== undefined },
           'whatsapp webhook verification refused',
         );
-        throw new AppError(403, 'forbidden', VERIFICATION_REFUSED);
+        return refuse(req, new AppError(403, 'forbidden', VERIFICATION_REFUSED));
       }
       req.log.info({ channelId: req.params.channelId }, 'whatsapp webhook verified');
       res.status(200).type('text/plain').send(challenge);
@@ -79,18 +99,16 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
     // Every content type, uncompressed or inflated by body-parser: the signature covers the bytes of the payload.
     express.raw({ type: () => true, limit: INBOUND_BODY_LIMIT }),
     asyncRoute(async (req, res) => {
+      await failures.check(req.ip ?? '');
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const credentials = await credentialsOf(req.params.channelId);
-      if (!credentials || !isValidWebhookSignature(body, req.headers['x-hub-signature-256'], credentials.appSecret)) {
-        req.log.warn(
-          { channelId: req.params.channelId, connected: credentials !== undefined, bytes: body.length },
-          'whatsapp webhook signature refused',
-        );
-        throw new AppError(401, 'unauthorized', SIGNATURE_REFUSED);
+      const channelId = req.params.channelId!;
+      if (!(await signedBy(channelId, body, req.headers['x-hub-signature-256']))) {
+        req.log.warn({ channelId, bytes: body.length }, 'whatsapp webhook signature refused');
+        return refuse(req, new AppError(401, 'unauthorized', SIGNATURE_REFUSED));
       }
-      const stored = await storeInboundDelivery({ em: em.fork() }, jobs, credentials.channelId, body);
+      const stored = await storeInboundDelivery({ em: em.fork() }, jobs, channelId, body);
       req.log.info(
-        { channelId: credentials.channelId, deliveryId: stored.id, duplicate: stored.duplicate, bytes: body.length },
+        { channelId, deliveryId: stored.id, duplicate: stored.duplicate, bytes: body.length },
         'whatsapp webhook stored',
       );
       res.status(200).json({ success: true, data: { received: true, duplicate: stored.duplicate } });

@@ -14,6 +14,7 @@ export { requestTemplateSync } from './template-sync.service.js';
 export { syncChannelTemplates } from './template-sync.service.js';
 export {
   connectWhatsAppChannel,
+  connectWhatsAppChannelAs,
   listChannelConnections,
   type ChannelConnection,
 } from './whatsapp-connection.service.js';

@@ -1,5 +1,6 @@
+import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
-import { Channel } from '../channels/index.js';
+import { Channel, resolveChannel } from '../channels/index.js';
 import { Template } from '../templates/index.js';
 import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
 import type { TemplateSyncResult } from '../messages/index.js';
@@ -7,7 +8,6 @@ import { storeSyncedTemplates } from './template-sync.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { openSecret, requireSecrets, type WhatsAppCredentials } from './whatsapp-credentials.js';
 import { inboundWebhookUrl, secretContext, WHATSAPP_CLOUD, type ChannelSecretName, type WhatsApp } from './whatsapp.js';
-import type { ServiceContext } from '../../kit/context.js';
 
 /** A connected channel as the CLI and the portal show it: never a secret. */
 export interface WhatsAppChannel {
@@ -105,6 +105,20 @@ export async function connectWhatsAppChannel(
   };
 }
 
+/**
+ * connectWhatsAppChannel as a user, not an operator: the channel must be one the caller is authorized for, under
+ * the rule of every workspace endpoint (resolveChannel: another channel, of this platform or another, is 403).
+ */
+export async function connectWhatsAppChannelAs(
+  ctx: CallerContext,
+  whatsApp: WhatsApp,
+  channelId: string,
+  credentials: WhatsAppCredentials,
+): Promise<WhatsAppChannel> {
+  const channel = await resolveChannel(ctx, channelId);
+  return connectWhatsAppChannel(ctx, whatsApp, channel.id, credentials);
+}
+
 /** One channel of a platform as the portal's Channels page shows it. */
 export interface ChannelConnection {
   channelId: string;
@@ -128,21 +142,26 @@ export interface ChannelConnection {
   };
 }
 
-/** A platform's channels, oldest first, with their WhatsApp Cloud API connection (never the token or app secret). */
+/**
+ * The channels the caller is authorized for (channels/list's: in its platform, oldest first), with their WhatsApp
+ * Cloud API connection (never the token or app secret). `channelId` narrows it to that one channel, which must be
+ * one of them (resolveChannel: 403 otherwise).
+ */
 export async function listChannelConnections(
-  { em }: ServiceContext,
+  ctx: CallerContext,
   whatsApp: WhatsApp,
-  platformId: string,
+  channelId?: string,
 ): Promise<ChannelConnection[]> {
+  const { em, caller } = ctx;
+  const ids = channelId === undefined ? [...caller.channelIds] : [(await resolveChannel(ctx, channelId)).id];
   const channels = await em.find(
     Channel,
-    { platform: platformId },
+    { id: { $in: ids }, platform: caller.platformId },
     { fields: ['name', 'phone', 'provider'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
-  const ids = channels.map((channel) => channel.id);
   const connections = await em.find(
     WhatsAppConnection,
-    { channel: { $in: ids } },
+    { channel: { $in: channels.map((channel) => channel.id) } },
     {
       fields: [
         'channel',

@@ -59,6 +59,27 @@ export function openSecret(whatsApp: WhatsApp, channelId: string, name: ChannelS
   }
 }
 
+const CIPHERTEXT_COLUMNS = {
+  accessToken: 'accessTokenCiphertext',
+  appSecret: 'appSecretCiphertext',
+  verifyToken: 'verifyTokenCiphertext',
+} as const;
+
+/**
+ * One stored secret of the channel, opened (and no other: the receiver of Meta's webhooks needs only the verify
+ * token or the app secret), or undefined when the channel is not connected to the WhatsApp Cloud API.
+ */
+export async function loadSecret(
+  em: EntityManager,
+  whatsApp: WhatsApp,
+  channelId: string,
+  name: ChannelSecretName,
+): Promise<string | undefined> {
+  const column = CIPHERTEXT_COLUMNS[name];
+  const connection = await em.findOne(WhatsAppConnection, { channel: channelId }, { fields: [column] });
+  return connection ? openSecret(whatsApp, channelId, name, connection[column]) : undefined;
+}
+
 /** The channel's decrypted credentials, or undefined when it is not connected to the WhatsApp Cloud API. */
 export async function loadCredentials(
   em: EntityManager,

@@ -8,8 +8,8 @@ import { checkStoredSecrets, createWhatsApp, WHATSAPP } from './whatsapp.js';
  */
 export const whatsAppService = provide({
   key: WHATSAPP,
-  start: ({ config, em, services }) => {
-    const whatsApp = createWhatsApp(config);
+  start: ({ config, em, services, secrets }) => {
+    const whatsApp = createWhatsApp(config, secrets);
     services.get(MESSAGING).register(new WhatsAppCloudProvider(em, whatsApp));
     return whatsApp;
   },

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import { serviceKey } from '../../kit/services.js';
-import { createSecretBox, type SecretBox } from '../../kit/secrets.js';
+import type { SecretBox } from '../../kit/secrets.js';
 import { GraphClient } from './graph-client.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 
@@ -12,23 +13,32 @@ export interface WhatsApp {
   secrets: SecretBox | undefined;
   /** PUBLIC_URL (or the local address): where Meta is told to send a channel's webhooks. */
   publicUrl: string;
+  /**
+   * Channels' app secrets, opened, kept briefly by channel id: checking a signed POST from Meta then needs no query
+   * and no decryption. A signature the kept secret does not verify is checked once more against the stored one
+   * (the channel may have been connected again since).
+   */
+  appSecrets: LRUCache<string, string>;
 }
+
+/** How long an opened app secret is kept, and for how many channels at most. */
+const APP_SECRET_CACHE = { ttl: 60_000, max: 10_000 } as const;
 
 export const WHATSAPP = serviceKey<WhatsApp>('whatsapp');
 
 /** A channel's `provider` once it is connected to the WhatsApp Cloud API (the messaging provider's name too). */
 export const WHATSAPP_CLOUD = 'whatsapp_cloud';
 
-export function createWhatsApp(config: Config): WhatsApp {
+export function createWhatsApp(config: Config, secrets: SecretBox | undefined): WhatsApp {
   return {
     graph: new GraphClient({
       graphUrl: config.WHATSAPP_GRAPH_URL,
       version: config.WHATSAPP_GRAPH_VERSION,
       timeoutMs: config.WHATSAPP_GRAPH_TIMEOUT_MS,
     }),
-    // A SECRETS_KEY that is set but unusable stops start-up here, with createSecretBox's message naming the problem.
-    secrets: config.SECRETS_KEY === undefined ? undefined : createSecretBox(config.SECRETS_KEY),
+    secrets,
     publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    appSecrets: new LRUCache<string, string>(APP_SECRET_CACHE),
   };
 }
 
