@@ -83,7 +83,7 @@ async function createWorld(server: TestServer): Promise<World> {
     (
       await server
         .client(key)
-        .platform.webhooks.manage({ platformId, url: `https://hooks.example.com/${tag}`, events: 'ticket.closed' })
+        .platform.webhooks.manage({ platformId, url: `https://hooks.example.com/${tag}`, events: ['ticket.closed'] })
     ).data.id;
   const users = {} as Record<Kind, Walker>;
   for (const kind of KINDS) {
@@ -172,7 +172,7 @@ describe('the Developer Portal obeys the API’s access rules', { timeout: 300_0
         url: `${url}/api`,
         events: 'ticket.closed',
       });
-      const form = await user.post('/developer/webhooks', { url: `${url}/portal`, events: 'ticket.closed' });
+      const form = await user.post('/developer/webhooks', { url: `${url}/portal`, events: ['ticket.closed'] });
       step('POST /webhooks');
       expect(portalOutcome(form.status), `${kind} POST /webhooks`).toBe(apiOutcome(created.status));
       if (form.status !== 200) expect(form.text).not.toMatch(/whsec_/);
@@ -242,7 +242,7 @@ describe('the Developer Portal obeys the API’s access rules', { timeout: 300_0
               (
                 await server
                   .client(user.key)
-                  .platform.webhooks.manage({ platformId, url: `${url}/${via}-gone`, events: 'ticket.closed' })
+                  .platform.webhooks.manage({ platformId, url: `${url}/${via}-gone`, events: ['ticket.closed'] })
               ).data.id,
           ),
         );

@@ -55,7 +55,7 @@ describe('secrets at rest', () => {
   }) => {
     await server
       .client(acme.ownerKey)
-      .platform.webhooks.manage({ platformId: acme.platformId, url: HOOK, events: 'ticket.closed' });
+      .platform.webhooks.manage({ platformId: acme.platformId, url: HOOK, events: ['ticket.closed'] });
     const again = (SECRETS_KEY: string) => startTestServer({ DATABASE_URL: server.databaseUrl, SECRETS_KEY });
     await expect(again('')).rejects.toThrow(
       'SECRETS_KEY is not set, but webhook endpoints exist whose signing secrets it encrypts: ' +
@@ -140,7 +140,7 @@ describe('secrets at rest', () => {
         const reply = await fetch(`http://127.0.0.1:${port}/api/platform/v1/webhooks/manage`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ platformId: platform.data.id, url: HOOK, events: 'ticket.closed' }),
+          body: JSON.stringify({ platformId: platform.data.id, url: HOOK, events: ['ticket.closed'] }),
         });
         expect(reply.status, await reply.clone().text()).toBe(200);
         expect(((await reply.json()) as { data: { secret: string } }).data.secret).toMatch(/^whsec_/);
