@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { mapParamsObject, type ParamsSchema } from './field-rules.js';
 
-type FieldKind = 'number' | 'boolean' | 'object' | 'array' | 'other';
+type FieldKind = 'number' | 'boolean' | 'object' | 'objectArray' | 'array' | 'other';
 
 function kindOf(schema: z.ZodTypeAny): FieldKind {
   if (schema instanceof z.ZodNumber) return 'number';
   if (schema instanceof z.ZodBoolean) return 'boolean';
-  if (schema instanceof z.ZodRecord || schema instanceof z.ZodObject) return 'object';
-  if (schema instanceof z.ZodArray) return 'array';
+  if (schema instanceof z.ZodRecord || schema instanceof z.ZodObject || schema instanceof z.ZodDiscriminatedUnion)
+    return 'object';
+  if (schema instanceof z.ZodArray) return kindOf(schema.element) === 'object' ? 'objectArray' : 'array';
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return kindOf(schema.unwrap());
   if (schema instanceof z.ZodDefault) return kindOf(schema.removeDefault());
   if (schema instanceof z.ZodEffects) return kindOf(schema.innerType());
@@ -27,13 +28,13 @@ function parseJson(value: string): unknown {
 
 /**
  * Query strings carry text only: turn `"20"` into 20, `"true"` into true, an object parameter's JSON text
- * (`customFields={"Age":36}`) into the object and a list parameter given once (`labels=vip`) into a list of one
+ * (`customFields={"Age":36}`) into the object, a list of objects' JSON text into the list, and a list parameter given once (`labels=vip`) into a list of one
  * (given several times, it arrives as a list already); leave anything else for the schema to judge.
  */
 export function coerceQueryValue(kind: FieldKind, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (kind === 'number') return NUMERIC.test(value.trim()) ? Number(value) : value;
-  if (kind === 'object') return parseJson(value);
+  if (kind === 'object' || kind === 'objectArray') return parseJson(value);
   if (kind === 'array') return [value];
   if (kind === 'boolean') {
     if (value === 'true' || value === '1') return true;

@@ -12,7 +12,10 @@ function withTextRule(schema: z.ZodTypeAny, rule: TextRule): z.ZodTypeAny {
   return meta && ruled !== schema ? withOpenApi(ruled, meta) : ruled;
 }
 
-/** Through optional, nullable, defaults, effects, arrays, records (keys and values) and unions down to the strings. */
+/**
+ * Through optional, nullable, defaults, effects, arrays, records (keys and values), objects and unions down to the
+ * strings.
+ */
 function applyTextRule(schema: z.ZodTypeAny, rule: TextRule): z.ZodTypeAny {
   const def = schema._def as Record<string, unknown>;
   const rebuild = (changes: Record<string, unknown>) =>
@@ -28,6 +31,15 @@ function applyTextRule(schema: z.ZodTypeAny, rule: TextRule): z.ZodTypeAny {
       keyType: withTextRule(def.keyType as z.ZodTypeAny, rule),
       valueType: withTextRule(def.valueType as z.ZodTypeAny, rule),
     });
+  }
+  if (schema instanceof z.ZodObject) {
+    const shape = Object.entries(schema.shape as z.ZodRawShape).map(([key, field]) => [key, withTextRule(field, rule)]);
+    return rebuild({ shape: () => Object.fromEntries(shape) });
+  }
+  if (schema instanceof z.ZodDiscriminatedUnion) {
+    const options = (def.options as z.AnyZodObject[]).map((option) => withTextRule(option, rule));
+    const union = z.discriminatedUnion(def.discriminator as string, options as [z.AnyZodObject, ...z.AnyZodObject[]]);
+    return schema.description === undefined ? union : union.describe(schema.description);
   }
   if (schema instanceof z.ZodUnion) {
     return rebuild({ options: (def.options as z.ZodTypeAny[]).map((option) => withTextRule(option, rule)) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE_IDS, idSchema, named, timestampSchema } from '../common/index.js';
+import { automationRunSchema } from '../workspace/automations.js';
 import { MESSAGE_STATUSES, MESSAGE_TYPES, messageErrorField } from '../workspace/messages.js';
 import { ticketSchema } from './tickets.js';
 
@@ -137,6 +138,30 @@ export const WEBHOOK_EVENTS = webhookEvents({
         text: 'Hi! Where is my order A-1001?',
         media: null,
         timestamp: EXAMPLE_TIME,
+      },
+    },
+  },
+  'automation.run.completed': {
+    summary: 'An automation ran on an event',
+    description:
+      'Sent once per automation run, in the transaction that recorded it: `data.run` is the run as ' +
+      'automations/runs lists it (`succeeded`, `failed` with the failing step’s error, or `skipped` when the ' +
+      'conditions did not hold).',
+    data: z.object({ channelId: idSchema, run: automationRunSchema }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        channelId: EXAMPLE_IDS.channelId,
+        run: {
+          id: '5a3c1e7b-9d2f-4b6a-8c0e-1f3d5b7a9c24',
+          automationId: '7e1a3c5b-2d4f-4a6b-9c8e-0f2d4b6a8c35',
+          event: 'message.received',
+          eventId: 'wamid.DEMO0002',
+          contactId: EXAMPLE_IDS.contactId,
+          outcome: 'succeeded',
+          steps: [{ type: 'send_text', outcome: 'succeeded', msgid: 'wamid.DEMO0003' }],
+          createdAt: EXAMPLE_TIME,
+        },
       },
     },
   },
