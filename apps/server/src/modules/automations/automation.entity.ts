@@ -1,5 +1,10 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { AUTOMATION_STATUSES } from '@switchboard/contract';
+import {
+  AUTOMATION_STATUSES,
+  type AutomationAction,
+  type AutomationCondition,
+  type Automation as AutomationView,
+} from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 
@@ -12,9 +17,15 @@ const AutomationSchema = defineEntity({
     name: p.string().length(200),
     status: p.enum(AUTOMATION_STATUSES).default('active'),
     executionCount: p.integer().default(0),
+    // As the contract's schemas check them when written (automations/manage, the seed file).
+    trigger: p.json<NonNullable<AutomationView['trigger']>>().nullable(),
+    conditions: p.json<AutomationCondition[]>().default('[]'),
+    actions: p.json<AutomationAction[]>().default('[]'),
+    lastRunAt: p.datetime().nullable(),
     createdAt: createdAtColumn(),
   },
   indexes: [{ properties: ['channel', 'createdAt'] }],
+  uniques: [{ properties: ['channel', 'name'] }],
 });
 export class Automation extends AutomationSchema.class {}
 AutomationSchema.setClass(Automation);
