@@ -1,19 +1,147 @@
-import type { Automation } from '@switchboard/contract';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Automation, AutomationManageValues, AutomationRun } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
+import { NotFoundError, ValidationError, type FieldIssue } from '../../kit/errors.js';
+import { offsetOf, paginationOf } from '../../kit/pagination.js';
+import { assertInChannel, type ScopedChannel } from '../channels/index.js';
+import { automationIssues, type AutomationDefinition } from './automation-checks.js';
+import { AutomationRun as AutomationRunEntity } from './automation-run.entity.js';
 import { Automation as AutomationEntity } from './automation.entity.js';
 
+export const toAutomation = (a: AutomationEntity): Automation => ({
+  id: a.id,
+  name: a.name,
+  status: a.status,
+  executionCount: a.executionCount,
+  trigger: a.trigger ?? null,
+  conditions: a.conditions,
+  actions: a.actions,
+  lastRunAt: a.lastRunAt?.toISOString() ?? null,
+  createdAt: a.createdAt.toISOString(),
+});
+
+export const toRun = (r: AutomationRunEntity): AutomationRun => ({
+  id: r.id,
+  automationId: r.automationId,
+  event: r.event,
+  eventId: r.eventId,
+  contactId: r.contactId,
+  outcome: r.outcome,
+  steps: r.steps,
+  createdAt: r.createdAt.toISOString(),
+});
+
 /** Newest first. */
-export async function listAutomations(ctx: CallerContext, channelId: string): Promise<Automation[]> {
+export async function listAutomations(
+  ctx: CallerContext,
+  channelId: string,
+  status?: Automation['status'],
+): Promise<Automation[]> {
   const automations = await ctx.em.find(
     AutomationEntity,
-    { channel: channelId },
-    { fields: ['name', 'status', 'executionCount', 'createdAt'], orderBy: { createdAt: 'desc', id: 'desc' } },
+    { channel: channelId, ...(status ? { status } : {}) },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
   );
-  return automations.map((a) => ({
-    id: a.id,
-    name: a.name,
-    status: a.status,
-    executionCount: a.executionCount,
-    createdAt: a.createdAt.toISOString(),
-  }));
+  return automations.map(toAutomation);
+}
+
+/** automations/runs: newest first, of the channel or of one automation in it. */
+export async function listRuns(
+  ctx: CallerContext,
+  channelId: string,
+  query: { page: number; limit: number; automationId?: string },
+) {
+  const where = { channel: channelId, ...(query.automationId ? { automationId: query.automationId } : {}) };
+  const [runs, total] = await ctx.em.findAndCount(AutomationRunEntity, where, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: query.limit,
+    offset: offsetOf(query),
+  });
+  return { data: runs.map(toRun), pagination: paginationOf(query.page, query.limit, total) };
+}
+
+const automationNotFound = (id: string) => () =>
+  new NotFoundError('automation_not_found', `No automation ${id} in this channel.`);
+
+function required(params: AutomationManageValues, fields: readonly (keyof AutomationManageValues)[]): FieldIssue[] {
+  return fields
+    .filter((field) => params[field] === undefined)
+    .map((field) => ({ field, problem: `is required to ${params.action} an automation` }));
+}
+
+async function checkDefinition(
+  tx: EntityManager,
+  channelId: string,
+  name: string,
+  definition: AutomationDefinition,
+  ownId?: string,
+) {
+  const issues = await automationIssues(tx, channelId, definition);
+  const sameName = await tx.findOne(AutomationEntity, { channel: channelId, name }, { fields: ['id'] });
+  if (sameName && sameName.id !== ownId)
+    issues.unshift({ field: 'name', problem: `an automation named "${name}" exists in this channel` });
+  if (issues.length) throw new ValidationError(issues);
+}
+
+async function lockedAutomation(ctx: CallerContext, tx: EntityManager, channel: ScopedChannel, id: string) {
+  const found = await tx.findOne(AutomationEntity, { id }, { lockMode: 4 });
+  assertInChannel(ctx, channel, found?.channel.id, automationNotFound(id));
+  return found!;
+}
+
+/** Two creates of one name racing past the check: the unique index decides, and the loser gets the same 400. */
+async function flushNamed(tx: EntityManager, name: string) {
+  try {
+    await tx.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException)
+      throw ValidationError.field('name', `an automation named "${name}" exists in this channel`);
+    throw error;
+  }
+}
+
+/** automations/manage: create, update (the fields given) or delete, checked against the channel, in one transaction. */
+export async function manageAutomation(
+  ctx: CallerContext,
+  channel: ScopedChannel,
+  params: AutomationManageValues,
+): Promise<{ automation: Automation; message: string }> {
+  return ctx.em.transactional(async (tx) => {
+    if (params.action === 'create') {
+      const missing = required(params, ['name', 'trigger', 'actions']);
+      if (missing.length) throw new ValidationError(missing);
+      const definition = { trigger: params.trigger!, conditions: params.conditions ?? [], actions: params.actions! };
+      await checkDefinition(tx, channel.id, params.name!, definition);
+      const automation = tx.create(AutomationEntity, {
+        channel: channel.id,
+        name: params.name!,
+        status: params.status ?? 'active',
+        ...definition,
+      });
+      await flushNamed(tx, params.name!);
+      return { automation: toAutomation(automation), message: 'Automation created successfully' };
+    }
+    const missing = required(params, ['automationId']);
+    if (missing.length) throw new ValidationError(missing);
+    const automation = await lockedAutomation(ctx, tx, channel, params.automationId!);
+    if (params.action === 'delete') {
+      const view = toAutomation(automation);
+      await tx.remove(automation).flush();
+      return { automation: view, message: 'Automation deleted successfully' };
+    }
+    const trigger = params.trigger ?? automation.trigger;
+    if (!trigger) throw ValidationError.field('trigger', 'is required: this automation has none yet');
+    const definition = {
+      trigger,
+      conditions: params.conditions ?? automation.conditions,
+      actions: params.actions ?? automation.actions,
+    };
+    if (definition.actions.length === 0) throw ValidationError.field('actions', 'is required: this automation has none yet');
+    const name = params.name ?? automation.name;
+    await checkDefinition(tx, channel.id, name, definition, automation.id);
+    tx.assign(automation, { name, status: params.status ?? automation.status, ...definition });
+    await flushNamed(tx, name);
+    return { automation: toAutomation(automation), message: 'Automation updated successfully' };
+  });
 }

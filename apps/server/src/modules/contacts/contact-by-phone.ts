@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JobQueue } from '../../kit/jobs.js';
+import { queueTrigger } from '../../kit/triggers.js';
 import { Contact } from './contact.entity.js';
 
 export interface ContactIdentity {
@@ -12,20 +14,25 @@ export interface ContactIdentity {
  * The channel's contact with this phone (digits), created with `name` when there is none. `on conflict do nothing`
  * on the (channel, phone) unique index: a concurrent first message from the same number meets the same row, and the
  * per-channel counter (triggers on `contacts`) counts only a row really inserted. An existing contact keeps the name
- * it has: the profile name a messaging app reports does not overwrite one set in the workspace.
+ * it has: the profile name a messaging app reports does not overwrite one set in the workspace. A contact created here
+ * queues the `contact.created` trigger in the caller's transaction.
  */
 export async function findOrCreateContactByPhone(
   tx: EntityManager,
+  jobs: JobQueue,
   channelId: string,
   phone: string,
   name: string,
 ): Promise<ContactIdentity> {
-  await tx
+  const id = randomUUID();
+  const { affectedRows } = await tx
     .createQueryBuilder(Contact)
-    .insert({ id: randomUUID(), channel: channelId, phone, name })
+    .insert({ id, channel: channelId, phone, name })
     .onConflict(['channel', 'phone'])
     .ignore()
     .execute('run');
+  if (affectedRows === 1)
+    await queueTrigger(tx, jobs, { event: 'contact.created', eventId: id, channelId, contactId: id });
   const contact = await tx.findOneOrFail(Contact, { channel: channelId, phone }, { fields: ['name', 'phone'] });
   return { id: contact.id, name: contact.name, phone: contact.phone };
 }

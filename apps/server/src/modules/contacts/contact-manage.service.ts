@@ -3,6 +3,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Contact, ContactLookupValues, ContactManageValues } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
+import type { JobQueue } from '../../kit/jobs.js';
+import { queueTrigger } from '../../kit/triggers.js';
 import { NotFoundError, ValidationError, type FieldIssue } from '../../kit/errors.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { checkCustomFieldValues, listCustomFields, mergeCustomFieldValues } from '../custom-fields/index.js';
@@ -124,28 +126,34 @@ async function upsertRow(
   return { id: contact.id, created: false };
 }
 
-async function writeLabels(tx: EntityManager, contactId: string, ids: LabelIds): Promise<void> {
+/** Writes the label parameters; returns the ids of the labels the contact did not have before. */
+async function writeLabels(tx: EntityManager, contactId: string, ids: LabelIds): Promise<string[]> {
   if (ids.labels) await tx.nativeDelete(ContactLabel, { contact: contactId, label: { $nin: ids.labels } });
   if (ids.removeLabels?.length)
     await tx.nativeDelete(ContactLabel, { contact: contactId, label: { $in: ids.removeLabels } });
   const added = [...new Set([...(ids.labels ?? []), ...(ids.addLabels ?? [])])];
-  if (added.length) {
-    await tx
-      .createQueryBuilder(ContactLabel)
-      .insert(added.map((label) => ({ contact: contactId, label })))
-      .onConflict(['contact', 'label'])
-      .ignore()
-      .execute('run');
-  }
+  if (added.length === 0) return [];
+  // The contact's row is locked (lockContact, or the insert), so no concurrent upsert changes its labels meanwhile.
+  const had = await tx.find(ContactLabel, { contact: contactId, label: { $in: added } }, { fields: ['label'] });
+  const before = new Set(had.map((row) => row.label.id));
+  await tx
+    .createQueryBuilder(ContactLabel)
+    .insert(added.map((label) => ({ contact: contactId, label })))
+    .onConflict(['contact', 'label'])
+    .ignore()
+    .execute('run');
+  return added.filter((label) => !before.has(label));
 }
 
 /**
  * contacts/manage: upsert by phone in one transaction. Everything is checked first (one 400 naming every bad
  * field), then the contact is inserted (ON CONFLICT DO NOTHING) or updated under a row lock, so concurrent upserts
- * of one phone meet on one row: the one that loses the insert race updates the winner's row.
+ * of one phone meet on one row: the one that loses the insert race updates the winner's row. A created contact and
+ * each label it gains queue their automation triggers in the same transaction.
  */
 export async function manageContact(
   ctx: CallerContext,
+  jobs: JobQueue,
   channelId: string,
   params: ContactManageValues,
 ): Promise<{ contact: Contact; created: boolean }> {
@@ -162,7 +170,16 @@ export async function manageContact(
     if (issues.length) throw new ValidationError(issues);
 
     const { id, created } = await upsertRow(tx, channelId, params, existing);
-    await writeLabels(tx, id, labelIds);
+    const added = await writeLabels(tx, id, labelIds);
+    if (created) await queueTrigger(tx, jobs, { event: 'contact.created', eventId: id, channelId, contactId: id });
+    for (const labelId of added)
+      await queueTrigger(tx, jobs, {
+        event: 'contact.labeled',
+        eventId: randomUUID(),
+        channelId,
+        contactId: id,
+        labelId,
+      });
     return { contact: (await readContact({ em: tx }, channelId, 'id', id))!, created };
   });
 }

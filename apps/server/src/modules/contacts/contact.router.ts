@@ -4,7 +4,7 @@ import { resolveChannel } from '../channels/index.js';
 import { deleteContact, getContact, manageContact } from './contact-manage.service.js';
 import { listContacts } from './contact.service.js';
 
-export function contactsRouter({ em, logger }: RouteDeps) {
+export function contactsRouter({ em, logger, jobs }: RouteDeps) {
   return {
     list: implement<typeof contract.workspace.contacts.list>(em, logger, async ({ channelId, ...query }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
@@ -13,7 +13,7 @@ export function contactsRouter({ em, logger }: RouteDeps) {
     }),
     manage: implement<typeof contract.workspace.contacts.manage>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);
-      const { contact, created } = await manageContact(ctx, channel.id, params);
+      const { contact, created } = await manageContact(ctx, jobs, channel.id, params);
       return {
         success: true,
         data: contact,

@@ -1,9 +1,9 @@
 import type { CustomField } from '@switchboard/contract';
-import type { CallerContext } from '../../kit/context.js';
+import type { ServiceContext } from '../../kit/context.js';
 import { CustomField as CustomFieldEntity } from './custom-field.entity.js';
 
 /** Definitions by displayOrder; `options` only for `select` fields (an empty list if a select has none stored). */
-export async function listCustomFields(ctx: CallerContext, channelId: string): Promise<CustomField[]> {
+export async function listCustomFields(ctx: ServiceContext, channelId: string): Promise<CustomField[]> {
   const fields = await ctx.em.find(
     CustomFieldEntity,
     { channel: channelId },

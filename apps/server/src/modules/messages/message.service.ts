@@ -4,6 +4,7 @@ import type { MessageStatus } from '@switchboard/contract';
 import { ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
+import { queueTrigger } from '../../kit/triggers.js';
 import { authorizedChannelIds } from '../channels/index.js';
 import { Message } from './message.entity.js';
 import {
@@ -97,9 +98,9 @@ export async function applyStatusUpdate(
 }
 
 /**
- * Records a customer's message (status `delivered`: it reached the channel) and queues `message.received`, in the
- * caller's transaction. The msgid is unique: a message seen before is not recorded again and sends no event.
- * Returns whether it was new.
+ * Records a customer's message (status `delivered`: it reached the channel) and queues `message.received` (the
+ * webhook event and the automations' trigger), in the caller's transaction. The msgid is unique: a message seen
+ * before is not recorded again and sends no event. Returns whether it was new.
  */
 export async function recordInboundMessage(
   { em: tx }: ServiceContext,
@@ -126,5 +127,12 @@ export async function recordInboundMessage(
     .execute('run');
   if (affectedRows !== 1) return false;
   await queueMessageEvent(tx, jobs, { type: MESSAGE_RECEIVED, timestamp: data.timestamp, data });
+  await queueTrigger(tx, jobs, {
+    event: 'message.received',
+    eventId: data.msgid,
+    channelId: data.channelId,
+    contactId: data.contact.id,
+    ...(data.text === null ? {} : { text: data.text }),
+  });
   return true;
 }

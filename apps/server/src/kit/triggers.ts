@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AutomationTriggerEvent } from '@switchboard/contract';
+import type { JobQueue, TaskData } from './jobs.js';
+
+/**
+ * The queue that carries what happened to a contact (created, labeled, wrote in) to the modules that act on it
+ * (automations). Lower modules queue their events here, in the transaction of the write that caused them; the
+ * module that runs them declares the queue's task, so neither knows the other.
+ */
+export const TRIGGER_QUEUE = 'automation.trigger';
+
+export interface TriggerEvent {
+  event: AutomationTriggerEvent;
+  /** Unique per event: the msgid of a message, the id of a created contact, a fresh id per label added. */
+  eventId: string;
+  channelId: string;
+  contactId: string;
+  /** `contact.labeled`: the label added. */
+  labelId?: string;
+  /** `message.received`: the message's text, if it has one. */
+  text?: string;
+  /** ISO 8601, when the write happened: automations created after it do not run on it. */
+  at: string;
+}
+
+/** Queues the event inside the caller's open transaction: it exists if, and only if, the write commits. */
+export async function queueTrigger(
+  tx: EntityManager,
+  jobs: JobQueue,
+  event: Omit<TriggerEvent, 'at'>,
+): Promise<void> {
+  const data: TaskData = Object.fromEntries(
+    Object.entries({ ...event, at: new Date().toISOString() }).filter(([, value]) => value !== undefined),
+  );
+  await jobs.enqueueTask(tx, TRIGGER_QUEUE, data);
+}

@@ -1,0 +1,139 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AutomationAction, AutomationCondition, Automation as AutomationView } from '@switchboard/contract';
+import type { FieldIssue } from '../../kit/errors.js';
+import { checkCustomFieldValues, listCustomFields } from '../custom-fields/index.js';
+import { Label } from '../labels/index.js';
+import { Template } from '../templates/index.js';
+import { placeholderCustomFields } from './automation-rules.js';
+
+/** An automation as it will be stored, checked against the channel it belongs to. */
+export interface AutomationDefinition {
+  trigger: NonNullable<AutomationView['trigger']>;
+  conditions: AutomationCondition[];
+  actions: AutomationAction[];
+}
+
+type CustomFields = Awaited<ReturnType<typeof listCustomFields>>;
+
+const LABEL_NOT_FOUND = 'label not found in this channel';
+
+interface Channel {
+  labelIds: ReadonlySet<string>;
+  customFields: CustomFields;
+  tx: EntityManager;
+  channelId: string;
+}
+
+function customFieldIssues(channel: Channel, path: string, name: string, value: unknown, check: boolean) {
+  if (!channel.customFields.some((field) => field.name === name))
+    return [{ field: `${path}.name`, problem: `custom field "${name}" not found in this channel` }];
+  if (!check) return [];
+  return checkCustomFieldValues(channel.customFields, { [name]: value as never }, false).map((issue) => ({
+    field: `${path}.value`,
+    problem: issue.problem,
+  }));
+}
+
+function placeholderIssues(channel: Channel, path: string, text: string): FieldIssue[] {
+  return placeholderCustomFields(text)
+    .filter((name) => !channel.customFields.some((field) => field.name === name))
+    .map((name) => ({
+      field: path,
+      problem: `unknown placeholder {{customField.${name}}}: no such custom field in this channel`,
+    }));
+}
+
+function conditionIssues(channel: Channel, definition: AutomationDefinition): FieldIssue[] {
+  return definition.conditions.flatMap((condition, index) => {
+    const path = `conditions.${index}`;
+    switch (condition.field) {
+      case 'text':
+        return definition.trigger.event === 'message.received'
+          ? []
+          : [{ field: `${path}.field`, problem: 'a text condition needs the message.received trigger' }];
+      case 'label':
+        return channel.labelIds.has(condition.value) ? [] : [{ field: `${path}.value`, problem: LABEL_NOT_FOUND }];
+      case 'customField':
+        if (condition.operator === 'equals' && condition.value === undefined)
+          return [{ field: `${path}.value`, problem: 'is required for the equals operator' }];
+        return customFieldIssues(channel, path, condition.name, condition.value, condition.operator === 'equals');
+      case 'firstMessage':
+        return [];
+    }
+  });
+}
+
+async function templateIssues(
+  channel: Channel,
+  path: string,
+  action: Extract<AutomationAction, { type: 'send_template' }>,
+): Promise<FieldIssue[]> {
+  const templates = await channel.tx.find(
+    Template,
+    {
+      channel: channel.channelId,
+      name: action.templateName,
+      status: 'approved',
+      ...(action.language === undefined ? {} : { language: action.language }),
+    },
+    { fields: ['language', 'variableCount'] },
+  );
+  const issues = action.variables.flatMap((text, i) => placeholderIssues(channel, `${path}.variables.${i}`, text));
+  if (templates.length === 0)
+    return [{ field: `${path}.templateName`, problem: 'no approved template with this name in this channel' }];
+  if (templates.length > 1)
+    return [{ field: `${path}.language`, problem: `is required: the template exists in several languages` }];
+  const expected = templates[0]!.variableCount;
+  if (action.variables.length !== expected)
+    issues.push({ field: `${path}.variables`, problem: `the template expects ${expected}, got ${action.variables.length}` });
+  return issues;
+}
+
+async function actionIssues(channel: Channel, actions: readonly AutomationAction[]): Promise<FieldIssue[]> {
+  const issues: FieldIssue[] = [];
+  for (const [index, action] of actions.entries()) {
+    const path = `actions.${index}`;
+    switch (action.type) {
+      case 'send_text':
+        issues.push(...placeholderIssues(channel, `${path}.text`, action.text));
+        break;
+      case 'send_template':
+        issues.push(...(await templateIssues(channel, path, action)));
+        break;
+      case 'add_label':
+      case 'remove_label':
+        if (!channel.labelIds.has(action.labelId)) issues.push({ field: `${path}.labelId`, problem: LABEL_NOT_FOUND });
+        break;
+      case 'set_custom_field':
+        issues.push(...customFieldIssues(channel, path, action.name, action.value, true));
+    }
+  }
+  return issues;
+}
+
+/**
+ * What automations/manage and the seed file refuse once the contract's schema has passed: references to labels,
+ * custom fields and templates the channel does not have, and rules that cannot apply to the trigger. Each issue
+ * names its field path (`actions.1.labelId`).
+ */
+export async function automationIssues(
+  tx: EntityManager,
+  channelId: string,
+  definition: AutomationDefinition,
+): Promise<FieldIssue[]> {
+  const labels = await tx.find(Label, { channel: channelId }, { fields: ['id'] });
+  const channel: Channel = {
+    tx,
+    channelId,
+    labelIds: new Set(labels.map((label) => label.id)),
+    customFields: await listCustomFields({ em: tx }, channelId),
+  };
+  const { trigger } = definition;
+  const issues: FieldIssue[] = [];
+  if (trigger.labelId !== undefined) {
+    if (trigger.event !== 'contact.labeled')
+      issues.push({ field: 'trigger.labelId', problem: 'applies to the contact.labeled trigger only' });
+    else if (!channel.labelIds.has(trigger.labelId)) issues.push({ field: 'trigger.labelId', problem: LABEL_NOT_FOUND });
+  }
+  return [...issues, ...conditionIssues(channel, definition), ...(await actionIssues(channel, definition.actions))];
+}

@@ -1,0 +1,59 @@
+import { AUTOMATION_PLACEHOLDER, placeholderField, type AutomationCondition } from '@switchboard/contract';
+
+type CustomFieldValue = string | number | boolean | null;
+
+/** What conditions and placeholders read: the contact as it is when the run starts, and the triggering message. */
+export interface RunFacts {
+  contact: { name: string; phone: string; customFields: Record<string, CustomFieldValue> };
+  labelIds: ReadonlySet<string>;
+  /** The message's text (`message.received`), null when it has none or the event is not a message. */
+  text: string | null;
+  /** Whether the contact had sent no message on the channel before the event (computed only when a rule asks). */
+  firstMessage: boolean;
+}
+
+const isSet = (value: CustomFieldValue | undefined) => value !== undefined && value !== null;
+
+function holds(condition: AutomationCondition, facts: RunFacts): boolean {
+  switch (condition.field) {
+    case 'text': {
+      if (facts.text === null) return false;
+      const text = facts.text.toLowerCase();
+      const value = condition.value.toLowerCase();
+      if (condition.operator === 'equals') return text === value;
+      if (condition.operator === 'startsWith') return text.startsWith(value);
+      return text.includes(value);
+    }
+    case 'label':
+      return facts.labelIds.has(condition.value) === (condition.operator === 'has');
+    case 'customField': {
+      const stored = facts.contact.customFields[condition.name];
+      if (condition.operator === 'isSet') return isSet(stored);
+      if (condition.operator === 'isNotSet') return !isSet(stored);
+      return isSet(stored) && stored === condition.value;
+    }
+    case 'firstMessage':
+      return facts.firstMessage === condition.value;
+  }
+}
+
+/** All must hold (none: they hold). */
+export const conditionsHold = (conditions: readonly AutomationCondition[], facts: RunFacts) =>
+  conditions.every((condition) => holds(condition, facts));
+
+/** The text with each placeholder replaced by the contact's value (an unset custom field: empty). */
+export function fillPlaceholders(text: string, contact: RunFacts['contact']): string {
+  return text.replace(AUTOMATION_PLACEHOLDER, (whole, inner: string) => {
+    const field = placeholderField(inner);
+    if (!field) return whole;
+    const value = field.kind === 'contact' ? contact[field.name as 'name' | 'phone'] : contact.customFields[field.name];
+    return isSet(value) ? String(value) : '';
+  });
+}
+
+/** The custom field names a text's placeholders refer to. */
+export const placeholderCustomFields = (text: string): string[] =>
+  [...text.matchAll(AUTOMATION_PLACEHOLDER)].flatMap((match) => {
+    const field = placeholderField(match[1]!);
+    return field?.kind === 'customField' ? [field.name] : [];
+  });
