@@ -1,9 +1,17 @@
-import { AUTOMATION_STATUSES } from '@switchboard/contract';
+import { AUTOMATION_STATUSES, automationManageParams } from '@switchboard/contract';
 import { z } from 'zod';
-import { seededId, seedRef, seedSection } from '../../kit/seed.js';
+import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/index.js';
+import { automationIssues } from './automation-checks.js';
 import { Automation } from './automation.entity.js';
 
+const manage = automationManageParams.shape;
+
+/**
+ * An automation of the seed file: the fields automations/manage takes (trigger, conditions and actions checked the
+ * same way, once the channel's labels, custom fields and templates of this file exist), plus a starting count.
+ * Without a trigger it is listed but never runs.
+ */
 export const automationsSeed = seedSection({
   key: 'automations',
   item: z
@@ -13,15 +21,28 @@ export const automationsSeed = seedSection({
       name: z.string().min(1).max(200),
       status: z.enum(AUTOMATION_STATUSES).default('active'),
       executionCount: z.number().int().min(0).default(0),
+      trigger: manage.trigger,
+      conditions: manage.conditions,
+      actions: manage.actions,
     })
     .strict(),
   async load(ctx, item, path) {
     const channel = await ctx.ref('channels', Channel, item.channel, `${path}.channel`);
+    const definition = item.trigger
+      ? { trigger: item.trigger, conditions: item.conditions ?? [], actions: item.actions ?? [] }
+      : null;
+    if (item.trigger && !item.actions) throw new SeedError(`${path}.actions`, 'is required with a trigger');
+    if (definition) {
+      await ctx.em.flush();
+      const [issue] = await automationIssues(ctx.em, channel.id, definition);
+      if (issue) throw new SeedError(`${path}.${issue.field}`, issue.problem);
+    }
     const automation = ctx.em.create(Automation, {
       channel,
       name: item.name,
       status: item.status,
       executionCount: item.executionCount,
+      ...(definition ?? {}),
     });
     return seededId(automation);
   },

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Automation, AutomationManageValues, AutomationRun } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
@@ -85,7 +85,7 @@ async function checkDefinition(
 }
 
 async function lockedAutomation(ctx: CallerContext, tx: EntityManager, channel: ScopedChannel, id: string) {
-  const found = await tx.findOne(AutomationEntity, { id }, { lockMode: 4 });
+  const found = await tx.findOne(AutomationEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   assertInChannel(ctx, channel, found?.channel.id, automationNotFound(id));
   return found!;
 }

@@ -1,18 +1,37 @@
 import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
+import { MESSAGING } from '../messages/index.js';
+import { automationTriggerTask } from './automation-engine.js';
+import { runRetentionTask } from './automation-retention.js';
 import { AutomationRun } from './automation-run.entity.js';
 import { Automation } from './automation.entity.js';
 import { automationsRouter } from './automation.router.js';
 import { automationsSeed } from './automation.seed.js';
 
+/**
+ * Automations: rules on a channel's events (a customer's message, a contact created or labeled) that check
+ * conditions and act (messages, labels, custom fields), each (automation, event) once, with a run log.
+ */
 export const automationsModule = defineModule({
   name: 'automations',
   entities: [Automation, AutomationRun],
   routes: [routes(contract.workspace.automations, automationsRouter)],
   seed: [automationsSeed],
+  jobs: ({ services }) => ({
+    targets: [],
+    tasks: [automationTriggerTask(services.get(MESSAGING)), runRetentionTask],
+  }),
   demo: {
     automations: [
+      {
+        channel: 'support',
+        name: 'Opening hours',
+        status: 'active',
+        trigger: { event: 'message.received' },
+        conditions: [{ field: 'text', operator: 'contains', value: 'hours' }],
+        actions: [{ type: 'send_text', text: 'Hi {{contact.name}}! We are open Monday to Friday, 9:00–17:00.' }],
+      },
       { channel: 'support', name: 'Welcome new contacts', status: 'active', executionCount: 42 },
       { channel: 'support', name: 'Out of office reply', status: 'paused', executionCount: 7 },
     ],

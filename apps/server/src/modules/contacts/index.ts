@@ -10,6 +10,7 @@ import { contactsRouter } from './contact.router.js';
 import { contactsSeed } from './contact.seed.js';
 
 export { findOrCreateContactByPhone } from './contact-by-phone.js';
+export { ContactLabel } from './contact-label.entity.js';
 export { Contact } from './contact.entity.js';
 
 export const contactsModule = defineModule({

@@ -7,6 +7,7 @@ import { messagesRouter } from './message.router.js';
 import { messagesSeed } from './message.seed.js';
 import { messagingService } from './messaging.js';
 
+export { wroteBefore } from './inbound-history.js';
 export { applyStatusUpdate, recordInboundMessage, recordOutboundTemplate } from './message.service.js';
 export type { MessagingProvider, OutboundTemplateMessage, TemplateSyncResult } from './messaging-provider.port.js';
 export { statusSink, type MessagingProviders } from './messaging-providers.js';

@@ -7,6 +7,7 @@ import { templatesSeed } from './template.seed.js';
 
 export { Template } from './template.entity.js';
 export { countPlaceholders } from './template-placeholders.js';
+export { sendTemplate } from './template.service.js';
 
 export const templatesModule = defineModule({
   name: 'templates',

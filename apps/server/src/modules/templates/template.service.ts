@@ -1,6 +1,6 @@
 import type { Template } from '@switchboard/contract';
 import { AfterEffectError, AppError, NotFoundError, ValidationError } from '../../kit/errors.js';
-import type { CallerContext } from '../../kit/context.js';
+import type { CallerContext, Logger, ServiceContext } from '../../kit/context.js';
 import { Channel } from '../channels/index.js';
 import { type MessagingProviders, recordOutboundTemplate, type TemplateSyncResult } from '../messages/index.js';
 import { Template as TemplateEntity } from './template.entity.js';
@@ -26,6 +26,9 @@ export async function listApprovedTemplates(ctx: CallerContext, channelId: strin
   }));
 }
 
+/** What sending needs: the API's caller context, or an automation's transaction and logger. */
+export type SendContext = ServiceContext & { log: Logger };
+
 export interface TemplateSend {
   to: string;
   templateName: string;
@@ -41,7 +44,7 @@ interface SendableTemplate {
 
 /** The approved template to send: by name, in `language` when given; a name in several languages needs one. */
 async function sendableTemplate(
-  ctx: CallerContext,
+  ctx: ServiceContext,
   channelId: string,
   name: string,
   language?: string,
@@ -85,7 +88,7 @@ async function sendableTemplate(
  * same key gets it again instead of a second message. No half-written row is left either way.
  */
 export async function sendTemplate(
-  ctx: CallerContext,
+  ctx: SendContext,
   providers: MessagingProviders,
   channelId: string,
   send: TemplateSend,
