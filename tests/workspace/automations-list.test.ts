@@ -12,6 +12,10 @@ describe('workspace automations/list', () => {
           name: 'Welcome',
           status: 'active',
           executionCount: 3,
+          trigger: null,
+          conditions: [],
+          actions: [],
+          lastRunAt: null,
           createdAt: expect.stringMatching(/^\d{4}-.*Z$/),
         },
       ],
@@ -34,5 +38,10 @@ describe('workspace automations/list', () => {
       ['Old draft', 'draft', 0],
     ]);
     expect(reply.total).toBe(3);
+    const drafts = await server.client(acme.ownerKey).workspace.automations.list({
+      channelId: acme.secondChannelId,
+      status: 'draft',
+    });
+    expect(drafts.data.map((a) => a.name)).toEqual(['Old draft']);
   });
 });

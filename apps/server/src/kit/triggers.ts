@@ -24,11 +24,7 @@ export interface TriggerEvent {
 }
 
 /** Queues the event inside the caller's open transaction: it exists if, and only if, the write commits. */
-export async function queueTrigger(
-  tx: EntityManager,
-  jobs: JobQueue,
-  event: Omit<TriggerEvent, 'at'>,
-): Promise<void> {
+export async function queueTrigger(tx: EntityManager, jobs: JobQueue, event: Omit<TriggerEvent, 'at'>): Promise<void> {
   const data: TaskData = Object.fromEntries(
     Object.entries({ ...event, at: new Date().toISOString() }).filter(([, value]) => value !== undefined),
   );

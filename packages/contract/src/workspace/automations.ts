@@ -52,8 +52,7 @@ const placeholderText = (max: number) =>
           ctx.addIssue({
             code: z.ZodIssueCode.custom,
             message:
-              `unknown placeholder ${match[0]}: use {{contact.name}}, {{contact.phone}} or ` +
-              '{{customField.<name>}}',
+              `unknown placeholder ${match[0]}: use {{contact.name}}, {{contact.phone}} or ` + '{{customField.<name>}}',
           });
       }
     });

@@ -85,7 +85,10 @@ async function templateIssues(
     return [{ field: `${path}.language`, problem: `is required: the template exists in several languages` }];
   const expected = templates[0]!.variableCount;
   if (action.variables.length !== expected)
-    issues.push({ field: `${path}.variables`, problem: `the template expects ${expected}, got ${action.variables.length}` });
+    issues.push({
+      field: `${path}.variables`,
+      problem: `the template expects ${expected}, got ${action.variables.length}`,
+    });
   return issues;
 }
 
@@ -133,7 +136,8 @@ export async function automationIssues(
   if (trigger.labelId !== undefined) {
     if (trigger.event !== 'contact.labeled')
       issues.push({ field: 'trigger.labelId', problem: 'applies to the contact.labeled trigger only' });
-    else if (!channel.labelIds.has(trigger.labelId)) issues.push({ field: 'trigger.labelId', problem: LABEL_NOT_FOUND });
+    else if (!channel.labelIds.has(trigger.labelId))
+      issues.push({ field: 'trigger.labelId', problem: LABEL_NOT_FOUND });
   }
   return [...issues, ...conditionIssues(channel, definition), ...(await actionIssues(channel, definition.actions))];
 }

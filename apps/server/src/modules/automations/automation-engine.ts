@@ -22,11 +22,7 @@ interface RunDeps {
   providers: MessagingProviders;
 }
 
-async function factsOf(
-  tx: EntityManager,
-  automation: Automation,
-  event: TriggerEvent,
-): Promise<RunFacts | null> {
+async function factsOf(tx: EntityManager, automation: Automation, event: TriggerEvent): Promise<RunFacts | null> {
   const contact = await tx.findOne(
     Contact,
     { id: event.contactId, channel: event.channelId },

@@ -44,7 +44,10 @@ describe('conditionsHold', () => {
 describe('placeholders', () => {
   it('fills contact fields and custom fields, an unset one with nothing', () => {
     expect(
-      fillPlaceholders('Hi {{contact.name}} ({{ contact.phone }}), {{customField.Plan}}{{customField.Birthday}}', facts.contact),
+      fillPlaceholders(
+        'Hi {{contact.name}} ({{ contact.phone }}), {{customField.Plan}}{{customField.Birthday}}',
+        facts.contact,
+      ),
     ).toBe('Hi Ada (15550000001), pro');
     expect(placeholderCustomFields('{{customField.Plan}} {{contact.name}} {{customField.Age}}')).toEqual([
       'Plan',

@@ -19,8 +19,14 @@ const AutomationSchema = defineEntity({
     executionCount: p.integer().default(0),
     // As the contract's schemas check them when written (automations/manage, the seed file).
     trigger: p.json<NonNullable<AutomationView['trigger']>>().nullable(),
-    conditions: p.json<AutomationCondition[]>().default('[]'),
-    actions: p.json<AutomationAction[]>().default('[]'),
+    conditions: p
+      .json<AutomationCondition[]>()
+      .onCreate(() => [])
+      .defaultRaw(`'[]'`),
+    actions: p
+      .json<AutomationAction[]>()
+      .onCreate(() => [])
+      .defaultRaw(`'[]'`),
     lastRunAt: p.datetime().nullable(),
     createdAt: createdAtColumn(),
   },

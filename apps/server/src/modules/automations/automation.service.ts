@@ -74,10 +74,10 @@ async function checkDefinition(
   tx: EntityManager,
   channelId: string,
   name: string,
-  definition: AutomationDefinition,
+  definition: AutomationDefinition | null,
   ownId?: string,
 ) {
-  const issues = await automationIssues(tx, channelId, definition);
+  const issues = definition ? await automationIssues(tx, channelId, definition) : [];
   const sameName = await tx.findOne(AutomationEntity, { channel: channelId, name }, { fields: ['id'] });
   if (sameName && sameName.id !== ownId)
     issues.unshift({ field: 'name', problem: `an automation named "${name}" exists in this channel` });
@@ -130,17 +130,24 @@ export async function manageAutomation(
       await tx.remove(automation).flush();
       return { automation: view, message: 'Automation deleted successfully' };
     }
-    const trigger = params.trigger ?? automation.trigger;
-    if (!trigger) throw ValidationError.field('trigger', 'is required: this automation has none yet');
-    const definition = {
-      trigger,
-      conditions: params.conditions ?? automation.conditions,
-      actions: params.actions ?? automation.actions,
-    };
-    if (definition.actions.length === 0) throw ValidationError.field('actions', 'is required: this automation has none yet');
     const name = params.name ?? automation.name;
-    await checkDefinition(tx, channel.id, name, definition, automation.id);
-    tx.assign(automation, { name, status: params.status ?? automation.status, ...definition });
+    const trigger = params.trigger ?? automation.trigger;
+    if (trigger) {
+      const definition = {
+        trigger,
+        conditions: params.conditions ?? automation.conditions,
+        actions: params.actions ?? automation.actions,
+      };
+      if (definition.actions.length === 0)
+        throw ValidationError.field('actions', 'is required: this automation has none yet');
+      await checkDefinition(tx, channel.id, name, definition, automation.id);
+      tx.assign(automation, definition);
+    } else if (params.conditions || params.actions) {
+      throw ValidationError.field('trigger', 'is required: this automation has none yet');
+    } else {
+      await checkDefinition(tx, channel.id, name, null, automation.id);
+    }
+    tx.assign(automation, { name, status: params.status ?? automation.status });
     await flushNamed(tx, name);
     return { automation: toAutomation(automation), message: 'Automation updated successfully' };
   });
