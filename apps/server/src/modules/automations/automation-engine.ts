@@ -53,6 +53,7 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
     const facts = await factsOf(tx, automation, event);
     if (!facts) return;
     const id = randomUUID();
+    const at = new Date();
     const { affectedRows } = await tx
       .createQueryBuilder(AutomationRunEntity)
       .insert({
@@ -64,6 +65,7 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
         contactId: event.contactId,
         outcome: 'skipped',
         steps: [],
+        createdAt: at,
       })
       .onConflict(['automationId', 'eventId'])
       .ignore()
@@ -80,11 +82,11 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
       await tx.nativeUpdate(
         Automation,
         { id: automationId },
-        { executionCount: raw('execution_count + 1'), lastRunAt: new Date() },
+        { executionCount: raw('execution_count + 1'), lastRunAt: at },
       );
     }
     await tx.nativeUpdate(AutomationRunEntity, { id }, { outcome, steps });
-    const run = await tx.findOneOrFail(AutomationRunEntity, id, { refresh: true });
+    const run = await tx.findOneOrFail(AutomationRunEntity, id);
     const channel = await tx.findOneOrFail(Channel, event.channelId, { fields: ['platform'] });
     const body: WebhookEventOf<typeof AUTOMATION_RUN_COMPLETED> = {
       type: AUTOMATION_RUN_COMPLETED,
