@@ -18,7 +18,7 @@ export const singleChannelDemo: SeedFile = {
  */
 export function demoVariables(baseUrl: string, seeded: SeedResult) {
   const ids = demoExampleIds(seeded);
-  const filled = (name: 'platformId' | 'channelId' | 'userId' | 'addonId' | 'ticketId') => {
+  const filled = (name: 'platformId' | 'channelId' | 'userId' | 'addonId' | 'ticketId' | 'automationId') => {
     const id = ids[name];
     if (!id) throw new Error(`the demo data fills no ${name}: a module's manifest lost its demo example`);
     return id;
@@ -31,6 +31,7 @@ export function demoVariables(baseUrl: string, seeded: SeedResult) {
     userId: filled('userId'),
     addonId: filled('addonId'),
     ticketId: filled('ticketId'),
+    automationId: filled('automationId'),
   };
 }
 

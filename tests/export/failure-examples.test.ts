@@ -40,8 +40,9 @@ describe('documented failure examples', () => {
       userId,
       addonId,
       ticketId,
+      automationId,
     } = demoVariables(server.baseUrl, await server.seed(demoSeed));
-    ids = { platformId, channelId, userId, addonId, ticketId };
+    ids = { platformId, channelId, userId, addonId, ticketId, automationId };
     apiKey = ownerKey;
   });
 

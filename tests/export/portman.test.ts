@@ -47,7 +47,7 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     const doc = buildOpenApi({ serverUrl: server.baseUrl });
     writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(withClosedObjects(doc)));
     const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
-    const { platformId, channelId, userId, addonId, ticketId } = variables;
+    const { platformId, channelId, userId, addonId, ticketId, automationId } = variables;
     // contactId: set by the pre-request script of contacts/delete.
     const ids = {
       platformId,
@@ -55,6 +55,7 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
       userId,
       addonId,
       ticketId,
+      automationId,
       contactId: '{{contactId}}',
       webhookEndpointId: await demoWebhookEndpointId(server, variables),
     };

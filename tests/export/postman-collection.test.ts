@@ -42,6 +42,7 @@ describe('Postman collection', () => {
       addonId: '',
       ticketId: '',
       contactId: '',
+      automationId: '',
       webhookEndpointId: '',
       webhookUrl: '',
       webhookSecret: '',

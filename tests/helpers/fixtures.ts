@@ -116,7 +116,7 @@ export function tenantSeed(name: string): SeedFile {
       },
     ],
     automations: [
-      { channel: 'main', name: 'Welcome', status: 'active', executionCount: 3 },
+      { ref: 'welcome', channel: 'main', name: 'Welcome', status: 'active', executionCount: 3 },
       { channel: 'second', name: 'Nurture', status: 'paused', executionCount: 0 },
     ],
     messages: [

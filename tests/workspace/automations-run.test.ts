@@ -298,17 +298,15 @@ describe('automations run', () => {
     const phone = nextPhone();
     const { contactId } = await receiveText(server, channelId, phone, 'hi');
     // The same contact's creation as an event committed a minute before the automation existed.
-    await server.database.orm.em
-      .fork()
-      .transactional((tx) =>
-        server.jobs.enqueueTask(tx, TRIGGER_QUEUE, {
-          event: 'contact.created',
-          eventId: randomUUID(),
-          channelId,
-          contactId,
-          at: before,
-        }),
-      );
+    await server.database.orm.em.fork().transactional((tx) =>
+      server.jobs.enqueueTask(tx, TRIGGER_QUEUE, {
+        event: 'contact.created',
+        eventId: randomUUID(),
+        channelId,
+        contactId,
+        at: before,
+      }),
+    );
     await server.untilIdle();
     expect(await runsOf(paused.id)).toEqual([]);
     expect((await runsOf(late.id)).map((run) => run.contactId)).toEqual([contactId]);

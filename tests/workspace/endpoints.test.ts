@@ -12,6 +12,8 @@ describe('the workspace endpoint table the table-driven suites iterate', () => {
       'labels/manage',
       'custom-fields/list',
       'automations/list',
+      'automations/manage',
+      'automations/runs',
       'chat/templates/list',
       'chat/templates/send',
       'chat/templates/sync',

@@ -66,6 +66,13 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
   'labels.delete': { skip: 'not repeatable: labels-delete covers it' },
   'customFields.list': { rateClass: 'api_read', call: (c, p) => c.workspace.customFields.list(p) },
   'automations.list': { rateClass: 'api_read', call: (c, p) => c.workspace.automations.list(p) },
+  // Repeatable: renaming the seeded automation to its own name.
+  'automations.manage': {
+    rateClass: 'api_write',
+    call: (c, p) => c.workspace.automations.manage(p as { action: 'update' }),
+    params: (tenant) => ({ action: 'update', automationId: tenant.ids.automations!.welcome!, name: 'Welcome' }),
+  },
+  'automations.runs': { rateClass: 'api_read', call: (c, p) => c.workspace.automations.runs(p) },
   'chat.templates.list': { rateClass: 'api_read', call: (c, p) => c.workspace.chat.templates.list(p) },
   'chat.templates.send': {
     rateClass: 'api_write',

@@ -188,16 +188,45 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
   return described;
 }
 
+/** An object, or a list of objects (automations/manage `actions`): what the query string carries as JSON text. */
+function isJsonEncoded(schema: SchemaObject | undefined): boolean {
+  if (schema?.type === 'object') return true;
+  const items = schema?.type === 'array' ? (schema.items as SchemaObject | undefined) : undefined;
+  return items !== undefined && (items.type === 'object' || items.oneOf !== undefined);
+}
+
 /**
  * An object parameter (contacts/manage `customFields`) travels in the query string as JSON text
- * (`customFields={"Age":36}`), which OpenAPI says with `content` instead of `schema` (whose default style would
- * spread its keys over the query string).
+ * (`customFields={"Age":36}`), as does a list of objects (`actions=[{"type":"add_label",…}]`), which OpenAPI says
+ * with `content` instead of `schema` (whose default style would spread its keys over the query string).
  */
 function jsonEncodedIfObject(parameter: ParameterObject): ParameterObject {
   const schema = parameter.schema as SchemaObject | undefined;
-  if (schema?.type !== 'object') return parameter;
+  if (!isJsonEncoded(schema)) return parameter;
   const { schema: _schema, ...rest } = parameter;
-  return { ...rest, content: { 'application/json': { schema } } };
+  return { ...rest, content: { 'application/json': { schema: namedAsRefs(schema!) } } };
+}
+
+/** A body's properties with their named parts as references (see namedAsRefs); the body itself stays inline. */
+function withNamedProperties(schema: SchemaObject): SchemaObject {
+  if (!schema.properties) return schema;
+  const properties = Object.entries(schema.properties).map(([name, property]) => [
+    name,
+    namedAsRefs(property as SchemaObject),
+  ]);
+  return { ...schema, properties: Object.fromEntries(properties) };
+}
+
+/**
+ * A schema with its named parts (the replies' components) as references: the generator inlines them in request
+ * bodies and parameters, where a discriminator cannot select an inline `oneOf` member.
+ */
+function namedAsRefs(schema: SchemaObject): SchemaObject | ReferenceObject {
+  if (schema.title) return ref('schemas', schema.title);
+  const out: SchemaObject = { ...schema };
+  if (schema.items) out.items = namedAsRefs(schema.items as SchemaObject);
+  if (schema.oneOf) out.oneOf = schema.oneOf.map((member) => namedAsRefs(member as SchemaObject));
+  return out;
 }
 
 /** The contract's examples of failures with this status, as OpenAPI `examples`. */
@@ -278,7 +307,7 @@ function finishBodies(paths: OpenAPIObject['paths']) {
     const body = item.post?.requestBody as RequestBodyObject | undefined; // ts-rest writes bodies inline, never as $ref
     const media = body?.content['application/json'];
     if (!body || !media?.schema) continue;
-    media.schema = expandRequiredSets(media.schema as SchemaObject);
+    media.schema = expandRequiredSets(withNamedProperties(media.schema as SchemaObject));
     if (demandsFields(media.schema as SchemaObject)) body.required = true;
   }
 }

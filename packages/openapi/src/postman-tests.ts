@@ -37,6 +37,7 @@ const FILLS: Record<string, { variable: string; from: string }> = {
   workspaceChannelsList: { variable: 'channelId', from: 'reply.data[0] && reply.data[0].id' },
   platformIdList: { variable: 'platformId', from: 'reply.data.id' },
   platformTicketsList: { variable: 'ticketId', from: 'reply.data[0] && reply.data[0].id' },
+  workspaceAutomationsList: { variable: 'automationId', from: 'reply.data[0] && reply.data[0].id' },
   platformWebhooksManage: { variable: 'webhookEndpointId', from: 'reply.data.id' },
 };
 

@@ -60,6 +60,9 @@ const VARIABLE_HELP: Record<string, string> = {
     'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when ' +
     'empty)',
   contactId: 'Set by the pre-request script of contacts/delete, which creates a throwaway contact to delete',
+  automationId:
+    'An automation id of the channel (for automations/manage; filled in with the newest automation by automations/list ' +
+    'when empty)',
   webhookEndpointId:
     'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when ' +
     'empty)',

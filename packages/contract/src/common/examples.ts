@@ -10,5 +10,6 @@ export const EXAMPLE_IDS = {
   ticketId: 'c3e5a7b9-2d4f-4a6c-8e1b-5f7d9a3c1e62',
   contactId: '9f2b4d6e-8a1c-4e3f-b5d7-0c2e4a6b8d13',
   webhookEndpointId: '9d2b6f4a-7c1e-4a3b-8f5d-2e6a0c9b7d13',
+  automationId: '2c8e4a6b-0d1f-4b3c-9e5a-7f1b3d5c9e08',
 } as const;
 export type ExampleIdName = keyof typeof EXAMPLE_IDS;

@@ -26,15 +26,24 @@ function parseJson(value: string): unknown {
   }
 }
 
+/** A list of objects: one JSON array, or each item's JSON text given as a repeated key (or once, a list of one). */
+function objectList(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? parseJson(item) : item));
+  if (typeof value !== 'string') return value;
+  const parsed = parseJson(value);
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
 /**
  * Query strings carry text only: turn `"20"` into 20, `"true"` into true, an object parameter's JSON text
- * (`customFields={"Age":36}`) into the object, a list of objects' JSON text into the list, and a list parameter given once (`labels=vip`) into a list of one
+ * (`customFields={"Age":36}`) into the object, a list of objects' JSON text (or each item's, repeated) into the list, and a list parameter given once (`labels=vip`) into a list of one
  * (given several times, it arrives as a list already); leave anything else for the schema to judge.
  */
 export function coerceQueryValue(kind: FieldKind, value: unknown): unknown {
+  if (kind === 'objectArray') return objectList(value);
   if (typeof value !== 'string') return value;
   if (kind === 'number') return NUMERIC.test(value.trim()) ? Number(value) : value;
-  if (kind === 'object' || kind === 'objectArray') return parseJson(value);
+  if (kind === 'object') return parseJson(value);
   if (kind === 'array') return [value];
   if (kind === 'boolean') {
     if (value === 'true' || value === '1') return true;

@@ -85,31 +85,43 @@ export const automationTriggerSchema = named(
 export const automationConditionSchema = named(
   'AutomationCondition',
   z.discriminatedUnion('field', [
-    z
-      .object({
-        field: z.literal('text'),
-        operator: z.enum(['contains', 'equals', 'startsWith']),
-        value: z.string().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters'),
-      })
-      .strict()
-      .describe('The message’s text, case-insensitively (`message.received` only)'),
-    z
-      .object({ field: z.literal('label'), operator: z.enum(['has', 'hasNot']), value: labelIdParam })
-      .strict()
-      .describe('Whether the contact has the label'),
-    z
-      .object({
-        field: z.literal('customField'),
-        name: customFieldName,
-        operator: z.enum(['equals', 'isSet', 'isNotSet']),
-        value: customFieldValueSchema.optional().describe('`equals` only: the value to compare with'),
-      })
-      .strict()
-      .describe('A custom field value of the contact'),
-    z
-      .object({ field: z.literal('firstMessage'), operator: z.literal('is'), value: z.boolean() })
-      .strict()
-      .describe('Whether the contact had sent no message on the channel before the triggering event'),
+    named(
+      'AutomationTextCondition',
+      z
+        .object({
+          field: z.literal('text'),
+          operator: z.enum(['contains', 'equals', 'startsWith']),
+          value: z.string().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters'),
+        })
+        .strict()
+        .describe('The message’s text, case-insensitively (`message.received` only)'),
+    ),
+    named(
+      'AutomationLabelCondition',
+      z
+        .object({ field: z.literal('label'), operator: z.enum(['has', 'hasNot']), value: labelIdParam })
+        .strict()
+        .describe('Whether the contact has the label'),
+    ),
+    named(
+      'AutomationCustomFieldCondition',
+      z
+        .object({
+          field: z.literal('customField'),
+          name: customFieldName,
+          operator: z.enum(['equals', 'isSet', 'isNotSet']),
+          value: customFieldValueSchema.optional().describe('`equals` only: the value to compare with'),
+        })
+        .strict()
+        .describe('A custom field value of the contact'),
+    ),
+    named(
+      'AutomationFirstMessageCondition',
+      z
+        .object({ field: z.literal('firstMessage'), operator: z.literal('is'), value: z.boolean() })
+        .strict()
+        .describe('Whether the contact had sent no message on the channel before the triggering event'),
+    ),
   ]),
 );
 export type AutomationCondition = z.infer<typeof automationConditionSchema>;
@@ -117,25 +129,34 @@ export type AutomationCondition = z.infer<typeof automationConditionSchema>;
 export const automationActionSchema = named(
   'AutomationAction',
   z.discriminatedUnion('type', [
-    z
-      .object({ type: z.literal('send_text'), text: placeholderText(4096) })
-      .strict()
-      .describe('A session message to the contact (needs an open customer-service window)'),
-    z
-      .object({
-        type: z.literal('send_template'),
-        templateName: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters'),
-        language: z.string().min(1, 'must not be empty').max(15, 'must be at most 15 characters').optional(),
-        variables: z.array(placeholderText(1024)).max(100, 'must list at most 100 values').default([]),
-      })
-      .strict()
-      .describe('An approved template of the channel (chat/templates/list)'),
-    z.object({ type: z.literal('add_label'), labelId: labelIdParam }).strict(),
-    z.object({ type: z.literal('remove_label'), labelId: labelIdParam }).strict(),
-    z
-      .object({ type: z.literal('set_custom_field'), name: customFieldName, value: customFieldValueSchema })
-      .strict()
-      .describe('Typed like contacts/manage’s customFields; null clears the value'),
+    named(
+      'AutomationSendTextAction',
+      z
+        .object({ type: z.literal('send_text'), text: placeholderText(4096) })
+        .strict()
+        .describe('A session message to the contact (needs an open customer-service window)'),
+    ),
+    named(
+      'AutomationSendTemplateAction',
+      z
+        .object({
+          type: z.literal('send_template'),
+          templateName: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters'),
+          language: z.string().min(1, 'must not be empty').max(15, 'must be at most 15 characters').optional(),
+          variables: z.array(placeholderText(1024)).max(100, 'must list at most 100 values').default([]),
+        })
+        .strict()
+        .describe('An approved template of the channel (chat/templates/list)'),
+    ),
+    named('AutomationAddLabelAction', z.object({ type: z.literal('add_label'), labelId: labelIdParam }).strict()),
+    named('AutomationRemoveLabelAction', z.object({ type: z.literal('remove_label'), labelId: labelIdParam }).strict()),
+    named(
+      'AutomationSetCustomFieldAction',
+      z
+        .object({ type: z.literal('set_custom_field'), name: customFieldName, value: customFieldValueSchema })
+        .strict()
+        .describe('Typed like contacts/manage’s customFields; null clears the value'),
+    ),
   ]),
 );
 export type AutomationAction = z.infer<typeof automationActionSchema>;
@@ -221,16 +242,6 @@ export const automationRunsParams = z.object({
   automationId: uuidParam().optional().describe('Only this automation’s runs (a deleted one’s stay listed)'),
 });
 
-const example = {
-  channelId: EXAMPLE_IDS.channelId,
-  action: 'create' as const,
-  name: 'Thank you note',
-  status: 'active' as const,
-  trigger: { event: 'message.received' as const },
-  conditions: [{ field: 'text' as const, operator: 'contains' as const, value: 'thanks' }],
-  actions: [{ type: 'send_text' as const, text: 'You are welcome, {{contact.name}}!' }],
-};
-
 export const automationsContract = {
   list: endpoint({
     operation: 'workspace.automations.list',
@@ -256,8 +267,9 @@ export const automationsContract = {
         'automation (its runs stay in automations/runs until they age out, 30 days). The reply is the automation. ' +
         'Message: `Automation created|updated|deleted successfully`.',
       'Checked against the channel when written: labels, custom fields and approved templates the actions and ' +
-        'conditions name must exist in the channel, placeholders must name a field (`{{contact.name}}`, ' +
-        '`{{contact.phone}}`, `{{customField.<name>}}`), a `text` condition needs the `message.received` trigger, ' +
+        'conditions name must exist in the channel, placeholders must name a field (`contact.name`, ' +
+        '`contact.phone` or `customField.<name>` in double braces), a `text` condition needs the ' +
+        '`message.received` trigger, ' +
         'and names are unique in the channel: each a 400 naming the field (`actions.1.labelId: label not found in ' +
         'this channel`). An automationId of another channel the key may use is 404 `automation_not_found`; of a ' +
         'channel it may not use, 403.',
@@ -269,19 +281,19 @@ export const automationsContract = {
     rateClass: 'api_write',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'automation_not_found'],
-    example,
+    // Scalars only (a GET's query string carries objects as JSON text, which examples do not show well).
+    example: {
+      channelId: EXAMPLE_IDS.channelId,
+      action: 'update',
+      automationId: EXAMPLE_IDS.automationId,
+      status: 'active',
+    },
     failureExamples: {
-      unknownLabel: {
-        summary: 'An action names a label the channel does not have',
+      automationIdRequired: {
+        summary: 'An update without the automation it changes',
         status: 400,
         error: 'invalid_request',
-        message: 'actions.1.labelId: label not found in this channel',
-      },
-      textOnContactTrigger: {
-        summary: 'A text condition on a trigger without a message',
-        status: 400,
-        error: 'invalid_request',
-        message: 'conditions.0.field: a text condition needs the message.received trigger',
+        message: 'automationId: is required to update an automation',
       },
     },
   }),

@@ -1,6 +1,7 @@
 import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
+import { exampleChannelId } from '../channels/index.js';
 import { MESSAGING } from '../messages/index.js';
 import { automationTriggerTask } from './automation-engine.js';
 import { runRetentionTask } from './automation-retention.js';
@@ -18,6 +19,22 @@ export const automationsModule = defineModule({
   entities: [Automation, AutomationRun],
   routes: [routes(contract.workspace.automations, automationsRouter)],
   seed: [automationsSeed],
+  examples: {
+    automationId: {
+      demo: 'automations.hours',
+      // In the channel the examples' channelId is.
+      of: async (em, viewer) => {
+        const channelId = await exampleChannelId(em, viewer);
+        if (!channelId) return undefined;
+        const newest = await em.findOne(
+          Automation,
+          { channel: channelId },
+          { fields: ['id'], orderBy: { createdAt: 'desc', id: 'desc' } },
+        );
+        return newest?.id;
+      },
+    },
+  },
   jobs: ({ services }) => ({
     targets: [],
     tasks: [automationTriggerTask(services.get(MESSAGING)), runRetentionTask],
@@ -25,6 +42,7 @@ export const automationsModule = defineModule({
   demo: {
     automations: [
       {
+        ref: 'hours',
         channel: 'support',
         name: 'Opening hours',
         status: 'active',

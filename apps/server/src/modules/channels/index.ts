@@ -1,11 +1,13 @@
 import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
+import { exampleChannelId } from './channel-example.js';
 import { Channel } from './channel.entity.js';
 import { ChannelUser } from './channel-user.entity.js';
 import { channelsRouter } from './channel.router.js';
 import { channelsSeed } from './channel.seed.js';
 
+export { exampleChannelId } from './channel-example.js';
 export { Channel } from './channel.entity.js';
 export { assertInChannel, authorizedChannelIds, resolveChannel, type ScopedChannel } from './channel-scope.js';
 
@@ -21,16 +23,6 @@ export const channelsModule = defineModule({
     ],
   },
   examples: {
-    channelId: {
-      demo: 'channels.support',
-      of: async (em, viewer) =>
-        (
-          await em.findOne(
-            Channel,
-            { users: viewer.userId, platform: viewer.platformId },
-            { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } },
-          )
-        )?.id,
-    },
+    channelId: { demo: 'channels.support', of: exampleChannelId },
   },
 });
