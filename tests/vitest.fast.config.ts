@@ -37,7 +37,8 @@ const SLOW_SUITES = {
   'fuzz every endpoint with 300 property-based cases (fewer would not reach a success on every endpoint)': [
     'hostile/fuzz.test.ts',
   ],
-  'seed 100,000 contacts or wait for a schedule': [
+  'seed 100,000 contacts or messages, or wait for a schedule': [
+    'conversations/conversations-plans.test.ts',
     'workspace/contacts-plans.test.ts',
     'whatsapp/template-sync-schedule.test.ts',
   ],
