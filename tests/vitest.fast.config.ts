@@ -7,6 +7,7 @@ import base from './vitest.config.js';
  */
 const SLOW_SUITES = {
   'spawn a process (the built server, the CLI, pnpm, npm, a browser or a linter)': [
+    'conversations/sandbox-cli.test.ts',
     'export/newman.test.ts',
     'export/openapi-client.test.ts',
     'export/openapi.test.ts',
