@@ -74,7 +74,7 @@ export async function runCommand(
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
-    await queue?.stop(0);
+    await queue?.stop(1000);
     await started?.stop();
     await database.close();
   }
