@@ -74,6 +74,11 @@ export interface FailureExample {
   status: ErrorStatus;
   error: ErrorCode;
   message: string;
+  /**
+   * The parameters that get this reply from the demo data, when it is not the operation's example without the
+   * field the message names (a rule of stored data, such as a contact who never wrote).
+   */
+  request?: Record<string, unknown>;
 }
 
 const pascal = (code: string) => code.replace(/(^|_)(\w)/g, (_, _sep: string, letter: string) => letter.toUpperCase());

@@ -82,4 +82,6 @@ export const MULTI_LINE_PARAMS: ReadonlySet<string> = new Set([
   'variables',
   'customFields',
   'actions',
+  'text',
+  'caption',
 ]);

@@ -5,7 +5,7 @@ import type { Logger } from '../../logger.js';
 import { ContactLabel, Contact } from '../contacts/index.js';
 import { checkCustomFieldValues, listCustomFields, mergeCustomFieldValues } from '../custom-fields/index.js';
 import { Label } from '../labels/index.js';
-import type { MessagingProviders } from '../messages/index.js';
+import { sendSessionMessage, type MessagingProviders } from '../messages/index.js';
 import { sendTemplate } from '../templates/index.js';
 import { fillPlaceholders, type RunFacts } from './automation-rules.js';
 
@@ -63,16 +63,33 @@ async function perform(ctx: ActionContext, action: AutomationAction): Promise<{ 
       await setCustomField(ctx, action.name, action.value);
       return {};
     case 'send_template': {
-      const sent = await sendTemplate({ em: ctx.tx, log: ctx.log }, ctx.providers, ctx.channelId, {
-        to: ctx.contact.phone,
-        templateName: action.templateName,
-        language: action.language,
-        variables: action.variables.map((text) => fillPlaceholders(text, ctx.contact)),
-      });
+      const sent = await sendTemplate(
+        { em: ctx.tx, log: ctx.log },
+        ctx.providers,
+        ctx.channelId,
+        {
+          to: ctx.contact.phone,
+          templateName: action.templateName,
+          language: action.language,
+          variables: action.variables.map((text) => fillPlaceholders(text, ctx.contact)),
+        },
+        { automationId: ctx.automationId },
+      );
       return { msgid: sent.msgid };
     }
-    case 'send_text':
-      throw new StepFailed('session messages cannot be sent by this server yet');
+    case 'send_text': {
+      const sent = await sendSessionMessage(
+        { em: ctx.tx, log: ctx.log, providers: ctx.providers },
+        {
+          channelId: ctx.channelId,
+          contactId: ctx.contactId,
+          type: 'text',
+          text: fillPlaceholders(action.text, ctx.contact),
+        },
+        { automationId: ctx.automationId },
+      );
+      return { msgid: sent.msgid };
+    }
   }
 }
 

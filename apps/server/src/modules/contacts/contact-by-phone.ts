@@ -14,15 +14,15 @@ export interface ContactIdentity {
  * The channel's contact with this phone (digits), created with `name` when there is none. `on conflict do nothing`
  * on the (channel, phone) unique index: a concurrent first message from the same number meets the same row, and the
  * per-channel counter (triggers on `contacts`) counts only a row really inserted. An existing contact keeps the name
- * it has: the profile name a messaging app reports does not overwrite one set in the workspace. A contact created here
- * queues the `contact.created` trigger in the caller's transaction.
+ * it has: the profile name a messaging app reports does not overwrite one set in the workspace. Given `jobs` (an
+ * inbound message's path), a contact created here queues the `contact.created` trigger in the caller's transaction.
  */
 export async function findOrCreateContactByPhone(
   tx: EntityManager,
-  jobs: JobQueue,
   channelId: string,
   phone: string,
   name: string,
+  jobs?: JobQueue,
 ): Promise<ContactIdentity> {
   const id = randomUUID();
   const { affectedRows } = await tx
@@ -31,7 +31,7 @@ export async function findOrCreateContactByPhone(
     .onConflict(['channel', 'phone'])
     .ignore()
     .execute('run');
-  if (affectedRows === 1)
+  if (affectedRows === 1 && jobs)
     await queueTrigger(tx, jobs, { event: 'contact.created', eventId: id, channelId, contactId: id });
   const contact = await tx.findOneOrFail(Contact, { channel: channelId, phone }, { fields: ['name', 'phone'] });
   return { id: contact.id, name: contact.name, phone: contact.phone };

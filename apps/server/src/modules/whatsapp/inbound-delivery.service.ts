@@ -121,7 +121,7 @@ async function applyMessage(
     return;
   }
   const name = oneLine(event.contactName ?? '', 200) || event.from;
-  const contact = await findOrCreateContactByPhone(tx, deps.jobs, channel.channelId, event.from, name);
+  const contact = await findOrCreateContactByPhone(tx, channel.channelId, event.from, name, deps.jobs);
   const type = (MESSAGE_TYPE_SET.has(event.type) ? event.type : 'unsupported') as MessageStatus['type'];
   const recorded = await recordInboundMessage({ em: tx }, deps.jobs, WHATSAPP_CLOUD, {
     msgid: event.providerMessageId,

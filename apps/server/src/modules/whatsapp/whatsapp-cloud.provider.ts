@@ -1,6 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger.js';
-import type { MessagingProvider, OutboundTemplateMessage, TemplateSyncResult } from '../messages/index.js';
+import type {
+  MessagingProvider,
+  OutboundSessionMessage,
+  OutboundTemplateMessage,
+  TemplateSyncResult,
+} from '../messages/index.js';
 import { syncChannelTemplates } from './template-sync.service.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import { WHATSAPP_CLOUD, type WhatsApp } from './whatsapp.js';
@@ -21,6 +26,16 @@ export class WhatsAppCloudProvider implements MessagingProvider {
   async send(message: OutboundTemplateMessage): Promise<{ providerMessageId: string }> {
     const credentials = await requireCredentials(this.em.fork(), this.whatsApp, message.channelId);
     return this.whatsApp.graph.sendTemplate(credentials, message);
+  }
+
+  async sendSession(message: OutboundSessionMessage): Promise<{ providerMessageId: string }> {
+    const credentials = await requireCredentials(this.em.fork(), this.whatsApp, message.channelId);
+    return this.whatsApp.graph.sendSession(credentials, message);
+  }
+
+  async markRead(channelId: string, providerMessageId: string): Promise<void> {
+    const credentials = await requireCredentials(this.em.fork(), this.whatsApp, channelId);
+    await this.whatsApp.graph.markRead(credentials, providerMessageId);
   }
 
   syncTemplates(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult> {
