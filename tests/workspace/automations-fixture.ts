@@ -1,35 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { AutomationAction, AutomationCondition } from '@switchboard/contract';
-import { findOrCreateContactByPhone } from '../../apps/server/src/modules/contacts/index.js';
-import { recordInboundMessage } from '../../apps/server/src/modules/messages/index.js';
+import { receiveSandboxMessage } from '../../apps/server/src/modules/messages/index.js';
+import { sql } from '../helpers/database.js';
 import type { TestServer } from '../helpers/server.js';
 
 /**
- * A customer's text arriving on a sandbox channel, recorded the way a provider's inbound path records it (contact
- * found or created by phone, the message, its events and triggers, in one transaction). Returns the msgid.
+ * A customer's text arriving on a sandbox channel, recorded as `pnpm cli sandbox receive` records it (contact found or
+ * created by phone, the message, its events and triggers, in one transaction).
  */
 export async function receiveText(
   server: TestServer,
   channelId: string,
   phone: string,
   text: string,
-  name = 'Customer',
 ): Promise<{ msgid: string; contactId: string }> {
-  const msgid = `wamid.IN${randomBytes(9).toString('base64url')}`;
-  const contact = await server.database.orm.em.fork().transactional(async (tx) => {
-    const found = await findOrCreateContactByPhone(tx, server.jobs, channelId, phone, name);
-    await recordInboundMessage({ em: tx }, server.jobs, 'sandbox', {
-      msgid,
-      channelId,
-      contact: found,
-      type: 'text',
-      text,
-      media: null,
-      timestamp: new Date().toISOString(),
-    });
-    return found;
+  const { msgid } = await receiveSandboxMessage({ em: server.database.orm.em.fork() }, server.jobs, {
+    channelId,
+    from: phone,
+    text,
   });
-  return { msgid, contactId: contact.id };
+  const [row] = await sql<{ id: string }>(
+    server.databaseUrl,
+    'select id from contacts where channel_id = $1 and phone = $2',
+    [channelId, phone],
+  );
+  return { msgid, contactId: row!.id };
 }
 
 /** A create's parameters: a name unique in the run, active, the trigger given, no conditions unless given. */

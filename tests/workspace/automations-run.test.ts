@@ -266,6 +266,50 @@ describe('automations run', () => {
     expect(sent).toEqual({ variables: ['Ada Actions', 'pro-36'], to: phone });
   });
 
+  it('replies with send_text: a session message with placeholders, listed with the automation’s id', async () => {
+    const phone = nextPhone();
+    await client().contacts.manage({ phone, name: 'Grace Text', customFields: { Plan: 'pro' } });
+    const rule = await create(
+      { event: 'message.received' },
+      [{ type: 'send_text', text: 'Hi {{contact.name}} ({{contact.phone}}), plan {{customField.Plan}}.' }],
+      [{ field: 'text', operator: 'contains', value: 'hours' }],
+    );
+    await receiveText(server, channelId, phone, 'Opening hours?');
+    await server.untilIdle();
+    const [run] = await runsOf(rule.id);
+    expect(run).toMatchObject({ outcome: 'succeeded', steps: [{ type: 'send_text', outcome: 'succeeded' }] });
+    const msgid = run!.steps[0]!.msgid!;
+    const listed = await client().chat.messages.list({ phone });
+    const reply = listed.data.find((message) => message.msgid === msgid);
+    expect(reply).toMatchObject({
+      direction: 'outbound',
+      type: 'text',
+      automationId: rule.id,
+      text: `Hi Grace Text (${phone}), plan pro.`,
+    });
+    expect(listed.data.filter((message) => message.direction === 'outbound')).toHaveLength(1);
+  });
+
+  it('a send_text outside the 24-hour window fails the run with the window’s error', async () => {
+    const rule = await create({ event: 'contact.created' }, [
+      { type: 'add_label', labelId: labels.X! },
+      { type: 'send_text', text: 'Welcome!' },
+      { type: 'add_label', labelId: labels.Y! },
+    ]);
+    const phone = nextPhone();
+    await client().contacts.manage({ phone, name: 'Never Wrote' });
+    await server.untilIdle();
+    const [run] = await runsOf(rule.id);
+    expect(run).toMatchObject({
+      outcome: 'failed',
+      steps: [
+        { type: 'add_label', outcome: 'succeeded' },
+        { type: 'send_text', outcome: 'failed', error: expect.stringMatching(/window/) },
+      ],
+    });
+    expect((await contactOf(phone)).data.labels.map((l) => l.name)).toEqual(['X']);
+  });
+
   it('stops at the first failing action: the run fails with its error, earlier steps stay done', async () => {
     const rule = await create({ event: 'message.received' }, [
       { type: 'add_label', labelId: labels.X! },
@@ -322,6 +366,7 @@ describe('automations run', () => {
       { type: 'add_label', labelId: labels.X! },
     ]);
     const onMessage = await create({ event: 'message.received' }, [
+      { type: 'send_text', text: 'pong' },
       { type: 'send_template', templateName: 'order_update', variables: ['{{contact.name}}', 'reply'] },
     ]);
     const phone = nextPhone();
@@ -332,6 +377,8 @@ describe('automations run', () => {
     expect((await runsOf(onLabelX.id)).map((run) => run.outcome)).toEqual(['succeeded']);
     expect((await runsOf(onMessage.id)).map((run) => run.outcome)).toEqual(['succeeded']);
     expect((await contactOf(phone)).data.labels.map((l) => l.name).sort()).toEqual(['X', 'Y']);
+    const sent = (await client().chat.messages.list({ phone })).data.filter((m) => m.direction === 'outbound');
+    expect(sent.map((m) => m.automationId)).toEqual([onMessage.id, onMessage.id]);
   });
 
   it('runs each (automation, event) once when the same event is delivered twice at once', async () => {
