@@ -162,7 +162,7 @@ describe('automations run', () => {
     expect(contact.customFields.Age).toBe(50);
   });
 
-  it('checks every condition and operator: runs where all hold, records skipped runs without counting them', async () => {
+  it('checks every condition and operator; records skipped runs without counting them', async () => {
     const phone = nextPhone();
     await client().contacts.manage({ phone, name: 'Cond', addLabels: ['vip'], customFields: { Plan: 'pro' } });
     await receiveText(server, channelId, phone, 'earlier message');

@@ -61,8 +61,8 @@ const VARIABLE_HELP: Record<string, string> = {
     'empty)',
   contactId: 'Set by the pre-request script of contacts/delete, which creates a throwaway contact to delete',
   automationId:
-    'An automation id of the channel (for automations/manage; filled in with the newest automation by automations/list ' +
-    'when empty)',
+    'An automation id of the channel (for automations/manage; filled in with the newest automation by ' +
+    'automations/list when empty)',
   webhookEndpointId:
     'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when ' +
     'empty)',

@@ -36,8 +36,9 @@ function objectList(value: unknown): unknown {
 
 /**
  * Query strings carry text only: turn `"20"` into 20, `"true"` into true, an object parameter's JSON text
- * (`customFields={"Age":36}`) into the object, a list of objects' JSON text (or each item's, repeated) into the list, and a list parameter given once (`labels=vip`) into a list of one
- * (given several times, it arrives as a list already); leave anything else for the schema to judge.
+ * (`customFields={"Age":36}`) into the object, a list of objects' JSON text (or each item's, repeated) into the
+ * list, and a list parameter given once (`labels=vip`) into a list of one (given several times, it arrives as a list
+ * already); leave anything else for the schema to judge.
  */
 export function coerceQueryValue(kind: FieldKind, value: unknown): unknown {
   if (kind === 'objectArray') return objectList(value);
