@@ -121,6 +121,15 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
     hintsFor: {
       [contract.platform.webhooks.manage.post.path]: { endpointId: managed, delete: false, description: 'Fuzzed' },
       [contract.platform.webhooks.deliveries.post.path]: { endpointId: logged, page: 1, limit: 20 },
+      // An update of the seeded automation to a definition that checks out against the channel.
+      [contract.workspace.automations.manage.post.path]: {
+        action: 'update',
+        automationId: ids.automations!.welcome,
+        name: 'Welcome',
+        trigger: { event: 'contact.created' },
+        conditions: [],
+        actions: [{ type: 'set_custom_field', name: 'Plan', value: 'pro' }],
+      },
     },
     // Values that work for this tenant, so a good share of cases pass validation and reach the database.
     hints: {

@@ -39,6 +39,17 @@ describe('automations run', () => {
   const runsOf = async (automationId: string) => (await client().automations.runs({ automationId, limit: 200 })).data;
   const automationById = async (id: string) => (await client().automations.list()).data.find((a) => a.id === id)!;
   const contactOf = (phone: string) => client().contacts.get({ phone });
+  /** The automation's one run failed at its second step, after a first add_label that stays done. */
+  const expectFailedAtSecondStep = async (automationId: string, type: string, error: RegExp) => {
+    const [run] = await runsOf(automationId);
+    expect(run).toMatchObject({
+      outcome: 'failed',
+      steps: [
+        { type: 'add_label', outcome: 'succeeded' },
+        { type, outcome: 'failed', error: expect.stringMatching(error) },
+      ],
+    });
+  };
 
   beforeAll(async () => {
     hooks = await startWebhookReceiver(secret);
@@ -299,14 +310,7 @@ describe('automations run', () => {
     const phone = nextPhone();
     await client().contacts.manage({ phone, name: 'Never Wrote' });
     await server.untilIdle();
-    const [run] = await runsOf(rule.id);
-    expect(run).toMatchObject({
-      outcome: 'failed',
-      steps: [
-        { type: 'add_label', outcome: 'succeeded' },
-        { type: 'send_text', outcome: 'failed', error: expect.stringMatching(/window/) },
-      ],
-    });
+    await expectFailedAtSecondStep(rule.id, 'send_text', /window/);
     expect((await contactOf(phone)).data.labels.map((l) => l.name)).toEqual(['X']);
   });
 
@@ -320,14 +324,7 @@ describe('automations run', () => {
     const phone = nextPhone();
     await receiveText(server, channelId, phone, 'hello');
     await server.untilIdle();
-    const [run] = await runsOf(rule.id);
-    expect(run).toMatchObject({
-      outcome: 'failed',
-      steps: [
-        { type: 'add_label', outcome: 'succeeded' },
-        { type: 'add_label', outcome: 'failed', error: expect.stringMatching(/label not found/) },
-      ],
-    });
+    await expectFailedAtSecondStep(rule.id, 'add_label', /label not found/);
     const contact = (await contactOf(phone)).data;
     expect(contact.labels.map((l) => l.name)).toEqual(['X']);
     expect(contact.customFields.Age).toBeUndefined();
