@@ -15,6 +15,8 @@ export function describeEvent(event: SwitchboardEvent): string {
       return `message ${event.data.msgid}: ${event.data.previousStatus} → ${event.data.status}`;
     case 'message.received':
       return `${event.data.contact.name} wrote: ${event.data.text ?? `(${event.data.type})`}`;
+    case 'automation.run.completed':
+      return `automation ${event.data.run.automationId} ${event.data.run.outcome} on ${event.data.run.event}`;
   }
 }
 

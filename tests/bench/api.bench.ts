@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../helpers/processes.js';
+import { automationLatency } from './automation-latency.js';
 import { benchDatabase } from './bench-database.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
@@ -123,6 +124,14 @@ async function main() {
       await startProduct(database.url, apiKeys[0]!, ARTIFACTS, DIST),
       await startRaw(database.url, apiKeys[0]!, ARTIFACTS, DIST),
     );
+    if (!ONLY || ONLY.includes('automation')) {
+      log('automation: inbound message → reply handed to the provider, 50 messages one at a time');
+      const latency = await automationLatency(database.url, servers[0]!.baseUrl, apiKeys[0]!, channelId);
+      process.stdout.write(
+        `automation reply latency (${latency.samples} messages): p50 ${latency.p50} ms, p95 ${latency.p95} ms, ` +
+          `max ${latency.max} ms\n\n`,
+      );
+    }
     const list = scenarios(channelId, msgids, await sampleContacts(database.url, 2_000));
     log('warming up both servers (not measured)');
     for (const server of servers)

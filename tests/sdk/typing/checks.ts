@@ -148,6 +148,8 @@ export function events(rawBody: Buffer, headers: Record<string, string | string[
       return event.data.media?.mimeType ?? event.data.text ?? event.data.type;
     case 'message.status.updated':
       return event.data.status;
+    case 'automation.run.completed':
+      return event.data.run.steps.map((step) => step.outcome).join(',');
   }
 }
 
