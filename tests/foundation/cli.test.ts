@@ -34,6 +34,7 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(Object.keys(out).sort()).toEqual([
+      'automations',
       'channels',
       'contacts',
       'messages',

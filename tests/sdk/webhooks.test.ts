@@ -87,7 +87,7 @@ describe('webhooks.verify (Standard Webhooks, typed events)', () => {
     const broken = JSON.stringify({ type: 'ticket.closed', timestamp: '2026-01-31T09:30:00.000Z', data: {} });
     const invalid = refusal(() => verifyWebhook(broken, signed(broken, [secret]), secret));
     expect(invalid).toMatchObject({ reason: 'invalid_payload', message: expect.stringContaining('data.ticket') });
-    const future = JSON.stringify({ type: 'automation.run.completed', timestamp: 'x', data: { runId: 'r1' } });
+    const future = JSON.stringify({ type: 'invoice.paid', timestamp: 'x', data: { invoiceId: 'i1' } });
     const unknown = refusal(() => verifyWebhook(future, signed(future, [secret]), secret));
     expect(unknown).toMatchObject({ reason: 'unknown_event_type', payload: JSON.parse(future) });
   });
