@@ -196,12 +196,7 @@ describe('workspace chat/message/send (sandbox)', () => {
     expect(row!.n).toBe(1);
   });
 
-  test('403 for another tenant’s channel or contact; 404 for an unknown contact', async ({
-    acme,
-    globex,
-    send,
-    count,
-  }) => {
+  test('403 for another tenant’s channel or contact; 404 for an unknown contact', async ({ globex, send, count }) => {
     const before = await count();
     await expectForbidden(send({ channelId: globex.mainChannelId, to: '15550000001', text: 'x' }));
     await expectForbidden(send({ contactId: globex.ids.contacts!.ada!, text: 'x' }));
