@@ -14,6 +14,7 @@ import { searchTerms } from './names.js';
 import { sampleContacts } from './bulk-contacts.js';
 import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
+import { measureWrites, writeReport } from './write-bench.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
@@ -104,8 +105,24 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
   }
 }
 
+/**
+ * The write figures (`writes` in BENCH_ONLY picks them; on by default), on a scratch database of
+ * BENCH_WRITES_CONTACTS contacts (default BENCH_CONTACTS) of DATABASE_URL's server.
+ */
+async function writes() {
+  if (ONLY && !ONLY.includes('writes')) return;
+  if (!process.env.DATABASE_URL) return log('no DATABASE_URL: the write figures need a PostgreSQL server; skipped');
+  const contacts = Number(process.env.BENCH_WRITES_CONTACTS ?? CONTACTS);
+  const figures = await measureWrites(process.env.DATABASE_URL, contacts, log);
+  process.stdout.write(writeReport(figures));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(path.join(ARTIFACTS, `bench-writes-${contacts}.json`), JSON.stringify(figures, null, 2));
+}
+
 async function main() {
   const started = new Date();
+  await writes();
+  if (ONLY?.every((only) => only === 'writes')) return;
   const database = await benchDatabase({
     contacts: CONTACTS,
     users: USERS,

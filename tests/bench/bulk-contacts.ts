@@ -3,7 +3,8 @@ import { generateApiKey } from '../../apps/server/src/modules/api-keys/api-key-c
 import { nameLists, PHONE_PREFIXES, ZIPF_RANK_SQL } from './names.js';
 
 const LABELS = ['vip', 'new', 'lead', 'customer', 'churned', 'partner', 'press', 'support'];
-const CHUNK = 100_000;
+/** Contacts per insert statement when seeding (indexes dropped): chunks only show progress. */
+const SEED_CHUNK = 100_000;
 
 /**
  * Indexes to drop for a bulk load and rebuild after, each with the statements that do it: the secondary indexes
@@ -39,13 +40,18 @@ export async function bulkLoadContacts(
   channelId: string,
   count: number,
   progress: (line: string) => void = () => undefined,
+  /**
+   * `import`: as an operator's import would, every index and trigger in place, one statement (its own transaction)
+   * per `chunk` contacts; the indexes are neither dropped nor rebuilt.
+   */
+  { mode = 'seed', chunk = SEED_CHUNK }: { mode?: 'seed' | 'import'; chunk?: number } = {},
 ): Promise<void> {
   const { firstNames, surnames } = nameLists();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query(`set maintenance_work_mem = '256MB'`);
-    const indexes = await rebuiltIndexes(client);
+    const indexes = mode === 'seed' ? await rebuiltIndexes(client) : [];
     for (const index of indexes) await client.query(index.drop);
 
     await client.query(
@@ -55,8 +61,8 @@ export async function bulkLoadContacts(
        on conflict (channel_id, name) do nothing`,
       [channelId, LABELS],
     );
-    for (let start = 1; start <= count; start += CHUNK) {
-      const end = Math.min(count, start + CHUNK - 1);
+    for (let start = 1; start <= count; start += chunk) {
+      const end = Math.min(count, start + chunk - 1);
       await client.query('select setseed($1)', [start / (count + 1)]);
       await client.query(
         `insert into contacts (channel_id, name, phone, email, status, custom_fields, created_at, updated_at)
@@ -71,7 +77,8 @@ export async function bulkLoadContacts(
                                 ($6::text[])[${ZIPF_RANK_SQL('cardinality($6::text[])')} + 0 * g] as surname) p`,
         [channelId, start, end, PHONE_PREFIXES, firstNames, surnames],
       );
-      progress(`  contacts and their search keys ${end.toLocaleString('en-US')} / ${count.toLocaleString('en-US')}`);
+      if (end % SEED_CHUNK === 0 || end === count)
+        progress(`  contacts and their search keys ${end.toLocaleString('en-US')} / ${count.toLocaleString('en-US')}`);
     }
     // Zipf-like over the labels too: label k is about twice as common as label k + 1.
     await client.query(
@@ -84,11 +91,9 @@ export async function bulkLoadContacts(
        on conflict do nothing`,
       [channelId],
     );
-    progress('  rebuilding indexes');
+    if (indexes.length) progress('  rebuilding indexes');
     for (const index of indexes) await client.query(index.create);
-    for (const table of ['contacts', 'contact_labels', 'contact_name_prefixes', 'contact_phone_suffixes'])
-      await client.query(`vacuum analyze ${table}`);
-    await client.query('analyze labels');
+    await client.query('vacuum analyze');
   } finally {
     await client.end();
   }

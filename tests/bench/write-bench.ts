@@ -1,0 +1,129 @@
+/**
+ * What the search keys cost to keep, on a scratch database of its own (created and dropped here): the time to
+ * import `contacts` contacts through the product's write path as an operator would (batched inserts of
+ * IMPORT_BATCH contacts, each its own transaction, every index and trigger in place), the storage of the contacts
+ * and of the search structures after `VACUUM`, and the latency of creating one contact on that warm database
+ * (single-row inserts, autocommit, one connection, timed from the client).
+ */
+import pg from 'pg';
+import { createLogger, loadConfig, migrate, openDatabase } from '@switchboard/server';
+import { bulkLoadContacts, seedTenant } from './bulk-contacts.js';
+
+const IMPORT_BATCH = 1_000;
+const CREATES = 1_000;
+
+export interface WriteFigures {
+  contacts: number;
+  importSeconds: number;
+  /** Relation sizes after VACUUM, MB: the contacts table, its indexes, and the search structures (tables + indexes). */
+  storage: { contactsTable: number; contactsIndexes: number; searchKeys: number; detail: Record<string, number> };
+  /** One contact created, ms: median and p99 of CREATES single-row inserts. */
+  create: { p50: number; p99: number };
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * Sizes of the relations besides the contacts table that hold search keys: the key tables (with their indexes)
+ * and the search indexes on contacts (their names say `search` or `trgm`).
+ */
+async function storage(client: pg.Client) {
+  const { rows } = await client.query<{ name: string; bytes: string }>(
+    `select c.relname as name, pg_total_relation_size(c.oid) as bytes from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+      where c.relkind = 'r' and c.relname like 'contact\\_%' and c.relname not in ('contact_labels', 'contact_counts')
+        and c.relname not like 'channel%'
+     union all
+     select i.indexrelid::regclass::text, pg_relation_size(i.indexrelid) from pg_index i
+      where i.indrelid = 'contacts'::regclass`,
+  );
+  const {
+    rows: [contacts],
+  } = await client.query<{ bytes: string }>(`select pg_relation_size('contacts') as bytes`);
+  const detail = Object.fromEntries(rows.map((r) => [r.name, Math.round(Number(r.bytes) / MB)]));
+  const isSearch = (name: string) => !name.startsWith('contacts') || /search|trgm|word|digit/.test(name);
+  const sum = (names: string[]) => Math.round(names.reduce((n, name) => n + detail[name]!, 0));
+  const names = Object.keys(detail);
+  return {
+    contactsTable: Math.round(Number(contacts!.bytes) / MB),
+    contactsIndexes: sum(names.filter((n) => n.startsWith('contacts') && !isSearch(n))),
+    searchKeys: sum(names.filter(isSearch)),
+    detail,
+  };
+}
+
+async function createLatency(client: pg.Client, channelId: string) {
+  const samples: number[] = [];
+  for (let i = 0; i < CREATES; i++) {
+    const started = performance.now();
+    await client.query(`insert into contacts (channel_id, name, phone) values ($1, $2, $3)`, [
+      channelId,
+      `Created Contact${i} Benchmark`,
+      String(19_000_000_000 + i),
+    ]);
+    samples.push(performance.now() - started);
+  }
+  await client.query(`delete from contacts where channel_id = $1 and phone like '19%'`, [channelId]);
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(samples[Math.floor(q * (samples.length - 1))]! * 100) / 100;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+/** Runs the write figures on a scratch database `switchboard_writes_<contacts>` of the server at `adminUrl`. */
+export async function measureWrites(
+  adminUrl: string,
+  contacts: number,
+  log: (line: string) => void,
+): Promise<WriteFigures> {
+  const name = `switchboard_writes_${contacts}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  await admin(`drop database if exists "${name}" with (force)`);
+  await admin(`create database "${name}"`);
+  try {
+    const database = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl }), createLogger('warn', 2), 2);
+    await migrate(database.orm).finally(() => database.close());
+    const { channelId } = await seedTenant(databaseUrl, 1, 0);
+    log(`importing ${contacts.toLocaleString('en-US')} contacts in batches of ${IMPORT_BATCH} (indexes in place)`);
+    const started = performance.now();
+    await bulkLoadContacts(databaseUrl, channelId, contacts, log, { mode: 'import', chunk: IMPORT_BATCH });
+    const importSeconds = Math.round((performance.now() - started) / 100) / 10;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const sizes = await storage(client);
+      const create = await createLatency(client, channelId);
+      return { contacts, importSeconds, storage: sizes, create };
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await admin(`drop database if exists "${name}" with (force)`);
+  }
+}
+
+/** The figures as a Markdown table. */
+export function writeReport(figures: WriteFigures): string {
+  const { storage: s } = figures;
+  return [
+    '',
+    `## Writes and storage, ${figures.contacts.toLocaleString('en-US')} contacts imported with indexes in place`,
+    '',
+    '| figure | measured |',
+    '|---|---|',
+    `| bulk import, batches of ${IMPORT_BATCH} (triggers and indexes on) | ${figures.importSeconds} s |`,
+    `| creating one contact, warm, p50/p99 | ${figures.create.p50}/${figures.create.p99} ms |`,
+    `| search structures (key tables + indexes, search indexes on contacts), after VACUUM | ${s.searchKeys} MB |`,
+    `| contacts table / its other indexes | ${s.contactsTable} MB / ${s.contactsIndexes} MB |`,
+    `| detail | ${Object.entries(s.detail)
+      .map(([n, mb]) => `${n} ${mb} MB`)
+      .join(', ')} |`,
+    '',
+  ].join('\n');
+}
