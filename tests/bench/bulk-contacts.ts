@@ -9,8 +9,8 @@ const SEED_CHUNK = 100_000;
 /**
  * Indexes to drop for a bulk load and rebuild after, each with the statements that do it: the secondary indexes
  * of contacts and contact_labels (not those behind constraints), and the primary keys of the search key tables,
- * which nothing refers to (the insert trigger writes ~35 keys per contact: appending them and building each index
- * once is far faster than inserting them into B-trees a million times over).
+ * which nothing refers to (the insert trigger writes several keys per contact: appending them and building each
+ * index once is far faster than inserting them into B-trees a million times over).
  */
 async function rebuiltIndexes(client: pg.Client) {
   const { rows } = await client.query<{ drop: string; create: string }>(
@@ -20,8 +20,7 @@ async function rebuiltIndexes(client: pg.Client) {
      union all
      select format('alter table %s drop constraint %I', c.conrelid::regclass, c.conname),
             format('alter table %s add constraint %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid))
-       from pg_constraint c where c.contype = 'p' and c.conrelid in ('contact_name_prefixes'::regclass,
-         'contact_phone_suffixes'::regclass)`,
+       from pg_constraint c where c.contype = 'p' and c.conrelid::regclass::text like 'contact\\_name\\_%'`,
   );
   return rows;
 }
