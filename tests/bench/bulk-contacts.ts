@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { generateApiKey } from '../../apps/server/src/modules/api-keys/api-key-crypto.js';
 import { nameLists, PHONE_PREFIXES, ZIPF_RANK_SQL } from './names.js';
+import { cpuMs } from './servers.js';
 
 const LABELS = ['vip', 'new', 'lead', 'customer', 'churned', 'partner', 'press', 'support'];
 /** Contacts per insert statement when seeding (indexes dropped): chunks only show progress. */
@@ -44,10 +45,11 @@ export async function bulkLoadContacts(
    * per `chunk` contacts; the indexes are neither dropped nor rebuilt.
    */
   { mode = 'seed', chunk = SEED_CHUNK }: { mode?: 'seed' | 'import'; chunk?: number } = {},
-): Promise<void> {
+): Promise<{ backendCpuSeconds?: number }> {
   const { firstNames, surnames } = nameLists();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  const backend = await backendCpu(client);
   try {
     await client.query(`set maintenance_work_mem = '256MB'`);
     const indexes = mode === 'seed' ? await rebuiltIndexes(client) : [];
@@ -93,9 +95,30 @@ export async function bulkLoadContacts(
     if (indexes.length) progress('  rebuilding indexes');
     for (const index of indexes) await client.query(index.create);
     await client.query('vacuum analyze');
+    return { backendCpuSeconds: backend() };
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The CPU time a connection's PostgreSQL backend has used since this call, in seconds, when the server runs on
+ * this machine (read from /proc): the database's own work, whatever else shares the cores.
+ */
+export async function backendCpu(client: pg.Client): Promise<() => number | undefined> {
+  const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+  const used = () => {
+    try {
+      return cpuMs(rows[0]!.pid);
+    } catch {
+      return undefined;
+    }
+  };
+  const before = used();
+  return () => {
+    const after = used();
+    return before === undefined || after === undefined ? undefined : (after - before) / 1000;
+  };
 }
 
 export interface BenchTenant {

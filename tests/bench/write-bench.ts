@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { createLogger, loadConfig, migrate, openDatabase } from '@switchboard/server';
-import { bulkLoadContacts, seedTenant } from './bulk-contacts.js';
+import { backendCpu, bulkLoadContacts, seedTenant } from './bulk-contacts.js';
 
 const IMPORT_BATCH = 1_000;
 const CREATES = 1_000;
@@ -15,10 +15,12 @@ const CREATES = 1_000;
 export interface WriteFigures {
   contacts: number;
   importSeconds: number;
+  /** CPU seconds of the importing PostgreSQL backend (undefined when the server is not on this machine). */
+  importCpuSeconds?: number;
   /** Relation sizes after VACUUM, MB: the contacts table, its indexes, and the search structures (tables + indexes). */
   storage: { contactsTable: number; contactsIndexes: number; searchKeys: number; detail: Record<string, number> };
   /** One contact created, ms: median and p99 of CREATES single-row inserts. */
-  create: { p50: number; p99: number };
+  create: { p50: number; p99: number; backendCpuMs?: number };
 }
 
 const MB = 1024 * 1024;
@@ -54,6 +56,7 @@ async function storage(client: pg.Client) {
 
 async function createLatency(client: pg.Client, channelId: string) {
   const samples: number[] = [];
+  const cpu = await backendCpu(client);
   for (let i = 0; i < CREATES; i++) {
     const started = performance.now();
     await client.query(`insert into contacts (channel_id, name, phone) values ($1, $2, $3)`, [
@@ -63,10 +66,13 @@ async function createLatency(client: pg.Client, channelId: string) {
     ]);
     samples.push(performance.now() - started);
   }
+  const cpuSeconds = cpu();
   await client.query(`delete from contacts where channel_id = $1 and phone like '19%'`, [channelId]);
   samples.sort((a, b) => a - b);
   const at = (q: number) => Math.round(samples[Math.floor(q * (samples.length - 1))]! * 100) / 100;
-  return { p50: at(0.5), p99: at(0.99) };
+  // The backend's CPU per insert, net of the timing query's own (one cheap statement each).
+  const backendCpuMs = cpuSeconds === undefined ? undefined : Math.round((cpuSeconds * 1e5) / CREATES) / 100;
+  return { p50: at(0.5), p99: at(0.99), backendCpuMs };
 }
 
 /** Runs the write figures on a scratch database `switchboard_writes_<contacts>` of the server at `adminUrl`. */
@@ -92,14 +98,18 @@ export async function measureWrites(
     const { channelId } = await seedTenant(databaseUrl, 1, 0);
     log(`importing ${contacts.toLocaleString('en-US')} contacts in batches of ${IMPORT_BATCH} (indexes in place)`);
     const started = performance.now();
-    await bulkLoadContacts(databaseUrl, channelId, contacts, log, { mode: 'import', chunk: IMPORT_BATCH });
+    const { backendCpuSeconds } = await bulkLoadContacts(databaseUrl, channelId, contacts, log, {
+      mode: 'import',
+      chunk: IMPORT_BATCH,
+    });
     const importSeconds = Math.round((performance.now() - started) / 100) / 10;
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
       const sizes = await storage(client);
       const create = await createLatency(client, channelId);
-      return { contacts, importSeconds, storage: sizes, create };
+      const importCpuSeconds = backendCpuSeconds === undefined ? undefined : Math.round(backendCpuSeconds * 10) / 10;
+      return { contacts, importSeconds, importCpuSeconds, storage: sizes, create };
     } finally {
       await client.end();
     }
@@ -117,8 +127,10 @@ export function writeReport(figures: WriteFigures): string {
     '',
     '| figure | measured |',
     '|---|---|',
-    `| bulk import, batches of ${IMPORT_BATCH} (triggers and indexes on) | ${figures.importSeconds} s |`,
-    `| creating one contact, warm, p50/p99 | ${figures.create.p50}/${figures.create.p99} ms |`,
+    `| bulk import, batches of ${IMPORT_BATCH} (triggers and indexes on, then VACUUM ANALYZE): wall / PostgreSQL ` +
+      `backend CPU | ${figures.importSeconds} s / ${figures.importCpuSeconds ?? '?'} s |`,
+    `| creating one contact, warm: p50/p99 round trip, backend CPU per insert | ${figures.create.p50}/` +
+      `${figures.create.p99} ms, ${figures.create.backendCpuMs ?? '?'} ms |`,
     `| search structures (key tables + indexes, search indexes on contacts), after VACUUM | ${s.searchKeys} MB |`,
     `| contacts table / its other indexes | ${s.contactsTable} MB / ${s.contactsIndexes} MB |`,
     `| detail | ${Object.entries(s.detail)

@@ -64,19 +64,19 @@ export class ContactSearchWords extends Migration {
     );
 
     // Inlinable SQL functions, as in Migration20261124100000 (why: there).
+    // A prefix shared by two words of one name ("Anna Andersen": a, an) is kept once.
     this.addSql(`create or replace function "contact_name_prefixes_of"(name text) returns setof text language sql
         immutable parallel safe as $$
-      with words as materialized (select * from contact_name_words_of(name))
-      select left(w.word, n) from words w, generate_series(1, ${NAME_PREFIX_LENGTH}) n
-       where n <= char_length(w.word) and not exists (select 1 from words e where e.at < w.at and starts_with(e.word,
-         left(w.word, n))) $$;`);
+      select distinct left(w.word, n) from contact_name_words_of(name) w, generate_series(1, ${NAME_PREFIX_LENGTH}) n
+       where n <= char_length(w.word) $$;`);
+    // `shared` counts up to NAME_WORD_LENGTH characters: a longer term is rechecked and its contacts taken once
+    // anyway. Constant series bounds keep the planner's row estimates small (see Migration20261124100000).
     this.addSql(`create function "contact_name_word_keys_of"(name text) returns table (word text, shared smallint)
         language sql immutable parallel safe as $$
       with words as materialized (select * from contact_name_words_of(name))
-      select left(w.word, ${NAME_WORD_LENGTH}), coalesce((select max(n) from words e cross join lateral
-               generate_series(1, case when e.at < w.at and left(e.word, 1) = left(w.word, 1)
-                                       then char_length(w.word) else 0 end) n
-              where left(e.word, n) = left(w.word, n)), 0)::smallint
+      select left(w.word, ${NAME_WORD_LENGTH}), coalesce((select max(n) from words e, generate_series(1,
+               ${NAME_WORD_LENGTH}) n where e.at < w.at and n <= char_length(w.word) and left(e.word, n) = left(w.word,
+               n)), 0)::smallint
         from words w where w.word <> '' $$;`);
     // The least string above every string that starts with `value`, in byte order: its last character plus one
     // (skipping the surrogates, which are not characters).
@@ -85,12 +85,14 @@ export class ContactSearchWords extends Migration {
                         else left(value, -1) || chr(ascii(right(value, 1)) + case ascii(right(value, 1)) when 55295
                           then 2049 else 1 end) end $$;`);
 
-    this.addSql(`create function "contacts_search_keys_inserted"() returns trigger language plpgsql as $$
+    // Without JIT: a bulk insert's key statements are costed as a set function per inserted row, high enough for
+    // JIT, whose compilation costs far more than running them.
+    this.addSql(`create function "contacts_search_keys_inserted"() returns trigger language plpgsql set jit = off as $$
       begin
         ${keysSql('insert', 'inserted_contacts').join('\n        ')}
         return null;
       end $$;`);
-    this.addSql(`create function "contacts_search_keys_deleted"() returns trigger language plpgsql as $$
+    this.addSql(`create function "contacts_search_keys_deleted"() returns trigger language plpgsql set jit = off as $$
       begin
         ${keysSql('delete', 'deleted_contacts').join('\n        ')}
         return null;
