@@ -87,6 +87,7 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
   const cpuBefore = cpuMs(server.pid);
   let peakRss = rssMb(server.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid))), 200);
+  await server.probe?.();
   try {
     const result = await runLoad({
       url: server.baseUrl,
@@ -99,7 +100,7 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
       bodies: scenario.bodies,
     });
     const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / Math.max(1, result.latency.count);
-    return { ...result, peakRss, loadBefore: load, cpuPerRequest };
+    return { ...result, peakRss, loadBefore: load, cpuPerRequest, probe: await server.probe?.() };
   } finally {
     clearInterval(sampler);
   }
@@ -154,6 +155,7 @@ async function main() {
           log(`round ${round}/${ROUNDS}: ${scenario.name} → ${server.name}`);
           rows.push({
             round,
+            mode: scenario.mode,
             scenario: scenario.name,
             server: server.name,
             ...(await measure(server, scenario, apiKeys)),

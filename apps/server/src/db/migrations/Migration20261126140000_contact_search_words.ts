@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 import path from 'node:path';
 
 /** Longest name prefix kept in listing order (NAME_PREFIX_LENGTH in contact-search.queries.ts). */
-const NAME_PREFIX_LENGTH = 3;
+const NAME_PREFIX_LENGTH = 2;
 /** Longest word key; a longer term looks its first this-many characters up and is rechecked on the name. */
 const NAME_WORD_LENGTH = 24;
 
@@ -29,10 +29,10 @@ function keysSql(action: 'insert' | 'delete', rows: string): string[] {
  * Migration20261124100000 (every name prefix up to 24 characters and every phone suffix, ~35 rows a contact) are
  * replaced by:
  *
- * - `contact_name_prefixes`, now only the prefixes up to 3 characters of each word-start suffix: the broad terms,
+ * - `contact_name_prefixes`, now only the prefixes up to 2 characters of each word-start suffix: the broad terms,
  *   whose many contacts must come off an index in listing order. A longer term too broad to sort (over the count
- *   cap) walks its first 3 characters' entries newest first and rechecks each on the name.
- * - `contact_name_words`: one row per word start, its word-start suffix cut to 24 characters. A term of 4 or more
+ *   cap) walks its first 2 characters' entries newest first and rechecks each on the name.
+ * - `contact_name_words`: one row per word start, its word-start suffix cut to 24 characters. A term of 3 or more
  *   characters is the range [term, contact_search_next(term)) of it: at most cap + 1 entries to count, and when
  *   they are all (a selective term) they are sorted for the page. `shared` is how many leading characters the
  *   suffix shares with an earlier word start of the same name, so that a contact is counted once: its entry for a

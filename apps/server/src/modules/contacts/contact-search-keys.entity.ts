@@ -10,7 +10,7 @@ import { defineEntity, p } from '@mikro-orm/core';
  * table: a trigram index on contacts.phone (contact.entity.ts) finds the digits.
  */
 
-/** The prefixes (up to 3 characters) of every word-start suffix of a contact's name, lower-cased: the broad terms. */
+/** The prefixes (up to 2 characters) of every word-start suffix of a contact's name, lower-cased: the broad terms. */
 const ContactNamePrefixSchema = defineEntity({
   name: 'ContactNamePrefix',
   tableName: 'contact_name_prefixes',

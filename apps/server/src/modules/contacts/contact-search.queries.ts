@@ -17,7 +17,7 @@ import { CONTACTS_SEARCH_COUNT_CAP, stripPhone } from '@switchboard/contract';
  */
 
 /** The longest prefix kept in listing order (NAME_PREFIX_LENGTH of the contact_search_words migration). */
-export const NAME_PREFIX_LENGTH = 3;
+export const NAME_PREFIX_LENGTH = 2;
 /** The longest word key (NAME_WORD_LENGTH of the contact_search_words migration; tests pin them together). */
 export const NAME_WORD_LENGTH = 24;
 /** Fewer digits than a trigram: the trigram index cannot narrow them. */
