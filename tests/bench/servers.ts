@@ -112,7 +112,9 @@ export async function startProduct(
     ...probe.env,
   };
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
-  const child = spawn(process.execPath, [...startFlags(), ...probe.flags, path.join(dist, 'main.js')], {
+  // BENCH_PRODUCT_FLAGS: Node flags to try on the product beyond `pnpm start`'s (e.g. another young generation size).
+  const extra = process.env.BENCH_PRODUCT_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...startFlags(), ...extra, ...probe.flags, path.join(dist, 'main.js')], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', log, log],

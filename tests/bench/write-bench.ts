@@ -3,7 +3,8 @@
  * import `contacts` contacts through the product's write path as an operator would (batched inserts of
  * IMPORT_BATCH contacts, each its own transaction, every index and trigger in place), the storage of the contacts
  * and of the search structures after `VACUUM`, and the latency of creating one contact on that warm database
- * (single-row inserts, autocommit, one connection, timed from the client).
+ * (single-row inserts, autocommit without waiting for the WAL flush, one connection, timed from the client), with
+ * and without the search keys.
  */
 import pg from 'pg';
 import { createLogger, loadConfig, migrate, openDatabase } from '@switchboard/server';
@@ -20,10 +21,21 @@ export interface WriteFigures {
   /** Relation sizes after VACUUM, MB: the contacts table, its indexes, and the search structures (tables + indexes). */
   storage: { contactsTable: number; contactsIndexes: number; searchKeys: number; detail: Record<string, number> };
   /** One contact created, ms: median and p99 of CREATES single-row inserts. */
-  create: { p50: number; p99: number; backendCpuMs?: number };
+  create: CreateFigures;
+  /** The same with no search key trigger nor search index. */
+  bare: CreateFigures;
+}
+
+interface CreateFigures {
+  p50: number;
+  p99: number;
+  backendCpuMs?: number;
 }
 
 const MB = 1024 * 1024;
+
+/** Whether a relation (a key table, or an index on contacts) belongs to search. */
+const isSearch = (name: string) => !name.startsWith('contacts') || /search|trgm|word|digit/.test(name);
 
 /**
  * Sizes of the relations besides the contacts table that hold search keys: the key tables (with their indexes)
@@ -43,7 +55,6 @@ async function storage(client: pg.Client) {
     rows: [contacts],
   } = await client.query<{ bytes: string }>(`select pg_relation_size('contacts') as bytes`);
   const detail = Object.fromEntries(rows.map((r) => [r.name, Math.round(Number(r.bytes) / MB)]));
-  const isSearch = (name: string) => !name.startsWith('contacts') || /search|trgm|word|digit/.test(name);
   const sum = (names: string[]) => Math.round(names.reduce((n, name) => n + detail[name]!, 0));
   const names = Object.keys(detail);
   return {
@@ -55,6 +66,9 @@ async function storage(client: pg.Client) {
 }
 
 async function createLatency(client: pg.Client, channelId: string) {
+  // Without waiting for the WAL flush at each commit: that wait is the disk's (a bare one-row insert takes as long),
+  // the same with or without search keys, and it would hide what the keys cost.
+  await client.query('set synchronous_commit = off');
   const samples: number[] = [];
   const cpu = await backendCpu(client);
   for (let i = 0; i < CREATES; i++) {
@@ -108,8 +122,14 @@ export async function measureWrites(
     try {
       const sizes = await storage(client);
       const create = await createLatency(client, channelId);
+      // The same without any search structure (scratch database: its key triggers and search indexes go), so
+      // that what the keys add is apart from what the machine's load adds.
+      await client.query(`alter table contacts disable trigger contacts_search_keys_insert`);
+      for (const index of Object.keys(sizes.detail).filter((n) => n.startsWith('contacts') && isSearch(n)))
+        await client.query(`drop index "${index}"`);
+      const bare = await createLatency(client, channelId);
       const importCpuSeconds = backendCpuSeconds === undefined ? undefined : Math.round(backendCpuSeconds * 10) / 10;
-      return { contacts, importSeconds, importCpuSeconds, storage: sizes, create };
+      return { contacts, importSeconds, importCpuSeconds, storage: sizes, create, bare };
     } finally {
       await client.end();
     }
@@ -117,6 +137,8 @@ export async function measureWrites(
     await admin(`drop database if exists "${name}" with (force)`);
   }
 }
+
+const createCell = (c: CreateFigures) => `${c.p50}/${c.p99} ms, ${c.backendCpuMs ?? '?'} ms`;
 
 /** The figures as a Markdown table. */
 export function writeReport(figures: WriteFigures): string {
@@ -129,8 +151,8 @@ export function writeReport(figures: WriteFigures): string {
     '|---|---|',
     `| bulk import, batches of ${IMPORT_BATCH} (triggers and indexes on, then VACUUM ANALYZE): wall / PostgreSQL ` +
       `backend CPU | ${figures.importSeconds} s / ${figures.importCpuSeconds ?? '?'} s |`,
-    `| creating one contact, warm: p50/p99 round trip, backend CPU per insert | ${figures.create.p50}/` +
-      `${figures.create.p99} ms, ${figures.create.backendCpuMs ?? '?'} ms |`,
+    `| creating one contact, warm: p50/p99 round trip, backend CPU per insert | ${createCell(figures.create)} |`,
+    `| the same without search keys (triggers off, search indexes dropped) | ${createCell(figures.bare)} |`,
     `| search structures (key tables + indexes, search indexes on contacts), after VACUUM | ${s.searchKeys} MB |`,
     `| contacts table / its other indexes | ${s.contactsTable} MB / ${s.contactsIndexes} MB |`,
     `| detail | ${Object.entries(s.detail)
