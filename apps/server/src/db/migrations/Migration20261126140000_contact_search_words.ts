@@ -97,8 +97,7 @@ export class ContactSearchWords extends Migration {
         ${keysSql('delete', 'deleted_contacts').join('\n        ')}
         return null;
       end $$;`);
-    const row = (record: string) =>
-      `(select ${record}.channel_id, ${record}.id, ${record}.name, ${record}.created_at)`;
+    const row = (record: string) => `(select ${record}.channel_id, ${record}.id, ${record}.name, ${record}.created_at)`;
     this.addSql(`create function "contacts_search_keys_updated"() returns trigger language plpgsql as $$
       begin
         ${keysSql('delete', row('old')).join('\n        ')}
@@ -156,9 +155,9 @@ export class ContactSearchWords extends Migration {
     );
     this.addSql('drop table "contact_name_words", "contact_name_prefixes";');
     const file = `./Migration20261124100000_contact_search_keys${path.extname(new URL(import.meta.url).pathname)}`;
-    const { ContactSearchKeys } = (await import(new URL(file, import.meta.url).href)) as typeof import(
-      './Migration20261124100000_contact_search_keys.js'
-    );
+    const { ContactSearchKeys } = (await import(
+      new URL(file, import.meta.url).href
+    )) as typeof import('./Migration20261124100000_contact_search_keys.js');
     const previous = new ContactSearchKeys(this.driver, this.config);
     previous.up();
     for (const query of previous.getQueries()) this.addSql(query);
