@@ -64,6 +64,15 @@ async function waitUntilServing(child: ChildProcess, baseUrl: string, apiKey: st
   throw new Error(`server not serving after 15 minutes; see ${logFile}`);
 }
 
+function serverUnderTest(
+  name: ServerUnderTest['name'],
+  baseUrl: string,
+  child: ChildProcess,
+  probe?: (pid: number) => Promise<ProbeReport>,
+): ServerUnderTest {
+  return { name, baseUrl, pid: child.pid!, probe: probe && (() => probe(child.pid!)), stop: stopper(child) };
+}
+
 function stopper(child: ChildProcess) {
   return () =>
     new Promise<void>((resolve) => {
@@ -127,13 +136,7 @@ export async function startProduct(
   });
   if (!first.headers.get('ratelimit-limit'))
     throw new Error('the server under test answers without rate-limit headers');
-  return {
-    name: 'product',
-    baseUrl,
-    pid: child.pid!,
-    probe: probe.probe && (() => probe.probe!(child.pid!)),
-    stop: stopper(child),
-  };
+  return serverUnderTest('product', baseUrl, child, probe.probe);
 }
 
 /** The raw node:http + pg baseline (raw-server.ts) on the same build, with the server's pool size. */
@@ -166,11 +169,5 @@ export async function startRaw(
   );
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilServing(child, baseUrl, apiKey, logFile);
-  return {
-    name: 'raw',
-    baseUrl,
-    pid: child.pid!,
-    probe: probe.probe && (() => probe.probe!(child.pid!)),
-    stop: stopper(child),
-  };
+  return serverUnderTest('raw', baseUrl, child, probe.probe);
 }

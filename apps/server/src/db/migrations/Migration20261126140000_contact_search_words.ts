@@ -47,12 +47,9 @@ export class ContactSearchWords extends Migration {
   override name = 'Migration20261126140000_contact_search_words';
 
   override up(): void {
-    for (const trigger of ['insert', 'delete', 'update', 'truncate'])
-      this.addSql(`drop trigger "contacts_search_keys_${trigger}" on "contacts";`);
-    this.addSql(
-      `drop function "contacts_search_keys_inserted"(), "contacts_search_keys_deleted"(), ` +
-        `"contacts_search_keys_updated"(), "contacts_search_keys_truncated"(), "contact_phone_suffixes_of"(text);`,
-    );
+    // The triggers stay; their functions are replaced below, and the update trigger no longer watches the phone.
+    this.addSql('drop trigger "contacts_search_keys_update" on "contacts";');
+    this.addSql('drop function "contact_phone_suffixes_of"(text);');
     this.addSql('drop table "contact_phone_suffixes", "contact_name_prefixes";');
     this.addSql(
       `create table "contact_name_prefixes" ("channel_id" uuid not null, "prefix" text collate "C" not null, ` +
@@ -87,46 +84,35 @@ export class ContactSearchWords extends Migration {
 
     // Without JIT: a bulk insert's key statements are costed as a set function per inserted row, high enough for
     // JIT, whose compilation costs far more than running them.
-    this.addSql(`create function "contacts_search_keys_inserted"() returns trigger language plpgsql set jit = off as $$
+    this.addSql(`create or replace function "contacts_search_keys_inserted"() returns trigger language plpgsql
+        set jit = off as $$
       begin
         ${keysSql('insert', 'inserted_contacts').join('\n        ')}
         return null;
       end $$;`);
-    this.addSql(`create function "contacts_search_keys_deleted"() returns trigger language plpgsql set jit = off as $$
+    this.addSql(`create or replace function "contacts_search_keys_deleted"() returns trigger language plpgsql
+        set jit = off as $$
       begin
         ${keysSql('delete', 'deleted_contacts').join('\n        ')}
         return null;
       end $$;`);
     const row = (record: string) => `(select ${record}.channel_id, ${record}.id, ${record}.name, ${record}.created_at)`;
-    this.addSql(`create function "contacts_search_keys_updated"() returns trigger language plpgsql as $$
+    this.addSql(`create or replace function "contacts_search_keys_updated"() returns trigger language plpgsql as $$
       begin
         ${keysSql('delete', row('old')).join('\n        ')}
         ${keysSql('insert', row('new')).join('\n        ')}
         return null;
       end $$;`);
-    this.addSql(`create function "contacts_search_keys_truncated"() returns trigger language plpgsql as $$
+    this.addSql(`create or replace function "contacts_search_keys_truncated"() returns trigger language plpgsql as $$
       begin
         truncate contact_name_prefixes, contact_name_words;
         return null;
       end $$;`);
-    this.addSql(
-      `create trigger "contacts_search_keys_insert" after insert on "contacts" referencing new table as ` +
-        `inserted_contacts for each statement execute function "contacts_search_keys_inserted"();`,
-    );
-    this.addSql(
-      `create trigger "contacts_search_keys_delete" after delete on "contacts" referencing old table as ` +
-        `deleted_contacts for each statement execute function "contacts_search_keys_deleted"();`,
-    );
     this.addSql(`create trigger "contacts_search_keys_update" after update of "id", "name", "created_at" on
         "contacts" for each row
       when (old.id is distinct from new.id or old.name is distinct from new.name or old.created_at is distinct from
         new.created_at)
       execute function "contacts_search_keys_updated"();`);
-    this.addSql(
-      `create trigger "contacts_search_keys_truncate" after truncate on "contacts" for each statement execute ` +
-        `function "contacts_search_keys_truncated"();`,
-    );
-
     this.addSql(keysSql('insert', 'contacts').join('\n'));
     this.addSql(
       `alter table "contact_name_prefixes" add constraint "contact_name_prefixes_pkey" primary key ("channel_id", ` +
