@@ -15,6 +15,7 @@ import { sampleContacts } from './bulk-contacts.js';
 import { conversationPhones } from './bulk-messages.js';
 import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
+import { measureWrites, writeReport } from './write-bench.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
@@ -137,6 +138,7 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
   const cpuBefore = cpuMs(server.pid);
   let peakRss = rssMb(server.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid))), 200);
+  await server.probe?.();
   try {
     const result = await runLoad({
       url: server.baseUrl,
@@ -149,14 +151,30 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
       bodies: scenario.bodies,
     });
     const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / Math.max(1, result.latency.count);
-    return { ...result, peakRss, loadBefore: load, cpuPerRequest };
+    return { ...result, peakRss, loadBefore: load, cpuPerRequest, probe: await server.probe?.() };
   } finally {
     clearInterval(sampler);
   }
 }
 
+/**
+ * The write figures (`writes` in BENCH_ONLY picks them; on by default), on a scratch database of
+ * BENCH_WRITES_CONTACTS contacts (default BENCH_CONTACTS) of DATABASE_URL's server.
+ */
+async function writes() {
+  if (ONLY && !ONLY.includes('writes')) return;
+  if (!process.env.DATABASE_URL) return log('no DATABASE_URL: the write figures need a PostgreSQL server; skipped');
+  const contacts = Number(process.env.BENCH_WRITES_CONTACTS ?? CONTACTS);
+  const figures = await measureWrites(process.env.DATABASE_URL, contacts, log);
+  process.stdout.write(writeReport(figures));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(path.join(ARTIFACTS, `bench-writes-${contacts}.json`), JSON.stringify(figures, null, 2));
+}
+
 async function main() {
   const started = new Date();
+  await writes();
+  if (ONLY?.every((only) => only === 'writes')) return;
   const database = await benchDatabase({
     contacts: CONTACTS,
     users: USERS,
@@ -193,6 +211,7 @@ async function main() {
           log(`round ${round}/${ROUNDS}: ${scenario.name} → ${server.name}`);
           rows.push({
             round,
+            mode: scenario.mode,
             scenario: scenario.name,
             server: server.name,
             ...(await measure(server, scenario, apiKeys)),
