@@ -1,15 +1,17 @@
 import pg from 'pg';
 import { generateApiKey } from '../../apps/server/src/modules/api-keys/api-key-crypto.js';
 import { nameLists, PHONE_PREFIXES, ZIPF_RANK_SQL } from './names.js';
+import { cpuMs } from './servers.js';
 
 const LABELS = ['vip', 'new', 'lead', 'customer', 'churned', 'partner', 'press', 'support'];
-const CHUNK = 100_000;
+/** Contacts per insert statement when seeding (indexes dropped): chunks only show progress. */
+const SEED_CHUNK = 100_000;
 
 /**
  * Indexes to drop for a bulk load and rebuild after, each with the statements that do it: the secondary indexes
  * of contacts and contact_labels (not those behind constraints), and the primary keys of the search key tables,
- * which nothing refers to (the insert trigger writes ~35 keys per contact: appending them and building each index
- * once is far faster than inserting them into B-trees a million times over).
+ * which nothing refers to (the insert trigger writes several keys per contact: appending them and building each
+ * index once is far faster than inserting them into B-trees a million times over).
  */
 async function rebuiltIndexes(client: pg.Client) {
   const { rows } = await client.query<{ drop: string; create: string }>(
@@ -19,8 +21,7 @@ async function rebuiltIndexes(client: pg.Client) {
      union all
      select format('alter table %s drop constraint %I', c.conrelid::regclass, c.conname),
             format('alter table %s add constraint %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid))
-       from pg_constraint c where c.contype = 'p' and c.conrelid in ('contact_name_prefixes'::regclass,
-         'contact_phone_suffixes'::regclass)`,
+       from pg_constraint c where c.contype = 'p' and c.conrelid::regclass::text like 'contact\\_name\\_%'`,
   );
   return rows;
 }
@@ -39,13 +40,19 @@ export async function bulkLoadContacts(
   channelId: string,
   count: number,
   progress: (line: string) => void = () => undefined,
-): Promise<void> {
+  /**
+   * `import`: as an operator's import would, every index and trigger in place, one statement (its own transaction)
+   * per `chunk` contacts; the indexes are neither dropped nor rebuilt.
+   */
+  { mode = 'seed', chunk = SEED_CHUNK }: { mode?: 'seed' | 'import'; chunk?: number } = {},
+): Promise<{ backendCpuSeconds?: number }> {
   const { firstNames, surnames } = nameLists();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  const backend = await backendCpu(client);
   try {
     await client.query(`set maintenance_work_mem = '256MB'`);
-    const indexes = await rebuiltIndexes(client);
+    const indexes = mode === 'seed' ? await rebuiltIndexes(client) : [];
     for (const index of indexes) await client.query(index.drop);
 
     await client.query(
@@ -55,8 +62,8 @@ export async function bulkLoadContacts(
        on conflict (channel_id, name) do nothing`,
       [channelId, LABELS],
     );
-    for (let start = 1; start <= count; start += CHUNK) {
-      const end = Math.min(count, start + CHUNK - 1);
+    for (let start = 1; start <= count; start += chunk) {
+      const end = Math.min(count, start + chunk - 1);
       await client.query('select setseed($1)', [start / (count + 1)]);
       await client.query(
         `insert into contacts (channel_id, name, phone, email, status, custom_fields, created_at, updated_at)
@@ -71,7 +78,8 @@ export async function bulkLoadContacts(
                                 ($6::text[])[${ZIPF_RANK_SQL('cardinality($6::text[])')} + 0 * g] as surname) p`,
         [channelId, start, end, PHONE_PREFIXES, firstNames, surnames],
       );
-      progress(`  contacts and their search keys ${end.toLocaleString('en-US')} / ${count.toLocaleString('en-US')}`);
+      if (end % SEED_CHUNK === 0 || end === count)
+        progress(`  contacts and their search keys ${end.toLocaleString('en-US')} / ${count.toLocaleString('en-US')}`);
     }
     // Zipf-like over the labels too: label k is about twice as common as label k + 1.
     await client.query(
@@ -84,14 +92,33 @@ export async function bulkLoadContacts(
        on conflict do nothing`,
       [channelId],
     );
-    progress('  rebuilding indexes');
+    if (indexes.length) progress('  rebuilding indexes');
     for (const index of indexes) await client.query(index.create);
-    for (const table of ['contacts', 'contact_labels', 'contact_name_prefixes', 'contact_phone_suffixes'])
-      await client.query(`vacuum analyze ${table}`);
-    await client.query('analyze labels');
+    await client.query('vacuum analyze');
+    return { backendCpuSeconds: backend() };
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The CPU time a connection's PostgreSQL backend has used since this call, in seconds, when the server runs on
+ * this machine (read from /proc): the database's own work, whatever else shares the cores.
+ */
+export async function backendCpu(client: pg.Client): Promise<() => number | undefined> {
+  const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+  const used = () => {
+    try {
+      return cpuMs(rows[0]!.pid);
+    } catch {
+      return undefined;
+    }
+  };
+  const before = used();
+  return () => {
+    const after = used();
+    return before === undefined || after === undefined ? undefined : (after - before) / 1000;
+  };
 }
 
 export interface BenchTenant {

@@ -1,14 +1,18 @@
 import { cpus, loadavg } from 'node:os';
 import type { LoadResult } from './load-worker.js';
+import type { ProbeReport } from './runtime-probe.js';
 
 export interface Row extends LoadResult {
   round: number;
+  mode: 'closed' | 'open';
   scenario: string;
   server: 'product' | 'raw';
   peakRss: number;
   loadBefore: number;
   /** The server process's CPU ms (user + system) over the run, per request answered. */
   cpuPerRequest: number;
+  /** BENCH_PROBE=1: the server's event-loop delay and GC pauses over the run. */
+  probe?: ProbeReport;
 }
 
 export interface RunInfo {
@@ -77,6 +81,34 @@ export function report(rows: Row[], info: RunInfo): string {
         return `${fmt(mean(stats.map((s) => s.p50)))}/${fmt(max(stats.map((s) => s.p99)))}`;
       };
       lines.push(`| ${scenario}, ${termClass} | ${cell('product')} | ${cell('raw')} |`);
+    }
+  }
+  const fixed = scenarios.filter((scenario) => rows.some((r) => r.scenario === scenario && r.mode === 'open'));
+  if (fixed.length) {
+    lines.push('', '| fixed-rate scenario | p99 product/raw, per round |', '|---|---|');
+    for (const scenario of fixed) {
+      const ratios = [...new Set(rows.map((r) => r.round))].map((round) => {
+        const p99 = (server: Row['server']) =>
+          rows.find((r) => r.scenario === scenario && r.round === round && r.server === server)?.latency.p99 ?? 0;
+        return (p99('product') / Math.max(0.1, p99('raw'))).toFixed(2);
+      });
+      lines.push(`| ${scenario} | ${ratios.join(', ')} |`);
+    }
+  }
+  const probed = rows.filter((r) => r.probe);
+  if (probed.length) {
+    lines.push(
+      '',
+      '| scenario, server (BENCH_PROBE=1) | event-loop delay p50/p99/max ms | GC pauses: count, total ms, max ms | ' +
+        'major GC: count, total ms | heap used MB after |',
+      '|---|---|---|---|---|',
+    );
+    for (const r of probed) {
+      const p = r.probe!;
+      lines.push(
+        `| ${r.scenario}, ${r.server}, round ${r.round} | ${p.loopDelayP50}/${p.loopDelayP99}/${p.loopDelayMax} | ` +
+          `${p.gcPauses}, ${p.gcTotalMs}, ${p.gcMaxMs} | ${p.majorGcPauses}, ${p.majorGcTotalMs} | ${p.heapUsedMb} |`,
+      );
     }
   }
   lines.push(

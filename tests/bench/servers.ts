@@ -1,14 +1,36 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../helpers/ports.js';
 import { REPO_ROOT } from '../helpers/processes.js';
+import type { ProbeReport } from './runtime-probe.js';
 
 export interface ServerUnderTest {
   name: 'product' | 'raw';
   baseUrl: string;
   pid: number;
+  /** With BENCH_PROBE=1 (runtime-probe.ts): what the process saw since the last call (event loop, GC). */
+  probe?(): Promise<ProbeReport>;
   stop(): Promise<void>;
+}
+
+const PROBE = path.join(import.meta.dirname, 'runtime-probe.ts');
+
+/** Node flags and environment that load runtime-probe.ts into a server, writing to `file`, when BENCH_PROBE=1. */
+function probed(file: string): {
+  flags: string[];
+  env: Record<string, string>;
+  probe?: (pid: number) => Promise<ProbeReport>;
+} {
+  if (process.env.BENCH_PROBE !== '1') return { flags: [], env: {} };
+  const probe = async (pid: number) => {
+    rmSync(file, { force: true });
+    process.kill(pid, 'SIGUSR2');
+    const deadline = Date.now() + 5_000;
+    while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    return JSON.parse(readFileSync(file, 'utf8')) as ProbeReport;
+  };
+  return { flags: ['--import', PROBE], env: { BENCH_PROBE_FILE: file }, probe };
 }
 
 /** Resident memory of a process now, in MB (Linux). */
@@ -40,6 +62,15 @@ async function waitUntilServing(child: ChildProcess, baseUrl: string, apiKey: st
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`server not serving after 15 minutes; see ${logFile}`);
+}
+
+function serverUnderTest(
+  name: ServerUnderTest['name'],
+  baseUrl: string,
+  child: ChildProcess,
+  probe?: (pid: number) => Promise<ProbeReport>,
+): ServerUnderTest {
+  return { name, baseUrl, pid: child.pid!, probe: probe && (() => probe(child.pid!)), stop: stopper(child) };
 }
 
 function stopper(child: ChildProcess) {
@@ -82,22 +113,30 @@ export async function startProduct(
   const port = await freePort();
   const logFile = path.join(logDir, 'bench-server.log');
   const log = openSync(logFile, 'w');
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port) };
+  const probe = probed(path.join(logDir, 'bench-probe-product.json'));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    ...probe.env,
+  };
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
-  const child = spawn(process.execPath, [...startFlags(), path.join(dist, 'main.js')], {
+  // BENCH_PRODUCT_FLAGS: Node flags to try on the product beyond `pnpm start`'s (e.g. another young generation size).
+  const extra = process.env.BENCH_PRODUCT_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...startFlags(), ...extra, ...probe.flags, path.join(dist, 'main.js')], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', log, log],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilServing(child, baseUrl, apiKey, logFile);
-  const probe = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, {
+  const first = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey },
   });
-  if (!probe.headers.get('ratelimit-limit'))
+  if (!first.headers.get('ratelimit-limit'))
     throw new Error('the server under test answers without rate-limit headers');
-  return { name: 'product', baseUrl, pid: child.pid!, stop: stopper(child) };
+  return serverUnderTest('product', baseUrl, child, probe.probe);
 }
 
 /** The raw node:http + pg baseline (raw-server.ts) on the same build, with the server's pool size. */
@@ -110,19 +149,25 @@ export async function startRaw(
   const port = await freePort();
   const logFile = path.join(logDir, 'bench-raw.log');
   const log = openSync(logFile, 'w');
+  const probe = probed(path.join(logDir, 'bench-probe-raw.json'));
   const env = {
     PATH: process.env.PATH ?? '',
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     POOL_SIZE: '20',
     SERVER_DIST: dist,
+    ...probe.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'raw-server.ts')], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', log, log],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...probe.flags, path.join(import.meta.dirname, 'raw-server.ts')],
+    {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', log, log],
+    },
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilServing(child, baseUrl, apiKey, logFile);
-  return { name: 'raw', baseUrl, pid: child.pid!, stop: stopper(child) };
+  return serverUnderTest('raw', baseUrl, child, probe.probe);
 }

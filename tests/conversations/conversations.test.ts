@@ -33,7 +33,7 @@ const test = base
 test.override('serverEnv', { ALLOW_HTTP_WEBHOOKS: 'true', DELIVERY_RETRY_SCHEDULE: '1' });
 
 describe('conversations: the inbox, the history and inbound sandbox messages', () => {
-  test('a sandbox message is recorded as WhatsApp inbound: contact created, conversation updated, event sent once', async ({
+  test('a sandbox message is recorded as WhatsApp inbound: contact made, conversation updated, one event', async ({
     server,
     tenant,
     chat,
@@ -110,6 +110,8 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
   });
 
   test('the inbox: newest activity first, unread filter, a null window for a contact who never wrote', async ({
+    server,
+    tenant,
     chat,
     receive,
   }) => {
@@ -133,6 +135,7 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
     expect(unread.data.every((c) => c.unreadCount > 0)).toBe(true);
     expect(unread.data.some((c) => c.phone === '15550000001')).toBe(true);
 
+    expect(unread.pagination.total).toBe(unread.data.length);
     const paged = await chat.conversations.list({ page: 2, limit: 1 });
     expect(paged.data).toEqual([inbox.data[1]]);
     expect(paged.pagination).toEqual({
@@ -141,6 +144,11 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
       total: inbox.pagination.total + 0,
       pages: inbox.pagination.total,
     });
+
+    // A contact's deletion takes its conversation, and the counts, with it.
+    await server.client(tenant.key).workspace.contacts.delete({ contactId: inbox.data[0]!.contactId });
+    expect((await chat.conversations.list({})).pagination.total).toBe(inbox.pagination.total - 1);
+    expect((await chat.conversations.list({ unread: true })).pagination.total).toBe(unread.pagination.total - 1);
   });
 
   test('the history: newest first, by contact or phone or direction, paginated', async ({ tenant, chat, receive }) => {

@@ -1,27 +1,27 @@
 import { CONTACTS_SEARCH_COUNT_CAP, stripPhone } from '@switchboard/contract';
 
 /*
- * How contacts/list finds a search term, over the key tables the contact_search_keys migration keeps by trigger
- * (docs/api.md "Contacts and search" states the semantics):
+ * How contacts/list finds a search term, over the keys the contact_search_words migration keeps by trigger
+ * (docs/api.md "Contacts and search" states the semantics). Terms are lower-cased with runs of whitespace folded by
+ * the same SQL function that made the keys.
  *
- * - Names: the term, lower-cased with runs of whitespace folded (by the same SQL function that made the keys), is
- *   looked up as one key of `contact_name_prefixes`; its entries under (channel, key), read backwards, are the
- *   matching contacts newest first. A term longer than the stored prefixes looks up its first NAME_PREFIX_LENGTH
- *   characters and is rechecked on the name.
- * - Phones, for a term that is digits once +, spaces, dashes and parentheses are stripped: the contacts having a
- *   phone suffix in [digits, digits || ':') in byte order, i.e. whose phone contains the digits.
+ * - Names, a short term (up to NAME_PREFIX_LENGTH characters): one key of `contact_name_prefixes`, whose entries
+ *   under (channel, key), read backwards, are the matching contacts newest first, however many.
+ * - Names, a longer term: the range [term, contact_search_next(term)) of `contact_name_words`, in no useful order;
+ *   its first cap + 1 entries are counted, and when they are all of them (a selective term) sorted for the page. A
+ *   term too broad for that is paged by its first NAME_PREFIX_LENGTH characters' prefix entries, newest first, each
+ *   rechecked on the name (broadNamePage in contact.service.ts). A term longer than the stored words
+ *   (NAME_WORD_LENGTH) looks up its first NAME_WORD_LENGTH characters and is rechecked on the name.
+ * - Phones, for a term that is digits once +, spaces, dashes and parentheses are stripped: the contacts whose phone
+ *   contains the digits, by the trigram index on contacts.phone (from 3 digits) or by walking the listing order.
  */
 
-/**
- * The longest name prefix stored (NAME_PREFIX_LENGTH of the contact_search_keys migration; tests pin the two together).
- */
-export const NAME_PREFIX_LENGTH = 24;
-/**
- * The phone column's length (contact.entity.ts): one contact has at most this many suffixes under a term, so
- * reading this many times (cap + 1) suffix rows, or all of them, finds cap + 1 distinct contacts if there are.
- */
-const PHONE_MAX_LENGTH = 20;
-export const PHONE_ROWS_READ = PHONE_MAX_LENGTH * (CONTACTS_SEARCH_COUNT_CAP + 1);
+/** The longest prefix kept in listing order (NAME_PREFIX_LENGTH of the contact_search_words migration). */
+export const NAME_PREFIX_LENGTH = 2;
+/** The longest word key (NAME_WORD_LENGTH of the contact_search_words migration; tests pin them together). */
+export const NAME_WORD_LENGTH = 24;
+/** Fewer digits than a trigram: the trigram index cannot narrow them. */
+const PHONE_TRIGRAM = 3;
 
 export interface SqlPart {
   sql: string;
@@ -35,52 +35,88 @@ export function phoneDigits(term: string): string | undefined {
 }
 
 /**
- * Whether the name keys alone decide the term. Counted in code points before PostgreSQL normalizes it, which
- * only folds whitespace and lower-cases character by character, so the normalized term is never longer.
+ * Counted in code points before PostgreSQL normalizes the term, which only folds whitespace and lower-cases
+ * character by character, so the normalized term is never longer.
  */
-const keyDecides = (term: string) => [...term].length <= NAME_PREFIX_LENGTH;
+const length = (term: string) => [...term].length;
 
-/** The name key of `term` as SQL, in the key column's collation so that the primary key serves the comparison. */
-const NAME_KEY = `left(contact_search_text(?), ${NAME_PREFIX_LENGTH}) collate "C"`;
+/** Whether the term is short enough to be one prefix key, read in listing order. */
+export const isShortTerm = (term: string) => length(term) <= NAME_PREFIX_LENGTH;
 
-/**
- * The contacts of a channel whose name matches `term` (contact_id, created_at), newest first, straight off the index.
- */
-export function nameMatches(channelId: string, term: string): SqlPart {
-  const recheck = keyDecides(term)
-    ? ''
-    : ` and contact_name_matches((select c.name from contacts c where c.id = k.contact_id), ?)`;
+/** A key of `term`, its first `characters` characters normalized, as SQL in the key columns' collation. */
+const keyOf = (characters: number) => `left(contact_search_text(?), ${characters}) collate "C"`;
+
+/** The entries of a short name term (one prefix key), newest first, straight off the index. */
+function prefixMatches(channelId: string, term: string): SqlPart {
   return {
     sql: `select k.contact_id, k.created_at from contact_name_prefixes k
-           where k.channel_id = ? and k.prefix = ${NAME_KEY}${recheck}
+           where k.channel_id = ? and k.prefix = ${keyOf(NAME_PREFIX_LENGTH)}
            order by k.created_at desc, k.contact_id desc`,
-    params: keyDecides(term) ? [channelId, term] : [channelId, term, term],
+    params: [channelId, term],
   };
 }
 
 /**
- * Whether contact `c` (a row of contacts in the channel) has a name matching `term`. The channel is a parameter,
- * not `c.channel_id`, so that the planner can also run this as one index lookup of the term's key (a hashed subplan).
+ * The entries of a longer name term: one range of word keys, each contact once (`shared`), in no useful order. A term
+ * longer than the word keys is rechecked on the name, and its contacts taken once however their words repeat.
  */
-export function nameMatchesContact(channelId: string, term: string): SqlPart {
-  return {
-    sql: `(exists (select 1 from contact_name_prefixes k
-                    where k.channel_id = ? and k.prefix = ${NAME_KEY} and k.created_at = c.created_at and k.contact_id
-                      = c.id)
-           ${keyDecides(term) ? '' : 'and contact_name_matches(c.name, ?)'})`,
-    params: keyDecides(term) ? [channelId, term] : [channelId, term, term],
-  };
+function wordMatches(channelId: string, term: string): SqlPart {
+  const long = length(term) > NAME_WORD_LENGTH;
+  const sql = `select k.contact_id, k.created_at from contact_name_words k
+     where k.channel_id = ? and k.word >= ${keyOf(NAME_WORD_LENGTH)}
+       and k.word < contact_search_next(${keyOf(NAME_WORD_LENGTH)}) collate "C"
+       and k.shared < char_length(contact_search_text(?))`;
+  const params = [channelId, term, term, term];
+  return long
+    ? {
+        sql: `select distinct m.contact_id, m.created_at from (${sql}
+               and contact_name_matches((select c.name from contacts c where c.id = k.contact_id), ?)) m`,
+        params: [...params, term],
+      }
+    : { sql, params };
 }
 
 /**
- * Suffix rows (contact_id, created_at) of the channel's phones containing `digits`: one index range, in no useful
- * order.
+ * The contacts of a channel whose name matches `term` (contact_id, created_at); `ordered` when they come newest first,
+ * so that the first rows are the page (a short term), otherwise every match must be read to sort them.
+ */
+export function nameMatches(channelId: string, term: string): SqlPart & { ordered: boolean } {
+  return isShortTerm(term)
+    ? { ...prefixMatches(channelId, term), ordered: true }
+    : { ...wordMatches(channelId, term), ordered: false };
+}
+
+/**
+ * The contacts (contact_id, created_at) of the channel whose phone contains `digits`, in no useful order: a bitmap
+ * of the trigram index rechecked on the phone; fewer digits than a trigram walk the listing index, where they are
+ * dense.
  */
 export function phoneMatches(channelId: string, digits: string): SqlPart {
-  return {
-    sql:
-      `select s.contact_id, s.created_at from contact_phone_suffixes s where s.channel_id = ? and s.suffix >= ? ` +
-      `and s.suffix < ?`,
-    params: [channelId, digits, `${digits}:`],
-  };
+  return digits.length < PHONE_TRIGRAM
+    ? {
+        sql: `select c.id as contact_id, c.created_at from contacts c where c.channel_id = ? and strpos(c.phone, ?) > 0
+               order by c.created_at desc, c.id desc`,
+        params: [channelId, digits],
+      }
+    : {
+        sql: `select c.id as contact_id, c.created_at from contacts c where c.channel_id = ? and c.phone like ?`,
+        params: [channelId, `%${digits}%`],
+      };
 }
+
+/**
+ * Whether contact `c` has a name matching `term`, checked on the row. A name can only match if it holds the
+ * normalized term (a phone fragment's, its first digit), which is checked first: a substring search costs far less
+ * than splitting the name into words, and most rows a broad walk reads fail it.
+ */
+export function nameMatchesRow(term: string, digits?: string): SqlPart {
+  return digits
+    ? { sql: '(strpos(c.name, ?) > 0 and contact_name_matches(c.name, ?))', params: [digits[0], term] }
+    : {
+        sql: '(strpos(contact_search_text(c.name), contact_search_text(?)) > 0 and contact_name_matches(c.name, ?))',
+        params: [term, term],
+      };
+}
+
+/** How many entries a search reads at most to count: one past the cap. */
+export const COUNTED = CONTACTS_SEARCH_COUNT_CAP + 1;

@@ -34,6 +34,11 @@ const ContactSchema = defineEntity({
       expression:
         'create index "contacts_channel_recent_index" on "contacts" ("channel_id", "created_at" desc, "id" desc)',
     },
+    // Phone digits anywhere (contact-search.queries.ts); an operator class needs the statement itself.
+    {
+      name: 'contacts_phone_trgm_index',
+      expression: 'create index "contacts_phone_trgm_index" on "contacts" using gin ("phone" gin_trgm_ops)',
+    },
   ],
 });
 export class Contact extends ContactSchema.class {}

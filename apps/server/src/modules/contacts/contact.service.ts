@@ -2,11 +2,12 @@ import { CONTACTS_SEARCH_COUNT_CAP, type Contact } from '@switchboard/contract';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import {
+  COUNTED,
+  NAME_PREFIX_LENGTH,
   nameMatches,
-  nameMatchesContact,
+  nameMatchesRow,
   phoneDigits,
   phoneMatches,
-  PHONE_ROWS_READ,
   type SqlPart,
 } from './contact-search.queries.js';
 import { isoTimestamp } from '../../kit/iso-timestamp.js';
@@ -14,7 +15,7 @@ import { executePrepared } from './prepared-statement.js';
 
 /*
  * Hand-written SQL on purpose: contacts/list is the hot path (a channel can hold a million contacts). Each listing
- * or search is one statement (a phone fragment too broad to sort takes a second): the page is cut in index order
+ * or search is one statement (a term too broad to sort takes a second): the page is cut in index order
  * first, labels are aggregated per row, and the total comes from the trigger-kept counter or a count capped at
  * CONTACTS_SEARCH_COUNT_CAP. The statements are prepared once per connection (executePrepared). Figures:
  * docs/benchmarks.md; `tests/bench/sql-bench.ts` measures the SQL alone.
@@ -94,43 +95,25 @@ async function searchPage(ctx: CallerContext, channelId: string, { counted, page
 }
 
 /**
- * A name search: the count (stopping one past the cap) and the page are both read off the key index in listing
- * order, index entries only; then the page's contacts and labels are fetched.
+ * A name search. A short term reads its key in listing order: the count (stopping one past the cap) and the page
+ * both off the index, index entries only. A longer term reads at most cap + 1 entries of its word range and, when
+ * that is all of them, sorts them for the page; otherwise it is incomplete and paged by broadNamePage.
  */
 function nameSearch(channelId: string, term: string, limit: number, offset: number): SearchStatement {
   const names = nameMatches(channelId, term);
+  if (names.ordered)
+    return {
+      counted: {
+        sql: `with n as (select count(*)::int as total, true as complete from (${names.sql} limit ?) m)`,
+        params: [...names.params, COUNTED],
+      },
+      page: { sql: `${names.sql} limit ? offset ?`, params: [...names.params, limit, offset] },
+    };
   return {
     counted: {
-      sql: `with n as (select count(*)::int as total, true as complete from (${names.sql} limit ?) m)`,
-      params: [...names.params, CONTACTS_SEARCH_COUNT_CAP + 1],
-    },
-    page: { sql: `${names.sql} limit ? offset ?`, params: [...names.params, limit, offset] },
-  };
-}
-
-/**
- * A phone fragment, matched in phones and names: the phone suffix rows (at most PHONE_ROWS_READ, enough to know
- * whether more than the cap match) and the newest name matches, merged. Unless the phone rows were cut off (a
- * very broad term, such as two digits in a big channel), they hold every phone match, so the page is sorted from
- * them (a short range for four digits even in a big channel; docs/benchmarks.md, "SQL alone").
- */
-function phoneSearch(channelId: string, term: string, digits: string, limit: number, offset: number): SearchStatement {
-  const phones = phoneMatches(channelId, digits);
-  const names = nameMatches(channelId, term);
-  return {
-    counted: {
-      sql: `with phone as materialized (${phones.sql} limit ?),
-         named as materialized (${names.sql} limit ?),
-         matches as materialized (select contact_id, created_at from phone union select contact_id, created_at from
-           named),
-         n as (select count(*)::int as total, (select count(*) from phone) < ? as complete from matches)`,
-      params: [
-        ...phones.params,
-        PHONE_ROWS_READ,
-        ...names.params,
-        Math.max(CONTACTS_SEARCH_COUNT_CAP + 1, offset + limit),
-        PHONE_ROWS_READ,
-      ],
+      sql: `with matches as materialized (${names.sql} limit ?),
+         n as (select count(*)::int as total, count(*) < ? as complete from matches)`,
+      params: [...names.params, COUNTED, COUNTED],
     },
     page: {
       sql: 'select contact_id from matches where n.complete order by created_at desc, contact_id desc limit ? offset ?',
@@ -140,26 +123,64 @@ function phoneSearch(channelId: string, term: string, digits: string, limit: num
 }
 
 /**
- * The page of a phone fragment too broad to sort its matches: read in listing order, where such a term is dense
- * (one contact in a few hundred at the least), each contact checked by its phone and one probe of its name keys.
- * Planned for its values (not prepared): a generic plan cannot tell that LIMIT 50 stops a walk of the listing index
- * early, and sorts every contact of a big channel instead. This path is rare (one or two digits in a big channel),
- * so planning it each time costs little next to that (figures: docs/benchmarks.md).
+ * A phone fragment, matched in phones and names: at most cap + 1 phone matches, and the name matches (the newest
+ * ones when they come in listing order, else at most cap + 1), merged. Unless either was cut off (a very broad
+ * term, such as two digits in a big channel), they hold every match, so the page is sorted from them.
  */
-async function densePhonePage(
+function phoneSearch(channelId: string, term: string, digits: string, limit: number, offset: number): SearchStatement {
+  const phones = phoneMatches(channelId, digits);
+  const names = nameMatches(channelId, term);
+  const namesRead = names.ordered ? Math.max(COUNTED, offset + limit) : COUNTED;
+  return {
+    counted: {
+      sql: `with phone as materialized (${phones.sql} limit ?),
+         named as materialized (${names.sql} limit ?),
+         matches as materialized (select contact_id, created_at from phone union select contact_id, created_at from
+           named),
+         n as (select count(*)::int as total, (select count(*) from phone) < ?
+                 ${names.ordered ? '' : 'and (select count(*) from named) < ?'} as complete from matches)`,
+      params: [...phones.params, COUNTED, ...names.params, namesRead, COUNTED, ...(names.ordered ? [] : [COUNTED])],
+    },
+    page: {
+      sql: 'select contact_id from matches where n.complete order by created_at desc, contact_id desc limit ? offset ?',
+      params: [limit, offset],
+    },
+  };
+}
+
+/**
+ * The page of a term too broad to sort its matches, read in listing order and checked row by row (these are dense
+ * terms, one contact in a thousand at the least): a phone fragment walks the listing index, each contact checked by
+ * its phone and its name; a name term walks the entries of its first NAME_PREFIX_LENGTH characters' prefix key,
+ * each rechecked on its contact's name. Planned for its values (not prepared): a generic plan cannot tell that
+ * LIMIT 50 stops such a walk early, and sorts every candidate of a big channel instead (figures:
+ * docs/benchmarks.md).
+ */
+async function broadPage(
   ctx: CallerContext,
   channelId: string,
   term: string,
-  digits: string,
+  digits: string | undefined,
   limit: number,
   offset: number,
 ) {
-  const name = nameMatchesContact(channelId, term);
+  const name = nameMatchesRow(term, digits);
+  const page = digits
+    ? {
+        sql: pageOf(`c.channel_id = ? and (strpos(c.phone, ?) > 0 or ${name.sql})`),
+        params: [channelId, digits, ...name.params, limit, offset],
+      }
+    : {
+        sql: `select ${CONTACT_ROW} from contact_name_prefixes k join contacts c on c.id = k.contact_id
+               where k.channel_id = ? and k.prefix = left(contact_search_text(?), ${NAME_PREFIX_LENGTH}) collate "C"
+                 and ${name.sql}
+               order by k.created_at desc, k.contact_id desc
+               limit ? offset ?`,
+        params: [channelId, term, ...name.params, limit, offset],
+      };
   return ctx.em.execute<Contact[]>(
-    `select ${CONTACT_COLUMNS}
-       from (${pageOf(`c.channel_id = ? and (strpos(c.phone, ?) > 0 or ${name.sql})`)}) c
-      order by c.created_at desc, c.id desc`,
-    [channelId, channelId, digits, ...name.params, limit, offset],
+    `select ${CONTACT_COLUMNS} from (${page.sql}) c order by c.created_at desc, c.id desc`,
+    [channelId, ...page.params],
   );
 }
 
@@ -177,7 +198,7 @@ export async function listContacts(ctx: CallerContext, channelId: string, query:
     channelId,
     digits ? phoneSearch(channelId, term, digits, limit, offset) : nameSearch(channelId, term, limit, offset),
   );
-  const data = found.complete ? found.data : await densePhonePage(ctx, channelId, term, digits!, limit, offset);
+  const data = found.complete ? found.data : await broadPage(ctx, channelId, term, digits, limit, offset);
   // Past the cap, `total` is the cap, or what the requested page proves exists if that is higher.
   const total =
     found.complete && found.total <= CONTACTS_SEARCH_COUNT_CAP

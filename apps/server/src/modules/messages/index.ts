@@ -1,6 +1,7 @@
 import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
+import { ConversationCount } from './conversation-count.entity.js';
 import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
@@ -26,7 +27,7 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 
 export const messagesModule = defineModule({
   name: 'messages',
-  entities: [Message, Conversation],
+  entities: [Message, Conversation, ConversationCount],
   routes: [
     routes(contract.workspace.chat.message, messagesRouter),
     routes(contract.workspace.chat.messages, messagesHistoryRouter),

@@ -30,7 +30,7 @@ const MESSAGE_COLUMNS = `m.msgid, m.direction, m.type, m.status, m.contact_id as
 const contactNotFound = (ref: string) => () =>
   new NotFoundError('contact_not_found', `No contact ${ref} in this channel.`);
 
-/** The conversation's contact: by id (assertInChannel's rule) or by phone in the channel; none when neither is given. */
+/** The conversation's contact: by id (assertInChannel's rule) or by phone in the channel; none without either. */
 export async function conversationContact(
   ctx: CallerContext,
   channel: ScopedChannel,
@@ -98,9 +98,12 @@ export async function listConversations(ctx: CallerContext, channelId: string, q
         order by c.last_activity_at desc, c.contact_id desc`,
       [channelId, query.limit, offsetOf(query)],
     ),
-    ctx.em.execute<{ total: number }[]>(`select count(*)::int as total from conversations c where ${condition}`, [
-      channelId,
-    ]),
+    // The trigger-kept counter (migration ..._conversation_counts), not a count of the channel's conversations.
+    ctx.em.execute<{ total: number }[]>(
+      `select coalesce(max(${query.unread ? 'unread' : 'total'}), 0) as total
+         from channel_conversation_counts where channel_id = ?`,
+      [channelId],
+    ),
   ]);
   return { data, pagination: paginationOf(query.page, query.limit, count!.total) };
 }
