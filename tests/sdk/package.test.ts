@@ -76,7 +76,7 @@ const WRONG_CALLS = [
 ] as const;
 
 /** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (far larger). */
-const MAX_DECLARATION_BYTES = 60 * 1024;
+const MAX_DECLARATION_BYTES = 64 * 1024;
 
 const WRONG_HEADER = [
   "import { createClient, type SwitchboardErrorCode, type TicketsManageErrorCode } from '@switchboard/client';",

@@ -10,6 +10,7 @@ import {
 import { describe, expect } from 'vitest';
 import { demoVariables, demoWebhookEndpointId, singleChannelDemo } from '../export/demo-ids.js';
 import { test } from '../helpers/test.js';
+import { receiveText } from '../workspace/automations-fixture.js';
 
 type ListMethod = ((params: object) => Promise<{ data: object[]; pagination: { total: number } }>) & {
   all(params: object): PageIterable<object>;
@@ -55,6 +56,10 @@ describe('.all() on every paginated endpoint, against the seeded demo', () => {
       });
       await sb.platform.tickets.manage({ platformId, ticketId: created.data.id, status: 'closed' });
     }
+    // Two questions about hours: two runs of the demo's "Opening hours" automation.
+    for (const from of ['15550000011', '15550000012'])
+      await receiveText(server, variables.channelId, from, 'Your opening hours?');
+    await server.untilIdle();
   });
 
   test('covers the lists of the contract', () => {
