@@ -20,7 +20,7 @@ export interface TestServer {
   baseUrl: string;
   databaseUrl: string;
   database: Database;
-  /** Loads a seed file through the same loader (and services) as `pnpm cli seed`. */
+  /** Loads a seed file through the same loader (services and job queue) as `pnpm cli seed`. */
   seed(file: SeedFile): Promise<SeedResult>;
   /** The typed SDK, as an integrator uses it; every reply is checked against the contract (contract-check.ts). */
   client(apiKey: string): SwitchboardClient;
@@ -62,7 +62,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     baseUrl,
     databaseUrl,
     database,
-    seed: (file) => seed(database.orm.em.fork(), file, running.services),
+    seed: (file) => seed(database.orm.em.fork(), file, running.services, running.jobs),
     // No retries: suites assert the server's own replies (a 429, a 503) as they come.
     client: (apiKey) =>
       createClient({ baseUrl, apiKey, maxRetries: 0, axios: contractCheckedHttp({ timeout: 30_000 }) }),

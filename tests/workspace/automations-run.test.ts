@@ -136,7 +136,7 @@ describe('automations run', () => {
     });
   });
 
-  it('contact.created runs for a contact created by the API and by an inbound message', async () => {
+  it('contact.created runs for a contact created by the API, an inbound message and a seed file', async () => {
     const rule = await create({ event: 'contact.created' }, [
       { type: 'set_custom_field', name: 'Plan', value: 'free' },
     ]);
@@ -146,14 +146,17 @@ describe('automations run', () => {
     const byMessage = nextPhone();
     await receiveText(server, channelId, byMessage, 'hello');
     await receiveText(server, channelId, byMessage, 'hello again');
+    const bySeed = nextPhone();
+    await server.seed({ contacts: [{ channel: channelId, name: 'Seeded', phone: bySeed }] });
     await server.untilIdle();
     const runs = await runsOf(rule.id);
-    const made = [(await contactOf(byApi)).data, (await contactOf(byMessage)).data];
+    const made = [byApi, byMessage, bySeed].map(async (phone) => (await contactOf(phone)).data);
+    const contacts = await Promise.all(made);
     expect(runs.map((run) => [run.event, run.eventId, run.contactId, run.outcome]).sort()).toEqual(
-      made.map((c) => ['contact.created', c.id, c.id, 'succeeded']).sort(),
+      contacts.map((c) => ['contact.created', c.id, c.id, 'succeeded']).sort(),
     );
-    expect(made.map((c) => c.customFields.Plan)).toEqual(['free', 'free']);
-    expect((await automationById(rule.id)).executionCount).toBe(2);
+    expect(contacts.map((c) => c.customFields.Plan)).toEqual(['free', 'free', 'free']);
+    expect((await automationById(rule.id)).executionCount).toBe(3);
   });
 
   it('contact.labeled with a labelId runs for that label only, once per label added', async () => {

@@ -43,7 +43,7 @@ export function buildCli(): Command {
     .description('Create everything a seed file describes, in one transaction, and print what each ref became')
     .argument('<file>', 'seed file (JSON)')
     .action((file: string) =>
-      runCommand(async (em, { services }) => {
+      runCommand(async (em, { services, jobs }) => {
         const text = await readFile(file, 'utf8').catch(() => {
           throw new CliError(`Cannot read ${file}.`);
         });
@@ -53,7 +53,7 @@ export function buildCli(): Command {
         } catch (error) {
           throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
         }
-        return seed(em, input, await services());
+        return seed(em, input, await services(), await jobs());
       }),
     );
 

@@ -1,6 +1,7 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import type { JobQueue } from './jobs.js';
 import type { Services } from './services.js';
 
 /** A problem in the seed file, located by its JSON path (e.g. `users[0].platform`). */
@@ -28,6 +29,11 @@ export interface SeedContext {
    * loader was given them: `pnpm cli seed` and the server are; a bare load of sandbox data need not be.
    */
   services: Pick<Services, 'get'> | undefined;
+  /**
+   * The job queue, when the loader was given one (`pnpm cli seed` and a running server's loads are): what a section
+   * queues through the file's transaction (a seeded contact's automation trigger) exists once the file commits.
+   */
+  jobs: JobQueue | undefined;
 }
 
 /** What one entry became: the entity (for refs in later sections) and what the seed result shows for its ref. */

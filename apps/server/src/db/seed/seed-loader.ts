@@ -4,6 +4,7 @@ import { isUuid } from '@switchboard/contract';
 import { z, type ZodIssue } from 'zod';
 import type { AnySeedEntry, AnySeedExtension, AnySeedSection } from '../../kit/module.js';
 import { SeedError, type SeedContext, type SeedExtension, type SeedSection } from '../../kit/seed.js';
+import type { JobQueue } from '../../kit/jobs.js';
 import type { Services } from '../../kit/services.js';
 
 type SectionsOf<S extends AnySeedEntry> = Extract<S, AnySeedSection>;
@@ -50,6 +51,7 @@ class SeedRun implements SeedContext {
   constructor(
     readonly em: EntityManager,
     readonly services: Pick<Services, 'get'> | undefined,
+    readonly jobs: JobQueue | undefined,
   ) {}
 
   async ref<T extends object>(section: string, entity: EntityClass<T>, ref: string, path: string): Promise<T> {
@@ -132,8 +134,13 @@ export function createSeeder<S extends AnySeedEntry>(entries: readonly S[]) {
    * Creates everything the file describes inside the caller's transaction and returns what each ref became.
    * Any invalid entry throws a SeedError naming its JSON path; the caller's transaction then writes nothing.
    */
-  async function load(em: EntityManager, file: File, services?: Pick<Services, 'get'>): Promise<Result> {
-    const run = new SeedRun(em, services);
+  async function load(
+    em: EntityManager,
+    file: File,
+    services?: Pick<Services, 'get'>,
+    jobs?: JobQueue,
+  ): Promise<Result> {
+    const run = new SeedRun(em, services, jobs);
     const result: Record<string, Record<string, unknown>> = {};
     for (const section of sections) {
       const items = file[section.key] ?? [];
@@ -151,11 +158,17 @@ export function createSeeder<S extends AnySeedEntry>(entries: readonly S[]) {
   }
 
   /**
-   * Parses and loads a seed file in one transaction: all or nothing. `services` lets sections reach outside services.
+   * Parses and loads a seed file in one transaction: all or nothing. `services` lets sections reach outside services,
+   * `jobs` queue what the file's entries trigger.
    */
-  async function seed(em: EntityManager, input: unknown, services?: Pick<Services, 'get'>): Promise<Result> {
+  async function seed(
+    em: EntityManager,
+    input: unknown,
+    services?: Pick<Services, 'get'>,
+    jobs?: JobQueue,
+  ): Promise<Result> {
     const file = parse(input);
-    return em.transactional((tx) => load(tx, file, services));
+    return em.transactional((tx) => load(tx, file, services, jobs));
   }
 
   return { seed };

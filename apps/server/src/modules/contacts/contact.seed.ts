@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { CONTACT_STATUSES, contactManageParams } from '@switchboard/contract';
 import { z } from 'zod';
 import { contractFields, SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
+import { queueTrigger } from '../../kit/triggers.js';
 import { Channel } from '../channels/index.js';
 import { Label, labelKey } from '../labels/index.js';
 import { Contact } from './contact.entity.js';
@@ -29,6 +31,7 @@ export const contactsSeed = seedSection({
     const key = `${channel.id}:${item.phone}`;
     if (created.has(key)) throw new SeedError(`${path}.phone`, 'duplicate phone in this channel');
     const contact = em.create(Contact, {
+      id: randomUUID(),
       channel,
       name: item.name,
       phone: item.phone,
@@ -37,6 +40,10 @@ export const contactsSeed = seedSection({
       customFields: item.customFields,
     });
     created.set(key, contact);
+    if (ctx.jobs) {
+      const trigger = { eventId: contact.id, channelId: channel.id, contactId: contact.id };
+      await queueTrigger(em, ctx.jobs, { event: 'contact.created', ...trigger });
+    }
     const labels = ctx.created(Label);
     for (const [j, labelName] of item.labels.entries()) {
       const label =
