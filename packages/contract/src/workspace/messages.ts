@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, named, okEnvelope } from '../common/index.js';
+import { endpoint, idSchema, named, okEnvelope, timestampSchema } from '../common/index.js';
 
 export const MESSAGE_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 export const MESSAGE_DIRECTIONS = ['outbound', 'inbound'] as const;
@@ -33,6 +33,43 @@ export const messageErrorSchema = named(
 export type MessageError = z.infer<typeof messageErrorSchema>;
 /** A message's `error`, wherever it appears (status lookups, status events). */
 export const messageErrorField = messageErrorSchema.optional().describe('Present only when `status` is `failed`.');
+
+/** A message's file: Meta's media id for a customer's media, the link Meta fetched for an outbound one. */
+export const messageMediaSchema = named(
+  'MessageMedia',
+  z.object({
+    mediaId: z.string().optional().describe('The provider’s media id (inbound): fetch the file with chat/media/get'),
+    url: z.string().optional().describe('The `https://` link the file was sent from (outbound)'),
+    mimeType: z.string().optional(),
+    sha256: z.string().optional(),
+    filename: z.string().optional().describe('Documents only'),
+    caption: z.string().optional(),
+  }),
+);
+export type MessageMedia = z.infer<typeof messageMediaSchema>;
+
+/** One message of a conversation, as chat/messages/list shows it. */
+export const messageSchema = named(
+  'Message',
+  z.object({
+    msgid: z.string(),
+    direction: z.enum(MESSAGE_DIRECTIONS),
+    type: z.enum(MESSAGE_TYPES),
+    status: z.enum(MESSAGE_STATUSES),
+    contactId: idSchema.nullable().describe('The contact the conversation is with'),
+    from: z.string().nullable().describe('The customer’s phone digits (inbound); null for outbound'),
+    to: z.string().nullable().describe('The recipient’s phone digits (outbound); null for inbound'),
+    text: z.string().nullable().describe('A text’s body or a media caption; null otherwise'),
+    templateName: z.string().nullable(),
+    media: messageMediaSchema.nullable(),
+    replyTo: z.string().nullable().describe('The msgid this message quotes'),
+    error: messageErrorField,
+    automationId: idSchema.nullable().describe('The automation that sent it; null otherwise'),
+    createdAt: timestampSchema.describe('Sent (outbound) or, inbound, when the customer sent it'),
+    updatedAt: timestampSchema,
+  }),
+);
+export type Message = z.infer<typeof messageSchema>;
 
 export const messageStatusSchema = named(
   'MessageStatus',

@@ -1,6 +1,7 @@
 import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
+import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
 import { messagesRouter } from './message.router.js';
 import { messagesSeed } from './message.seed.js';
@@ -13,7 +14,7 @@ export { MESSAGING } from './messaging.js';
 
 export const messagesModule = defineModule({
   name: 'messages',
-  entities: [Message],
+  entities: [Message, Conversation],
   routes: [routes(contract.workspace.chat.message, messagesRouter)],
   seed: [messagesSeed],
   services: [messagingService],

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '@switchboard/contract';
+import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageMedia } from '@switchboard/contract';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
@@ -19,10 +19,19 @@ const MessageSchema = defineEntity({
     to: p.string().length(20).nullable(),
     /** The sender's phone digits (WhatsApp `wa_id`) of an inbound message; null for an outbound one. */
     from: p.string().length(20).nullable(),
-    /** The channel's contact who sent an inbound message. */
+    /** The channel's contact the conversation is with (sender of an inbound message, recipient of an outbound one). */
     contact: () => p.manyToOne(Contact).nullable().deleteRule('set null'),
-    /** The text of an inbound text message. */
+    /** The message's text: a text's body or a media caption (or a readable form of other inbound types). */
     body: p.text().nullable(),
+    /** Meta's media id (inbound) or the link Meta fetches (outbound), with what is known of the file. */
+    media: p.json<MessageMedia>().nullable(),
+    /** The msgid this message quotes (a reply). */
+    replyTo: p.string().length(200).nullable(),
+    /**
+     * The automation that sent it. A plain id, not a relation: the automations module builds on this one, so this
+     * one cannot name its entity; an automation's removal leaves the id as a record of what sent the message.
+     */
+    automationId: p.uuid().nullable(),
     templateName: p.string().length(200).nullable(),
     language: p.string().length(20).nullable(),
     variables: p.json<string[]>().nullable(),
@@ -34,7 +43,19 @@ const MessageSchema = defineEntity({
     updatedAt: updatedAtColumn(),
   },
   indexes: [
-    { name: 'messages_channel_created_index', columns: [{ name: 'channel_id' }, { name: 'created_at', sort: 'DESC' }] },
+    // Listing orders (chat/messages/list), newest first: a channel's messages and one conversation's. Written as
+    // statements because MikroORM 7.2.1 reads the sort of `id` back wrong (see contacts_channel_recent_index).
+    {
+      name: 'messages_channel_recent_index',
+      expression:
+        'create index "messages_channel_recent_index" on "messages" ("channel_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'messages_conversation_index',
+      expression:
+        'create index "messages_conversation_index" on "messages" ' +
+        '("channel_id", "contact_id", "created_at" desc, "id" desc)',
+    },
     // Deleting a contact clears its messages' contact_id: without this index that is a scan of every message.
     { name: 'messages_contact_id_index', properties: ['contact'] },
   ],

@@ -119,7 +119,10 @@ export async function recordInboundMessage(
       from: data.contact.phone,
       contact: data.contact.id,
       body: data.text ?? null,
+      media: data.media ?? null,
       provider,
+      // When the customer sent it: the 24-hour window runs from here, whenever the delivery arrives.
+      createdAt: new Date(data.timestamp),
     })
     .onConflict('msgid')
     .ignore()
