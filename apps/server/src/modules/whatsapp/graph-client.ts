@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
@@ -59,6 +60,28 @@ export interface TemplateListing {
   pages: number;
 }
 
+/** A customer's file as Graph describes it (`GET /{media-id}`); `url` is short-lived and needs the token too. */
+export interface GraphMedia {
+  url: string;
+  mimeType: string;
+  sha256?: string;
+  /** Bytes; Graph sends it as a string. */
+  size?: number;
+}
+
+/** The bytes of a customer's file, as they arrive from Meta. */
+export interface GraphMediaDownload {
+  body: Readable;
+  contentType?: string;
+  contentLength?: number;
+}
+
+/**
+ * Hosts a media URL from Graph may point to, beside the configured Graph host itself: Meta's CDN
+ * (`lookaside.fbsbx.com`). The access token goes with the download, so never to any other host.
+ */
+const MEDIA_HOSTS = /(^|\.)(fbsbx|facebook)\.com$/;
+
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_KEEP_ALIVE_MS = 30_000;
 const DEFAULT_MAX_CONNECTIONS = 32;
@@ -67,6 +90,12 @@ const TEMPLATE_PAGE_SIZE = 100;
 const MAX_TEMPLATE_PAGES = 100;
 const TEMPLATE_FIELDS = 'name,status,category,language,components';
 
+const mediaReply = z.object({
+  url: z.string().url(),
+  mime_type: z.string().min(1),
+  sha256: z.string().optional().catch(undefined),
+  file_size: z.union([z.string(), z.number()]).transform(Number).optional().catch(undefined),
+});
 const phoneNumberReply = z.object({ display_phone_number: z.string(), verified_name: z.string() });
 const sendReply = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
 const templatePageReply = z.object({
@@ -157,9 +186,76 @@ export class GraphClient {
     return listing;
   }
 
+  /** Where a customer's file is and what it is: one Graph call, its URL valid for minutes (Meta's media API). */
+  async getMedia(credentials: PhoneNumberCredentials, mediaId: string): Promise<GraphMedia> {
+    const query = new URLSearchParams({ phone_number_id: credentials.phoneNumberId });
+    const reply = await this.call({
+      operation: 'looking up the media',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(mediaId)}?${query}`,
+      reply: mediaReply,
+    });
+    const size = reply.file_size;
+    return {
+      url: reply.url,
+      mimeType: reply.mime_type,
+      ...(reply.sha256 === undefined ? {} : { sha256: reply.sha256 }),
+      ...(size !== undefined && Number.isSafeInteger(size) && size >= 0 ? { size } : {}),
+    };
+  }
+
+  /**
+   * Streams the file at a URL getMedia returned, with the token. The timeout bounds the wait for the reply and each
+   * pause between chunks, not the whole transfer (a video takes as long as it takes).
+   */
+  async downloadMedia(accessToken: string, url: string): Promise<GraphMediaDownload> {
+    const operation = 'downloading the media';
+    if (!this.isMediaUrl(url)) throw graphUnexpectedReplyError(`${operation} (its URL pointed to another host)`);
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(url, {
+        headers: { authorization: `Bearer ${accessToken}` },
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        dispatcher: this.agent,
+      });
+    } catch (error) {
+      throw graphUnreachableError(
+        operation,
+        (error as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT',
+        systemErrorCode(error),
+      );
+    }
+    const { statusCode, headers } = response;
+    if (statusCode < 200 || statusCode >= 300) {
+      const body = parseJson(await response.body.text().catch(() => ''));
+      throw graphFailureError({
+        operation,
+        httpStatus: statusCode,
+        body,
+        retryAfter: headers['retry-after'],
+        accessToken,
+      });
+    }
+    const length = Number(headers['content-length']);
+    const type = headers['content-type'];
+    return {
+      body: response.body,
+      ...(typeof type === 'string' ? { contentType: type } : {}),
+      ...(Number.isSafeInteger(length) && length >= 0 ? { contentLength: length } : {}),
+    };
+  }
+
   /** Closes the idle keep-alive connections; calls after this fail. */
   async close(): Promise<void> {
     await this.agent.close();
+  }
+
+  private isMediaUrl(text: string): boolean {
+    const url = URL.parse(text);
+    if (!url) return false;
+    if (url.origin === new URL(this.graphUrl).origin) return true;
+    return url.protocol === 'https:' && MEDIA_HOSTS.test(url.hostname);
   }
 
   private async call<T>({ operation, accessToken, url, reply, json }: GraphCall<T>): Promise<T> {
