@@ -9,6 +9,7 @@ import { channelsContract } from './workspace/channels.js';
 import { contactsContract } from './workspace/contacts.js';
 import { customFieldsContract } from './workspace/custom-fields.js';
 import { labelsContract } from './workspace/labels.js';
+import { mediaContract } from './workspace/media.js';
 import { messagesContract } from './workspace/messages.js';
 import { templatesContract } from './workspace/templates.js';
 
@@ -27,6 +28,7 @@ export const contract = {
     chat: {
       templates: templatesContract,
       message: messagesContract,
+      media: mediaContract,
     },
   },
   platform: {

@@ -3,5 +3,6 @@ export * from './channels.js';
 export * from './contacts.js';
 export * from './custom-fields.js';
 export * from './labels.js';
+export * from './media.js';
 export * from './messages.js';
 export * from './templates.js';

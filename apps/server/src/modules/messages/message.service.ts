@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { MessageStatus } from '@switchboard/contract';
+import type { MessageMedia, MessageStatus } from '@switchboard/contract';
 import { ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
@@ -19,15 +19,26 @@ import { nextStatus, statusesReplacedBy } from './status-order.js';
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
 
-export async function findMessageStatus(ctx: CallerContext, msgid: string): Promise<MessageStatus> {
+/**
+ * The message with this msgid in a channel the caller may use (what a lookup by msgid shows: its status and its
+ * file); 403 otherwise, another tenant's and an unknown msgid alike.
+ */
+export async function findAccessibleMessage(ctx: CallerContext, msgid: string) {
   const channelIds = authorizedChannelIds(ctx);
   if (channelIds.length === 0) throw new ForbiddenError(NOT_ACCESSIBLE);
   const message = await ctx.em.findOne(
     Message,
     { msgid, channel: { $in: [...channelIds] } },
-    { fields: ['msgid', 'status', 'direction', 'type', 'errorCode', 'errorTitle'] },
+    {
+      fields: ['msgid', 'status', 'direction', 'type', 'errorCode', 'errorTitle', 'channel', 'provider', 'media'],
+    },
   );
   if (!message) throw new ForbiddenError(NOT_ACCESSIBLE);
+  return message;
+}
+
+export async function findMessageStatus(ctx: CallerContext, msgid: string): Promise<MessageStatus> {
+  const message = await findAccessibleMessage(ctx, msgid);
   const { status, errorCode, errorTitle } = message;
   const error =
     status === 'failed' && typeof errorCode === 'number' ? { error: { code: errorCode, title: errorTitle ?? '' } } : {};
@@ -106,6 +117,8 @@ export async function recordInboundMessage(
   jobs: JobQueue,
   provider: string,
   data: MessageReceivedData,
+  /** What the row keeps of the file, when it is more than the event says (Meta's sha256). */
+  stored: { media?: MessageMedia } = {},
 ): Promise<boolean> {
   const { affectedRows } = await tx
     .createQueryBuilder(Message)
@@ -119,7 +132,7 @@ export async function recordInboundMessage(
       from: data.contact.phone,
       contact: data.contact.id,
       body: data.text ?? null,
-      media: data.media ?? null,
+      media: stored.media ?? data.media ?? null,
       provider,
       // When the customer sent it: the 24-hour window runs from here, whenever the delivery arrives.
       createdAt: new Date(data.timestamp),

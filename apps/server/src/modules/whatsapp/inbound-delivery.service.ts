@@ -134,15 +134,23 @@ async function applyMessage(
   const name = oneLine(event.contactName ?? '', 200) || event.from;
   const contact = await findOrCreateContactByPhone(tx, channel.channelId, event.from, name);
   const type = (MESSAGE_TYPE_SET.has(event.type) ? event.type : 'unsupported') as MessageStatus['type'];
-  const recorded = await recordInboundMessage({ em: tx }, deps.jobs, WHATSAPP_CLOUD, {
-    msgid: event.providerMessageId,
-    channelId: channel.channelId,
-    contact,
-    type,
-    text: event.text === undefined ? null : storable(event.text, 65_536),
-    media: event.media ? receivedMedia(event.media) : null,
-    timestamp: event.timestamp,
-  });
+  const media = event.media && receivedMedia(event.media);
+  const sha256 = event.media?.sha256 === undefined ? {} : { sha256: oneLine(event.media.sha256, 100) };
+  const recorded = await recordInboundMessage(
+    { em: tx },
+    deps.jobs,
+    WHATSAPP_CLOUD,
+    {
+      msgid: event.providerMessageId,
+      channelId: channel.channelId,
+      contact,
+      type,
+      text: event.text === undefined ? null : storable(event.text, 65_536),
+      media: media ?? null,
+      timestamp: event.timestamp,
+    },
+    media ? { media: { ...media, ...sha256 } } : {},
+  );
   if (recorded) summary.messagesRecorded++;
   else summary.messagesSeenBefore++;
 }
