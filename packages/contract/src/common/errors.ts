@@ -75,6 +75,11 @@ export interface FailureExample {
   status: ErrorStatus;
   error: ErrorCode;
   message: string;
+  /**
+   * The request that gets it from the demo data, when that is not the operation's example without the parameter
+   * the message names (tests/export/failure-examples.test.ts sends one or the other).
+   */
+  params?: Record<string, unknown>;
 }
 
 const pascal = (code: string) => code.replace(/(^|_)(\w)/g, (_, _sep: string, letter: string) => letter.toUpperCase());

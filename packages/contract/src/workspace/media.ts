@@ -45,12 +45,7 @@ export const mediaContract = {
         status: 404,
         error: 'media_not_found',
         message: 'Message wamid.DEMO0001 has no file a customer sent.',
-      },
-      providerDown: {
-        summary: 'Meta unreachable (Retry-After set)',
-        status: 503,
-        error: 'provider_unavailable',
-        message: 'WhatsApp Cloud API could not be reached (ECONNREFUSED) while looking up the media.',
+        params: { msgid: 'wamid.DEMO0001' },
       },
     },
   }),
