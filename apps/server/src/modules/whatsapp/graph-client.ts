@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
+import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
 import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
 
 /**
@@ -60,28 +60,6 @@ export interface TemplateListing {
   pages: number;
 }
 
-/** A customer's file as Graph describes it (`GET /{media-id}`); `url` is short-lived and needs the token too. */
-export interface GraphMedia {
-  url: string;
-  mimeType: string;
-  sha256?: string;
-  /** Bytes; Graph sends it as a string. */
-  size?: number;
-}
-
-/** The bytes of a customer's file, as they arrive from Meta. */
-export interface GraphMediaDownload {
-  body: Readable;
-  contentType?: string;
-  contentLength?: number;
-}
-
-/**
- * Hosts a media URL from Graph may point to, beside the configured Graph host itself: Meta's CDN
- * (`lookaside.fbsbx.com`). The access token goes with the download, so never to any other host.
- */
-const MEDIA_HOSTS = /(^|\.)(fbsbx|facebook)\.com$/;
-
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_KEEP_ALIVE_MS = 30_000;
 const DEFAULT_MAX_CONNECTIONS = 32;
@@ -90,12 +68,6 @@ const TEMPLATE_PAGE_SIZE = 100;
 const MAX_TEMPLATE_PAGES = 100;
 const TEMPLATE_FIELDS = 'name,status,category,language,components';
 
-const mediaReply = z.object({
-  url: z.string().url(),
-  mime_type: z.string().min(1),
-  sha256: z.string().optional().catch(undefined),
-  file_size: z.union([z.string(), z.number()]).transform(Number).optional().catch(undefined),
-});
 const phoneNumberReply = z.object({ display_phone_number: z.string(), verified_name: z.string() });
 const sendReply = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
 const templatePageReply = z.object({
@@ -195,13 +167,7 @@ export class GraphClient {
       url: `${this.baseUrl}/${encodeURIComponent(mediaId)}?${query}`,
       reply: mediaReply,
     });
-    const size = reply.file_size;
-    return {
-      url: reply.url,
-      mimeType: reply.mime_type,
-      ...(reply.sha256 === undefined ? {} : { sha256: reply.sha256 }),
-      ...(size !== undefined && Number.isSafeInteger(size) && size >= 0 ? { size } : {}),
-    };
+    return toGraphMedia(reply);
   }
 
   /**
@@ -210,7 +176,8 @@ export class GraphClient {
    */
   async downloadMedia(accessToken: string, url: string): Promise<GraphMediaDownload> {
     const operation = 'downloading the media';
-    if (!this.isMediaUrl(url)) throw graphUnexpectedReplyError(`${operation} (its URL pointed to another host)`);
+    if (!isMediaUrl(url, this.graphUrl))
+      throw graphUnexpectedReplyError(`${operation} (its URL pointed to another host)`);
     let response: Awaited<ReturnType<typeof request>>;
     try {
       response = await request(url, {
@@ -249,13 +216,6 @@ export class GraphClient {
   /** Closes the idle keep-alive connections; calls after this fail. */
   async close(): Promise<void> {
     await this.agent.close();
-  }
-
-  private isMediaUrl(text: string): boolean {
-    const url = URL.parse(text);
-    if (!url) return false;
-    if (url.origin === new URL(this.graphUrl).origin) return true;
-    return url.protocol === 'https:' && MEDIA_HOSTS.test(url.hostname);
   }
 
   private async call<T>({ operation, accessToken, url, reply, json }: GraphCall<T>): Promise<T> {
