@@ -28,7 +28,7 @@ const QUIET_BEFORE_RECOVERED_MS = 5000;
  * Each worker reports each failed poll (every second) while the database is away: log the outage once, and
  * its end once the errors have stopped for a few polls. Anything else is a real error, logged in full.
  */
-function queueErrorLog(logger: Logger) {
+function queueErrorLog(logger: Logger, stopping: () => boolean) {
   const log = outageLog(logger, {
     down: 'job queue cannot reach the database: deliveries wait and resume when it is back',
     up: 'job queue reaches the database again',
@@ -36,6 +36,8 @@ function queueErrorLog(logger: Logger) {
   let quiet: NodeJS.Timeout | undefined;
   return (error: Error) => {
     if (!isDependencyOutage(error)) return logger.error({ err: error }, 'job queue error');
+    // Closing its connections while a poll is in flight is part of an orderly stop, not an outage.
+    if (stopping()) return logger.debug({ reason: error.message }, 'job queue connection closed while stopping');
     log.down({ code: (error as { code?: string }).code, reason: error.message });
     clearTimeout(quiet);
     quiet = setTimeout(() => log.up(), QUIET_BEFORE_RECOVERED_MS).unref();
@@ -45,6 +47,8 @@ function queueErrorLog(logger: Logger) {
 export interface QueueRuntime {
   boss: PgBoss;
   queue: JobQueue;
+  /** Stops pg-boss, letting running jobs finish within `timeoutMs`. */
+  stop(timeoutMs: number): Promise<void>;
   /** The queues' jobs counted in PostgreSQL now (see JobBacklog). */
   backlog(): Promise<JobBacklog>;
 }
@@ -115,7 +119,11 @@ export async function startQueue(
     superviseIntervalSeconds: SUPERVISE_SECONDS,
     monitorIntervalSeconds: SUPERVISE_SECONDS,
   });
-  boss.on('error', queueErrorLog(logger));
+  let stopping = false;
+  boss.on(
+    'error',
+    queueErrorLog(logger, () => stopping),
+  );
   boss.on('warning', (warning) => logger.warn({ warning }, 'job queue warning'));
   await boss.start();
   for (const spec of queues) {
@@ -133,6 +141,10 @@ export async function startQueue(
   const names = queues.map((spec) => spec.name);
   return {
     boss,
+    async stop(timeoutMs) {
+      stopping = true;
+      await boss.stop({ graceful: true, timeout: timeoutMs });
+    },
     async backlog() {
       const { rows } = await boss.getDb().executeSql(BACKLOG_SQL, [names]);
       return rows[0] as JobBacklog;

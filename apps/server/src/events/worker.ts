@@ -50,7 +50,7 @@ export async function startEvents(
     ...targets.map((target) => ({ name: target.queue })),
     ...tasks.map((task) => ({ name: task.queue, singleton: task.singleton, everyMinutes: task.everyMinutes })),
   ];
-  const { boss, queue, backlog } = await startQueue(database.url, logger, queues);
+  const { boss, queue, backlog, stop } = await startQueue(database.url, logger, queues);
   const policy = { schedule: config.DELIVERY_RETRY_SCHEDULE, windowHours: config.DELIVERY_RETRY_HOURS };
   const log = logger.child({ component: 'delivery' });
   const taskLog = logger.child({ component: 'task' });
@@ -113,7 +113,7 @@ export async function startEvents(
     queue,
     backlog,
     async stop() {
-      await boss.stop({ graceful: true, timeout: config.SHUTDOWN_TIMEOUT_MS });
+      await stop(config.SHUTDOWN_TIMEOUT_MS);
       for (const jobs of modules) jobs.close?.();
     },
     async queueStats() {
