@@ -17,6 +17,8 @@ export interface Tenant {
   mainChannelId: string;
   secondChannelId: string;
   msgid: string;
+  /** Ada's question on the main channel, just now: her 24-hour window is open. */
+  inboundMsgid: string;
   ids: SeedResult;
 }
 
@@ -129,6 +131,14 @@ export function tenantSeed(name: string): SeedFile {
         direction: 'outbound',
         type: 'text',
       },
+      {
+        ref: 'question',
+        channel: 'main',
+        msgid: `wamid.in${tag}`,
+        direction: 'inbound',
+        from: '15550000001',
+        text: 'Where is my order?',
+      },
     ],
     plans: [
       { ref: 'pro', platform: 'p', name: 'Pro', itemType: 'plan', prices: { monthly: 49, annual: 490 } },
@@ -169,6 +179,7 @@ export async function createTenant(server: TestServer, name: string): Promise<Te
     mainChannelId: ids.channels!.main!,
     secondChannelId: ids.channels!.second!,
     msgid: file.messages![0]!.msgid,
+    inboundMsgid: file.messages![1]!.msgid,
     ids,
   };
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
  * with cursor paging and full `paging.next` URLs, media lookups and downloads, Graph's error body — and records what
  * it received.
  *
+ * Session messages (text, media by https link) and read receipts are accepted.
  * Refusals: an unknown bearer token gets 401 code 190; unknown ids get 400 code 100; a send of a template that is
  * not approved in that language gets 132001, a wrong parameter count 132000. Anything else (5xx, rate limits, slow
  * replies, dropped connections) is scripted with `replyOnce`/`replyAlways`, which take precedence over the behaviour
@@ -121,6 +122,8 @@ export function templateMessageBody(to: string, name: string, language: string, 
   };
 }
 
+const SESSION_TYPES = new Set(['text', 'image', 'document', 'audio', 'video']);
+
 export async function startGraphStandIn(options: GraphStandInOptions = {}): Promise<GraphStandIn> {
   const version = options.version ?? 'v23.0';
   const accessTokens = new Set(options.accessTokens ?? []);
@@ -204,6 +207,12 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
         components?: Array<{ type: string; parameters: unknown[] }>;
       };
     };
+    if (message.messaging_product === 'whatsapp' && (body as { status?: unknown }).status === 'read') {
+      return readReceipt(body as { message_id?: unknown });
+    }
+    if (message.messaging_product === 'whatsapp' && message.to && SESSION_TYPES.has(message.type ?? '')) {
+      return sessionSend(body as Record<string, unknown>, message.to);
+    }
     if (
       message.messaging_product !== 'whatsapp' ||
       message.type !== 'template' ||
@@ -244,15 +253,36 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
         }),
       };
     }
+    return accepted(message.to);
+  }
+
+  function accepted(to: string) {
     sent += 1;
     return {
       status: 200,
       body: {
         messaging_product: 'whatsapp',
-        contacts: [{ input: message.to, wa_id: message.to }],
+        contacts: [{ input: to, wa_id: to }],
         messages: [{ id: `wamid.STANDIN${String(sent).padStart(6, '0')}`, message_status: 'accepted' }],
       },
     };
+  }
+
+  /** A session message: the type's object must be there, text with a body, media with an https link. */
+  function sessionSend(message: Record<string, unknown>, to: string) {
+    const type = message.type as string;
+    const content = message[type] as { body?: unknown; link?: unknown } | undefined;
+    const valid =
+      type === 'text'
+        ? typeof content?.body === 'string'
+        : typeof content?.link === 'string' && content.link.startsWith('https://');
+    return valid ? accepted(to) : { status: 400, body: graphError(100, '(#100) Invalid parameter') };
+  }
+
+  function readReceipt(receipt: { message_id?: unknown }) {
+    return typeof receipt.message_id === 'string' && receipt.message_id.length > 0
+      ? { status: 200, body: { success: true } }
+      : { status: 400, body: graphError(100, '(#100) Invalid parameter') };
   }
 
   function templatePage(wabaId: string, list: StandInTemplate[], query: Record<string, string>) {

@@ -16,6 +16,10 @@ describe('the workspace endpoint table the table-driven suites iterate', () => {
       'chat/templates/send',
       'chat/templates/sync',
       'chat/message/status',
+      'chat/message/send',
+      'chat/message/read',
+      'chat/messages/list',
+      'chat/conversations/list',
     ]);
   });
 

@@ -79,6 +79,25 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
     params: (tenant) => ({ msgid: tenant.msgid }),
     channelScoped: false,
   },
+  // Repeatable: Ada wrote just now (the tenant seed), so her window is open.
+  'chat.message.send': {
+    rateClass: 'api_write',
+    call: (c, p) => c.workspace.chat.message.send(p as { to: string }),
+    params: () => ({ to: '15550000001', text: 'It ships today.' }),
+  },
+  'chat.message.read': {
+    rateClass: 'api_write',
+    call: (c, p) => c.workspace.chat.message.read(p as { msgid: string }),
+    params: (tenant) => ({ msgid: tenant.inboundMsgid }),
+    channelScoped: false,
+  },
+  'chat.messages.list': {
+    rateClass: 'api_read',
+    call: (c, p) => c.workspace.chat.messages.list(p),
+    // Inbound only: the sandbox moves outbound statuses on while a suite runs.
+    params: () => ({ phone: '15550000001', direction: 'inbound' }),
+  },
+  'chat.conversations.list': { rateClass: 'api_read', call: (c, p) => c.workspace.chat.conversations.list(p) },
 };
 
 /**

@@ -15,7 +15,7 @@ describe('GET = POST on every workspace endpoint', () => {
     const get = await server.http.get(`${endpoint.path}${query ? `?${query}` : ''}`, { headers });
     expect(post.status).toBe(200);
     expect(get.status).toBe(200);
-    if (endpoint.name === 'chat/templates/send') {
+    if (endpoint.name === 'chat/templates/send' || endpoint.name === 'chat/message/send') {
       // Two sends are two messages: same reply but for the new msgid.
       expect(get.data.data.msgid).not.toBe(post.data.data.msgid);
       expect({ ...get.data, data: { ...get.data.data, msgid: 'x' } }).toEqual({
@@ -28,6 +28,10 @@ describe('GET = POST on every workspace endpoint', () => {
         ...post.data,
         data: { ...post.data.data, updatedAt: 'x' },
       });
+    } else if (endpoint.name === 'chat/message/read') {
+      // The POST marked Ada's question read; the GET finds it read already and marks nothing more.
+      expect(post.data.data.markedRead).toBe(1);
+      expect(get.data).toEqual({ ...post.data, data: { ...post.data.data, markedRead: 0 } });
     } else if (endpoint.name === 'labels/manage') {
       // The GET repeats the POST's upsert: the same label, now reported as updated.
       expect(get.data).toEqual({ ...post.data, message: 'Label updated successfully' });

@@ -7,6 +7,7 @@ import { webhooksContract } from './platform/webhooks.js';
 import { automationsContract } from './workspace/automations.js';
 import { channelsContract } from './workspace/channels.js';
 import { contactsContract } from './workspace/contacts.js';
+import { conversationsContract, messagesHistoryContract, sessionMessagesContract } from './workspace/conversations.js';
 import { customFieldsContract } from './workspace/custom-fields.js';
 import { labelsContract } from './workspace/labels.js';
 import { mediaContract } from './workspace/media.js';
@@ -27,7 +28,9 @@ export const contract = {
     automations: automationsContract,
     chat: {
       templates: templatesContract,
-      message: messagesContract,
+      message: { ...messagesContract, ...sessionMessagesContract },
+      messages: messagesHistoryContract,
+      conversations: conversationsContract,
       media: mediaContract,
     },
   },

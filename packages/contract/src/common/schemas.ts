@@ -76,4 +76,11 @@ export const MULTI_LINE_TEXT = {
   message: 'must not contain NUL, control characters other than tab and line breaks, or unpaired surrogates',
 };
 /** Parameters that hold free text; every other string parameter is single-line. */
-export const MULTI_LINE_PARAMS: ReadonlySet<string> = new Set(['description', 'message', 'variables', 'customFields']);
+export const MULTI_LINE_PARAMS: ReadonlySet<string> = new Set([
+  'description',
+  'message',
+  'variables',
+  'customFields',
+  'text',
+  'caption',
+]);

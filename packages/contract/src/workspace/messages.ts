@@ -21,6 +21,7 @@ export const MESSAGE_TYPES = [
   'system',
   'unsupported',
 ] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 /** Why the provider reports a message failed (WhatsApp: Meta's error code and title, e.g. 131026). */
 export const messageErrorSchema = named(

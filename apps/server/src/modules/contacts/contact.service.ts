@@ -9,7 +9,7 @@ import {
   PHONE_ROWS_READ,
   type SqlPart,
 } from './contact-search.queries.js';
-import { isoTimestamp } from './iso-timestamp.js';
+import { isoTimestamp } from '../../kit/iso-timestamp.js';
 import { executePrepared } from './prepared-statement.js';
 
 /*

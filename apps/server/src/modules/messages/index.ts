@@ -3,31 +3,45 @@ import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
+import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
 import { messagesRouter } from './message.router.js';
 import { mediaLinksService } from './media-links.js';
 import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { messagesSeed } from './message.seed.js';
 import { messagingService } from './messaging.js';
 
-export { applyStatusUpdate, recordInboundMessage, recordOutboundTemplate } from './message.service.js';
+export { applyStatusUpdate, recordInboundMessage } from './message.service.js';
 export type {
   MediaContent,
   MediaFile,
   MessagingProvider,
+  OutboundSessionMessage,
   OutboundTemplateMessage,
   TemplateSyncResult,
 } from './messaging-provider.port.js';
-export { statusSink, type MessagingProviders } from './messaging-providers.js';
+export { requireProvider, statusSink, type MessagingProviders } from './messaging-providers.js';
+export { recordOutbound } from './outbound-record.js';
+export { receiveSandboxMessage, type SandboxInbound } from './sandbox-inbound.js';
+export { sendSessionMessage, type SendContext, type SessionMessageInput } from './session-message.service.js';
 export { MESSAGING } from './messaging.js';
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
 export const messagesModule = defineModule({
   name: 'messages',
   entities: [Message, Conversation],
-  routes: [routes(contract.workspace.chat.message, messagesRouter), routes(contract.workspace.chat.media, mediaRouter)],
+  routes: [
+    routes(contract.workspace.chat.message, messagesRouter),
+    routes(contract.workspace.chat.messages, messagesHistoryRouter),
+    routes(contract.workspace.chat.conversations, conversationsRouter),
+    routes(contract.workspace.chat.media, mediaRouter),
+  ],
   publicRoutes: mediaLinkRoutes,
   seed: [messagesSeed],
   services: [messagingService, mediaLinksService],
   demo: {
+    // Times relative to loading the demo: the customer's question is minutes old, so the 24-hour window is open
+    // and the README's reply (chat/message/send) works on a fresh start.
     messages: [
       {
         channel: 'support',
@@ -36,6 +50,16 @@ export const messagesModule = defineModule({
         status: 'delivered',
         direction: 'outbound',
         type: 'text',
+        text: 'Hi Ada, thanks for your order A-1001!',
+        createdAt: minutesAgo(120),
+      },
+      {
+        channel: 'support',
+        msgid: 'wamid.DEMO0002',
+        from: '15550000001',
+        direction: 'inbound',
+        text: 'Hi! Where is my order A-1001?',
+        createdAt: minutesAgo(5),
       },
     ],
   },

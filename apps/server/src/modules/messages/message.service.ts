@@ -13,15 +13,15 @@ import {
   type MessageReceivedData,
   type MessageStatusUpdatedData,
 } from './message-events.js';
-import type { OutboundTemplateMessage, StatusUpdate } from './messaging-provider.port.js';
+import type { StatusUpdate } from './messaging-provider.port.js';
 import { nextStatus, statusesReplacedBy } from './status-order.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
 
 /**
- * The message with this msgid in a channel the caller may use (what a lookup by msgid shows: its status and its
- * file); 403 otherwise, another tenant's and an unknown msgid alike.
+ * A message of a channel the caller may use, by msgid (what a lookup by msgid needs: its status, conversation and
+ * file); 403 otherwise, whether it exists elsewhere or not.
  */
 export async function findAccessibleMessage(ctx: CallerContext, msgid: string) {
   const channelIds = authorizedChannelIds(ctx);
@@ -30,7 +30,19 @@ export async function findAccessibleMessage(ctx: CallerContext, msgid: string) {
     Message,
     { msgid, channel: { $in: [...channelIds] } },
     {
-      fields: ['msgid', 'status', 'direction', 'type', 'errorCode', 'errorTitle', 'channel', 'provider', 'media'],
+      fields: [
+        'msgid',
+        'status',
+        'direction',
+        'type',
+        'errorCode',
+        'errorTitle',
+        'channel',
+        'contact',
+        'createdAt',
+        'provider',
+        'media',
+      ],
     },
   );
   if (!message) throw new ForbiddenError(NOT_ACCESSIBLE);
@@ -43,27 +55,6 @@ export async function findMessageStatus(ctx: CallerContext, msgid: string): Prom
   const error =
     status === 'failed' && typeof errorCode === 'number' ? { error: { code: errorCode, title: errorTitle ?? '' } } : {};
   return { msgid: message.msgid, status, direction: message.direction, type: message.type, ...error };
-}
-
-/** The outbound record of a message its provider accepted, under the provider's id. */
-export async function recordOutboundTemplate(
-  { em }: ServiceContext,
-  message: OutboundTemplateMessage,
-  provider: string,
-  msgid: string,
-): Promise<void> {
-  await em.insert(Message, {
-    channel: message.channelId,
-    msgid,
-    direction: 'outbound',
-    type: 'template',
-    status: 'accepted',
-    to: message.to,
-    templateName: message.templateName,
-    language: message.language,
-    variables: message.variables,
-    provider,
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MessageError, MessageStatus } from '@switchboard/contract';
+import type { MessageError, MessageStatus, SessionMessageType } from '@switchboard/contract';
 import type { Logger } from '../../logger.js';
 
 /** What the service hands a provider: one outbound template message, already validated against the template. */
@@ -10,6 +10,20 @@ export interface OutboundTemplateMessage {
   templateName: string;
   language: string;
   variables: string[];
+}
+
+/** A session (free-form) message, already checked against the 24-hour window and the conversation. */
+export interface OutboundSessionMessage {
+  channelId: string;
+  to: string;
+  type: SessionMessageType;
+  text?: string;
+  previewUrl?: boolean;
+  mediaUrl?: string;
+  caption?: string;
+  filename?: string;
+  /** The provider's id of the quoted message. */
+  replyTo?: string;
 }
 
 export type DeliveryStatus = MessageStatus['status'];
@@ -55,6 +69,10 @@ export interface MediaContent extends MediaFile {
 export interface MessagingProvider {
   readonly name: string;
   send(message: OutboundTemplateMessage): Promise<{ providerMessageId: string }>;
+  /** Sends a session message; its id and progress work as `send`'s. */
+  sendSession(message: OutboundSessionMessage): Promise<{ providerMessageId: string }>;
+  /** Tells the provider a customer's message (and those before it) has been read (WhatsApp: the blue ticks). */
+  markRead(channelId: string, providerMessageId: string): Promise<void>;
   /**
    * Replaces the channel's templates with the provider's own (chat/templates/sync). A provider without it keeps the
    * templates the seed file gave (the sandbox).

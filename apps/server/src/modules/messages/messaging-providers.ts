@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { applyStatusUpdate } from './message.service.js';
@@ -11,6 +12,15 @@ export interface MessagingProviders {
   /** Adds a provider: a module that carries channels of its own (WhatsApp Cloud API) registers it when it starts. */
   register(provider: MessagingProvider): void;
   close(): Promise<void>;
+}
+
+/** The channel's provider (its `provider` column names it); 503 when this server has none by that name. */
+export function requireProvider(providers: MessagingProviders, name: string): MessagingProvider {
+  const provider = providers.get(name);
+  if (!provider) {
+    throw new AppError(503, 'service_unavailable', `This channel's messaging provider "${name}" is not configured.`);
+  }
+  return provider;
 }
 
 /**

@@ -33,6 +33,13 @@ export class SandboxProvider implements MessagingProvider {
     return { providerMessageId };
   }
 
+  sendSession(): Promise<{ providerMessageId: string }> {
+    return this.send();
+  }
+
+  /** Nobody reads receipts on the sandbox's side. */
+  async markRead(): Promise<void> {}
+
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();

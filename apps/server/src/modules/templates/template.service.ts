@@ -1,8 +1,13 @@
 import type { Template } from '@switchboard/contract';
-import { AfterEffectError, AppError, NotFoundError, ValidationError } from '../../kit/errors.js';
+import { NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { CallerContext } from '../../kit/context.js';
 import { Channel } from '../channels/index.js';
-import { type MessagingProviders, recordOutboundTemplate, type TemplateSyncResult } from '../messages/index.js';
+import {
+  type MessagingProviders,
+  recordOutbound,
+  requireProvider,
+  type TemplateSyncResult,
+} from '../messages/index.js';
 import { Template as TemplateEntity } from './template.entity.js';
 
 /** The channel's approved templates, by name then language. */
@@ -74,15 +79,7 @@ async function sendableTemplate(
 
 /**
  * Checks the send against the template, hands it to the channel's provider and records it under the provider's
- * message id. The provider goes first because its id is the msgid; a send it refuses leaves no record behind.
- *
- * Nothing reaches the provider before the request is fully validated and its record can be stored: every column
- * of the row comes from the validated parameters (the contract refuses NUL and bounds `to` and each variable) or
- * from the template row itself, so only the database can refuse the insert now. If it does after the provider
- * accepted (database gone in between, a provider id we cannot store), the message is out and unrecorded: that is
- * logged at error level with its msgid, and the caller gets a 503 that names the msgid and says not to resend
- * blindly. Like every 503 it carries Retry-After; the reply is kept for its Idempotency-Key, so a retry under the
- * same key gets it again instead of a second message. No half-written row is left either way.
+ * message id (recordOutbound says what happens when recording fails after the provider accepted).
  */
 export async function sendTemplate(
   ctx: CallerContext,
@@ -98,14 +95,7 @@ export async function sendTemplate(
       `template "${send.templateName}" expects ${expected}, got ${send.variables.length}`,
     );
   }
-  const provider = providers.get(template.provider);
-  if (!provider) {
-    throw new AppError(
-      503,
-      'service_unavailable',
-      `This channel's messaging provider "${template.provider}" is not configured.`,
-    );
-  }
+  const provider = requireProvider(providers, template.provider);
   const message = {
     channelId,
     to: send.to,
@@ -114,27 +104,12 @@ export async function sendTemplate(
     variables: send.variables,
   };
   const { providerMessageId } = await provider.send(message);
-  try {
-    await recordOutboundTemplate(ctx, message, provider.name, providerMessageId);
-  } catch (error) {
-    ctx.log.error(
-      {
-        err: error,
-        msgid: providerMessageId,
-        provider: provider.name,
-        channelId,
-        to: send.to,
-        templateName: send.templateName,
-      },
-      'SENT BUT NOT RECORDED: the provider accepted this message, storing it failed; reconcile by msgid',
-    );
-    throw new AfterEffectError(
-      503,
-      'service_unavailable',
-      `The provider accepted the message (msgid ${providerMessageId}) but it could not be recorded, so ` +
-        `chat/message/status will not know it. It may still be delivered: do not resend it without checking.`,
-    );
-  }
+  await recordOutbound(ctx, {
+    ...message,
+    msgid: providerMessageId,
+    provider: provider.name,
+    type: 'template',
+  });
   return { msgid: providerMessageId, status: 'accepted' as const, to: send.to, templateName: send.templateName };
 }
 

@@ -2,6 +2,8 @@ import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
 import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
+import type { OutboundSessionMessage } from '../messages/index.js';
+import { readReceiptBody, sessionMessageBody } from './session-message-body.js';
 import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
 
 /**
@@ -70,6 +72,7 @@ const TEMPLATE_FIELDS = 'name,status,category,language,components';
 
 const phoneNumberReply = z.object({ display_phone_number: z.string(), verified_name: z.string() });
 const sendReply = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
+const readReply = z.object({ success: z.literal(true) });
 const templatePageReply = z.object({
   data: z.array(z.unknown()),
   paging: z.object({ next: z.string().url().optional() }).optional(),
@@ -123,6 +126,32 @@ export class GraphClient {
       json: templateMessageBody(message),
     });
     return { providerMessageId: reply.messages[0]!.id };
+  }
+
+  /** Sends one session message (text, or media by link); the `wamid.` Meta gives it becomes our msgid. */
+  async sendSession(
+    credentials: PhoneNumberCredentials,
+    message: OutboundSessionMessage,
+  ): Promise<{ providerMessageId: string }> {
+    const reply = await this.call({
+      operation: 'sending the message',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
+      reply: sendReply,
+      json: sessionMessageBody(message),
+    });
+    return { providerMessageId: reply.messages[0]!.id };
+  }
+
+  /** Marks a customer's message read (WhatsApp marks the earlier ones with it). */
+  async markRead(credentials: PhoneNumberCredentials, messageId: string): Promise<void> {
+    await this.call({
+      operation: 'marking the message read',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
+      reply: readReply,
+      json: readReceiptBody(messageId),
+    });
   }
 
   /** Every template of the business account, following Graph's cursor paging to the last page. */

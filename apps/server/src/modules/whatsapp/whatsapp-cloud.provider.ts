@@ -4,6 +4,7 @@ import type {
   MediaContent,
   MediaFile,
   MessagingProvider,
+  OutboundSessionMessage,
   OutboundTemplateMessage,
   TemplateSyncResult,
 } from '../messages/index.js';
@@ -27,6 +28,16 @@ export class WhatsAppCloudProvider implements MessagingProvider {
   async send(message: OutboundTemplateMessage): Promise<{ providerMessageId: string }> {
     const credentials = await requireCredentials(this.em.fork(), this.whatsApp, message.channelId);
     return this.whatsApp.graph.sendTemplate(credentials, message);
+  }
+
+  async sendSession(message: OutboundSessionMessage): Promise<{ providerMessageId: string }> {
+    const credentials = await requireCredentials(this.em.fork(), this.whatsApp, message.channelId);
+    return this.whatsApp.graph.sendSession(credentials, message);
+  }
+
+  async markRead(channelId: string, providerMessageId: string): Promise<void> {
+    const credentials = await requireCredentials(this.em.fork(), this.whatsApp, channelId);
+    await this.whatsApp.graph.markRead(credentials, providerMessageId);
   }
 
   syncTemplates(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult> {

@@ -1,0 +1,26 @@
+import { contract } from '@switchboard/contract';
+import { implement, type RouteDeps } from '../../kit/implement.js';
+import { resolveChannel } from '../channels/index.js';
+import { listConversations, listMessages } from './message-history.service.js';
+
+export function messagesHistoryRouter({ em, logger }: RouteDeps) {
+  return {
+    list: implement<typeof contract.workspace.chat.messages.list>(em, logger, async ({ channelId, ...query }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      return { success: true, ...(await listMessages(ctx, channel, query)) };
+    }),
+  };
+}
+
+export function conversationsRouter({ em, logger }: RouteDeps) {
+  return {
+    list: implement<typeof contract.workspace.chat.conversations.list>(
+      em,
+      logger,
+      async ({ channelId, ...query }, ctx) => {
+        const channel = await resolveChannel(ctx, channelId);
+        return { success: true, ...(await listConversations(ctx, channel.id, query)) };
+      },
+    ),
+  };
+}

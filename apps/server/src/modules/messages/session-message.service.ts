@@ -1,0 +1,146 @@
+import {
+  SESSION_WINDOW_HOURS,
+  sessionSendParams,
+  type SessionSendParams,
+  type SessionSendResult,
+} from '@switchboard/contract';
+import type { z } from 'zod';
+import type { Caller, ServiceContext } from '../../kit/context.js';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
+import type { Logger } from '../../logger.js';
+import { Channel } from '../channels/index.js';
+import { Contact } from '../contacts/index.js';
+import { Conversation } from './conversation.entity.js';
+import { Message } from './message.entity.js';
+import { requireProvider, type MessagingProviders } from './messaging-providers.js';
+import { recordOutbound } from './outbound-record.js';
+
+const WINDOW_MS = SESSION_WINDOW_HOURS * 3_600_000;
+
+/**
+ * What sending needs: the database, a logger, the providers and, for an API call, the caller (a contactId of a
+ * channel the caller may not use is then 403, as everywhere); an automation sends without one.
+ */
+export interface SendContext extends ServiceContext {
+  log: Logger;
+  providers: MessagingProviders;
+  caller?: Caller;
+}
+
+/** chat/message/send's parameters for a channel already resolved (and authorized). */
+export type SessionMessageInput = Omit<SessionSendParams, 'channelId'> & { channelId: string };
+
+interface Recipient {
+  contactId?: string;
+  phone: string;
+}
+
+async function recipientOf(ctx: SendContext, channelId: string, to?: string, contactId?: string): Promise<Recipient> {
+  if (contactId === undefined) {
+    const contact = await ctx.em.findOne(Contact, { channel: channelId, phone: to! }, { fields: ['id'] });
+    return { contactId: contact?.id, phone: to! };
+  }
+  const contact = await ctx.em.findOne(Contact, { id: contactId }, { fields: ['channel', 'phone'] });
+  if (contact?.channel.id !== channelId) {
+    // As assertInChannel: a contact of a channel the caller may not use is 403, as that channel would be.
+    if (contact && ctx.caller && !ctx.caller.channelIds.includes(contact.channel.id)) {
+      throw new ForbiddenError('You are not authorized for the channel of this resource.');
+    }
+    throw new NotFoundError('contact_not_found', `No contact ${contactId} in this channel.`);
+  }
+  return { contactId, phone: contact.phone };
+}
+
+/**
+ * Meta's customer-service window: open while the recipient's newest inbound message on this channel (its time is
+ * when the customer sent it) is under 24 hours old. Checked on every channel, so code tried on the sandbox behaves
+ * the same on WhatsApp.
+ */
+async function assertWindowOpen(ctx: SendContext, channelId: string, recipient: Recipient, now: Date): Promise<void> {
+  const conversation = recipient.contactId
+    ? await ctx.em.findOne(
+        Conversation,
+        { channel: channelId, contact: recipient.contactId },
+        { fields: ['lastInboundAt'] },
+      )
+    : null;
+  const lastInbound = conversation?.lastInboundAt;
+  const instead = 'send a template (chat/templates/send) instead.';
+  if (!lastInbound) {
+    throw new BadRequestError(
+      'session_window_closed',
+      `${recipient.phone} has never written to this channel, so no 24-hour window for session messages is open: ` +
+        instead,
+    );
+  }
+  const closesAt = new Date(lastInbound.getTime() + WINDOW_MS);
+  if (closesAt <= now) {
+    throw new BadRequestError(
+      'session_window_closed',
+      `The 24-hour window for session messages to ${recipient.phone} closed at ${closesAt.toISOString()}: ` + instead,
+    );
+  }
+}
+
+async function assertInConversation(ctx: SendContext, channelId: string, recipient: Recipient, replyTo: string) {
+  const quoted = await ctx.em.findOne(
+    Message,
+    { msgid: replyTo, channel: channelId, contact: recipient.contactId! },
+    { fields: ['id'] },
+  );
+  if (!quoted) throw ValidationError.field('replyTo', 'is not the msgid of a message of this conversation');
+}
+
+/**
+ * chat/message/send, and what an automation calls: the same checks either way (parameters, contact, window,
+ * quoted message), then one provider call and the outbound record (recordOutbound). Returns what the API replies.
+ */
+export async function sendSessionMessage(
+  ctx: SendContext,
+  input: SessionMessageInput,
+  options: { automationId?: string } = {},
+): Promise<SessionSendResult> {
+  const parsed = sessionSendParams.safeParse(input);
+  if (!parsed.success) {
+    throw new ValidationError(
+      parsed.error.issues.map((i: z.ZodIssue) => ({ field: i.path.join('.'), problem: i.message })),
+    );
+  }
+  const send = parsed.data;
+  const { channelId } = input;
+  const recipient = await recipientOf(ctx, channelId, send.to, send.contactId);
+  await assertWindowOpen(ctx, channelId, recipient, new Date());
+  if (send.replyTo !== undefined) await assertInConversation(ctx, channelId, recipient, send.replyTo);
+  const channel = await ctx.em.findOneOrFail(Channel, channelId, { fields: ['provider'] });
+  const provider = requireProvider(ctx.providers, channel.provider);
+  const { providerMessageId } = await provider.sendSession({
+    channelId,
+    to: recipient.phone,
+    type: send.type,
+    text: send.text,
+    previewUrl: send.previewUrl,
+    mediaUrl: send.mediaUrl,
+    caption: send.caption,
+    filename: send.filename,
+    replyTo: send.replyTo,
+  });
+  const media = send.mediaUrl
+    ? {
+        url: send.mediaUrl,
+        ...(send.caption !== undefined && { caption: send.caption }),
+        ...(send.filename !== undefined && { filename: send.filename }),
+      }
+    : null;
+  await recordOutbound(ctx, {
+    channelId,
+    msgid: providerMessageId,
+    provider: provider.name,
+    to: recipient.phone,
+    type: send.type,
+    body: send.text ?? send.caption ?? null,
+    media,
+    replyTo: send.replyTo ?? null,
+    automationId: options.automationId ?? null,
+  });
+  return { msgid: providerMessageId, status: 'accepted', to: recipient.phone, type: send.type };
+}
