@@ -173,20 +173,13 @@ describe('chat/media/get and its link', () => {
     expect(await broken.json()).toMatchObject({ success: false, error: 'provider_unavailable' });
   });
 
-  test('on a sandbox channel the file is a 1×1 PNG placeholder, through the same link', async ({
+  test('on a sandbox channel (the seed file’s photo) the file is a 1×1 PNG placeholder, through the same link', async ({
     server,
     acme,
     open,
   }) => {
-    const msgid = nextMsgid();
-    await sql(
-      server.databaseUrl,
-      `insert into messages (channel_id, msgid, direction, type, status, "from", media, provider) ` +
-        `values ($1, $2, 'inbound', 'image', 'delivered', '15550001234', $3, 'sandbox')`,
-      [acme.mainChannelId, msgid, JSON.stringify({ mediaId: 'sandbox-photo', mimeType: 'image/jpeg' })],
-    );
     const before = graph.requests.length;
-    const { data } = await server.client(acme.memberKey).workspace.chat.media.get({ msgid });
+    const { data } = await server.client(acme.memberKey).workspace.chat.media.get({ msgid: acme.mediaMsgid });
     expect(data).toMatchObject({ mimeType: 'image/png', size: expect.any(Number) });
     const file = await open(data.url);
     expect(file.headers.get('content-type')).toBe('image/png');

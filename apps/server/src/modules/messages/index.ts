@@ -53,6 +53,18 @@ export const messagesModule = defineModule({
         text: 'Hi Ada, thanks for your order A-1001!',
         createdAt: minutesAgo(120),
       },
+      // A photo the customer sent before the question, read already: chat/media/get's example (a sandbox placeholder).
+      {
+        channel: 'support',
+        msgid: 'wamid.DEMO0003',
+        from: '15550000001',
+        direction: 'inbound',
+        type: 'image',
+        status: 'read',
+        text: 'The box arrived dented',
+        media: { mediaId: 'demo-media-0001', mimeType: 'image/png', caption: 'The box arrived dented' },
+        createdAt: minutesAgo(6),
+      },
       {
         channel: 'support',
         msgid: 'wamid.DEMO0002',
