@@ -130,6 +130,8 @@ describe('every inbound WhatsApp message type', () => {
       CASES.map((entry) => entry.msgid),
     ]);
     const received = eventsOf<{ msgid: string }>(hooks.received, 'message.received');
+    const listed = await client.chat.messages.list({ channelId: wa.waChannelId, phone: '15550007777', limit: 200 });
+    expect(listed.data).toHaveLength(CASES.length);
     for (const entry of CASES) {
       const type = entry.stored ?? entry.type;
       const media = entry.media ?? null;
@@ -143,6 +145,12 @@ describe('every inbound WhatsApp message type', () => {
         msgid: entry.msgid,
         type,
         body: entry.text,
+        media: media && { ...media, sha256: entry.sha256 },
+      });
+      expect(listed.data.find((item) => item.msgid === entry.msgid)).toMatchObject({
+        direction: 'inbound',
+        type,
+        text: entry.text,
         media: media && { ...media, sha256: entry.sha256 },
       });
       const event = received.find((hit) => hit.data.msgid === entry.msgid);
