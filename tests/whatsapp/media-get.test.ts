@@ -124,6 +124,11 @@ describe('chat/media/get and its link', () => {
     await expectLinkRefused(await open(link(`${invoiceId}.${expires}.${signature}`)));
     await expectLinkRefused(await open(link(`${messageId}.${Number(expires) + 600}.${signature}`)));
     await expectLinkRefused(await open(link('nonsense')));
+    for (const hostile of ['%E0%A4%A', 'a'.repeat(10_000), '..%2F..%2Fetc%2Fpasswd', `${messageId}.${expires}.%00`]) {
+      const reply = await open(link(hostile));
+      expect(reply.status, hostile.slice(0, 40)).toBeLessThan(500);
+      expect(await reply.json()).toMatchObject({ success: false });
+    }
     // Signed with the server's own key, but five minutes and one second ago: expired.
     const key = createSecretBox(SECRETS_KEY).deriveKey('media links');
     const stale = signMediaLink(key, messageId!, new Date(Date.now() - 301_000));

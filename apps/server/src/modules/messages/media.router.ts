@@ -29,9 +29,12 @@ export function mediaRouter(deps: RouteDeps) {
  */
 export function mediaLinkRoutes(deps: RouteDeps): Router {
   const router = express.Router();
-  router.get('/media/:token', (req, res, next) => {
+  // Mounted by prefix and read from the raw path: a route parameter would be percent-decoded, and a malformed
+  // escape would fail there; a real token has no escapes, so anything else is just an unknown link.
+  router.use('/media', (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const log = req.log ?? deps.logger;
-    openMediaLink(deps.em.fork(), mediaDeps(deps), req.params.token)
+    openMediaLink(deps.em.fork(), mediaDeps(deps), req.path.slice(1))
       .then(async (file) => {
         if (file.filename) res.attachment(file.filename);
         res.setHeader('Content-Type', file.mimeType);
