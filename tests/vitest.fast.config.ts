@@ -7,6 +7,7 @@ import base from './vitest.config.js';
  */
 const SLOW_SUITES = {
   'spawn a process (the built server, the CLI, pnpm, npm, a browser or a linter)': [
+    'conversations/sandbox-cli.test.ts',
     'export/newman.test.ts',
     'export/openapi-client.test.ts',
     'export/openapi.test.ts',
@@ -37,7 +38,8 @@ const SLOW_SUITES = {
   'fuzz every endpoint with 300 property-based cases (fewer would not reach a success on every endpoint)': [
     'hostile/fuzz.test.ts',
   ],
-  'seed 100,000 contacts or wait for a schedule': [
+  'seed 100,000 contacts or messages, or wait for a schedule': [
+    'conversations/conversations-plans.test.ts',
     'workspace/contacts-plans.test.ts',
     'whatsapp/template-sync-schedule.test.ts',
   ],

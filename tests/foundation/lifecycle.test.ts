@@ -20,21 +20,30 @@ describe('the server process', () => {
       const first = spawnServer({ DATABASE_URL: databaseUrl, PORT: '0', DEMO: 'true', MIGRATE_ON_START: 'true' });
       const [, apiKey] = await first.waitFor(/This API key is shown once; keep it:\s+(sb_live_\S+)/);
       const [curlLine] = await first.waitFor(/curl -s -X POST \S+\/api\/workspace\/v1\/contacts\/list .*/);
+      const [replyLine] = await first.waitFor(/curl -s -X POST \S+\/api\/workspace\/v1\/chat\/message\/send .*/);
+      const [inboxLine] = await first.waitFor(/curl -s -X POST \S+\/chat\/conversations\/list .*/);
 
-      // Run the printed command as a person would paste it (curl ships with the CI image; fall back to fetch).
+      // Run the printed commands as a person would paste them (curl ships with the CI image; fall back to fetch).
       const hasCurl = await exec('curl', ['--version']).then(
         () => true,
         () => false,
       );
-      const body = hasCurl
-        ? JSON.parse((await exec('sh', ['-c', curlLine])).stdout)
-        : await fetch(curlLine.match(/(http:\S+)/)![1]!, {
-            method: 'POST',
-            headers: { 'X-API-Key': apiKey!, 'Content-Type': 'application/json' },
-            body: curlLine.match(/-d '(.*)'/)![1],
-          }).then((r) => r.json());
+      const run = async (line: string) =>
+        hasCurl
+          ? JSON.parse((await exec('sh', ['-c', line])).stdout)
+          : await fetch(line.match(/(http:\S+)/)![1]!, {
+              method: 'POST',
+              headers: { 'X-API-Key': apiKey!, 'Content-Type': 'application/json' },
+              body: line.match(/-d '(.*)'/)![1],
+            }).then((r) => r.json());
+      const body = await run(curlLine);
       expect(body.success).toBe(true);
       expect(body.data.map((c: { name: string }) => c.name)).toEqual(['Ada Lovelace']);
+      // Ada's question is minutes old: the reply goes out, and her conversation is in the unread inbox.
+      expect(await run(replyLine)).toMatchObject({ success: true, data: { status: 'accepted', to: '15550000001' } });
+      expect((await run(inboxLine)).data).toEqual([
+        expect.objectContaining({ name: 'Ada Lovelace', unreadCount: 1, windowExpiresAt: expect.any(String) }),
+      ]);
 
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);

@@ -37,6 +37,13 @@ function printDemoBanner(baseUrl: string, demo: SeedResult) {
       `    curl -s -X POST ${baseUrl}/api/workspace/v1/contacts/list -H "X-API-Key: ${apiKey}" ` +
         `-H "Content-Type: application/json" -d '{"channelId":"${channelId}","search":"ada"}'`,
       '',
+      '  Ada asked about her order minutes ago: answer her, then look at the inbox:',
+      `    curl -s -X POST ${baseUrl}/api/workspace/v1/chat/message/send -H "X-API-Key: ${apiKey}" ` +
+        `-H "Content-Type: application/json" -d '{"channelId":"${channelId}","to":"15550000001",` +
+        `"text":"Hi Ada, A-1001 ships today.","replyTo":"wamid.DEMO0002"}'`,
+      `    curl -s -X POST ${baseUrl}/api/workspace/v1/chat/conversations/list -H "X-API-Key: ${apiKey}" ` +
+        `-H "Content-Type: application/json" -d '{"channelId":"${channelId}","unread":true}'`,
+      '',
       '',
     ].join('\n'),
   );

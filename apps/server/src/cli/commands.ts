@@ -10,6 +10,7 @@ import { hashPassword, User } from '../modules/users/index.js';
 import { manageEndpoint, WEBHOOK_POLICY, WEBHOOK_SECRET_PATTERN, WEBHOOK_SECRETS } from '../modules/webhooks/index.js';
 import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
+import { addSandboxCommands } from './sandbox-commands.js';
 import { addWhatsAppCommands } from './whatsapp-commands.js';
 
 async function findUser(em: EntityManager, email: string, platform?: string): Promise<User> {
@@ -141,6 +142,7 @@ export function buildCli(): Command {
     );
 
   addWhatsAppCommands(program);
+  addSandboxCommands(program);
   return program;
 }
 

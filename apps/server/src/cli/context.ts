@@ -1,16 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/orm.js';
+import { startQueue, type QueueRuntime } from '../events/queue.js';
+import { queueSpecsOf } from '../events/worker.js';
 import type { JobQueue } from '../kit/jobs.js';
 import { startServices, type Services } from '../kit/services.js';
 import { createLogger, type Logger } from '../logger.js';
-import { openDatabase, serviceProviders } from '../wiring.js';
+import { jobFactories, openDatabase, serviceProviders } from '../wiring.js';
 
 export interface CommandContext {
   logger: Logger;
   appliedMigrations: string[];
   /** The modules' services (e.g. the WhatsApp Graph client), started and checked on first use, stopped at the end. */
   services(): Promise<Services>;
+  /**
+   * The job queue, for a command that queues what a request would (a webhook event): jobs land in PostgreSQL for
+   * the running servers' workers; this process runs none.
+   */
+  jobs(): Promise<JobQueue>;
 }
 
 export class CliError extends Error {}
@@ -52,12 +59,22 @@ export async function runCommand(
     await started.check();
     return started;
   };
+  let queue: QueueRuntime | undefined;
+  const jobs = async () => {
+    if (!queue) {
+      const running = await services();
+      const modules = jobFactories.map((factory) => factory({ config, logger, services: running }));
+      queue = await startQueue(database.url, logger, queueSpecsOf(modules));
+    }
+    return queue.queue;
+  };
   try {
     const appliedMigrations = await migrate(database.orm);
-    const result = await command(database.orm.em.fork(), { logger, appliedMigrations, services });
+    const result = await command(database.orm.em.fork(), { logger, appliedMigrations, services, jobs });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    await queue?.stop(1000);
     await started?.stop();
     await database.close();
   }

@@ -1,4 +1,3 @@
-import { isUuid } from '@switchboard/contract';
 import type { Command } from 'commander';
 import { Channel } from '../modules/channels/index.js';
 import {
@@ -9,6 +8,7 @@ import {
   whatsAppCredentialsSchema,
 } from '../modules/whatsapp/index.js';
 import { CliError, runCommand } from './context.js';
+import { channelIdOption } from './options.js';
 
 const OPTION_NAMES: Record<string, string> = {
   phoneNumberId: '--phone-number-id',
@@ -17,11 +17,6 @@ const OPTION_NAMES: Record<string, string> = {
   appSecret: '--app-secret',
   verifyToken: '--verify-token',
 };
-
-function channelIdOption(value: string): string {
-  if (!isUuid(value)) throw new CliError('--channel must be a channel id (UUID).');
-  return value;
-}
 
 /** `channel connect` and `templates sync`: the WhatsApp Cloud API side of a channel. */
 export function addWhatsAppCommands(program: Command): void {

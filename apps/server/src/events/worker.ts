@@ -5,7 +5,7 @@ import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
 import { runDelivery } from './delivery.js';
-import { startQueue, type JobBacklog } from './queue.js';
+import { startQueue, type JobBacklog, type QueueSpec } from './queue.js';
 
 export type { JobBacklog } from './queue.js';
 
@@ -31,6 +31,16 @@ export interface EventsRuntime {
 /** Builds each module's delivery targets; the worker knows jobs by name only. */
 export type JobFactory = (deps: JobDeps) => ModuleJobs;
 
+/** The queues the modules' delivery targets and tasks need, as the worker creates them. */
+export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
+  return [
+    ...modules.flatMap((jobs) => jobs.targets).map((target) => ({ name: target.queue })),
+    ...modules
+      .flatMap((jobs) => jobs.tasks ?? [])
+      .map((task) => ({ name: task.queue, singleton: task.singleton, everyMinutes: task.everyMinutes })),
+  ];
+}
+
 /**
  * The delivery worker, inside the server process: the modules' delivery targets and tasks. Jobs arrive by
  * LISTEN/NOTIFY as soon as the transaction that queued them commits; the 1-second poll is the backstop and what
@@ -46,10 +56,7 @@ export async function startEvents(
   const modules = factories.map((jobs) => jobs({ config, logger, services }));
   const targets = modules.flatMap((jobs) => jobs.targets);
   const tasks = modules.flatMap((jobs) => jobs.tasks ?? []);
-  const queues = [
-    ...targets.map((target) => ({ name: target.queue })),
-    ...tasks.map((task) => ({ name: task.queue, singleton: task.singleton, everyMinutes: task.everyMinutes })),
-  ];
+  const queues = queueSpecsOf(modules);
   const { boss, queue, backlog, stop } = await startQueue(database.url, logger, queues);
   const policy = { schedule: config.DELIVERY_RETRY_SCHEDULE, windowHours: config.DELIVERY_RETRY_HOURS };
   const log = logger.child({ component: 'delivery' });

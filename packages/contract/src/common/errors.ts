@@ -27,8 +27,6 @@ export const ERROR_CODE_STATUS = {
   label_not_found: 404,
   webhook_not_found: 404,
   delivery_not_found: 404,
-  // A message without a customer's file (chat/media/get), or a media link that expired or was altered.
-  media_not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_progress: 409,
   payload_too_large: 413,
@@ -76,10 +74,10 @@ export interface FailureExample {
   error: ErrorCode;
   message: string;
   /**
-   * The request that gets it from the demo data, when that is not the operation's example without the parameter
-   * the message names (tests/export/failure-examples.test.ts sends one or the other).
+   * The parameters that get this reply from the demo data, when it is not the operation's example without the
+   * field the message names (a rule of stored data, such as a contact who never wrote).
    */
-  params?: Record<string, unknown>;
+  request?: Record<string, unknown>;
 }
 
 const pascal = (code: string) => code.replace(/(^|_)(\w)/g, (_, _sep: string, letter: string) => letter.toUpperCase());

@@ -10,7 +10,8 @@ export interface FieldProblem {
 export interface FieldRules<Values, Output> {
   /**
    * The field sets of which one must be given (create vs update, id vs name): the OpenAPI's `anyOf` of `required`
-   * lists. `check` must refuse a request that completes none of them, with its own message.
+   * lists; none when every field is optional. `check` must refuse a request that completes none of them, with its
+   * own message.
    */
   sets: readonly (readonly (keyof Values & string)[])[];
   /** Rules across fields, run once every field is valid on its own; the 400 names each field refused. */
@@ -36,11 +37,11 @@ export function withFieldRules<Input>() {
       if (problems.length) return z.NEVER;
       return rules.resolve ? rules.resolve(values) : (values as unknown as Output);
     });
-    return withOpenApi(ruled, { anyOf: rules.sets.map((required) => ({ required })) }) as unknown as z.ZodEffects<
-      S,
-      Output,
-      Input
-    >;
+    // No sets (only rules that refuse combinations): nothing is required, and OpenAPI has no empty `anyOf`.
+    const described = rules.sets.length
+      ? withOpenApi(ruled, { anyOf: rules.sets.map((required) => ({ required })) })
+      : ruled;
+    return described as unknown as z.ZodEffects<S, Output, Input>;
   };
 }
 

@@ -182,18 +182,19 @@ export const sessionMessagesContract = {
     errors: ['no_channel', 'contact_not_found', 'session_window_closed', 'service_unavailable', ...PROVIDER_ERRORS],
     example: {
       channelId: EXAMPLE_IDS.channelId,
-      contactId: EXAMPLE_IDS.contactId,
+      to: '15550000001',
       text: 'Hi Ada, order A-1001 ships today.',
       replyTo: DEMO_QUESTION,
     },
     failureExamples: {
       sessionWindowClosed: {
-        summary: 'the customer has not written in the last 24 hours',
+        summary: 'the customer never wrote (or not in the last 24 hours): send a template instead',
         status: 400,
         error: 'session_window_closed',
         message:
-          'The 24-hour window for session messages to 15550000002 closed at 2026-01-30T09:00:00.000Z: send a ' +
-          'template (chat/templates/send) instead.',
+          '15550000002 has never written to this channel, so no 24-hour window for session messages is open: ' +
+          'send a template (chat/templates/send) instead.',
+        request: { channelId: EXAMPLE_IDS.channelId, to: '15550000002', text: 'Hi Grace!' },
       },
     },
   }),
@@ -224,6 +225,7 @@ export const sessionMessagesContract = {
         status: 400,
         error: 'invalid_request',
         message: 'msgid: only a customer’s message can be marked read',
+        request: { msgid: 'wamid.DEMO0001' },
       },
     },
   }),
@@ -242,7 +244,7 @@ export const messagesHistoryContract = {
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'contact_not_found'],
-    example: { channelId: EXAMPLE_IDS.channelId, contactId: EXAMPLE_IDS.contactId, page: 1, limit: 50 },
+    example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000001', page: 1, limit: 50 },
   }),
 };
 

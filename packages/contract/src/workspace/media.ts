@@ -45,7 +45,7 @@ export const mediaContract = {
         status: 404,
         error: 'media_not_found',
         message: 'Message wamid.DEMO0001 has no file a customer sent.',
-        params: { msgid: 'wamid.DEMO0001' },
+        request: { msgid: 'wamid.DEMO0001' },
       },
     },
   }),

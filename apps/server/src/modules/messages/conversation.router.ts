@@ -1,14 +1,19 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
-import { listConversations, listMessages } from './message-history.service.js';
+import { conversationContact, listConversations, listMessages } from './message-history.service.js';
 
 export function messagesHistoryRouter({ em, logger }: RouteDeps) {
   return {
-    list: implement<typeof contract.workspace.chat.messages.list>(em, logger, async ({ channelId, ...query }, ctx) => {
-      const channel = await resolveChannel(ctx, channelId);
-      return { success: true, ...(await listMessages(ctx, channel, query)) };
-    }),
+    list: implement<typeof contract.workspace.chat.messages.list>(
+      em,
+      logger,
+      async ({ channelId, contactId, phone, ...query }, ctx) => {
+        const channel = await resolveChannel(ctx, channelId);
+        const conversation = await conversationContact(ctx, channel, { contactId, phone });
+        return { success: true, ...(await listMessages(ctx, channel.id, { ...query, contactId: conversation })) };
+      },
+    ),
   };
 }
 

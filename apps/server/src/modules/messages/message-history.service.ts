@@ -15,8 +15,8 @@ import { Contact } from '../contacts/index.js';
 export interface MessagesQuery {
   page: number;
   limit: number;
+  /** One conversation's messages (conversationContact resolves it); the channel's when left out. */
   contactId?: string;
-  phone?: string;
   direction?: (typeof MESSAGE_DIRECTIONS)[number];
 }
 
@@ -30,8 +30,12 @@ const MESSAGE_COLUMNS = `m.msgid, m.direction, m.type, m.status, m.contact_id as
 const contactNotFound = (ref: string) => () =>
   new NotFoundError('contact_not_found', `No contact ${ref} in this channel.`);
 
-/** The conversation's contact: by id (assertInChannel's rule) or by phone in the channel. */
-async function conversationContact(ctx: CallerContext, channel: ScopedChannel, query: MessagesQuery) {
+/** The conversation's contact: by id (assertInChannel's rule) or by phone in the channel; none when neither is given. */
+export async function conversationContact(
+  ctx: CallerContext,
+  channel: ScopedChannel,
+  query: { contactId?: string; phone?: string },
+): Promise<string | undefined> {
   if (query.contactId !== undefined) {
     const found = await ctx.em.findOne(Contact, { id: query.contactId }, { fields: ['channel'] });
     assertInChannel(ctx, channel, found?.channel.id, contactNotFound(query.contactId));
@@ -44,10 +48,10 @@ async function conversationContact(ctx: CallerContext, channel: ScopedChannel, q
 }
 
 /** chat/messages/list: newest first (created_at, then id), a channel's or one conversation's. */
-export async function listMessages(ctx: CallerContext, channel: ScopedChannel, query: MessagesQuery) {
-  const contactId = await conversationContact(ctx, channel, query);
+export async function listMessages(ctx: CallerContext, channelId: string, query: MessagesQuery) {
+  const { contactId } = query;
   const where = ['m.channel_id = ?'];
-  const params: unknown[] = [channel.id];
+  const params: unknown[] = [channelId];
   if (contactId !== undefined) {
     where.push('m.contact_id = ?');
     params.push(contactId);

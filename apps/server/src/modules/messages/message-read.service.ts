@@ -1,8 +1,8 @@
+import type { QueryResult } from '@mikro-orm/core';
 import { ValidationError } from '../../kit/errors.js';
 import type { CallerContext } from '../../kit/context.js';
 import { Channel } from '../channels/index.js';
 import { findAccessibleMessage } from './message.service.js';
-import { Message } from './message.entity.js';
 import { requireProvider, type MessagingProviders } from './messaging-providers.js';
 
 export interface ReadResult {
@@ -27,16 +27,14 @@ export async function markMessageRead(
   if (message.status === 'read') return { msgid, status: 'read', markedRead: 0 };
   const channel = await ctx.em.findOneOrFail(Channel, message.channel.id, { fields: ['provider'] });
   await requireProvider(providers, channel.provider).markRead(channel.id, msgid);
-  const markedRead = await ctx.em.nativeUpdate(
-    Message,
-    {
-      channel: message.channel.id,
-      direction: 'inbound',
-      status: { $ne: 'read' },
-      createdAt: { $lte: message.createdAt },
-      ...(message.contact ? { contact: message.contact.id } : { id: message.id }),
-    },
-    { status: 'read', updatedAt: new Date() },
+  // Compared in SQL: the stored time has microseconds, a JavaScript Date would cut them off.
+  const { affectedRows: markedRead } = await ctx.em.execute<QueryResult>(
+    `update messages set status = 'read', updated_at = now()
+      where channel_id = ? and direction = 'inbound' and status <> 'read'
+        and ${message.contact ? 'contact_id = ?' : 'id = ?'}
+        and created_at <= (select created_at from messages where id = ?)`,
+    [message.channel.id, message.contact?.id ?? message.id, message.id],
+    'run',
   );
   return { msgid, status: 'read', markedRead };
 }

@@ -1,0 +1,202 @@
+import { receiveSandboxMessage } from '@switchboard/server';
+import { afterAll, describe, expect } from 'vitest';
+import { sql } from '../helpers/database.js';
+import { tenantSeed } from '../helpers/fixtures.js';
+import { expectError, expectForbidden, expectInvalid } from '../helpers/expect.js';
+import { test as base } from '../helpers/test.js';
+import { newWebhookSecret, startWebhookReceiver } from '../platform/receivers.js';
+import { eventsOf } from '../whatsapp/inbound-fixture.js';
+
+const secret = newWebhookSecret();
+const hooks = await startWebhookReceiver(secret);
+afterAll(() => hooks.close());
+
+const test = base
+  .extend('tenant', { scope: 'file' }, async ({ server }) => {
+    const file = tenantSeed('Inbox');
+    file.platforms![0]!.webhooks = [{ url: hooks.url, secret, events: ['message.received'] }];
+    const ids = await server.seed(file);
+    return { key: ids.users!.member!.apiKey!, channelId: ids.channels!.main!, secondKey: ids.users!.owner!.apiKey! };
+  })
+  .extend('chat', ({ server, tenant }) => server.client(tenant.key).workspace.chat)
+  .extend(
+    'receive',
+    ({ server, tenant }) =>
+      (from: string, text: string, msgid?: string) =>
+        receiveSandboxMessage({ em: server.database.orm.em.fork() }, server.jobs, {
+          channelId: tenant.channelId,
+          from,
+          text,
+          msgid,
+        }),
+  );
+test.override('serverEnv', { ALLOW_HTTP_WEBHOOKS: 'true', DELIVERY_RETRY_SCHEDULE: '1' });
+
+describe('conversations: the inbox, the history and inbound sandbox messages', () => {
+  test('a sandbox message is recorded as WhatsApp inbound: contact created, conversation updated, event sent once', async ({
+    server,
+    tenant,
+    chat,
+    receive,
+  }) => {
+    const first = await receive('15550004444', 'Do you ship to Mars?', 'wamid.MARS1');
+    expect(first).toEqual({ msgid: 'wamid.MARS1', recorded: true });
+    expect(await receive('15550004444', 'Do you ship to Mars?', 'wamid.MARS1')).toEqual({
+      msgid: 'wamid.MARS1',
+      recorded: false,
+    });
+    await server.untilIdle();
+    const events = eventsOf<{ msgid: string; contact: { name: string; phone: string } }>(
+      hooks.received,
+      'message.received',
+      (data) => data.msgid === 'wamid.MARS1',
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({
+      channelId: tenant.channelId,
+      contact: { name: '15550004444', phone: '15550004444' },
+      type: 'text',
+      text: 'Do you ship to Mars?',
+      media: null,
+    });
+    const inbox = await chat.conversations.list({ limit: 1 });
+    expect(inbox.data[0]).toEqual({
+      contactId: expect.any(String),
+      phone: '15550004444',
+      name: '15550004444',
+      lastMessage: {
+        msgid: 'wamid.MARS1',
+        direction: 'inbound',
+        type: 'text',
+        text: 'Do you ship to Mars?',
+        createdAt: expect.any(String),
+      },
+      unreadCount: 1,
+      windowExpiresAt: new Date(Date.parse(inbox.data[0]!.lastMessage.createdAt) + 24 * 3_600_000).toISOString(),
+    });
+  });
+
+  test('concurrent inbound messages to one conversation: one contact, an exact unread count', async ({
+    server,
+    tenant,
+    chat,
+    receive,
+  }) => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => receive('15550005555', `Hello ${i}`, `wamid.RACE${i}`)),
+    );
+    expect(results.every((result) => result.recorded)).toBe(true);
+    const [contacts] = await sql(
+      server.databaseUrl,
+      `select count(*)::int as n from contacts where channel_id = $1 and phone = '15550005555'`,
+      [tenant.channelId],
+    );
+    expect(contacts!.n).toBe(1);
+    const conversation = (await chat.conversations.list({ unread: true })).data.find((c) => c.phone === '15550005555');
+    expect(conversation!.unreadCount).toBe(20);
+    const history = await chat.messages.list({ phone: '15550005555', limit: 200 });
+    expect(history.pagination.total).toBe(20);
+    expect(conversation!.lastMessage.msgid).toBe(history.data[0]!.msgid);
+
+    await chat.message.read({ msgid: 'wamid.RACE0' });
+    const readAt = history.data.find((m) => m.msgid === 'wamid.RACE0')!.createdAt;
+    const afterRead = (await chat.conversations.list({})).data.find((c) => c.phone === '15550005555')!;
+    expect(afterRead.unreadCount).toBe(history.data.filter((m) => m.createdAt > readAt).length);
+    const [unread] = await sql(
+      server.databaseUrl,
+      `select count(*)::int as n from messages where "from" = '15550005555' and status <> 'read'`,
+    );
+    expect(afterRead.unreadCount).toBe(unread!.n);
+  });
+
+  test('the inbox: newest activity first, unread filter, a null window for a contact who never wrote', async ({
+    chat,
+    receive,
+  }) => {
+    await chat.templates.send({ to: '15550006666', templateName: 'order_update', variables: 'Neo,A-1' });
+    const inbox = await chat.conversations.list({});
+    expect(inbox.data[0]).toMatchObject({
+      phone: '15550006666',
+      // Named by the phone: an outbound message to a new number creates its contact.
+      name: '15550006666',
+      lastMessage: { direction: 'outbound', type: 'template', text: null },
+      unreadCount: 0,
+      windowExpiresAt: null,
+    });
+    const activity = inbox.data.map((c) => c.lastMessage.createdAt);
+    expect(activity).toEqual([...activity].sort().reverse());
+    expect(inbox.pagination.total).toBe(inbox.data.length);
+
+    await receive('15550006666', 'What is A-1?');
+    const unread = await chat.conversations.list({ unread: true });
+    expect(unread.data[0]).toMatchObject({ phone: '15550006666', unreadCount: 1 });
+    expect(unread.data.every((c) => c.unreadCount > 0)).toBe(true);
+    expect(unread.data.some((c) => c.phone === '15550000001')).toBe(true);
+
+    const paged = await chat.conversations.list({ page: 2, limit: 1 });
+    expect(paged.data).toEqual([inbox.data[1]]);
+    expect(paged.pagination).toEqual({
+      page: 2,
+      limit: 1,
+      total: inbox.pagination.total + 0,
+      pages: inbox.pagination.total,
+    });
+  });
+
+  test('the history: newest first, by contact or phone or direction, paginated', async ({ tenant, chat, receive }) => {
+    await receive('15550007777', 'one', 'wamid.H1');
+    await receive('15550007777', 'two', 'wamid.H2');
+    const reply = await chat.message.send({ to: '15550007777', text: 'three', replyTo: 'wamid.H2' });
+    const all = await chat.messages.list({ phone: '+1 555 000 7777' });
+    expect(all.data.map((m) => m.text)).toEqual(['three', 'two', 'one']);
+    expect(all.data[0]).toEqual({
+      msgid: reply.data.msgid,
+      direction: 'outbound',
+      type: 'text',
+      status: expect.any(String),
+      contactId: all.data[1]!.contactId,
+      from: null,
+      to: '15550007777',
+      text: 'three',
+      templateName: null,
+      media: null,
+      replyTo: 'wamid.H2',
+      automationId: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(all.data[1]).toMatchObject({ msgid: 'wamid.H2', direction: 'inbound', from: '15550007777', to: null });
+    const byId = await chat.messages.list({ contactId: all.data[0]!.contactId!, direction: 'inbound', limit: 1 });
+    expect(byId.data.map((m) => m.msgid)).toEqual(['wamid.H2']);
+    expect(byId.pagination).toEqual({ page: 1, limit: 1, total: 2, pages: 2 });
+    const channel = await chat.messages.list({ channelId: tenant.channelId, limit: 200 });
+    expect(channel.data.map((m) => m.msgid)).toContain('wamid.MARS1');
+    expect(channel.pagination.total).toBe(channel.data.length);
+  });
+
+  test('refusals: unknown contact 404, both lookups 400, another tenant’s channel, contact or msgid 403', async ({
+    server,
+    acme,
+    chat,
+  }) => {
+    await expectError(chat.messages.list({ phone: '15559999999' }), 404, 'contact_not_found');
+    await expectError(
+      chat.messages.list({ contactId: '00000000-0000-4000-8000-000000000000' }),
+      404,
+      'contact_not_found',
+    );
+    await expectInvalid(
+      chat.messages.list({ phone: '15550000001', contactId: acme.ids.contacts!.ada! }),
+      'phone',
+      'cannot be combined',
+    );
+    await expectForbidden(chat.messages.list({ contactId: acme.ids.contacts!.ada! }));
+    await expectForbidden(chat.messages.list({ channelId: acme.mainChannelId }));
+    await expectForbidden(chat.conversations.list({ channelId: acme.mainChannelId }));
+    const unknown = await expectForbidden(chat.message.read({ msgid: 'wamid.NOPE' }));
+    const foreign = await expectForbidden(chat.message.read({ msgid: acme.inboundMsgid }));
+    expect(foreign.message).toBe(unknown.message);
+    const [row] = await sql(server.databaseUrl, 'select status from messages where msgid = $1', [acme.inboundMsgid]);
+    expect(row!.status).toBe('delivered');
+  });
+});
