@@ -12,6 +12,7 @@ import { benchDatabase } from './bench-database.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
 import { sampleContacts } from './bulk-contacts.js';
+import { conversationPhones } from './bulk-messages.js';
 import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
 
@@ -19,6 +20,8 @@ const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const USERS = Number(process.env.BENCH_USERS ?? 2_000);
+/** Contacts with a conversation of ten messages: 1,000,000 messages by default. */
+const CONVERSATIONS = Math.min(CONTACTS, Number(process.env.BENCH_CONVERSATIONS ?? 100_000));
 const CONNECTIONS = 50;
 const ONLY = process.env.BENCH_ONLY?.split(',');
 /** Another build of the server to measure, e.g. a copy of an older dist/ (both servers run it). */
@@ -32,11 +35,24 @@ interface Scenario {
   mode: 'closed' | 'open';
   rate?: number;
   bodies: LoadSpec['bodies'];
+  /** The raw baseline has no messaging providers: only the product runs it. */
+  productOnly?: boolean;
+}
+
+/** Phones to address conversations by: spread over the inbox, and the newest ones (their 24-hour window is open). */
+interface Conversations {
+  spread: string[];
+  open: string[];
 }
 
 const WORKSPACE = '/api/workspace/v1';
 
-function scenarios(channelId: string, msgids: string[], samples: { name: string; phone: string }[]): Scenario[] {
+function scenarios(
+  channelId: string,
+  msgids: string[],
+  samples: { name: string; phone: string }[],
+  conversations: Conversations,
+): Scenario[] {
   const terms = searchTerms(samples, 4_000);
   const search = terms.map(({ search, termClass }) => ({ body: { channelId, search }, termClass }));
   const pages = Array.from({ length: 20 }, (_, i) => ({ body: { channelId, page: i + 1 } }));
@@ -44,6 +60,8 @@ function scenarios(channelId: string, msgids: string[], samples: { name: string;
   const labels = Array.from({ length: 40 }, (_, i) => ({
     body: { channelId, name: `bench-${i}`, color: '#3366cc', sortOrder: i % 10 },
   }));
+  const history = conversations.spread.map((phone) => ({ body: { channelId, phone } }));
+  const replies = conversations.open.map((to) => ({ body: { channelId, to, text: 'Thanks, on its way.' } }));
   const all: Scenario[] = [
     { name: 'channels/list', path: `${WORKSPACE}/channels/list`, mode: 'closed', bodies: [{ body: {} }] },
     { name: 'contacts/list page 1', path: `${WORKSPACE}/contacts/list`, mode: 'closed', bodies: page1 },
@@ -56,7 +74,40 @@ function scenarios(channelId: string, msgids: string[], samples: { name: string;
       mode: 'closed',
       bodies: msgids.map((msgid) => ({ body: { msgid } })),
     },
+    {
+      name: 'chat/messages/list, one conversation',
+      path: `${WORKSPACE}/chat/messages/list`,
+      mode: 'closed',
+      bodies: history,
+    },
+    {
+      name: 'chat/conversations/list page 1',
+      path: `${WORKSPACE}/chat/conversations/list`,
+      mode: 'closed',
+      bodies: page1,
+    },
+    {
+      name: 'chat/message/send (sandbox)',
+      path: `${WORKSPACE}/chat/message/send`,
+      mode: 'closed',
+      bodies: replies,
+      productOnly: true,
+    },
     { name: 'page 1 at 300 req/s', path: `${WORKSPACE}/contacts/list`, mode: 'open', rate: 300, bodies: page1 },
+    {
+      name: 'conversation at 200 req/s',
+      path: `${WORKSPACE}/chat/messages/list`,
+      mode: 'open',
+      rate: 200,
+      bodies: history,
+    },
+    {
+      name: 'inbox at 200 req/s',
+      path: `${WORKSPACE}/chat/conversations/list`,
+      mode: 'open',
+      rate: 200,
+      bodies: page1,
+    },
     { name: 'search at 100 req/s', path: `${WORKSPACE}/contacts/list`, mode: 'open', rate: 100, bodies: search },
   ];
   return all.filter((s) => !ONLY || ONLY.some((only) => s.name.startsWith(only)));
@@ -110,6 +161,7 @@ async function main() {
     contacts: CONTACTS,
     users: USERS,
     messages: 100_000,
+    conversations: CONVERSATIONS,
     keep: process.env.BENCH_KEEP === '1',
     name: process.env.BENCH_DATABASE,
     log,
@@ -123,17 +175,21 @@ async function main() {
       await startProduct(database.url, apiKeys[0]!, ARTIFACTS, DIST),
       await startRaw(database.url, apiKeys[0]!, ARTIFACTS, DIST),
     );
-    const list = scenarios(channelId, msgids, await sampleContacts(database.url, 2_000));
+    const list = scenarios(channelId, msgids, await sampleContacts(database.url, 2_000), {
+      spread: await conversationPhones(database.url, 2_000),
+      open: await conversationPhones(database.url, 100, true),
+    });
     log('warming up both servers (not measured)');
     for (const server of servers)
-      for (const scenario of list.filter((s) => s.mode === 'closed')) await measure(server, scenario, apiKeys, 2);
+      for (const scenario of list.filter((s) => s.mode === 'closed' && (!s.productOnly || server.name === 'product')))
+        await measure(server, scenario, apiKeys, 2);
 
     const rows: Row[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const scenario of list) {
         // Alternate which server goes first, so neither always runs on the other's leftovers.
         const order = round % 2 === 1 ? servers : [...servers].reverse();
-        for (const server of order) {
+        for (const server of order.filter((s) => !scenario.productOnly || s.name === 'product')) {
           log(`round ${round}/${ROUNDS}: ${scenario.name} → ${server.name}`);
           rows.push({
             round,

@@ -4,11 +4,14 @@ import pg from 'pg';
 import { createLogger, loadConfig, migrate, openDatabase, startEmbeddedPostgres } from '@switchboard/server';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { bulkLoadContacts, existingTenant, markReady, seedTenant, type BenchTenant } from './bulk-contacts.js';
+import { bulkLoadMessages } from './bulk-messages.js';
 
 export interface BenchDatabaseOptions {
   contacts: number;
   users: number;
   messages: number;
+  /** Contacts given a conversation of MESSAGES_PER_CONVERSATION messages (chat/messages/list, the inbox). */
+  conversations: number;
   /** Keep the seeded database after the run and reuse it when it is already there. */
   keep: boolean;
   /** A database name of one's own, e.g. to keep the database of an older build beside the current one. */
@@ -23,6 +26,7 @@ export interface BenchDatabase {
 }
 
 const EMBEDDED_PORT = 54_399;
+export const MESSAGES_PER_CONVERSATION = 10;
 
 /** A PostgreSQL server: DATABASE_URL's, or an embedded one under .data/bench-pg (kept with the database). */
 async function postgresServer(keep: boolean, log: (line: string) => void) {
@@ -60,9 +64,9 @@ async function databaseExists(adminUrl: string, name: string): Promise<boolean> 
  * reused as it is (the server applies any newer migrations when it starts), otherwise it is created afresh.
  */
 export async function benchDatabase(options: BenchDatabaseOptions): Promise<BenchDatabase> {
-  const { contacts, users, messages, keep, log } = options;
+  const { contacts, users, messages, conversations, keep, log } = options;
   const server = await postgresServer(keep, log);
-  const name = options.name ?? `switchboard_bench_${contacts}`;
+  const name = options.name ?? `switchboard_bench_${contacts}_${conversations}`;
   const url = new URL(server.adminUrl);
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
@@ -86,6 +90,7 @@ export async function benchDatabase(options: BenchDatabaseOptions): Promise<Benc
   log(`seeding ${name}: ${users.toLocaleString('en-US')} API users, ${messages.toLocaleString('en-US')} messages`);
   const tenant = await seedTenant(databaseUrl, users, messages);
   await bulkLoadContacts(databaseUrl, tenant.channelId, contacts, log);
+  await bulkLoadMessages(databaseUrl, tenant.channelId, MESSAGES_PER_CONVERSATION, log, conversations);
   await markReady(databaseUrl);
   log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { url: databaseUrl, tenant, dispose };

@@ -33,6 +33,9 @@ const { listContacts } = await fromBuild<typeof import('../../apps/server/src/mo
 const { upsertLabel } = await fromBuild<typeof import('../../apps/server/src/modules/labels/label.service.js')>(
   'modules/labels/label.service.js',
 );
+const { conversationContact, listConversations, listMessages } = await fromBuild<
+  typeof import('../../apps/server/src/modules/messages/message-history.service.js')
+>('modules/messages/message-history.service.js');
 const { findMessageStatus } = await fromBuild<
   typeof import('../../apps/server/src/modules/messages/message.service.js')
 >('modules/messages/message.service.js');
@@ -71,6 +74,19 @@ const routes: Record<string, (ctx: CallerContext, params: Params) => Promise<obj
       message: created ? 'Label created successfully' : 'Label updated successfully',
       data: { id: label.id, channelId: channel.id, name: label.name },
     };
+  },
+  '/api/workspace/v1/chat/messages/list': async (ctx, params) => {
+    const channel = await resolveChannel(ctx, params.channelId as string | undefined);
+    const contactId = await conversationContact(ctx, channel, { phone: params.phone as string | undefined });
+    return listMessages(ctx, channel.id, {
+      page: Number(params.page ?? 1),
+      limit: Number(params.limit ?? 50),
+      contactId,
+    });
+  },
+  '/api/workspace/v1/chat/conversations/list': async (ctx, params) => {
+    const channel = await resolveChannel(ctx, params.channelId as string | undefined);
+    return listConversations(ctx, channel.id, { page: Number(params.page ?? 1), limit: Number(params.limit ?? 50) });
   },
   '/api/workspace/v1/chat/message/status': async (ctx, params) => ({
     data: await findMessageStatus(ctx, params.msgid as string),

@@ -33,7 +33,7 @@ const test = base
 test.override('serverEnv', { ALLOW_HTTP_WEBHOOKS: 'true', DELIVERY_RETRY_SCHEDULE: '1' });
 
 describe('conversations: the inbox, the history and inbound sandbox messages', () => {
-  test('a sandbox message is recorded as WhatsApp inbound: contact created, conversation updated, event sent once', async ({
+  test('a sandbox message is recorded as WhatsApp inbound: contact made, conversation updated, one event', async ({
     server,
     tenant,
     chat,

@@ -115,7 +115,10 @@ describe('workspace chat/message/send (sandbox)', () => {
     const to = '15550000001';
     const https = 'https://files.example.com/a.jpg';
     await expectInvalid(send({ text: 'hi' } as SendParams), 'to', 'is required \\(or contactId\\)');
-    await expectInvalid(send({ to, contactId: '9f2b4d6e-8a1c-4e3f-b5d7-0c2e4a6b8d13', text: 'x' }), 'contactId');
+    await expectInvalid(
+      send({ to, contactId: '9f2b4d6e-8a1c-4e3f-b5d7-0c2e4a6b8d13', text: 'x' } as unknown as SendParams),
+      'contactId',
+    );
     await expectInvalid(send({ to }), 'text', 'is required for type text');
     await expectInvalid(send({ to, text: 'x'.repeat(4097) }), 'text', 'at most 4096');
     await expectInvalid(send({ to, text: '' }), 'text', 'must not be empty');
@@ -193,12 +196,7 @@ describe('workspace chat/message/send (sandbox)', () => {
     expect(row!.n).toBe(1);
   });
 
-  test('403 for another tenant’s channel or contact; 404 for an unknown contact', async ({
-    acme,
-    globex,
-    send,
-    count,
-  }) => {
+  test('403 for another tenant’s channel or contact; 404 for an unknown contact', async ({ globex, send, count }) => {
     const before = await count();
     await expectForbidden(send({ channelId: globex.mainChannelId, to: '15550000001', text: 'x' }));
     await expectForbidden(send({ contactId: globex.ids.contacts!.ada!, text: 'x' }));

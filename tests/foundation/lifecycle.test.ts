@@ -41,9 +41,10 @@ describe('the server process', () => {
       expect(body.data.map((c: { name: string }) => c.name)).toEqual(['Ada Lovelace']);
       // Ada's question is minutes old: the reply goes out, and her conversation is in the unread inbox.
       expect(await run(replyLine)).toMatchObject({ success: true, data: { status: 'accepted', to: '15550000001' } });
-      expect((await run(inboxLine)).data).toEqual([
-        expect.objectContaining({ name: 'Ada Lovelace', unreadCount: 1, windowExpiresAt: expect.any(String) }),
-      ]);
+      const [ada, ...others] = (await run(inboxLine)).data;
+      expect(others).toEqual([]);
+      expect(ada).toMatchObject({ name: 'Ada Lovelace', windowExpiresAt: expect.any(String) });
+      expect(ada.unreadCount).toBeGreaterThan(0);
 
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);

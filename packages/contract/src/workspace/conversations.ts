@@ -187,6 +187,12 @@ export const sessionMessagesContract = {
       replyTo: DEMO_QUESTION,
     },
     failureExamples: {
+      textRequired: {
+        summary: 'a text message without its text',
+        status: 400,
+        error: 'invalid_request',
+        message: 'text: is required for type text',
+      },
       sessionWindowClosed: {
         summary: 'the customer never wrote (or not in the last 24 hours): send a template instead',
         status: 400,
@@ -237,8 +243,8 @@ export const messagesHistoryContract = {
     path: '/api/workspace/v1/chat/messages/list',
     summary: 'List messages of a channel or one conversation, paginated',
     description:
-      'Newest first (createdAt, then msgid order of storage). Templates, session messages and customers’ messages ' +
-      'alike; `contactId` or `phone` narrows to one conversation (a phone that is no contact lists nothing).',
+      'Newest first (createdAt, then id). Templates, session messages and customers’ messages alike; `contactId` ' +
+      'or `phone` narrows to one conversation (neither a contact of the channel: 404 `contact_not_found`).',
     params: messagesListParams,
     response: pageEnvelope(messageSchema),
     rateClass: 'api_read',

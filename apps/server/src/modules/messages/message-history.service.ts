@@ -30,7 +30,7 @@ const MESSAGE_COLUMNS = `m.msgid, m.direction, m.type, m.status, m.contact_id as
 const contactNotFound = (ref: string) => () =>
   new NotFoundError('contact_not_found', `No contact ${ref} in this channel.`);
 
-/** The conversation's contact: by id (assertInChannel's rule) or by phone in the channel; none when neither is given. */
+/** The conversation's contact: by id (assertInChannel's rule) or by phone in the channel; none without either. */
 export async function conversationContact(
   ctx: CallerContext,
   channel: ScopedChannel,

@@ -114,33 +114,16 @@ export class GraphClient {
   }
 
   /** Sends one template message; the `wamid.` Meta gives it becomes our msgid. */
-  async sendTemplate(
-    credentials: PhoneNumberCredentials,
-    message: TemplateMessage,
-  ): Promise<{ providerMessageId: string }> {
-    const reply = await this.call({
-      operation: 'sending the template message',
-      accessToken: credentials.accessToken,
-      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
-      reply: sendReply,
-      json: templateMessageBody(message),
-    });
-    return { providerMessageId: reply.messages[0]!.id };
+  sendTemplate(credentials: PhoneNumberCredentials, message: TemplateMessage): Promise<{ providerMessageId: string }> {
+    return this.postMessage(credentials, 'sending the template message', templateMessageBody(message));
   }
 
   /** Sends one session message (text, or media by link); the `wamid.` Meta gives it becomes our msgid. */
-  async sendSession(
+  sendSession(
     credentials: PhoneNumberCredentials,
     message: OutboundSessionMessage,
   ): Promise<{ providerMessageId: string }> {
-    const reply = await this.call({
-      operation: 'sending the message',
-      accessToken: credentials.accessToken,
-      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
-      reply: sendReply,
-      json: sessionMessageBody(message),
-    });
-    return { providerMessageId: reply.messages[0]!.id };
+    return this.postMessage(credentials, 'sending the message', sessionMessageBody(message));
   }
 
   /** Marks a customer's message read (WhatsApp marks the earlier ones with it). */
@@ -148,7 +131,7 @@ export class GraphClient {
     await this.call({
       operation: 'marking the message read',
       accessToken: credentials.accessToken,
-      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
+      url: this.messagesUrl(credentials),
       reply: readReply,
       json: readReceiptBody(messageId),
     });
@@ -245,6 +228,22 @@ export class GraphClient {
   /** Closes the idle keep-alive connections; calls after this fail. */
   async close(): Promise<void> {
     await this.agent.close();
+  }
+
+  private messagesUrl(credentials: PhoneNumberCredentials) {
+    return `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}/messages`;
+  }
+
+  /** POST /{phone-number-id}/messages with a message; Meta's reply carries its `wamid.`. */
+  private async postMessage(credentials: PhoneNumberCredentials, operation: string, json: unknown) {
+    const reply = await this.call({
+      operation,
+      accessToken: credentials.accessToken,
+      url: this.messagesUrl(credentials),
+      reply: sendReply,
+      json,
+    });
+    return { providerMessageId: reply.messages[0]!.id };
   }
 
   private async call<T>({ operation, accessToken, url, reply, json }: GraphCall<T>): Promise<T> {
