@@ -19,6 +19,8 @@ export interface Tenant {
   msgid: string;
   /** Ada's question on the main channel, just now: her 24-hour window is open. */
   inboundMsgid: string;
+  /** A photo Ada sent before her question, read already (a sandbox file: chat/media/get serves a placeholder). */
+  mediaMsgid: string;
   ids: SeedResult;
 }
 
@@ -139,6 +141,18 @@ export function tenantSeed(name: string): SeedFile {
         from: '15550000001',
         text: 'Where is my order?',
       },
+      {
+        ref: 'photo',
+        channel: 'main',
+        msgid: `wamid.img${tag}`,
+        direction: 'inbound',
+        from: '15550000001',
+        type: 'image',
+        status: 'read',
+        text: 'The box',
+        media: { mediaId: `media-${tag}`, mimeType: 'image/jpeg', caption: 'The box' },
+        createdAt: new Date(Date.now() - 10 * 60_000).toISOString(),
+      },
     ],
     plans: [
       { ref: 'pro', platform: 'p', name: 'Pro', itemType: 'plan', prices: { monthly: 49, annual: 490 } },
@@ -180,6 +194,7 @@ export async function createTenant(server: TestServer, name: string): Promise<Te
     secondChannelId: ids.channels!.second!,
     msgid: file.messages![0]!.msgid,
     inboundMsgid: file.messages![1]!.msgid,
+    mediaMsgid: file.messages![2]!.msgid,
     ids,
   };
 }

@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
  * A stand-in for Meta's Graph API (the outside world, so a fake is allowed): a real HTTP server on a random port
  * that answers as Meta's Cloud API reference describes — phone number lookup, template sends, template listing
- * with cursor paging and full `paging.next` URLs, Graph's error body — and records what it received.
+ * with cursor paging and full `paging.next` URLs, media lookups and downloads, Graph's error body — and records what
+ * it received.
  *
  * Session messages (text, media by https link) and read receipts are accepted.
  * Refusals: an unknown bearer token gets 401 code 190; unknown ids get 400 code 100; a send of a template that is
@@ -27,6 +29,12 @@ export interface StandInTemplate {
   category: string;
   /** The BODY component's text; `{{n}}` placeholders decide how many parameters a send must carry. */
   body: string;
+}
+
+/** A file a customer sent, kept by the stand-in as Meta keeps it. */
+export interface StandInMedia {
+  mimeType: string;
+  bytes: Buffer;
 }
 
 export interface RecordedRequest {
@@ -59,6 +67,8 @@ export interface GraphStandInOptions {
   templates?: Record<string, StandInTemplate[]>;
   /** Largest page served whatever `limit` asks for, so a few templates span several pages. */
   maxPageSize?: number;
+  /** Customers' files by media id. */
+  media?: Record<string, StandInMedia>;
 }
 
 export interface GraphStandIn {
@@ -69,10 +79,15 @@ export interface GraphStandIn {
   /** TCP connections accepted so far (keep-alive reuse keeps this low). */
   connections(): number;
   templates: Record<string, StandInTemplate[]>;
+  /** Customers' files by media id: `GET /{media-id}` describes one, its `url` serves the bytes. */
+  media: Record<string, StandInMedia>;
   replyOnce(reply: ScriptedReply): void;
   replyAlways(reply: ScriptedReply): void;
   close(): Promise<void>;
 }
+
+/** Where the stand-in serves media bytes (Meta's are on lookaside.fbsbx.com, outside the versioned Graph paths). */
+const MEDIA_DOWNLOAD_PATH = '/whatsapp_business/attachments/';
 
 /** Graph's error body. */
 export function graphError(code: number, message: string, extra: Record<string, unknown> = {}) {
@@ -115,6 +130,7 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
   const phoneNumbers = new Map((options.phoneNumbers ?? []).map((number) => [number.phoneNumberId, number]));
   const templates = options.templates ?? {};
   const maxPageSize = options.maxPageSize ?? 100;
+  const media = options.media ?? {};
   const requests: RecordedRequest[] = [];
   const scripted: Array<ScriptedReply & { once: boolean }> = [];
   let connections = 0;
@@ -133,6 +149,7 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     }
     const [, pathVersion, id, edge, ...rest] = request.path.split('/');
     if (pathVersion !== version || id === undefined || rest.length > 0) return unsupported(request.path);
+    if (request.method === 'GET' && edge === undefined && media[id]) return describeMedia(id, media[id]);
     if (request.method === 'GET' && edge === undefined) {
       const number = phoneNumbers.get(id);
       if (!number) return unsupported(id);
@@ -150,6 +167,33 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       return list ? templatePage(id, list, request.query) : unsupported(id);
     }
     return unsupported(request.path);
+  }
+
+  /** Meta's media object: its `url` (on this stand-in, like lookaside.fbsbx.com) needs the bearer token as well. */
+  function describeMedia(id: string, file: StandInMedia) {
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        url: `${url}${MEDIA_DOWNLOAD_PATH}?mid=${encodeURIComponent(id)}&ext=${Date.now()}`,
+        mime_type: file.mimeType,
+        sha256: createHash('sha256').update(file.bytes).digest('base64'),
+        file_size: String(file.bytes.length),
+        id,
+      },
+    };
+  }
+
+  /** The bytes behind a media URL, to the bearer of a known token only (as Meta's CDN answers). */
+  function download(request: RecordedRequest, res: ServerResponse) {
+    const token = request.authorization?.replace(/^Bearer /, '');
+    const file = media[request.query.mid ?? ''];
+    if (token === undefined || !accessTokens.has(token) || !file) {
+      res.writeHead(token !== undefined && accessTokens.has(token) ? 404 : 401, { 'content-type': 'text/plain' });
+      return void res.end('Not available');
+    }
+    res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.bytes.length) });
+    res.end(file.bytes);
   }
 
   function send(number: StandInPhoneNumber, body: unknown): { status: number; body: unknown } {
@@ -287,6 +331,7 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     const scriptIndex = scripted.findIndex((reply) => reply.match?.(request) ?? true);
     const script = scripted[scriptIndex];
     if (script?.once) scripted.splice(scriptIndex, 1);
+    if (!script && request.method === 'GET' && request.path === MEDIA_DOWNLOAD_PATH) return download(request, res);
     const reply = script ?? answer(request);
     if (script?.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     if (script?.drop) return void res.socket?.destroy();
@@ -310,6 +355,7 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     requests,
     connections: () => connections,
     templates,
+    media,
     replyOnce: (reply) => scripted.push({ ...reply, once: true }),
     replyAlways: (reply) => scripted.push({ ...reply, once: false }),
     close: async () => {

@@ -130,6 +130,8 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
         conditions: [],
         actions: [{ type: 'set_custom_field', name: 'Plan', value: 'pro' }],
       },
+      // The tenant's photo: a message with a customer's file (the msgid hint is an outbound one).
+      [contract.workspace.chat.media.get.post.path]: { msgid: file.messages![2]!.msgid },
       // A text to Ada, whose question the tenant seed holds (her window is open): the fields of other types and the
       // other recipient form left out more often than not, so that some cases are sendable.
       [contract.workspace.chat.message.send.post.path]: {

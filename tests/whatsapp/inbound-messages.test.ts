@@ -124,7 +124,7 @@ describe('inbound WhatsApp messages and message.received', () => {
         contact: { id: contact!.id, name: 'Katherine Johnson', phone: '15550009876' },
         type: 'image',
         text: null,
-        // Inbound media fields come with the conversations work (issue #24 §5).
+        // An image without Meta's media object is still recorded, with no file (inbound-types covers real ones).
         media: null,
         timestamp: isoAt(0),
       });

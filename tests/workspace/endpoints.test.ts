@@ -22,6 +22,7 @@ describe('the workspace endpoint table the table-driven suites iterate', () => {
       'chat/message/read',
       'chat/messages/list',
       'chat/conversations/list',
+      'chat/media/get',
     ]);
   });
 

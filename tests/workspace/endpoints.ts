@@ -105,6 +105,12 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
     params: () => ({ phone: '15550000001', direction: 'inbound' }),
   },
   'chat.conversations.list': { rateClass: 'api_read', call: (c, p) => c.workspace.chat.conversations.list(p) },
+  'chat.media.get': {
+    rateClass: 'api_read',
+    call: (c, p) => c.workspace.chat.media.get(p as { msgid: string }),
+    params: (tenant) => ({ msgid: tenant.mediaMsgid }),
+    channelScoped: false,
+  },
 };
 
 /**

@@ -22,7 +22,7 @@ import { apiKeyLookup, idempotencyStore } from './modules/index.js';
 import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
 import { root } from './portal/root.js';
-import { receivers, routeSlices } from './wiring.js';
+import { publicRoutes, receivers, routeSlices } from './wiring.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -93,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);
   for (const receiver of receivers) app.use('/webhooks', receiver(routeDeps));
+  for (const routesOf of publicRoutes) app.use(routesOf(routeDeps));
   app.use(requireJsonBody, jsonBody);
   registerApiRoutes(app, routeSlices, routeDeps, {
     em: deps.orm.em,

@@ -183,6 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return parsed.data;
 }
 
+/** PUBLIC_URL without a trailing slash, else the local address: the base of links this server hands out. */
+export const publicBaseUrl = (config: Config) =>
+  (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+
 /** Whether this process applies pending migrations before listening (see MIGRATE_ON_START). */
 export const migratesOnStart = (config: Config) => config.MIGRATE_ON_START ?? !config.DATABASE_URL;
 /** Whether this process loads the demo data into an empty database (see DEMO). */

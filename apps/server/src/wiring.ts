@@ -19,6 +19,7 @@ export const entities = [...modules, portalModule].flatMap((manifest) => manifes
 const schema: Schema = { entities, sessionSettings: sessionSettingsOf(modules) };
 export const routeSlices = modules.flatMap((module) => module.routes ?? []);
 export const receivers = modules.flatMap((module) => (module.receivers ? [module.receivers] : []));
+export const publicRoutes = modules.flatMap((module) => (module.publicRoutes ? [module.publicRoutes] : []));
 export const serviceProviders = modules.flatMap((module) => module.services ?? []);
 export const jobFactories = modules.flatMap((module) => (module.jobs ? [module.jobs] : []));
 export const deliveryFailureGauges = modules.flatMap((module) => module.metrics?.deliveryFailures ?? []);

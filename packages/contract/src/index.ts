@@ -10,6 +10,7 @@ import { contactsContract } from './workspace/contacts.js';
 import { conversationsContract, messagesHistoryContract, sessionMessagesContract } from './workspace/conversations.js';
 import { customFieldsContract } from './workspace/custom-fields.js';
 import { labelsContract } from './workspace/labels.js';
+import { mediaContract } from './workspace/media.js';
 import { messagesContract } from './workspace/messages.js';
 import { templatesContract } from './workspace/templates.js';
 
@@ -30,6 +31,7 @@ export const contract = {
       message: { ...messagesContract, ...sessionMessagesContract },
       messages: messagesHistoryContract,
       conversations: conversationsContract,
+      media: mediaContract,
     },
   },
   platform: {

@@ -66,6 +66,11 @@ export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly 
    * the API's JSON parser and key auth, so a receiver sees the raw body and authenticates the sender itself.
    */
   receivers?(deps: RouteDeps): Router;
+  /**
+   * Public GETs outside the contract and key auth, mounted at the root with the receivers (e.g. `/media/<token>`,
+   * links whose signed token is the permission).
+   */
+  publicRoutes?(deps: RouteDeps): Router;
   /** Its top-level lists in the seed file, in load order, and the fields it adds to earlier modules' lists. */
   seed?: Seed;
   /** Long-lived objects it provides to routers (started with the server, stopped with it). */

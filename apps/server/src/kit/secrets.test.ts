@@ -76,6 +76,15 @@ describe('createSecretBox', () => {
     for (const part of [2, 3, 4]) expect(problemOf(() => box.decrypt(flipBit(ciphertext, part)))).toBe('tampered');
   });
 
+  it('derives keys per purpose: stable for one key, unrelated across purposes and keys', () => {
+    const links = box.deriveKey('media links');
+    expect(links).toHaveLength(32);
+    expect(createSecretBox(KEY).deriveKey('media links').equals(links)).toBe(true);
+    expect(box.deriveKey('other').equals(links)).toBe(false);
+    expect(createSecretBox(randomBytes(32).toString('base64')).deriveKey('media links').equals(links)).toBe(false);
+    expect(links.equals(Buffer.from(KEY, 'base64'))).toBe(false);
+  });
+
   it('refuses malformed and future-format values without echoing them', () => {
     const ciphertext = box.encrypt(TOKEN);
     expect(problemOf(() => box.decrypt(TOKEN))).toBe('malformed');

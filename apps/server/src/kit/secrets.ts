@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Secrets at rest (a channel's access token, app secret, verify token): AES-256-GCM from node:crypto, which is the
@@ -49,6 +49,11 @@ export interface SecretBox {
   readonly keyId: string;
   encrypt(plaintext: string, context?: string): string;
   decrypt(ciphertext: string, context?: string): string;
+  /**
+   * A 32-byte key of its own for `purpose` (e.g. signing media links), derived with HKDF-SHA256: using it never
+   * exposes this key, and keys for different purposes are unrelated.
+   */
+  deriveKey(purpose: string): Buffer;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+$/;
@@ -95,6 +100,7 @@ export function createSecretBox(encodedKey: string | undefined, keyName = 'SECRE
 
   return {
     keyId,
+    deriveKey: (purpose) => Buffer.from(hkdfSync('sha256', key, '', `switchboard ${purpose}`, KEY_BYTES)),
     encrypt(plaintext, context = '') {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });

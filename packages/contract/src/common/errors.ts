@@ -28,6 +28,8 @@ export const ERROR_CODE_STATUS = {
   webhook_not_found: 404,
   delivery_not_found: 404,
   automation_not_found: 404,
+  // A message without a customer's file (chat/media/get), or a media link that expired or was altered.
+  media_not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_progress: 409,
   payload_too_large: 413,

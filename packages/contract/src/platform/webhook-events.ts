@@ -51,6 +51,7 @@ export const messageReceivedMediaSchema = named(
     caption: z.string().optional(),
   }),
 );
+export type MessageReceivedMedia = z.infer<typeof messageReceivedMediaSchema>;
 
 /**
  * Every event a webhook endpoint can subscribe to, one entry each: the API, the seed file, the CLI, the Developer

@@ -84,6 +84,12 @@ export const messageStatusSchema = named(
 );
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
 
+/** A message's id as chat/templates/send returned it or message.received carried it. */
+export const msgidParam = z
+  .string({ required_error: 'is required' })
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters');
+
 export const messagesContract = {
   status: endpoint({
     operation: 'workspace.chat.message.status',
@@ -94,12 +100,7 @@ export const messagesContract = {
       "carries the provider's `error` and stays unless a later `delivered`/`read` proves delivery), or an inbound " +
       'message received from a customer (`direction: inbound`, status `delivered`). A msgid outside the channels ' +
       'this key may use and a msgid that does not exist both give 403, so identifiers cannot be probed across tenants.',
-    params: z.object({
-      msgid: z
-        .string({ required_error: 'is required' })
-        .min(1, 'must not be empty')
-        .max(200, 'must be at most 200 characters'),
-    }),
+    params: z.object({ msgid: msgidParam }),
     response: okEnvelope(messageStatusSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },

@@ -6,12 +6,16 @@ import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
 import { messagesRouter } from './message.router.js';
+import { mediaLinksService } from './media-links.js';
+import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { messagesSeed } from './message.seed.js';
 import { messagingService } from './messaging.js';
 
 export { wroteBefore } from './inbound-history.js';
 export { applyStatusUpdate, recordInboundMessage } from './message.service.js';
 export type {
+  MediaContent,
+  MediaFile,
   MessagingProvider,
   OutboundSessionMessage,
   OutboundTemplateMessage,
@@ -32,9 +36,11 @@ export const messagesModule = defineModule({
     routes(contract.workspace.chat.message, messagesRouter),
     routes(contract.workspace.chat.messages, messagesHistoryRouter),
     routes(contract.workspace.chat.conversations, conversationsRouter),
+    routes(contract.workspace.chat.media, mediaRouter),
   ],
+  publicRoutes: mediaLinkRoutes,
   seed: [messagesSeed],
-  services: [messagingService],
+  services: [messagingService, mediaLinksService],
   demo: {
     // Times relative to loading the demo: the customer's question is minutes old, so the 24-hour window is open
     // and the README's reply (chat/message/send) works on a fresh start.
@@ -48,6 +54,18 @@ export const messagesModule = defineModule({
         type: 'text',
         text: 'Hi Ada, thanks for your order A-1001!',
         createdAt: minutesAgo(120),
+      },
+      // A photo the customer sent before the question, read already: chat/media/get's example (a sandbox placeholder).
+      {
+        channel: 'support',
+        msgid: 'wamid.DEMO0003',
+        from: '15550000001',
+        direction: 'inbound',
+        type: 'image',
+        status: 'read',
+        text: 'The box arrived dented',
+        media: { mediaId: 'demo-media-0001', mimeType: 'image/png', caption: 'The box arrived dented' },
+        createdAt: minutesAgo(6),
       },
       {
         channel: 'support',

@@ -1,4 +1,11 @@
-import { isoTimeParam, MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES, phoneParam } from '@switchboard/contract';
+import {
+  isoTimeParam,
+  MESSAGE_DIRECTIONS,
+  MESSAGE_STATUSES,
+  MESSAGE_TYPES,
+  messageMediaSchema,
+  phoneParam,
+} from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/index.js';
@@ -23,6 +30,11 @@ export const messagesSeed = seedSection({
       status: z.enum(MESSAGE_STATUSES).default('delivered'),
       type: z.enum(MESSAGE_TYPES).default('text'),
       createdAt: isoTimeParam().optional().describe('When it was sent; now unless given'),
+      media: messageMediaSchema
+        .optional()
+        .describe(
+          'Its file: a customer’s (`mediaId`, fetched with chat/media/get) or the link an outbound one was sent from',
+        ),
     })
     .strict()
     .superRefine((item, ctx) => {
@@ -55,6 +67,7 @@ export const messagesSeed = seedSection({
       from: item.from ?? null,
       contact: em.getReference(Contact, contact.id),
       body: item.text ?? null,
+      media: item.media ?? null,
       ...(item.createdAt !== undefined && { createdAt: new Date(item.createdAt) }),
     });
     return seededId(message);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { MessageStatus } from '@switchboard/contract';
+import type { MessageMedia, MessageStatus } from '@switchboard/contract';
 import { ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
@@ -20,7 +20,10 @@ import { nextStatus, statusesReplacedBy } from './status-order.js';
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
 
-/** A message of a channel the caller may use, by msgid; 403 otherwise (whether it exists elsewhere or not). */
+/**
+ * A message of a channel the caller may use, by msgid (what a lookup by msgid needs: its status, conversation and
+ * file); 403 otherwise, whether it exists elsewhere or not.
+ */
 export async function findAccessibleMessage(ctx: CallerContext, msgid: string) {
   const channelIds = authorizedChannelIds(ctx);
   if (channelIds.length === 0) throw new ForbiddenError(NOT_ACCESSIBLE);
@@ -28,7 +31,19 @@ export async function findAccessibleMessage(ctx: CallerContext, msgid: string) {
     Message,
     { msgid, channel: { $in: [...channelIds] } },
     {
-      fields: ['msgid', 'status', 'direction', 'type', 'errorCode', 'errorTitle', 'channel', 'contact', 'createdAt'],
+      fields: [
+        'msgid',
+        'status',
+        'direction',
+        'type',
+        'errorCode',
+        'errorTitle',
+        'channel',
+        'contact',
+        'createdAt',
+        'provider',
+        'media',
+      ],
     },
   );
   if (!message) throw new ForbiddenError(NOT_ACCESSIBLE);
@@ -94,6 +109,8 @@ export async function recordInboundMessage(
   jobs: JobQueue,
   provider: string,
   data: MessageReceivedData,
+  /** What the row keeps of the file, when it is more than the event says (Meta's sha256). */
+  stored: { media?: MessageMedia } = {},
 ): Promise<boolean> {
   const { affectedRows } = await tx
     .createQueryBuilder(Message)
@@ -107,7 +124,7 @@ export async function recordInboundMessage(
       from: data.contact.phone,
       contact: data.contact.id,
       body: data.text ?? null,
-      media: data.media ?? null,
+      media: stored.media ?? data.media ?? null,
       provider,
       // When the customer sent it: the 24-hour window runs from here, whenever the delivery arrives.
       createdAt: new Date(data.timestamp),

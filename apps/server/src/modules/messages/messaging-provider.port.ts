@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MessageError, MessageStatus, SessionMessageType } from '@switchboard/contract';
 import type { Logger } from '../../logger.js';
@@ -49,6 +50,18 @@ export interface TemplateSyncResult {
   approved: number;
 }
 
+/** A customer's file as its provider describes it. */
+export interface MediaFile {
+  mimeType: string;
+  /** Bytes; null when the provider does not say. */
+  size: number | null;
+}
+
+/** A customer's file on its way from the provider. */
+export interface MediaContent extends MediaFile {
+  body: Readable;
+}
+
 /**
  * A messaging provider (sandbox, WhatsApp Cloud API, …). `send` returns the provider's own message id, which
  * becomes the message's `msgid`; later progress arrives through the StatusSink the provider was built with.
@@ -65,6 +78,10 @@ export interface MessagingProvider {
    * templates the seed file gave (the sandbox).
    */
   syncTemplates?(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult>;
+  /** Describes a customer's file by the provider's media id: one call to the provider (chat/media/get). */
+  describeMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaFile>;
+  /** The file's bytes, streamed from the provider (a media link being opened). */
+  openMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaContent>;
   /** Stops background work (timers, connections); nothing is reported after it resolves. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { describeSandboxMedia, openSandboxMedia } from './sandbox-media.js';
 import type { DeliveryStatus, MessagingProvider, StatusSink } from './messaging-provider.port.js';
 
 export interface SandboxTimeline {
@@ -16,6 +17,8 @@ export interface SandboxTimeline {
  */
 export class SandboxProvider implements MessagingProvider {
   readonly name = 'sandbox';
+  readonly describeMedia = describeSandboxMedia;
+  readonly openMedia = openSandboxMedia;
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(

@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
+import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
 import type { OutboundSessionMessage } from '../messages/index.js';
 import { readReceiptBody, sessionMessageBody } from './session-message-body.js';
 import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
@@ -167,6 +168,61 @@ export class GraphClient {
       }
     }
     return listing;
+  }
+
+  /** Where a customer's file is and what it is: one Graph call, its URL valid for minutes (Meta's media API). */
+  async getMedia(credentials: PhoneNumberCredentials, mediaId: string): Promise<GraphMedia> {
+    const query = new URLSearchParams({ phone_number_id: credentials.phoneNumberId });
+    const reply = await this.call({
+      operation: 'looking up the media',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(mediaId)}?${query}`,
+      reply: mediaReply,
+    });
+    return toGraphMedia(reply);
+  }
+
+  /**
+   * Streams the file at a URL getMedia returned, with the token. The timeout bounds the wait for the reply and each
+   * pause between chunks, not the whole transfer (a video takes as long as it takes).
+   */
+  async downloadMedia(accessToken: string, url: string): Promise<GraphMediaDownload> {
+    const operation = 'downloading the media';
+    if (!isMediaUrl(url, this.graphUrl))
+      throw graphUnexpectedReplyError(`${operation} (its URL pointed to another host)`);
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(url, {
+        headers: { authorization: `Bearer ${accessToken}` },
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        dispatcher: this.agent,
+      });
+    } catch (error) {
+      throw graphUnreachableError(
+        operation,
+        (error as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT',
+        systemErrorCode(error),
+      );
+    }
+    const { statusCode, headers } = response;
+    if (statusCode < 200 || statusCode >= 300) {
+      const body = parseJson(await response.body.text().catch(() => ''));
+      throw graphFailureError({
+        operation,
+        httpStatus: statusCode,
+        body,
+        retryAfter: headers['retry-after'],
+        accessToken,
+      });
+    }
+    const length = Number(headers['content-length']);
+    const type = headers['content-type'];
+    return {
+      body: response.body,
+      ...(typeof type === 'string' ? { contentType: type } : {}),
+      ...(Number.isSafeInteger(length) && length >= 0 ? { contentLength: length } : {}),
+    };
   }
 
   /** Closes the idle keep-alive connections; calls after this fail. */

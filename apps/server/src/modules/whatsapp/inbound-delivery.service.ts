@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MESSAGE_TYPES, type MessageStatus } from '@switchboard/contract';
+import { MESSAGE_TYPES, type MessageReceivedMedia, type MessageStatus } from '@switchboard/contract';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
@@ -11,6 +11,7 @@ import {
   type InboundMessageEvent,
   type InboundStatusEvent,
 } from './inbound.js';
+import type { InboundMedia } from './inbound-content.js';
 import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { WHATSAPP_CLOUD } from './whatsapp.js';
@@ -82,6 +83,16 @@ const oneLine = (text: string, max: number) =>
     .trim()
     .slice(0, max);
 
+/** The event's view of a customer's file: Meta's id and what it is, never a URL (those need the channel's token). */
+function receivedMedia({ id, mimeType, filename, caption }: InboundMedia): MessageReceivedMedia {
+  return {
+    mediaId: storable(id, 200),
+    mimeType: oneLine(mimeType, 200),
+    ...(filename === undefined ? {} : { filename: oneLine(filename, 500) }),
+    ...(caption === undefined ? {} : { caption: storable(caption, 4096) }),
+  };
+}
+
 interface ApplyDeps {
   jobs: JobQueue;
   log: Logger;
@@ -123,15 +134,23 @@ async function applyMessage(
   const name = oneLine(event.contactName ?? '', 200) || event.from;
   const contact = await findOrCreateContactByPhone(tx, channel.channelId, event.from, name, deps.jobs);
   const type = (MESSAGE_TYPE_SET.has(event.type) ? event.type : 'unsupported') as MessageStatus['type'];
-  const recorded = await recordInboundMessage({ em: tx }, deps.jobs, WHATSAPP_CLOUD, {
-    msgid: event.providerMessageId,
-    channelId: channel.channelId,
-    contact,
-    type,
-    text: event.text === undefined ? null : storable(event.text, 65_536),
-    media: null,
-    timestamp: event.timestamp,
-  });
+  const media = event.media && receivedMedia(event.media);
+  const sha256 = event.media?.sha256 === undefined ? {} : { sha256: oneLine(event.media.sha256, 100) };
+  const recorded = await recordInboundMessage(
+    { em: tx },
+    deps.jobs,
+    WHATSAPP_CLOUD,
+    {
+      msgid: event.providerMessageId,
+      channelId: channel.channelId,
+      contact,
+      type,
+      text: event.text === undefined ? null : storable(event.text, 65_536),
+      media: media ?? null,
+      timestamp: event.timestamp,
+    },
+    media ? { media: { ...media, ...sha256 } } : {},
+  );
   if (recorded) summary.messagesRecorded++;
   else summary.messagesSeenBefore++;
 }

@@ -149,6 +149,41 @@ describe('parseInboundNotification', () => {
     expect(events[2]).not.toHaveProperty('contactName');
   });
 
+  it('carries each message’s readable text and media fields', () => {
+    const { events } = parseInboundNotification(
+      notification(
+        messagesChange({
+          messages: [
+            {
+              from: '15550001234',
+              id: 'wamid.IMG',
+              timestamp: '1763890010',
+              type: 'image',
+              image: { id: '1234567890', mime_type: 'image/jpeg', sha256: 'abc=', caption: 'Broken box' },
+            },
+            {
+              from: '15550001234',
+              id: 'wamid.LOC',
+              timestamp: '1763890011',
+              type: 'location',
+              location: { latitude: 52.52, longitude: 13.405 },
+            },
+          ],
+        }),
+      ),
+    );
+    expect(events).toMatchObject([
+      {
+        providerMessageId: 'wamid.IMG',
+        type: 'image',
+        text: 'Broken box',
+        media: { id: '1234567890', mimeType: 'image/jpeg', sha256: 'abc=', caption: 'Broken box' },
+      },
+      { providerMessageId: 'wamid.LOC', type: 'location', text: '52.52,13.405' },
+    ]);
+    expect(events[1]).not.toHaveProperty('media');
+  });
+
   it('skips and reports what it does not understand, keeping the rest', () => {
     const { events, ignored } = parseInboundNotification({
       object: 'whatsapp_business_account',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readContent, type InboundMedia } from './inbound-content.js';
 
 /**
  * Reads Meta's webhook notifications (Meta's webhooks reference, linked from docs/whatsapp.md) into a flat list of
@@ -37,8 +38,13 @@ export interface InboundMessageEvent {
   contactName?: string;
   /** Meta's message type as sent: text, image, document, audio, video, location, interactive, button, sticker, … */
   type: string;
-  /** The body of a text message. */
+  /**
+   * Readable text: a text's body, a media caption, a button or list title, a reaction's emoji, a location's name and
+   * address (or "lat,long"), shared contacts' names; absent when the type has none.
+   */
   text?: string;
+  /** Meta's media fields, for image, document, audio, video and sticker messages. */
+  media?: InboundMedia;
   timestamp: string;
 }
 
@@ -93,7 +99,6 @@ const messageSchema = z.object({
   from: z.string().min(1),
   timestamp: epochSeconds,
   type: z.string().min(1),
-  text: z.object({ body: z.string() }).optional(),
 });
 const contactSchema = z.object({ wa_id: z.string(), profile: z.object({ name: z.string() }).optional() });
 const templateStatusValue = z.object({
@@ -219,8 +224,9 @@ function readMessagesChange(
       result.ignored.push(`${where}.messages[${index}]: unreadable`);
       return;
     }
-    const { id, from, timestamp, type, text } = message.data;
+    const { id, from, timestamp, type } = message.data;
     const contactName = names.get(from);
+    const { text, media } = readContent(type, rawMessage as Record<string, unknown>);
     result.events.push({
       kind: 'message',
       wabaId,
@@ -230,7 +236,8 @@ function readMessagesChange(
       type,
       timestamp,
       ...(contactName === undefined ? {} : { contactName }),
-      ...(type === 'text' && text ? { text: text.body } : {}),
+      ...(text === undefined ? {} : { text }),
+      ...(media === undefined ? {} : { media }),
     });
   });
 }

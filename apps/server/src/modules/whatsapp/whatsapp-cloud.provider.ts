@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger.js';
 import type {
+  MediaContent,
+  MediaFile,
   MessagingProvider,
   OutboundSessionMessage,
   OutboundTemplateMessage,
@@ -40,6 +42,24 @@ export class WhatsAppCloudProvider implements MessagingProvider {
 
   syncTemplates(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult> {
     return syncChannelTemplates({ em }, this.whatsApp, channelId, log);
+  }
+
+  async describeMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaFile> {
+    const credentials = await requireCredentials(em, this.whatsApp, channelId);
+    const { mimeType, size } = await this.whatsApp.graph.getMedia(credentials, mediaId);
+    return { mimeType, size: size ?? null };
+  }
+
+  /** Graph's short-lived URL is asked for anew each time, so a link works on any instance and for its whole life. */
+  async openMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaContent> {
+    const credentials = await requireCredentials(em, this.whatsApp, channelId);
+    const media = await this.whatsApp.graph.getMedia(credentials, mediaId);
+    const download = await this.whatsApp.graph.downloadMedia(credentials.accessToken, media.url);
+    return {
+      mimeType: media.mimeType,
+      size: download.contentLength ?? media.size ?? null,
+      body: download.body,
+    };
   }
 
   /** The Graph client's connections belong to the WhatsApp service, which closes them. */

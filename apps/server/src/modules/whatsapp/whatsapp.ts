@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
-import type { Config } from '../../config.js';
+import { publicBaseUrl, type Config } from '../../config.js';
 import { serviceKey } from '../../kit/services.js';
 import type { SecretBox } from '../../kit/secrets.js';
 import { GraphClient } from './graph-client.js';
@@ -37,7 +37,7 @@ export function createWhatsApp(config: Config, secrets: SecretBox | undefined): 
       timeoutMs: config.WHATSAPP_GRAPH_TIMEOUT_MS,
     }),
     secrets,
-    publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    publicUrl: publicBaseUrl(config),
     appSecrets: new LRUCache<string, string>(APP_SECRET_CACHE),
   };
 }

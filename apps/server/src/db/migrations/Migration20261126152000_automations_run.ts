@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * contact, so a run outlives them until the retention task deletes it.
  */
 export class AutomationsRun extends Migration {
-  override name = 'Migration20261126140551_automations_run';
+  override name = 'Migration20261126152000_automations_run';
 
   override up(): void {
     this.addSql(`create table "automation_runs" (

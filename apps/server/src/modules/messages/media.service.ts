@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MediaLink } from '@switchboard/contract';
+import type { CallerContext } from '../../kit/context.js';
+import { AppError, NotFoundError } from '../../kit/errors.js';
+import { Message } from './message.entity.js';
+import { findAccessibleMessage } from './message.service.js';
+import { signMediaLink, verifyMediaLink } from './media-link.js';
+import type { MediaLinks } from './media-links.js';
+import type { MediaContent, MessagingProvider } from './messaging-provider.port.js';
+import type { MessagingProviders } from './messaging-providers.js';
+
+export interface MediaDeps {
+  providers: MessagingProviders;
+  links: MediaLinks;
+  /** The clock links are signed and checked against. */
+  now: () => Date;
+}
+
+/** An expired, altered or foreign link, and one whose message is gone since, all look the same. */
+const linkNotFound = () =>
+  new NotFoundError('media_not_found', 'This media link is unknown or has expired: ask chat/media/get for a new one.');
+
+function providerOf(providers: MessagingProviders, name: string): MessagingProvider {
+  const provider = providers.get(name);
+  if (!provider)
+    throw new AppError(503, 'service_unavailable', `This channel's messaging provider "${name}" is not configured.`);
+  return provider;
+}
+
+/**
+ * chat/media/get: the message's file described by its provider (one call, so a provider outage answers here) and a
+ * link to it. Only a customer's file has a provider media id; outbound media was sent from a link the caller has.
+ */
+export async function getMessageMedia(ctx: CallerContext, deps: MediaDeps, msgid: string): Promise<MediaLink> {
+  const message = await findAccessibleMessage(ctx, msgid);
+  const mediaId = message.media?.mediaId;
+  if (!mediaId) throw new NotFoundError('media_not_found', `Message ${msgid} has no file a customer sent.`);
+  const file = await providerOf(deps.providers, message.provider).describeMedia(ctx.em, message.channel.id, mediaId);
+  const { token, expiresAt } = signMediaLink(deps.links.key, message.id, deps.now());
+  return {
+    url: `${deps.links.publicUrl}/media/${token}`,
+    mimeType: file.mimeType,
+    size: file.size,
+    expiresAt: expiresAt.toISOString(),
+  };
+}
+
+/** A media link being opened: the file's bytes from its provider, with the document's filename when it has one. */
+export async function openMediaLink(
+  em: EntityManager,
+  deps: MediaDeps,
+  token: string,
+): Promise<MediaContent & { filename?: string }> {
+  const messageId = verifyMediaLink(deps.links.key, token, deps.now());
+  if (!messageId) throw linkNotFound();
+  const message = await em.findOne(Message, { id: messageId }, { fields: ['channel', 'provider', 'media'] });
+  const media = message?.media;
+  if (!message || !media?.mediaId) throw linkNotFound();
+  const content = await providerOf(deps.providers, message.provider).openMedia(em, message.channel.id, media.mediaId);
+  return { ...content, ...(media.filename ? { filename: media.filename } : {}) };
+}
