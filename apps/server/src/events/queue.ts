@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fromKysely, PgBoss, type Queue, type SendOptions } from 'pg-boss';
-import type { JobQueue } from '../kit/jobs.js';
+import type { JobQueue, TaskData } from '../kit/jobs.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage, outageLog } from '../outages.js';
 
@@ -81,6 +81,8 @@ export interface QueueSpec {
   singleton?: boolean;
   /** Queue a job every this many minutes (0: no schedule). */
   everyMinutes?: number;
+  /** Asked before queueing a job (see Task.wanted): false queues nothing. */
+  wanted?(tx: EntityManager, data: TaskData): Promise<boolean>;
 }
 
 /**
@@ -139,6 +141,7 @@ export async function startQueue(
     await boss.send(queue, data, { ...options, db: fromKysely(transaction) });
   }
   const names = queues.map((spec) => spec.name);
+  const wanted = new Map(queues.flatMap((spec) => (spec.wanted ? [[spec.name, spec.wanted] as const] : [])));
   return {
     boss,
     async stop(timeoutMs) {
@@ -152,8 +155,10 @@ export async function startQueue(
     queue: {
       enqueue: (tx, queue, job, startAfterSeconds) =>
         sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds }),
-      enqueueTask: (tx, queue, data, options) =>
-        sendWithin(tx, queue, { ...data }, { singletonKey: options?.singletonKey }),
+      async enqueueTask(tx, queue, data, options) {
+        if (!((await wanted.get(queue)?.(tx, data)) ?? true)) return;
+        await sendWithin(tx, queue, { ...data }, { singletonKey: options?.singletonKey });
+      },
     },
   };
 }

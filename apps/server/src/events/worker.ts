@@ -37,7 +37,12 @@ export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
     ...modules.flatMap((jobs) => jobs.targets).map((target) => ({ name: target.queue })),
     ...modules
       .flatMap((jobs) => jobs.tasks ?? [])
-      .map((task) => ({ name: task.queue, singleton: task.singleton, everyMinutes: task.everyMinutes })),
+      .map((task) => ({
+        name: task.queue,
+        singleton: task.singleton,
+        everyMinutes: task.everyMinutes,
+        wanted: task.wanted?.bind(task),
+      })),
   ];
 }
 

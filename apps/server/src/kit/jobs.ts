@@ -50,6 +50,11 @@ export interface Task<Data extends TaskData = TaskData> {
    * occurrence queues one job. 0 removes the schedule.
    */
   everyMinutes?: number;
+  /**
+   * Asked in the queuing transaction before a job is queued: false when the job would find nothing to do (e.g. no
+   * automation listens to the event), so writes on the hot path queue no job for nobody.
+   */
+  wanted?(tx: EntityManager, data: Data): Promise<boolean>;
   run(data: Data, deps: TaskDeps): Promise<void>;
 }
 

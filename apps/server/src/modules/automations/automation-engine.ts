@@ -108,6 +108,11 @@ export function automationTriggerTask(providers: MessagingProviders): Task {
   return {
     queue: TRIGGER_QUEUE,
     concurrency: 4,
+    async wanted(tx, data) {
+      const { channelId, event } = eventOf(data);
+      const listening = await tx.count(Automation, { channel: channelId, status: 'active', trigger: { event } });
+      return listening > 0;
+    },
     async run(data, { em, jobs, logger }) {
       const event = eventOf(data);
       const automations = await em.fork().find(
