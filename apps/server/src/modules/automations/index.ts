@@ -50,8 +50,23 @@ export const automationsModule = defineModule({
         conditions: [{ field: 'text', operator: 'contains', value: 'hours' }],
         actions: [{ type: 'send_text', text: 'Hi {{contact.name}}! We are open Monday to Friday, 9:00–17:00.' }],
       },
-      { channel: 'support', name: 'Welcome new contacts', status: 'active', executionCount: 42 },
-      { channel: 'support', name: 'Out of office reply', status: 'paused', executionCount: 7 },
+      {
+        channel: 'support',
+        name: 'Welcome new contacts',
+        // Paused, so the README's first run shows the one reply of "Opening hours".
+        status: 'paused',
+        trigger: { event: 'contact.created' },
+        conditions: [],
+        actions: [{ type: 'send_template', templateName: 'welcome', variables: ['{{contact.name}}'] }],
+      },
+      {
+        channel: 'support',
+        name: 'Out of office reply',
+        status: 'paused',
+        trigger: { event: 'message.received' },
+        conditions: [{ field: 'firstMessage', operator: 'is', value: true }],
+        actions: [{ type: 'send_text', text: 'Thanks {{contact.name}}, we are out of the office and reply tomorrow.' }],
+      },
     ],
   },
 });
