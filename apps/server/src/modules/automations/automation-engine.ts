@@ -14,7 +14,7 @@ import { AutomationRun as AutomationRunEntity } from './automation-run.entity.js
 import { Automation } from './automation.entity.js';
 import { toRun } from './automation.service.js';
 
-export const AUTOMATION_RUN_COMPLETED = 'automation.run.completed';
+const AUTOMATION_RUN_COMPLETED = 'automation.run.completed';
 
 interface RunDeps {
   jobs: JobQueue;

@@ -9,7 +9,7 @@ import { automationIssues, type AutomationDefinition } from './automation-checks
 import { AutomationRun as AutomationRunEntity } from './automation-run.entity.js';
 import { Automation as AutomationEntity } from './automation.entity.js';
 
-export const toAutomation = (a: AutomationEntity): Automation => ({
+const toAutomation = (a: AutomationEntity): Automation => ({
   id: a.id,
   name: a.name,
   status: a.status,

@@ -41,7 +41,7 @@ export function phoneDigits(term: string): string | undefined {
 const length = (term: string) => [...term].length;
 
 /** Whether the term is short enough to be one prefix key, read in listing order. */
-export const isShortTerm = (term: string) => length(term) <= NAME_PREFIX_LENGTH;
+const isShortTerm = (term: string) => length(term) <= NAME_PREFIX_LENGTH;
 
 /** A key of `term`, its first `characters` characters normalized, as SQL in the key columns' collation. */
 const keyOf = (characters: number) => `left(contact_search_text(?), ${characters}) collate "C"`;
