@@ -1,4 +1,5 @@
 import type { RunningServer } from '@switchboard/server';
+import { sql } from './database.js';
 import type { ServerProcess } from './processes.js';
 
 export type JobBacklog = Awaited<ReturnType<RunningServer['jobBacklog']>>;
@@ -36,4 +37,19 @@ export function processBacklog(server: ServerProcess): () => Promise<JobBacklog>
     };
     return { due: count('due'), later: count('later') };
   };
+}
+
+/**
+ * Idle, with every job that waits for a retry run now: a job whose worker was killed, or whose completion an
+ * outage swallowed, is re-run by pg-boss after its backoff. Running it at once, then waiting for idle again, shows
+ * that the re-run does nothing (the backlog then has nothing left for later) instead of waiting out the backoff.
+ */
+export async function untilRetriesRun(
+  backlog: () => Promise<JobBacklog>,
+  databaseUrl: string,
+  timeoutMs?: number,
+): Promise<JobBacklog> {
+  await untilIdle(backlog, timeoutMs);
+  await sql(databaseUrl, `update pgboss.job set start_after = now() where state < 'active' and start_after > now()`);
+  return untilIdle(backlog, timeoutMs);
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase, sql } from '../helpers/database.js';
 import { runCli, spawnServer, type ServerProcess } from '../helpers/processes.js';
-import { processBacklog, untilIdle } from '../helpers/worker-idle.js';
+import { processBacklog, untilRetriesRun } from '../helpers/worker-idle.js';
 import { prepareSpawnedTenant } from '../hostile/spawned-tenant.js';
 
 /**
@@ -75,7 +75,7 @@ describe('automations survive a server crash', { timeout: 180_000 }, () => {
 
     await start();
     await expect.poll(() => runsFor(msgid), { timeout: 60_000, interval: 100 }).toHaveLength(1);
-    expect(await untilIdle(processBacklog(running!), 60_000)).toEqual({ due: 0, later: 0 });
+    expect(await untilRetriesRun(processBacklog(running!), databaseUrl, 60_000)).toEqual({ due: 0, later: 0 });
     expect((await runsFor(msgid)).map((run) => run.outcome)).toEqual(['succeeded']);
     expect(await repliesTo('15550007001')).toHaveLength(1);
     expect(await executionCount()).toBe(1);
@@ -86,7 +86,7 @@ describe('automations survive a server crash', { timeout: 180_000 }, () => {
     await kill();
     await start();
     await expect.poll(() => runsFor(msgid), { timeout: 60_000, interval: 100 }).toHaveLength(1);
-    expect(await untilIdle(processBacklog(running!), 60_000)).toEqual({ due: 0, later: 0 });
+    expect(await untilRetriesRun(processBacklog(running!), databaseUrl, 60_000)).toEqual({ due: 0, later: 0 });
     expect(await repliesTo('15550007002')).toHaveLength(1);
     expect(await executionCount()).toBe(2);
     await kill();
