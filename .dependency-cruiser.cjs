@@ -64,6 +64,15 @@ module.exports = {
       from: { path: SERVER, pathNot: `${SERVER}modules/` },
       to: { path: `${SERVER}modules/[^/]+/.`, pathNot: `${SERVER}modules/[^/]+/index\\.ts$` },
     },
+    {
+      name: 'wiring-below-portal',
+      comment:
+        'wiring.ts binds the module list to the core; the portal sits above it (it is handed what wiring derives), ' +
+        'so wiring imports nothing of the portal: the portal session table is a module entity like any other.',
+      severity: 'error',
+      from: { path: `${SERVER}wiring\\.ts$` },
+      to: { path: `${SERVER}portal/` },
+    },
     mayImport('kit', [], 'kit/ is what modules build on; it imports no other server folder.'),
     mayImport(
       'http',

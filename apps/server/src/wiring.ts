@@ -9,13 +9,12 @@ import { createSeeder, type SeedFileOf, type SeedResultOf } from './db/seed/seed
 import type { ExampleId } from './kit/module.js';
 import type { Logger } from './logger.js';
 import { modules } from './modules/index.js';
-import { portalModule } from './portal/portal-module.js';
 
 type Module = (typeof modules)[number];
 type SeedEntry = NonNullable<Module['seed']>[number];
 
-/** Every table the ORM knows: the modules' entities and the portal's (its session store). */
-export const entities = [...modules, portalModule].flatMap((manifest) => manifest.entities);
+/** Every table the ORM knows: the modules' entities (the portal's session store among them). */
+const entities = modules.flatMap((manifest) => manifest.entities);
 const schema: Schema = { entities, sessionSettings: sessionSettingsOf(modules) };
 export const routeSlices = modules.flatMap((module) => module.routes ?? []);
 export const receivers = modules.flatMap((module) => (module.receivers ? [module.receivers] : []));

@@ -10,6 +10,7 @@ import { mailModule } from './mail/index.js';
 import { messagesModule } from './messages/index.js';
 import { plansModule } from './plans/index.js';
 import { platformsModule } from './platforms/index.js';
+import { portalSessionsModule } from './portal-sessions/index.js';
 import { sandboxModule } from './sandbox/index.js';
 import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
@@ -45,4 +46,5 @@ export const modules = [
   whatsAppModule,
   plansModule,
   ticketsModule,
+  portalSessionsModule,
 ] as const;
