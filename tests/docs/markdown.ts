@@ -26,7 +26,7 @@ function* walk(node: Nodes): Generator<Nodes> {
 }
 
 /** The anchors GitHub gives the headings of a document (github-slugger: the same algorithm, duplicates numbered). */
-export function anchorsOf(tree: Root): Set<string> {
+function anchorsOf(tree: Root): Set<string> {
   const slugger = new GithubSlugger();
   return new Set([...walk(tree)].filter((node) => node.type === 'heading').map((node) => slugger.slug(textOf(node))));
 }

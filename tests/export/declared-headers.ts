@@ -7,7 +7,7 @@ type Operation = { responses: Record<string, { headers?: Record<string, Header> 
 let doc: OpenAPIObject | undefined;
 
 /** The response headers the exported OpenAPI declares `required` for this operation and status. */
-export function declaredHeaders(method: 'GET' | 'POST', path: string, status: number): string[] {
+function declaredHeaders(method: 'GET' | 'POST', path: string, status: number): string[] {
   doc ??= buildOpenApi();
   const response = (doc.paths[path]?.[method.toLowerCase()] as Operation | undefined)?.responses[String(status)];
   if (!response) throw new Error(`${method} ${path} documents no ${status} reply`);

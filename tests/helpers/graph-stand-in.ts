@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
  * above.
  */
 
-export interface StandInPhoneNumber {
+interface StandInPhoneNumber {
   phoneNumberId: string;
   wabaId: string;
   displayPhoneNumber: string;
@@ -37,7 +37,7 @@ export interface StandInMedia {
   bytes: Buffer;
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** Path without the query, e.g. `/v23.0/1065/messages`. */
   path: string;

@@ -135,7 +135,7 @@ const wrongType = fc.oneof(
  * Values for one parameter, derived by walking its zod schema: the right type with edge values (so the
  * schema's own limits are probed), now and then a value of the wrong type, absent or null where allowed.
  */
-export function arbitraryFor(schema: z.ZodTypeAny): fc.Arbitrary<unknown> {
+function arbitraryFor(schema: z.ZodTypeAny): fc.Arbitrary<unknown> {
   const right = rightTyped(schema);
   return fc.oneof({ weight: 6, arbitrary: right }, { weight: 1, arbitrary: wrongType });
 }

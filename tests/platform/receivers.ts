@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
-export interface CapturedMail {
+interface CapturedMail {
   from: string;
   to: string[];
   subject: string;

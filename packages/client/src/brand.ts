@@ -5,7 +5,7 @@
  * shared by both copies, and `Symbol.hasInstance` checks that list, so `e instanceof RateLimitError` holds whichever
  * copy threw it.
  */
-export const BRAND = Symbol.for('@switchboard/client.classes');
+const BRAND = Symbol.for('@switchboard/client.classes');
 
 /** The class names of `instance`, from its own class up, each class naming itself by its static `kind`. */
 export function brand(instance: object, ownClass: { kind?: string }): void {

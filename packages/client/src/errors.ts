@@ -8,7 +8,7 @@ import { responseInfo, type ResponseInfo } from './response.js';
  * Why no reply arrived: the operating system's network errors and axios's own codes (`ECONNABORTED` on timeout,
  * `ERR_CANCELED` on abort). Any other cause is reported as `ERR_NETWORK`, so this list is all a `code` can be.
  */
-export const CONNECTION_ERROR_CODES = [
+const CONNECTION_ERROR_CODES = [
   'ECONNREFUSED',
   'ECONNRESET',
   'ENOTFOUND',
@@ -32,7 +32,7 @@ export const CONNECTION_ERROR_CODES = [
 export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
 
 /** A known connection code as it is, anything else (or none) as `ERR_NETWORK`. */
-export const connectionErrorCode = (code: string | undefined): ConnectionErrorCode =>
+const connectionErrorCode = (code: string | undefined): ConnectionErrorCode =>
   (CONNECTION_ERROR_CODES as readonly (string | undefined)[]).includes(code)
     ? (code as ConnectionErrorCode)
     : 'ERR_NETWORK';

@@ -12,10 +12,9 @@ export interface WriteOptions {
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /** The rate classes of writes: the server stores their replies per Idempotency-Key for 24 h. */
-export const WRITE_RATE_CLASSES: readonly RateClass[] = ['api_write', 'api_admin_write'];
+const WRITE_RATE_CLASSES: readonly RateClass[] = ['api_write', 'api_admin_write'];
 
-export const isWrite = (metadata: Pick<EndpointMetadata, 'rateClass'>) =>
-  WRITE_RATE_CLASSES.includes(metadata.rateClass);
+const isWrite = (metadata: Pick<EndpointMetadata, 'rateClass'>) => WRITE_RATE_CLASSES.includes(metadata.rateClass);
 
 /**
  * The header for one call: a write gets the caller's key or a fresh UUID, and the same value goes out on every

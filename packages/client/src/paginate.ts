@@ -20,7 +20,7 @@ export type PageArgs<Params> =
     : [params: PageParams<Params>, options?: RequestOptions];
 
 /** The most items `toArray` collects: a bound on memory, as Stripe's `autoPagingToArray` has. */
-export const TO_ARRAY_MAX = 10_000;
+const TO_ARRAY_MAX = 10_000;
 
 /**
  * Every item across all pages, fetched one page at a time as the loop asks for more:

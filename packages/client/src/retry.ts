@@ -15,7 +15,7 @@ export interface RetryOptions {
 
 export type ResolvedRetry = { [K in keyof RetryOptions]-?: number };
 
-export const DEFAULT_RETRY: ResolvedRetry = { attempts: 3, maxDelayMs: 30_000, baseDelayMs: 500 };
+const DEFAULT_RETRY: ResolvedRetry = { attempts: 3, maxDelayMs: 30_000, baseDelayMs: 500 };
 
 /**
  * Reads are idempotent: the rate class in the contract says which endpoints only read (`api_read`), so a
@@ -23,7 +23,7 @@ export const DEFAULT_RETRY: ResolvedRetry = { attempts: 3, maxDelayMs: 30_000, b
  * is repeated only under an Idempotency-Key (the SDK sends one on every write): the server then replays the
  * first reply instead of writing again.
  */
-export const IDEMPOTENT_RATE_CLASSES: readonly RateClass[] = ['api_read'];
+const IDEMPOTENT_RATE_CLASSES: readonly RateClass[] = ['api_read'];
 
 export const isIdempotent = (metadata: Pick<EndpointMetadata, 'rateClass'>, headers: Record<string, string> = {}) =>
   IDEMPOTENT_RATE_CLASSES.includes(metadata.rateClass) || IDEMPOTENCY_HEADER in headers;
@@ -58,7 +58,7 @@ function backoff(retry: ResolvedRetry, attempt: number): number {
  * A 429 is always safe to repeat (the limiter refused the request before it ran); a network failure (status 0),
  * a 503 or a 409 for a key still in progress only for idempotent calls.
  */
-export function retryDelay(
+function retryDelay(
   error: SwitchboardError,
   attempt: number,
   idempotent: boolean,

@@ -9,7 +9,7 @@ type Node = SchemaObject | ReferenceObject;
  * Postman's `jsonSchema` assertion: references inlined, and annotations the assertion has no use for (`examples`,
  * `deprecated`, formats, titles, descriptions) dropped.
  */
-export function toJsonSchema(node: Node, doc: OpenAPIObject): Record<string, unknown> {
+function toJsonSchema(node: Node, doc: OpenAPIObject): Record<string, unknown> {
   if ('$ref' in node) return toJsonSchema(doc.components!.schemas![node.$ref.split('/').pop()!] as Node, doc);
   const {
     examples: _examples,

@@ -19,7 +19,7 @@ const MIGRATIONS_PATH = fileURLToPath(new URL('./migrations', import.meta.url));
 export type Orm = MikroORM;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- entity classes differ in their shape
-export type Entities = readonly EntityClass<any>[];
+type Entities = readonly EntityClass<any>[];
 
 /** Bounds on one request's database work, so one slow query or a lost server cannot hold the pool. */
 export interface DatabaseLimits {

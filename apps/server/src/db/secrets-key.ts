@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 export const SECRETS_EXTENSION = 'switchboard:secrets';
 
 /** The embedded database's own key, beside its cluster in the data directory. */
-export const EMBEDDED_SECRETS_KEY_FILE = 'secrets.key';
+const EMBEDDED_SECRETS_KEY_FILE = 'secrets.key';
 
 /**
  * The box secrets at rest are sealed with: SECRETS_KEY when set. Unset with a configured DATABASE_URL: none (what

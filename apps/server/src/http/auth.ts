@@ -38,7 +38,7 @@ function bearerToken(authorization: string | undefined): string | undefined {
 }
 
 /** The one key a request presents, from X-API-Key or Authorization: Bearer; ambiguity is refused, not resolved. */
-export function presentedKey(req: Request): string | undefined {
+function presentedKey(req: Request): string | undefined {
   const header = req.get('x-api-key')?.trim();
   const bearer = bearerToken(req.get('authorization'));
   if (header !== undefined && bearer !== undefined && header !== bearer) throw new UnauthorizedError(ONE_HEADER);
@@ -49,7 +49,7 @@ export function presentedKey(req: Request): string | undefined {
  * Resolves an API key to its caller (through the cache when given, else the api-keys module's lookup), or throws
  * 401. The lookups run on forks of `em`, made only when the database is needed (a cache hit needs none).
  */
-export async function authenticateKey(
+async function authenticateKey(
   em: EntityManager,
   keys: ApiKeyLookup,
   apiKey: string | undefined,
@@ -78,7 +78,7 @@ export async function authenticateKey(
  * Requests without a valid key, per client address and instance: after this many 401s in a minute the address gets
  * 429 before any key is looked up (generous for a client fixing its configuration, a bound for a guesser or a flood).
  */
-export const UNAUTHENTICATED_FAILURES = { points: 60, durationSeconds: 60 } as const;
+const UNAUTHENTICATED_FAILURES = { points: 60, durationSeconds: 60 } as const;
 
 /** Express middleware for every API route: refuse keys outside headers, then authenticate the header key. */
 export function authenticate(em: EntityManager, keys: ApiKeyLookup, callers?: CallerCache) {

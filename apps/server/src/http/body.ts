@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AppError } from '../kit/errors.js';
 
-export const BODY_LIMIT = '1mb';
+const BODY_LIMIT = '1mb';
 
 function hasBody(req: Request): boolean {
   const length = req.get('content-length');

@@ -14,7 +14,7 @@ import { routeMetadata } from './context.js';
  * before the handler runs; the reply it gets is stored for 24 h per (API user, key) and replayed to any retry
  * with the same parameters, so a client whose connection broke can send the write again without doing it twice.
  */
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** `res.locals` flag: keep this failure's reply for retries (an AfterEffectError: something already happened). */
 export const KEEP_IDEMPOTENT_REPLY = 'keepIdempotentReply';
 const WRITE_CLASSES: readonly RateClass[] = ['api_write', 'api_admin_write'];

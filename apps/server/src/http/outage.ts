@@ -3,9 +3,9 @@ import { AppError } from '../kit/errors.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage, outageLog } from '../outages.js';
 
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
-export class ServiceUnavailableError extends AppError {
+class ServiceUnavailableError extends AppError {
   constructor() {
     super(503, 'service_unavailable', `The service is temporarily unavailable. Retry in ${RETRY_AFTER_SECONDS} s.`, {
       'Retry-After': String(RETRY_AFTER_SECONDS),

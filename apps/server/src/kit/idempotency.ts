@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** A stored `Idempotency-Key`: the first request's fingerprint and, once it answered, its reply. */
-export interface StoredReply {
+interface StoredReply {
   fingerprint: string;
   /** Null while the first request is still running. */
   statusCode: number | null;

@@ -42,7 +42,7 @@ function contextOf(req: Request, em: EntityManager, logger: Logger): CallerConte
 }
 
 /** A platform endpoint's `platformId` must be the key's own platform. */
-export function assertOwnPlatform(caller: Caller, platformId: string): void {
+function assertOwnPlatform(caller: Caller, platformId: string): void {
   if (platformId !== caller.platformId)
     throw new ForbiddenError('This platformId is not the platform of your API key.');
 }

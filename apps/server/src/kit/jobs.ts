@@ -46,7 +46,7 @@ export interface TaskQueue<Data extends JobData> {
 export const taskQueue = <Data extends JobData>(name: string): TaskQueue<Data> => ({ name });
 
 /** What a task's job runs with. */
-export interface TaskDeps {
+interface TaskDeps {
   em: EntityManager;
   jobs: JobQueue;
   logger: Logger;
@@ -81,7 +81,7 @@ export interface Task<Data extends JobData = JobData> {
 }
 
 /** What an attempt that writes to the database itself (e.g. applying an inbound webhook) is handed. */
-export interface AttemptContext {
+interface AttemptContext {
   /** A fork of the worker's EntityManager, for this attempt only. */
   em: EntityManager;
   /** Queues follow-up jobs inside the attempt's own transaction. */
@@ -89,7 +89,7 @@ export interface AttemptContext {
 }
 
 /** The rows a delivery job may attempt: still pending, with the attempt count the job was queued with. */
-export interface PendingFilter {
+interface PendingFilter {
   id: string;
   status: 'pending';
   attempts: number;
@@ -114,7 +114,7 @@ export interface AttemptOutcome {
 export type DeliveryStatus = 'pending' | 'done' | 'failed';
 
 /** The columns every delivery row has: what the delivery cycle writes after each attempt. */
-export interface DeliveryRecord {
+interface DeliveryRecord {
   id: string;
   attempts: number;
   status: string;

@@ -16,7 +16,7 @@ export type AnySeedExtension = SeedExtension<string, z.ZodRawShape, unknown, unk
 export type AnySeedEntry = AnySeedSection | AnySeedExtension;
 
 /** A module's part of the demo data: entries of its own sections, and by ref the fields it adds to others' entries. */
-export type DemoOf<Seed extends readonly AnySeedEntry[]> = {
+type DemoOf<Seed extends readonly AnySeedEntry[]> = {
   [X in Extract<Seed[number], AnySeedSection> as X['key']]?: z.input<X['item']>[];
 } & {
   [X in Extract<Seed[number], AnySeedExtension> as X['extends']]?: Record<string, z.input<z.ZodObject<X['fields']>>>;
@@ -40,7 +40,7 @@ export interface ExampleId {
 }
 
 /** What a module adds to /metrics, read when Prometheus scrapes. */
-export interface ModuleMetrics {
+interface ModuleMetrics {
   deliveryFailures?: DeliveryFailureGauge;
 }
 

@@ -20,7 +20,7 @@ const signInForm = z.object({
 });
 
 /** The same words for an unknown email and a wrong password, so the reply never tells which one it was. */
-export const WRONG_CREDENTIALS = 'The email or password is incorrect.';
+const WRONG_CREDENTIALS = 'The email or password is incorrect.';
 
 function minutes(seconds: number): string {
   const m = Math.ceil(seconds / 60);

@@ -18,12 +18,12 @@ declare module 'express-session' {
   }
 }
 
-export const SESSION_COOKIE = 'sb_portal';
+const SESSION_COOKIE = 'sb_portal';
 export const PORTAL_PATH = '/developer';
 /** Idle timeout: the cookie and the stored session roll forward with every request. */
 const SIGNED_IN_MAX_AGE_MS = 8 * 60 * 60 * 1000;
 /** Absolute lifetime of a sign-in, however active the session stays. */
-export const SIGNED_IN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+const SIGNED_IN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** A visitor who only opened the sign-in page gets a short-lived session (it exists to hold the CSRF token). */
 const ANONYMOUS_MAX_AGE_MS = 60 * 60 * 1000;
 

@@ -1,6 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const API_KEY_PREFIX = 'sb_live_';
+const API_KEY_PREFIX = 'sb_live_';
 /** `sb_live_` + 43 base64url characters = 256 random bits. */
 const API_KEY_PATTERN = /^sb_live_[A-Za-z0-9_-]{43}$/;
 /** Characters kept as the public, listable part of a key (`sb_live_` + 8). */

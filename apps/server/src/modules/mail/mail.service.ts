@@ -7,7 +7,7 @@ import { OutboundEmail } from './outbound-email.entity.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 /** The job that sends one outbound_emails row. */
-export const EMAIL_QUEUE = 'email.send';
+const EMAIL_QUEUE = 'email.send';
 
 export interface Mailer {
   /** `smtp`, or `log` when SMTP_URL is unset: the mail goes to the log and counts as sent. */

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 
-export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 
 /** Every email the service sends, written in the same transaction as the event that causes it. */
 const OutboundEmailSchema = defineEntity({

@@ -3,7 +3,7 @@ import { PLAN_ITEM_TYPES, type BillingCycle } from '@switchboard/contract';
 import { createdAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Platform } from '../platforms/index.js';
 
-export type PlanPrices = Partial<Record<BillingCycle, number>>;
+type PlanPrices = Partial<Record<BillingCycle, number>>;
 
 const PlanSchema = defineEntity({
   name: 'Plan',

@@ -5,7 +5,7 @@ import { Platform } from '../platforms/index.js';
 import { User } from '../users/index.js';
 import { Plan } from './plan.entity.js';
 
-export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed', 'refunded'] as const;
+const TRANSACTION_STATUSES = ['pending', 'completed', 'failed', 'refunded'] as const;
 
 const TransactionSchema = defineEntity({
   name: 'Transaction',

@@ -5,7 +5,7 @@ import { User } from '../users/index.js';
 import { Plan } from './plan.entity.js';
 import { Transaction } from './transaction.entity.js';
 
-export const ADDON_STATUSES = ['active', 'cancelled'] as const;
+const ADDON_STATUSES = ['active', 'cancelled'] as const;
 
 const UserAddonSchema = defineEntity({
   name: 'UserAddon',

@@ -3,7 +3,7 @@ import type { Platform } from '@switchboard/contract';
 import { serviceKey } from '../../kit/services.js';
 
 /** Who is on a platform, as platform/id reports it. */
-export type PlatformMembership = Pick<Platform, 'totalUsers' | 'owner'>;
+type PlatformMembership = Pick<Platform, 'totalUsers' | 'owner'>;
 
 /** The port platform/id reads its members through: platforms sit below users, so the users module provides it. */
 export interface PlatformMembers {

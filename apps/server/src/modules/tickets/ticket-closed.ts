@@ -4,7 +4,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { queueEmail } from '../mail/index.js';
 import { queueWebhookEvent } from '../webhooks/index.js';
 
-export const TICKET_CLOSED = 'ticket.closed' satisfies WebhookEventType;
+const TICKET_CLOSED = 'ticket.closed' satisfies WebhookEventType;
 
 /** The owner's email. Built from public fields only: internal notes never leave in mail. */
 function closedEmail(ticket: Ticket) {

@@ -10,19 +10,11 @@ import { webhooksRouter } from './webhook.router.js';
 import { platformWebhooksSeed } from './webhook.seed.js';
 import { webhookTarget } from './webhook.service.js';
 
-export { listDeliveries } from './webhook-deliveries.service.js';
-export { WebhookEndpoint } from './webhook-endpoint.entity.js';
-export {
-  endpointView,
-  findEndpoint,
-  listEndpoints,
-  manageEndpoint,
-  type WebhookDeps,
-} from './webhook-endpoints.service.js';
-export { manageWebhook } from './webhook-manage.service.js';
+export { manageEndpoint } from './webhook-endpoints.service.js';
+
 export { WEBHOOK_POLICY } from './webhook-policy.js';
-export { WEBHOOK_SECRETS, webhookSecrets, type WebhookSecrets } from './webhook-secret-box.js';
-export { newWebhookSecret } from './webhook-secrets.js';
+export { WEBHOOK_SECRETS } from './webhook-secret-box.js';
+
 export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';
 export { queueWebhookEvent } from './webhook.service.js';
 

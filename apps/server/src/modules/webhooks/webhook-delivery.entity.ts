@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 /**
  * One event for one endpoint: the delivery log. `webhookId` is the Standard Webhooks `webhook-id`, stable across

@@ -29,14 +29,14 @@ export interface WebhookDeps {
 
 export type EndpointWithSecret = WebhookEndpointView & { secret?: string };
 
-export const WEBHOOK_MESSAGES = {
+const WEBHOOK_MESSAGES = {
   created: 'Webhook endpoint created successfully',
   updated: 'Webhook endpoint updated successfully',
   rotated: 'Webhook secret rotated successfully',
   deleted: 'Webhook endpoint deleted successfully',
 } as const;
 
-export function endpointView(endpoint: WebhookEndpoint, now = new Date()): WebhookEndpointView {
+function endpointView(endpoint: WebhookEndpoint, now = new Date()): WebhookEndpointView {
   return {
     id: endpoint.id,
     url: endpoint.url,

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 
-export const INBOUND_DELIVERY_STATUSES = ['pending', 'applied', 'failed'] as const;
+const INBOUND_DELIVERY_STATUSES = ['pending', 'applied', 'failed'] as const;
 
 /**
  * One signed webhook POST from Meta, stored before it is answered 200 and applied afterwards by a job: the durable

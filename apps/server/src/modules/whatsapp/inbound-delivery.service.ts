@@ -19,7 +19,7 @@ import { onTemplateStatusUpdate } from './template-status.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 /** The job that applies one stored webhook POST. */
-export const INBOUND_QUEUE = 'whatsapp.inbound';
+const INBOUND_QUEUE = 'whatsapp.inbound';
 
 /**
  * Stores a signed POST and queues its job in one transaction, before the 200: once Meta has its answer, the payload
@@ -55,7 +55,7 @@ export async function storeInboundDelivery(
 }
 
 /** What one delivery changed and what it skipped, for its log line. */
-export interface InboundSummary {
+interface InboundSummary {
   statusesApplied: number;
   statusesUnchanged: number;
   messagesRecorded: number;
@@ -169,7 +169,7 @@ function foreignTo(channel: ChannelNumbers, event: InboundEvent): string | undef
  * messages as contacts and inbound messages, template review results to onTemplateStatusUpdate. Events for another
  * number, unknown kinds and unreadable parts are skipped and listed in the summary; nothing here throws on input.
  */
-export async function applyInboundPayload(
+async function applyInboundPayload(
   { em: tx }: ServiceContext,
   deps: ApplyDeps,
   channel: ChannelNumbers,

@@ -9,7 +9,7 @@ import { loadSecret } from './whatsapp-credentials.js';
 import { WHATSAPP, type ChannelSecretName } from './whatsapp.js';
 
 /** Meta batches events, but a POST stays far below this; a larger body is refused before it is read whole. */
-export const INBOUND_BODY_LIMIT = '5mb';
+const INBOUND_BODY_LIMIT = '5mb';
 
 const asyncRoute =
   (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
@@ -48,7 +48,7 @@ function bodyError(error: unknown, _req: Request, _res: Response, next: NextFunc
  * Refused verifications and signatures per client address and instance before the address gets 429 without any
  * lookup: Meta signs every POST, so only a prober or a misconfigured sender fails at all.
  */
-export const INBOUND_FAILURES = { points: 30, durationSeconds: 60 } as const;
+const INBOUND_FAILURES = { points: 30, durationSeconds: 60 } as const;
 
 export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
   const router = express.Router();

@@ -9,7 +9,7 @@ import { readContent, type InboundMedia } from './inbound-content.js';
  */
 
 const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
-export type InboundDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+type InboundDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 const isDeliveryStatus = (value: string): value is InboundDeliveryStatus =>
   (DELIVERY_STATUSES as readonly string[]).includes(value);
 

@@ -24,7 +24,7 @@ export interface WhatsAppChannel {
 }
 
 /** The columns of a connection row: what Graph reported and the sealed secrets. */
-export type ConnectionColumns = Pick<
+type ConnectionColumns = Pick<
   WhatsAppConnection,
   | 'phoneNumberId'
   | 'wabaId'

@@ -81,7 +81,7 @@ export async function loadSecret(
 }
 
 /** The channel's decrypted credentials, or undefined when it is not connected to the WhatsApp Cloud API. */
-export async function loadCredentials(
+async function loadCredentials(
   em: EntityManager,
   whatsApp: WhatsApp,
   channelId: string,

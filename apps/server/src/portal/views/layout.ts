@@ -2,7 +2,7 @@ import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';
 
-export type Section = 'keys' | 'channels' | 'webhooks' | 'reference' | 'downloads';
+type Section = 'keys' | 'channels' | 'webhooks' | 'reference' | 'downloads';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'keys', label: 'API keys', path: `${PORTAL_PATH}/keys` },
