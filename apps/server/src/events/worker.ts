@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/orm.js';
-import type { DeliveryJob, DeliveryTarget, JobDeps, JobQueue, ModuleJobs, Task, TaskData } from '../kit/jobs.js';
+import type { DeliveryJob, DeliveryTarget, JobData, JobDeps, JobQueue, ModuleJobs, Task } from '../kit/jobs.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
@@ -38,7 +38,7 @@ export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
     ...modules
       .flatMap((jobs) => jobs.tasks ?? [])
       .map((task) => ({
-        name: task.queue,
+        name: task.queue.name,
         singleton: task.singleton,
         everyMinutes: task.everyMinutes,
         wanted: task.wanted?.bind(task),
@@ -103,7 +103,7 @@ export async function startEvents(
       runDelivery(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
     );
   const runTasks = (task: Task) =>
-    consume<TaskData>(task.queue, task.concurrency, taskLog, 'task', (data, signal) =>
+    consume<JobData>(task.queue.name, task.concurrency, taskLog, 'task', (data, signal) =>
       task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
     );
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));

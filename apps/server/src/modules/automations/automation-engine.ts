@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { AutomationRun, WebhookEventOf } from '@switchboard/contract';
-import type { JobQueue, Task, TaskData } from '../../kit/jobs.js';
+import type { JobQueue, Task } from '../../kit/jobs.js';
 import { TRIGGER_QUEUE, type TriggerEvent } from '../../kit/triggers.js';
 import type { Logger } from '../../logger.js';
 import { Channel } from '../channels/index.js';
@@ -106,24 +106,20 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
   });
 }
 
-const eventOf = (data: TaskData): TriggerEvent => data as unknown as TriggerEvent;
-
 /**
  * Runs a trigger event: every automation of the channel that was active, had this trigger and existed when the
  * event was committed, each in its own transaction. A run that throws (the database went away) fails the job and
  * pg-boss retries it with backoff; the runs already recorded are not repeated.
  */
-export function automationTriggerTask(providers: MessagingProviders, windows: SessionWindows): Task {
+export function automationTriggerTask(providers: MessagingProviders, windows: SessionWindows): Task<TriggerEvent> {
   return {
     queue: TRIGGER_QUEUE,
     concurrency: 4,
-    async wanted(tx, data) {
-      const { channelId, event } = eventOf(data);
+    async wanted(tx, { channelId, event }) {
       const listening = await tx.count(Automation, { channel: channelId, status: 'active', trigger: { event } });
       return listening > 0;
     },
-    async run(data, { em, jobs, logger }) {
-      const event = eventOf(data);
+    async run(event, { em, jobs, logger }) {
       const automations = await em.fork().find(
         Automation,
         {
