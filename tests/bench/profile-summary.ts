@@ -113,7 +113,8 @@ function summarise(profile: CpuProfile): string {
     const layer = layerOfNode.get(node.id)!;
     perLayer.set(layer, (perLayer.get(layer) ?? 0) + ms);
     const { functionName, url, lineNumber } = node.callFrame;
-    const key = `${functionName || '(anonymous)'} ${url ? `${shortUrl(url)}:${lineNumber + 1}` : '(native)'}`;
+    // A native called from several layers (a socket write under pg and under Express) is one row per layer.
+    const key = `${functionName || '(anonymous)'} ${url ? `${shortUrl(url)}:${lineNumber + 1}` : '(native)'}\u0000${layer}`;
     const entry = perFunction.get(key) ?? { ms: 0, layer };
     entry.ms += ms;
     perFunction.set(key, entry);
@@ -132,7 +133,7 @@ function summarise(profile: CpuProfile): string {
     ...[...perFunction]
       .sort((a, b) => b[1].ms - a[1].ms)
       .slice(0, 15)
-      .map(([key, { ms, layer }], i) => `| ${i + 1} | \`${key}\` | ${layer} | ${pct(ms)} |`),
+      .map(([key, { ms, layer }], i) => `| ${i + 1} | \`${key.split('\u0000')[0]}\` | ${layer} | ${pct(ms)} |`),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -60,7 +60,7 @@ describe('log redaction', () => {
   test(
     'no log line at trace level carries a session cookie, media token, webhook secret, API key or token',
     {
-      timeout: 120_000,
+      timeout: 240_000,
     },
     async () => {
       const databaseUrl = await createFreshDatabase();
@@ -76,7 +76,7 @@ describe('log redaction', () => {
         SESSION_SECRET: 'a session secret of at least thirty-two characters',
       });
       try {
-        const [, port] = await running.waitFor(/"port":(\d+),[^\n]*"msg":"Switchboard listening"/);
+        const [, port] = await running.waitFor(/"port":(\d+),[^\n]*"msg":"Switchboard listening"/, 120_000);
         const baseUrl = `http://127.0.0.1:${port}`;
         const client = createClient({ baseUrl, apiKey: tenant.ownerKey, maxRetries: 0 });
 
