@@ -159,6 +159,16 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
 }
 
 /**
+ * CPU ms a server spends per second with no request to answer (its job worker polling, timers): over a round it is
+ * part of the CPU per request, the more so the fewer requests a loaded machine lets through.
+ */
+async function idleCpuPerSecond(server: ServerUnderTest, seconds = 5): Promise<number> {
+  const before = cpuMs(server.pid);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return (cpuMs(server.pid) - before) / seconds;
+}
+
+/**
  * The write figures (`writes` in BENCH_ONLY picks them; on by default), on a scratch database of
  * BENCH_WRITES_CONTACTS contacts (default BENCH_CONTACTS) of DATABASE_URL's server.
  */
@@ -210,6 +220,9 @@ async function main() {
     for (const server of servers)
       for (const scenario of list.filter((s) => s.mode === 'closed' && (!s.productOnly || server.name === 'product')))
         await measure(server, scenario, apiKeys, 2);
+    const idleCpu = Object.fromEntries(
+      await Promise.all(servers.map(async (server) => [server.name, await idleCpuPerSecond(server)] as const)),
+    );
 
     const rows: Row[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -228,6 +241,7 @@ async function main() {
         }
       }
     }
+    const rssAtEnd = Object.fromEntries(servers.map((server) => [server.name, rssMb(server.pid)]));
     const text = report(rows, {
       contacts: CONTACTS,
       seconds: SECONDS,
@@ -235,6 +249,8 @@ async function main() {
       users: USERS,
       connections: CONNECTIONS,
       started,
+      rssAtEnd,
+      idleCpu,
     });
     process.stdout.write(text);
     const file = path.join(ARTIFACTS, `bench-${started.toISOString().replace(/[:.]/g, '-')}.json`);

@@ -22,6 +22,10 @@ export interface RunInfo {
   users: number;
   connections: number;
   started: Date;
+  /** Each server's resident memory when the rounds are over, in MB. */
+  rssAtEnd: Partial<Record<Row['server'], number>>;
+  /** Each server's CPU ms per second while idle, measured after the warm-up (see api.bench.ts). */
+  idleCpu: Partial<Record<Row['server'], number>>;
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
@@ -111,7 +115,33 @@ export function report(rows: Row[], info: RunInfo): string {
       );
     }
   }
+  const cpuRows = scenarios.filter((scenario) => rows.some((r) => r.scenario === scenario && r.server === 'raw'));
+  if (cpuRows.length) {
+    lines.push(
+      '',
+      '| scenario | server CPU ms/req product/raw (ratio), per round | the same less idle CPU (ratio), per round |',
+      '|---|---|---|',
+    );
+    for (const scenario of cpuRows) {
+      const rounds = [...new Set(rows.map((r) => r.round))];
+      const cells = (lessIdle: boolean) =>
+        rounds.map((round) => {
+          const cpu = (server: Row['server']) => {
+            const row = rows.find((r) => r.scenario === scenario && r.round === round && r.server === server);
+            if (!row) return 0;
+            const idle = lessIdle ? (info.idleCpu[server] ?? 0) / Math.max(0.1, row.requestsPerSecond) : 0;
+            return Math.max(0, row.cpuPerRequest - idle);
+          };
+          const ratio = cpu('product') / Math.max(0.01, cpu('raw'));
+          return `${cpu('product').toFixed(2)}/${cpu('raw').toFixed(2)} (${ratio.toFixed(2)})`;
+        });
+      lines.push(`| ${scenario} | ${cells(false).join(', ')} | ${cells(true).join(', ')} |`);
+    }
+  }
   lines.push(
+    '',
+    `RSS at the end: product ${info.rssAtEnd.product ?? '–'} MB, raw ${info.rssAtEnd.raw ?? '–'} MB. Idle CPU: ` +
+      `product ${fmt(info.idleCpu.product ?? 0)} ms/s, raw ${fmt(info.idleCpu.raw ?? 0)} ms/s.`,
     '',
     'p50, req/s and CPU per request are means over rounds; p99 is the worst round. CPU per request is the server ' +
       'process alone (PostgreSQL and the load driver excluded): product minus raw is what the framework costs.',

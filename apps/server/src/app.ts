@@ -1,6 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { jsonBody, requireJsonBody } from './http/body.js';
 import type { CallerCache } from './http/caller-cache.js';
 import { corsFor } from './http/cors.js';
@@ -13,6 +12,7 @@ import type { RateLimiters } from './http/rate-limit.js';
 import { registerApiRoutes } from './http/register.js';
 import { replyHeaders } from './http/reply-headers.js';
 import { requestId } from './http/request-id.js';
+import { requestLogging } from './http/request-log.js';
 import type { JobQueue } from './kit/jobs.js';
 import type { SecretBox } from './kit/secrets.js';
 import type { Services } from './kit/services.js';
@@ -59,23 +59,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(replyHeaders);
   if (deps.metrics) app.use(deps.metrics.recordRequests);
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req) => (req as express.Request).id,
-      // Every line logged through req.log (and the request's own line) carries the id at the top level.
-      customProps: (req) => ({ requestId: (req as express.Request).id }),
-      // 503 is an outage already logged once by the outage monitor, not a fault of this request.
-      customLogLevel: (_req, res, error) =>
-        error || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }),
-      },
-      // pino-http invents an error with a stack for every 5xx; a 503 is an outage the outage monitor logs once.
-      customErrorObject: (_req, res, error, value: Record<string, unknown>) =>
-        res.statusCode === 503 ? { res: value.res, responseTime: value.responseTime } : value,
-    }),
-  );
+  app.use(requestLogging(app, deps.logger));
 
   app.get('/', root);
   app.use(healthRoutes(deps.orm, deps.readiness ?? new Readiness()));

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
-import type { Express, RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { ApiKeyLookup } from '../kit/auth.js';
 import type { IdempotencyStore } from '../kit/idempotency.js';
 import type { RouteDeps, RouteSlice, RouterImplementation } from '../kit/implement.js';
@@ -37,7 +37,49 @@ export interface HttpDeps {
  */
 type MountOptions = NonNullable<Parameters<typeof createExpressEndpoints<AppRouter>>[3]>;
 
+/** A contract path as Express matches it by default: case-insensitive, one trailing slash allowed. */
+const pathKey = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase();
+
+/**
+ * Where ts-rest mounts routes: one Express router per contract path, found by a Map lookup, so a request runs
+ * its own route's chain instead of testing every API route registered before it (contract paths have no
+ * parameters). `use` is ts-rest's validation-error handler (each slice adds the same one): every path's router
+ * ends with it.
+ */
+function routesByPath() {
+  const routers = new Map<string, Router>();
+  let validationErrors: ErrorRequestHandler | undefined;
+  const routerOf = (path: string) => {
+    let router = routers.get(pathKey(path));
+    if (!router) routers.set(pathKey(path), (router = express.Router()));
+    return router;
+  };
+  const mount =
+    (method: 'get' | 'post' | 'put' | 'patch' | 'delete') =>
+    (path: string, ...handlers: RequestHandler[]) =>
+      routerOf(path)[method](path, ...handlers);
+  const target = {
+    get: mount('get'),
+    post: mount('post'),
+    put: mount('put'),
+    patch: mount('patch'),
+    delete: mount('delete'),
+    use: (handler: ErrorRequestHandler) => (validationErrors ??= handler),
+  };
+  const dispatch: RequestHandler = (req, res, next) => {
+    const router = routers.get(pathKey(req.path));
+    // An Express router answers OPTIONS itself (200 and Allow); the API answers it 405 like any other method.
+    if (!router || req.method === 'OPTIONS') return next();
+    router(req, res, next);
+  };
+  const seal = () => {
+    if (validationErrors) for (const router of routers.values()) router.use(validationErrors);
+  };
+  return { target: target as unknown as Express, dispatch, seal };
+}
+
 export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], routeDeps: RouteDeps, deps: HttpDeps) {
+  const paths = routesByPath();
   const globalMiddleware: RequestHandler[] = [
     authenticate(deps.em, deps.apiKeys, deps.callers),
     rejectNestedQuery,
@@ -50,7 +92,7 @@ export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], r
     createExpressEndpoints<AppRouter>(
       slice.router,
       slice.implement(routeDeps) as RouterImplementation<AppRouter>,
-      app,
+      paths.target,
       {
         logInitialization: false,
         // Plain Express middleware reading only the route metadata: it fits every slice's typed request.
@@ -59,4 +101,6 @@ export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], r
       },
     );
   }
+  paths.seal();
+  app.use(paths.dispatch);
 }
