@@ -7,6 +7,7 @@ import type { RouteDeps, RouteSlice } from './implement.js';
 import type { JobDeps, ModuleJobs } from './jobs.js';
 import type { SeedExtension, SeedSection } from './seed.js';
 import type { ServiceProvider } from './services.js';
+import type { StreamRoute } from './streams.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a section's entry type is its own
 export type AnySeedSection = SeedSection<string, any, unknown>;
@@ -61,6 +62,8 @@ export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly 
   entities: readonly EntityClass<any>[];
   /** The contract slices this module implements. */
   routes?: readonly RouteSlice[];
+  /** Endpoints that answer with a stream (Server-Sent Events), mounted with the API's authentication. */
+  streams?: readonly StreamRoute[];
   /**
    * Callbacks from outside services (e.g. Meta's webhooks), outside the contract: mounted under `/webhooks` before
    * the API's JSON parser and key auth, so a receiver sees the raw body and authenticates the sender itself.

@@ -3,6 +3,7 @@ import { automationsModule } from './automations/index.js';
 import { channelsModule } from './channels/index.js';
 import { contactsModule } from './contacts/index.js';
 import { customFieldsModule } from './custom-fields/index.js';
+import { eventStreamModule } from './event-stream/index.js';
 import { idempotencyModule } from './idempotency/index.js';
 import { labelsModule } from './labels/index.js';
 import { mailModule } from './mail/index.js';
@@ -33,6 +34,7 @@ export const modules = [
   labelsModule,
   customFieldsModule,
   contactsModule,
+  eventStreamModule,
   webhooksModule,
   mailModule,
   messagesModule,
