@@ -12,6 +12,7 @@ import { customFieldsContract } from './workspace/custom-fields.js';
 import { labelsContract } from './workspace/labels.js';
 import { mediaContract } from './workspace/media.js';
 import { messagesContract } from './workspace/messages.js';
+import { notesContract } from './workspace/notes.js';
 import { templatesContract } from './workspace/templates.js';
 
 /**
@@ -31,6 +32,7 @@ export const contract = {
       message: { ...messagesContract, ...sessionMessagesContract },
       messages: messagesHistoryContract,
       conversations: conversationsContract,
+      notes: notesContract,
       media: mediaContract,
     },
   },

@@ -7,4 +7,5 @@ export * from './events.js';
 export * from './labels.js';
 export * from './media.js';
 export * from './messages.js';
+export * from './notes.js';
 export * from './templates.js';

@@ -9,7 +9,7 @@ import {
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Caller } from '../../kit/context.js';
 import { ForbiddenError } from '../../kit/errors.js';
-import type { RouteDeps } from '../../kit/implement.js';
+import type { Services } from '../../kit/services.js';
 import type { StreamRequest } from '../../kit/streams.js';
 import { EVENT_HUB, EVENT_PAGE, hubEventOf, type HubEvent } from './event-hub.js';
 import { WorkspaceEvent } from './workspace-event.entity.js';
@@ -84,7 +84,7 @@ async function* replay(em: EntityManager, filter: StreamFilter, after: bigint, u
  * what a resuming client missed up to the hub's position, then sends the buffer and goes live. Every ping also
  * resolves the key again: a revoked key's stream ends, and a change to its channels applies.
  */
-export function serveEventStream(deps: RouteDeps) {
+export function serveEventStream(deps: { em: EntityManager; services: Pick<Services, 'get'> }) {
   const hub = deps.services.get(EVENT_HUB);
   return async (request: StreamRequest) => {
     const { res, signal } = request;

@@ -7,6 +7,7 @@ import { WorkspaceEvent } from './workspace-event.entity.js';
 
 export { recordWorkspaceEvent } from './event-record.js';
 export { EVENT_HUB, type EventHub } from './event-hub.js';
+export { serveEventStream } from './event-stream.service.js';
 
 /**
  * The live event stream (GET events/stream): every event the webhooks module records is also a row here, kept for
