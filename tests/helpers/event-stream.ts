@@ -1,4 +1,6 @@
 import { EVENT_STREAM } from '@switchboard/contract';
+import { receiveSandboxMessage } from '@switchboard/server';
+import type { TestServer } from './server.js';
 
 /** One SSE message as the wire carries it (`: ping` comments are counted, not kept). */
 export interface SseMessage {
@@ -6,6 +8,8 @@ export interface SseMessage {
   event?: string;
   data?: string;
   retry?: string;
+  /** When the test read it (Date.now()). */
+  at?: number;
 }
 
 export interface RawStream {
@@ -79,7 +83,7 @@ export async function openRawStream(
           const parsed = parseBlock(buffer.slice(0, end));
           buffer = buffer.slice(end + 2);
           if (parsed === 'ping') stream.pings += 1;
-          else if (parsed) stream.messages.push(parsed);
+          else if (parsed) stream.messages.push({ ...parsed, at: Date.now() });
         }
         for (const wake of waiters) wake();
       }
@@ -114,3 +118,28 @@ export async function openRawStream(
     });
   return stream;
 }
+
+let customers = 0;
+/** A new customer's message on the channel, recorded through `server` (its own transaction, and its events). */
+export const customerWrites = (server: TestServer, channelId: string, text: string) =>
+  receiveSandboxMessage({ em: server.database.orm.em.fork() }, server.jobs, {
+    channelId,
+    from: `1555${process.pid % 1000}${String(++customers).padStart(4, '0')}`.slice(0, 15),
+    text,
+  });
+
+/** openRawStream, each stream remembered so that `closeAll` (in afterAll) ends those a failed test left open. */
+export function streamTracker() {
+  const opened: RawStream[] = [];
+  return {
+    open: async (...args: Parameters<typeof openRawStream>) => {
+      const stream = await openRawStream(...args);
+      opened.push(stream);
+      return stream;
+    },
+    closeAll: () => opened.forEach((stream) => stream.close()),
+  };
+}
+
+/** The JSON body an event message carries. */
+export const bodyOf = (message: SseMessage) => JSON.parse(message.data!) as { type: string; data: { text?: string } };

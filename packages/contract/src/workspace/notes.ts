@@ -22,7 +22,9 @@ export const noteSchema = named(
   z.object({
     id: idSchema,
     contactId: idSchema,
-    author: z.object({ id: idSchema, name: z.string() }).describe('The user whose key wrote it'),
+    author: z
+      .object({ id: idSchema.nullable().describe('null once that user is deleted'), name: z.string() })
+      .describe('The user whose key wrote it'),
     text: z.string(),
     createdAt: timestampSchema,
   }),
