@@ -5,7 +5,6 @@ export * from './conversations.js';
 export * from './custom-fields.js';
 export * from './events.js';
 export * from './labels.js';
-export * from './media.js';
 export * from './messages.js';
 export * from './notes.js';
 export * from './templates.js';
