@@ -9,6 +9,7 @@ import { idempotencyModule } from './idempotency/index.js';
 import { labelsModule } from './labels/index.js';
 import { mailModule } from './mail/index.js';
 import { messagesModule } from './messages/index.js';
+import { notesModule } from './notes/index.js';
 import { plansModule } from './plans/index.js';
 import { platformsModule } from './platforms/index.js';
 import { sandboxModule } from './sandbox/index.js';
@@ -41,6 +42,7 @@ export const modules = [
   mailModule,
   messagesModule,
   conversationsModule,
+  notesModule,
   sandboxModule,
   templatesModule,
   automationsModule,

@@ -8,12 +8,12 @@ import {
   okEnvelope,
   pageEnvelope,
   pagingParams,
-  phoneParam,
   timestampSchema,
   uuidParam,
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
+import { contactProblems, conversationContactFields } from './conversations.js';
 
 export const NOTE_MAX_LENGTH = 4000;
 
@@ -31,25 +31,10 @@ export const noteSchema = named(
 );
 export type Note = z.infer<typeof noteSchema>;
 
-/** A conversation is addressed by its contact: `contactId`, or the contact's `phone`. */
-const contactFields = {
-  contactId: uuidParam().optional().describe('The conversation’s contact (or `phone`)'),
-  phone: phoneParam().optional().describe('Or the contact’s phone, digits with country code'),
-};
-
-/** Exactly one of `contactId` and `phone`, when `needed`. */
-export function contactProblems(values: { contactId?: string; phone?: string }, needed: boolean): FieldProblem[] {
-  if (values.contactId !== undefined && values.phone !== undefined)
-    return [{ field: 'phone', problem: 'cannot be combined with contactId: give one of them' }];
-  if (needed && values.contactId === undefined && values.phone === undefined)
-    return [{ field: 'contactId', problem: 'is required (or phone)' }];
-  return [];
-}
-
 const noteManageFields = z.object({
   ...channelScoped,
   action: z.enum(['create', 'delete']).describe('`create` a note on a conversation, or `delete` one'),
-  ...contactFields,
+  ...conversationContactFields,
   text: z
     .string()
     .min(1, 'must not be empty')
@@ -72,7 +57,7 @@ function noteManageProblems(values: NoteManageValues): FieldProblem[] {
       if (values[field] !== undefined) problems.push({ field, problem: 'is for create: delete takes noteId' });
     return problems;
   }
-  const problems = contactProblems(values, true);
+  const problems = contactProblems(values);
   if (values.text === undefined) problems.push({ field: 'text', problem: 'is required to create a note' });
   if (values.noteId !== undefined) problems.push({ field: 'noteId', problem: 'is for delete' });
   return problems;
@@ -83,10 +68,10 @@ export const noteManageParams = withFieldRules<NoteManageParams>()(noteManageFie
   check: noteManageProblems,
 });
 
-const noteListFields = z.object({ ...channelScoped, ...pagingParams('notes'), ...contactFields });
+const noteListFields = z.object({ ...channelScoped, ...pagingParams('notes'), ...conversationContactFields });
 export const noteListParams = withFieldRules<z.input<typeof noteListFields>>()(noteListFields, {
   sets: [['contactId'], ['phone']],
-  check: (values) => contactProblems(values, true),
+  check: contactProblems,
 });
 
 const ADA = '15550000001';

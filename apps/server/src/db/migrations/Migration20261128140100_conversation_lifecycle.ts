@@ -88,9 +88,7 @@ export class ConversationLifecycle extends Migration {
         `"contact_id" uuid not null, "author_id" uuid null, "author_name" varchar(200) not null, "text" text not null, ` +
         `"created_at" timestamptz not null default now(), primary key ("id"));`,
     );
-    this.addSql(
-      `create index "notes_contact_recent_index" on "notes" ("contact_id", "created_at" desc, "id" desc);`,
-    );
+    this.addSql(`create index "notes_contact_recent_index" on "notes" ("contact_id", "created_at" desc, "id" desc);`);
     this.addSql(`create index "notes_channel_id_index" on "notes" ("channel_id");`);
     this.addSql(`create index "notes_author_id_index" on "notes" ("author_id");`);
     this.addSql(

@@ -3,7 +3,7 @@ import type { CallerContext } from '../../kit/context.js';
 import { ForbiddenError, NotFoundError } from '../../kit/errors.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
-import { conversationContact } from '../messages/index.js';
+import { conversationContact } from '../conversations/index.js';
 import { Note } from './note.entity.js';
 
 type LoadedNote = Pick<Note, 'id' | 'contact' | 'author' | 'authorName' | 'text' | 'createdAt'>;

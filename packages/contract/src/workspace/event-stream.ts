@@ -62,5 +62,5 @@ export const EVENT_STREAM = {
     `\`retry: ${EVENT_STREAM_RETRY_MS}\` opens the stream. At most ${EVENT_STREAM_MAX_PER_USER} streams per API ` +
     'user at once (the next is 429 `rate_limited`); a revoked key’s stream ends within the key-cache TTL. The key ' +
     'goes in a header, never the URL: browsers use a fetch-based SSE client (the SDK’s `sb.events.stream` is one).',
-  example: { types: 'message.received,message.status.updated' },
+  example: { types: 'message.received,conversation.updated' },
 } as const;
