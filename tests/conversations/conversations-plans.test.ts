@@ -46,7 +46,7 @@ describe('conversation query plans at 100k messages', { timeout: 300_000 }, () =
     ];
     client = new pg.Client({ connectionString: url });
     await client.connect();
-  });
+  }, 300_000);
   afterAll(async () => {
     await client?.end();
     await database?.close();
@@ -158,10 +158,10 @@ describe('conversation query plans at 100k messages', { timeout: 300_000 }, () =
       expect(plans[1]!.scans).toEqual([]);
     });
 
-    it('status: several statuses off the same index', async () => {
+    it('status: several statuses off an index (the status index, or the listing order filtered when they are many)', async () => {
       const { result, plans } = await conversations({ status: ['open', 'pending'] });
       expect(result.pagination.total).toBe(await counted(`status in ('open', 'pending')`));
-      expect(plans[0]!.scans[0]).toMatch(/conversations_channel_status_index$/);
+      expect(plans[0]!.scans[0]).toMatch(/^Index Scan: conversations_channel_(status|recent)_index$/);
     });
 
     it('assigneeId: a user off conversations_channel_assignee_index, without a sort', async () => {

@@ -3,6 +3,7 @@ import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { ConversationCount } from './conversation-count.entity.js';
 import { Conversation } from './conversation.entity.js';
+import { conversationsSeed } from './conversation.seed.js';
 import { ConversationStateCount } from './conversation-state-count.entity.js';
 import { snoozeWorkerService } from './snooze-worker.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
@@ -27,5 +28,13 @@ export const conversationsModule = defineModule({
     routes(contract.workspace.chat.media, mediaRouter),
   ],
   publicRoutes: mediaLinkRoutes,
+  seed: [conversationsSeed],
+  // Ada's question is open and the demo owner's; Grace's thanks closed hers.
+  demo: {
+    conversations: [
+      { channel: 'support', phone: '15550000001', status: 'open', assignee: 'owner' },
+      { channel: 'support', phone: '15550000002', status: 'resolved' },
+    ],
+  },
   services: [sessionWindowsService, mediaLinksService, snoozeWorkerService],
 });
