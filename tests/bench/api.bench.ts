@@ -16,6 +16,7 @@ import { sampleContacts } from './bulk-contacts.js';
 import { conversationPhones } from './bulk-messages.js';
 import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
+import { streamBench, streamReport } from './stream-bench.js';
 import { measureWrites, writeReport } from './write-bench.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
@@ -211,6 +212,20 @@ async function main() {
         `automation reply latency (${latency.samples} messages): p50 ${latency.p50} ms, p95 ${latency.p95} ms, ` +
           `max ${latency.max} ms\n\n`,
       );
+    }
+    if (!ONLY || ONLY.includes('streams')) {
+      const streams = await streamBench({
+        databaseUrl: database.url,
+        baseUrl: servers[0]!.baseUrl,
+        pid: servers[0]!.pid,
+        apiKeys,
+        channelId,
+        streams: Number(process.env.BENCH_STREAMS ?? 1000),
+        eventsPerSecond: Number(process.env.BENCH_STREAM_RATE ?? 200),
+        seconds: SECONDS,
+        log,
+      });
+      process.stdout.write(streamReport(streams));
     }
     const list = scenarios(channelId, msgids, await sampleContacts(database.url, 2_000), {
       spread: await conversationPhones(database.url, 2_000),

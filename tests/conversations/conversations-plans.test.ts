@@ -46,7 +46,7 @@ describe('conversation query plans at 100k messages', { timeout: 300_000 }, () =
     ];
     client = new pg.Client({ connectionString: url });
     await client.connect();
-  });
+  }, 300_000);
   afterAll(async () => {
     await client?.end();
     await database?.close();
@@ -116,6 +116,71 @@ describe('conversation query plans at 100k messages', { timeout: 300_000 }, () =
     expect(plans[0]).toEqual({
       scans: ['Index Scan: conversations_channel_unread_index', 'Index Scan: messages_pkey'],
       sorts: false,
+    });
+  });
+
+  describe('the lifecycle filters (status, assignee), each off its own index, totals exact', () => {
+    let userId: string;
+    beforeAll(async () => {
+      [{ id: userId }] = (await sql(database.url, 'select id from users order by id limit 1')) as [{ id: string }];
+      // A quarter of the conversations in each status; every third one assigned.
+      await sql(
+        database.url,
+        `update conversations set
+           status = (array['open', 'pending', 'resolved', 'snoozed'])[1 + abs(hashtext(contact_id::text)) % 4],
+           snoozed_until = null,
+           assignee_id = case when abs(hashtext(contact_id::text)) % 3 = 0 then $1::uuid end
+         where channel_id = $2`,
+        [userId, channelId],
+      );
+      await sql(
+        database.url,
+        `update conversations set snoozed_until = now() + interval '1 day' where status = 'snoozed'`,
+      );
+      await sql(database.url, 'analyze conversations');
+    });
+    const counted = async (where: string, params: unknown[] = []) =>
+      (
+        (await sql(database.url, `select count(*)::int as n from conversations where channel_id = $1 and ${where}`, [
+          channelId,
+          ...params,
+        ])) as [{ n: number }]
+      )[0].n;
+
+    it('status: one status off conversations_channel_status_index, without a sort', async () => {
+      const { result, plans } = await conversations({ status: 'pending' });
+      expect(result.data.every((c) => c.status === 'pending')).toBe(true);
+      expect(result.pagination.total).toBe(await counted(`status = 'pending'`));
+      expect(plans[0]).toEqual({
+        scans: ['Index Scan: conversations_channel_status_index', 'Index Scan: messages_pkey'],
+        sorts: false,
+      });
+      expect(plans[1]!.scans).toEqual([]);
+    });
+
+    it('status: several statuses off an index (the status index, or the listing order filtered when they are many)', async () => {
+      const { result, plans } = await conversations({ status: ['open', 'pending'] });
+      expect(result.pagination.total).toBe(await counted(`status in ('open', 'pending')`));
+      expect(plans[0]!.scans[0]).toMatch(/^Index Scan: conversations_channel_(status|recent)_index$/);
+    });
+
+    it('assigneeId: a user off conversations_channel_assignee_index, without a sort', async () => {
+      const { result, plans } = await conversations({ assigneeId: userId });
+      expect(result.data.every((c) => c.assignee?.id === userId)).toBe(true);
+      expect(result.pagination.total).toBe(await counted('assignee_id = $2', [userId]));
+      expect(plans[0]).toEqual({
+        scans: ['Index Scan: conversations_channel_assignee_index', 'Index Scan: messages_pkey'],
+        sorts: false,
+      });
+    });
+
+    it('assigneeId none, and status with an assignee: off an index, totals exact', async () => {
+      const none = await conversations({ assigneeId: 'none' });
+      expect(none.result.pagination.total).toBe(await counted('assignee_id is null'));
+      expect(none.plans[0]!.scans[0]).toMatch(/^Index Scan: conversations_channel_(assignee|status|recent)_index$/);
+      const both = await conversations({ status: 'resolved', assigneeId: userId });
+      expect(both.result.pagination.total).toBe(await counted(`status = 'resolved' and assignee_id = $2`, [userId]));
+      expect(both.plans[0]!.scans[0]).toMatch(/^Index Scan: conversations_channel_(assignee|status)_index$/);
     });
   });
 });

@@ -98,7 +98,8 @@ describe('pnpm export:api', () => {
       for (const variable of Object.values(server.variables ?? {})) delete variable.description;
     const validated = await SwaggerParser.validate(written as never);
     expect('openapi' in validated && validated.openapi).toMatch(/^3\.1\.\d$/);
-    expect(Object.keys(validated.paths ?? {})).toHaveLength(routes.length / 2);
+    // Every contract endpoint, and the event stream (GET events/stream).
+    expect(Object.keys(validated.paths ?? {})).toHaveLength(routes.length / 2 + 1);
     expect(Object.keys(('webhooks' in validated && validated.webhooks) || {})).toEqual(Object.keys(WEBHOOK_EVENTS));
   });
 

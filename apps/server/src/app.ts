@@ -13,6 +13,7 @@ import { registerApiRoutes } from './http/register.js';
 import { replyHeaders } from './http/reply-headers.js';
 import { requestId } from './http/request-id.js';
 import { requestLogging } from './http/request-log.js';
+import { registerStreamRoutes } from './http/stream.js';
 import type { JobQueue } from './kit/jobs.js';
 import type { SecretBox } from './kit/secrets.js';
 import type { Services } from './kit/services.js';
@@ -22,7 +23,7 @@ import { apiKeyLookup, idempotencyStore } from './modules/index.js';
 import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
 import { root } from './portal/root.js';
-import { publicRoutes, receivers, routeSlices } from './wiring.js';
+import { publicRoutes, receivers, routeSlices, streamRoutes } from './wiring.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -43,6 +44,8 @@ export interface AppDeps {
   callers?: CallerCache;
   /** Seals secrets at rest (kept Idempotency-Key replies); see db/secrets-key.ts. */
   secrets?: SecretBox;
+  /** Aborted when the server stops: open streams (events/stream) end, so the drain does not wait on them. */
+  shutdown?: AbortSignal;
 }
 
 /** Builds the HTTP app without listening: tests and main.ts both use it. */
@@ -79,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
   for (const receiver of receivers) app.use('/webhooks', receiver(routeDeps));
   for (const routesOf of publicRoutes) app.use(routesOf(routeDeps));
   app.use(requireJsonBody, jsonBody);
-  registerApiRoutes(app, routeSlices, routeDeps, {
+  const httpDeps = {
     em: deps.orm.em,
     logger: deps.logger,
     rateLimiters: deps.rateLimiters,
@@ -87,7 +90,9 @@ export function createApp(deps: AppDeps): Express {
     idempotencyKeys: idempotencyStore,
     callers: deps.callers,
     secrets: deps.secrets,
-  });
+  };
+  registerApiRoutes(app, routeSlices, routeDeps, httpDeps);
+  registerStreamRoutes(app, streamRoutes, routeDeps, httpDeps, deps.shutdown ?? new AbortController().signal);
 
   app.use(notFound(routeSlices.map((slice) => slice.router)));
   app.use(errorHandler(deps.logger, outages));

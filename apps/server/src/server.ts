@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { seedsDemo, type Config } from './config.js';
-import { listenForNotifications } from './db/notification-listener.js';
+import { listenerOn, listenForNotifications } from './db/notification-listener.js';
 import type { Database } from './db/orm.js';
 import { seedDemoIfEmpty } from './demo.js';
 import { startEvents, type JobBacklog } from './events/worker.js';
@@ -84,6 +84,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
     config,
     jobs,
     secrets: database.secrets,
+    listen: listenerOn(database.url, logger),
   });
   closers.add(() => services.stop());
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
@@ -120,6 +121,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
           jobBacklog: events.backlog,
           callerCache: callers?.stats,
         });
+  const shutdown = new AbortController();
   const app = createApp({
     orm: database.orm,
     logger,
@@ -133,6 +135,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
     corsOrigins: config.CORS_ORIGINS,
     callers,
     secrets: database.secrets,
+    shutdown: shutdown.signal,
   });
 
   const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);
@@ -146,6 +149,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
   );
   // Stops accepting requests and drains in-flight ones, cutting those still open after SHUTDOWN_TIMEOUT_MS.
   closers.add(async () => {
+    shutdown.abort();
     const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     clearTimeout(forced);

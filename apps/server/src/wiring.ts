@@ -17,6 +17,7 @@ type SeedEntry = NonNullable<Module['seed']>[number];
 const entities = modules.flatMap((manifest) => manifest.entities);
 const schema: Schema = { entities, sessionSettings: sessionSettingsOf(modules) };
 export const routeSlices = modules.flatMap((module) => module.routes ?? []);
+export const streamRoutes = modules.flatMap((module) => module.streams ?? []);
 export const receivers = modules.flatMap((module) => (module.receivers ? [module.receivers] : []));
 export const publicRoutes = modules.flatMap((module) => (module.publicRoutes ? [module.publicRoutes] : []));
 export const serviceProviders = modules.flatMap((module) => module.services ?? []);

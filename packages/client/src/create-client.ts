@@ -2,6 +2,7 @@ import { contract, contractEndpoints, isPaginated, type ContractRoute } from '@s
 import { initClient, type ApiFetcherArgs } from '@ts-rest/core';
 import axios, { type AxiosInstance } from 'axios';
 import type { SwitchboardApi } from './generated/api.js';
+import { openEventStream, type EventStream, type EventStreamOptions } from './event-stream.js';
 import { connectionError, isSwitchboardError, toSwitchboardError } from './errors.js';
 import { idempotencyHeaders } from './idempotency.js';
 import { paginate, type PagedMethod } from './paginate.js';
@@ -28,6 +29,10 @@ export interface SwitchboardClient extends SwitchboardApi {
   webhooks: {
     /** Checks a delivery's Standard Webhooks signature and returns its typed event (see verifyWebhook). */
     verify: typeof verifyWebhook;
+  };
+  events: {
+    /** The live event stream (GET events/stream) as an async iterable that resumes by itself (see openEventStream). */
+    stream(options?: EventStreamOptions): EventStream;
   };
 }
 
@@ -150,13 +155,16 @@ export function createClient(options: ClientOptions): SwitchboardClient {
   if (typeof options?.apiKey !== 'string' || !options.apiKey.trim())
     throw new TypeError('createClient: apiKey is required (the API key from the Developer Portal)');
   const http = options.axios ?? axios.create({ timeout: 30_000 });
+  const agent = userAgent(http, options.appInfo);
   const calls = initClient(contract, {
     baseUrl: validBaseUrl(options.baseUrl),
     baseHeaders: { 'x-api-key': options.apiKey },
-    api: axiosFetcher(http, options.timeoutMs, userAgent(http, options.appInfo)),
+    api: axiosFetcher(http, options.timeoutMs, agent),
     validateResponse: false,
     throwOnUnknownStatus: false,
   });
   const tree = buildTree(calls as unknown as Record<string, unknown>, resolveRetry(options.retry, options.maxRetries));
-  return { ...tree, paginate, webhooks: { verify: verifyWebhook } } as unknown as SwitchboardClient;
+  const streamSettings = { baseUrl: validBaseUrl(options.baseUrl), apiKey: options.apiKey, userAgent: agent };
+  const events = { stream: (streamOptions?: EventStreamOptions) => openEventStream(streamSettings, streamOptions) };
+  return { ...tree, paginate, webhooks: { verify: verifyWebhook }, events } as unknown as SwitchboardClient;
 }

@@ -15,6 +15,7 @@ export {
   type HttpErrorCode,
   type SwitchboardErrorCode,
 } from './errors.js';
+export type { EventStream, EventStreamOptions, StreamedEvent } from './event-stream.js';
 export type { EndpointError, ListMethod, ListMethodOptionalParams, Method, MethodOptionalParams } from './method.js';
 export { paginate, type PagedMethod, type PageIterable, type PageParams } from './paginate.js';
 export type { APIPromise, RateLimitInfo, ResponseInfo, WithResponse } from './response.js';

@@ -10,6 +10,7 @@ import { conversationsContract, mediaContract, messagesHistoryContract } from '.
 import { customFieldsContract } from './workspace/custom-fields.js';
 import { labelsContract } from './workspace/labels.js';
 import { messagesContract } from './workspace/messages.js';
+import { notesContract } from './workspace/notes.js';
 import { templatesContract } from './workspace/templates.js';
 
 /**
@@ -29,6 +30,7 @@ export const contract = {
       message: messagesContract,
       messages: messagesHistoryContract,
       conversations: conversationsContract,
+      notes: notesContract,
       media: mediaContract,
     },
   },

@@ -7,3 +7,4 @@ export {
   type PostmanEnvironment,
 } from './postman.js';
 export { portmanPreRequestScripts } from './postman-setup.js';
+export { withoutStreams } from './event-stream.js';

@@ -25,6 +25,7 @@ import type {
   ServerObject,
   TagObject,
 } from 'openapi3-ts';
+import { EVENTS_TAG, eventStreamPath } from './event-stream.js';
 import { webhooksSection, withWebhookExamples, WEBHOOKS_TAG } from './webhooks.js';
 
 /**
@@ -398,6 +399,15 @@ function withRequestExamples(doc: OpenAPIObject): OpenAPIObject {
   return doc;
 }
 
+/** GET events/stream (outside ts-rest's contract), with the response headers every operation documents. */
+function withEventStream(doc: OpenAPIObject): OpenAPIObject {
+  const stream = eventStreamPath();
+  for (const item of Object.values(stream))
+    for (const [status, response] of Object.entries(item.get!.responses as Record<string, ResponseObject>))
+      response.headers = headersFor(status);
+  return { ...doc, paths: { ...doc.paths, ...stream }, tags: [...(doc.tags ?? []), EVENTS_TAG] };
+}
+
 /** The API's component schemas and the events', one set: a name given twice must mean the same schema. */
 function mergeSchemas(...sets: Record<string, SchemaObject>[]): Record<string, SchemaObject> {
   const merged: Record<string, SchemaObject> = {};
@@ -444,5 +454,5 @@ export function buildOpenApi(options: OpenApiOptions = {}): OpenAPIObject {
   };
   const upgraded = upgrade(document, '3.1') as unknown as OpenAPIObject;
   withWebhookExamples(upgraded.webhooks);
-  return withRequestExamples(upgraded);
+  return withEventStream(withRequestExamples(upgraded));
 }

@@ -2,6 +2,7 @@ import { EXAMPLE_IDS } from '@switchboard/contract';
 import { convertV2 } from 'openapi-to-postmanv2';
 import type { OperationObject } from 'openapi3-ts';
 import { serverRootOf, type OpenAPIObject } from './openapi.js';
+import { withoutStreams } from './event-stream.js';
 import { setupScript } from './postman-setup.js';
 import { WEBHOOK_VARIABLES, withWebhookExamples } from './postman-webhooks.js';
 import { replyTests } from './postman-tests.js';
@@ -154,7 +155,7 @@ function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
  * pre-request script creating what a delete deletes (postman-setup.ts).
  */
 export async function buildPostmanCollection(definition: OpenAPIObject): Promise<PostmanCollection> {
-  const doc = withIdVariables(definition);
+  const doc = withIdVariables(withoutStreams(definition));
   // The converter rewrites the definition it is given (it keeps only the first alternative of a oneOf): a copy.
   const converted = await convert(structuredClone(doc));
   const collection = { ...converted, item: withWebhookExamples(converted.item) };

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/orm.js';
+import { listenerOn } from '../db/notification-listener.js';
 import { startQueue, type QueueRuntime } from '../events/queue.js';
 import { queueSpecsOf } from '../events/worker.js';
 import type { JobQueue } from '../kit/jobs.js';
@@ -55,6 +56,7 @@ export async function runCommand(
       config,
       jobs: noJobQueue,
       secrets: database.secrets,
+      listen: listenerOn(database.url, logger),
     });
     await started.check();
     return started;

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { ListenFor } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 
 export interface ListenerEvents {
@@ -20,7 +21,24 @@ export interface NotificationListenerOptions {
    * server passes DB_ACQUIRE_TIMEOUT_MS, how long a request may wait for the database.
    */
   catchUpTimeoutMs?: number;
+  /** Who listens, for `application_name` and the outage log lines; the API key cache's by default. */
+  purpose?: ListenerPurpose;
 }
+
+export interface ListenerPurpose {
+  application: string;
+  /** Logged once when the connection is lost, and once when it is back. */
+  lost: string;
+  back: string;
+}
+
+const CALLER_CACHE_PURPOSE: ListenerPurpose = {
+  application: 'switchboard caller cache',
+  lost:
+    'API key cache off: its change listener cannot reach the database; every request looks its key up until it is ' +
+    'back',
+  back: 'API key cache on again: its change listener is back',
+};
 
 /**
  * Turns a round trip into a catch-up that every caller can rely on: the promise a call gets is settled by a
@@ -76,7 +94,7 @@ interface Connection {
  * committed before that moment has been handed to `events.notified` (node-postgres emits them in wire order).
  */
 export function listenForNotifications(options: NotificationListenerOptions, events: ListenerEvents) {
-  const { url, channel, logger, retryMs = 1000, catchUpTimeoutMs = 5000 } = options;
+  const { url, channel, logger, retryMs = 1000, catchUpTimeoutMs = 5000, purpose = CALLER_CACHE_PURPOSE } = options;
   const state = {
     live: undefined as Connection | undefined,
     stopped: false,
@@ -87,7 +105,7 @@ export function listenForNotifications(options: NotificationListenerOptions, eve
   async function connect() {
     const client = new pg.Client({
       connectionString: url,
-      application_name: 'switchboard caller cache',
+      application_name: purpose.application,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       connectionTimeoutMillis: 5000,
@@ -104,12 +122,7 @@ export function listenForNotifications(options: NotificationListenerOptions, eve
         }
         client.end().catch(() => undefined);
         if (state.stopped) return;
-        if (!state.outage)
-          logger.warn(
-            { channel, reason },
-            'API key cache off: its change listener cannot reach the database; every request looks its key up until ' +
-              'it is back',
-          );
+        if (!state.outage) logger.warn({ channel, reason }, purpose.lost);
         state.outage = true;
         state.retry = setTimeout(() => void connect(), retryMs);
       },
@@ -129,7 +142,7 @@ export function listenForNotifications(options: NotificationListenerOptions, eve
     if (state.stopped) return void client.end().catch(() => undefined);
     state.live = connection;
     events.listening();
-    if (state.outage) logger.info({ channel }, 'API key cache on again: its change listener is back');
+    if (state.outage) logger.info({ channel }, purpose.back);
     state.outage = false;
   }
 
@@ -158,3 +171,12 @@ export function listenForNotifications(options: NotificationListenerOptions, eve
     },
   };
 }
+
+/** The ListenFor port modules are handed: a listener per channel on the database at `url`. */
+export const listenerOn =
+  (url: string, logger: Logger): ListenFor =>
+  (channel, events, outage) =>
+    listenForNotifications(
+      { url, channel, logger, purpose: { application: `switchboard ${channel}`, ...outage } },
+      events,
+    );

@@ -35,11 +35,13 @@ function setHeaders(res: Response, rateClass: RateClass, result: RateLimiterRes)
 }
 
 /** Budgets are per API user (all of a user's keys share one) and per class declared on the route in the contract. */
-export function rateLimit(limiters: RateLimiters) {
+export function rateLimit(
+  limiters: RateLimiters,
+  rateClassOf: (req: Request) => RateClass | undefined = (req) => routeMetadata(req)?.rateClass,
+) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const metadata = routeMetadata(req);
-    if (!metadata || !req.caller) return next();
-    const { rateClass } = metadata;
+    const rateClass = rateClassOf(req);
+    if (!rateClass || !req.caller) return next();
     try {
       const result = await limiters[rateClass].consume(req.caller.userId);
       setHeaders(res, rateClass, result);

@@ -7,6 +7,7 @@ import type { RouteDeps, RouteSlice } from './implement.js';
 import type { JobDeps, ModuleJobs } from './jobs.js';
 import type { SeedExtension, SeedSection } from './seed.js';
 import type { ServiceProvider } from './services.js';
+import type { StreamRoute } from './streams.js';
 
 // A section's entry schema and result, an extension's fields, entity and result are its own: any of them is one of
 // these (their `load` is a method, so it is checked both ways where the seed loader hands it what it declared).
@@ -60,6 +61,8 @@ export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly 
   entities: readonly EntityClass<object>[];
   /** The contract slices this module implements. */
   routes?: readonly RouteSlice[];
+  /** Endpoints that answer with a stream (Server-Sent Events), mounted with the API's authentication. */
+  streams?: readonly StreamRoute[];
   /**
    * Callbacks from outside services (e.g. Meta's webhooks), outside the contract: mounted under `/webhooks` before
    * the API's JSON parser and key auth, so a receiver sees the raw body and authenticates the sender itself.

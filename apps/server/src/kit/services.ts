@@ -23,6 +23,8 @@ export interface ServiceDeps {
   jobs: JobQueue;
   /** Seals secrets at rest (SECRETS_KEY); undefined when none is configured (a module needing it then says so). */
   secrets: SecretBox | undefined;
+  /** Opens a LISTEN connection to the database (PostgreSQL NOTIFY reaches every instance). */
+  listen: ListenFor;
 }
 
 /** How a module starts one of its services when the server starts, and stops it when the server stops. */
@@ -67,3 +69,20 @@ export function startServices(providers: readonly ServiceProvider[], deps: Omit<
     },
   };
 }
+
+/** What a LISTENing connection reports (db/notification-listener.ts). */
+export interface NotificationEvents {
+  notified(payload: string): void;
+  /** LISTEN is confirmed on a (new) connection: notifications of later commits arrive. */
+  listening(): void;
+  /** The connection is gone: notifications may be missed until `listening` again. */
+  lost(): void;
+}
+
+/** A dedicated connection LISTENing on one PostgreSQL channel, reconnecting by itself. */
+export type ListenFor = (
+  channel: string,
+  events: NotificationEvents,
+  /** The log lines when the connection is lost and when it is back: what the loss means for its user. */
+  outage: { lost: string; back: string },
+) => { stop(): Promise<void> };

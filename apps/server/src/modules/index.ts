@@ -4,10 +4,12 @@ import { channelsModule } from './channels/index.js';
 import { contactsModule } from './contacts/index.js';
 import { conversationsModule } from './conversations/index.js';
 import { customFieldsModule } from './custom-fields/index.js';
+import { eventStreamModule } from './event-stream/index.js';
 import { idempotencyModule } from './idempotency/index.js';
 import { labelsModule } from './labels/index.js';
 import { mailModule } from './mail/index.js';
 import { messagesModule } from './messages/index.js';
+import { notesModule } from './notes/index.js';
 import { plansModule } from './plans/index.js';
 import { platformsModule } from './platforms/index.js';
 import { portalSessionsModule } from './portal-sessions/index.js';
@@ -36,10 +38,12 @@ export const modules = [
   labelsModule,
   customFieldsModule,
   contactsModule,
+  eventStreamModule,
   webhooksModule,
   mailModule,
   messagesModule,
   conversationsModule,
+  notesModule,
   sandboxModule,
   templatesModule,
   automationsModule,

@@ -10,6 +10,7 @@ import { portalAssets, type AssetUrls } from './assets.js';
 import { authRoutes } from './auth.router.js';
 import { channelRoutes } from './channels.router.js';
 import { documentCache } from './documents.js';
+import { eventRoutes } from './events.router.js';
 import { keyRoutes } from './keys.router.js';
 import { identify, requireAccess, type PortalContext } from './portal-context.js';
 import { CsrfError, PORTAL_PATH, portalSession, requireCsrf } from './session.js';
@@ -125,6 +126,7 @@ export function createPortal(deps: PortalDeps): Router {
   router.use(keyRoutes(ctx));
   router.use(channelRoutes(ctx));
   router.use(webhookRoutes(ctx));
+  router.use(eventRoutes(ctx));
   router.use(toolRoutes(ctx));
   router.use((req, res) => {
     res.status(404).send(

@@ -30,6 +30,9 @@ export const ERROR_CODE_STATUS = {
   automation_not_found: 404,
   // A message without a customer's file (chat/media/get), or a media link that expired or was altered.
   media_not_found: 404,
+  // A contact without messages has no conversation (chat/conversations/manage).
+  conversation_not_found: 404,
+  note_not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_progress: 409,
   payload_too_large: 413,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EXAMPLE_IDS, idSchema, named, timestampSchema } from '../common/index.js';
 import { automationRunSchema } from '../workspace/automations.js';
+import { assigneeSchema, CONVERSATION_STATUSES, conversationSchema } from '../workspace/conversations.js';
 import { MESSAGE_STATUSES, MESSAGE_TYPES, messageErrorField } from '../workspace/messages.js';
 import { ticketSchema } from './tickets.js';
 
@@ -41,6 +42,9 @@ function webhookEvents<E extends Record<string, WebhookEventDefinition<z.AnyZodO
 }
 
 const EXAMPLE_TIME = '2026-01-31T09:30:00.000Z';
+
+/** One field's change in an event: its value before and after. */
+const change = <T extends z.ZodTypeAny>(value: T) => z.object({ previous: value, current: value });
 
 export const messageReceivedMediaSchema = named(
   'MessageReceivedMedia',
@@ -139,6 +143,60 @@ export const WEBHOOK_EVENTS = webhookEvents({
         text: 'Hi! Where is my order A-1001?',
         media: null,
         timestamp: EXAMPLE_TIME,
+      },
+    },
+  },
+  'conversation.updated': {
+    summary: 'A conversation’s status, snooze or assignee changed',
+    description:
+      'Sent once per change, in the transaction that made it: `data.conversation` is the conversation as ' +
+      'chat/conversations/list shows it afterwards, `changes` has each field that changed (`previous`, `current`), ' +
+      'and `by` says who: a user (chat/conversations/manage) or the system (a customer’s message reopening it, a ' +
+      'snooze running out).',
+    data: z.object({
+      channelId: idSchema,
+      conversation: conversationSchema,
+      changes: named(
+        'ConversationChanges',
+        z.object({
+          status: change(z.enum(CONVERSATION_STATUSES)).optional(),
+          snoozedUntil: change(timestampSchema.nullable()).optional(),
+          assignee: change(assigneeSchema.nullable()).optional(),
+        }),
+      ),
+      by: named(
+        'ConversationChangedBy',
+        z.discriminatedUnion('type', [
+          z.object({ type: z.literal('user'), id: idSchema }),
+          z.object({ type: z.literal('system') }),
+        ]),
+      ),
+    }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        channelId: EXAMPLE_IDS.channelId,
+        conversation: {
+          contactId: EXAMPLE_IDS.contactId,
+          phone: '15550000001',
+          name: 'Ada Lovelace',
+          lastMessage: {
+            msgid: 'wamid.DEMO0002',
+            direction: 'inbound',
+            type: 'text',
+            text: 'Hi! Where is my order A-1001?',
+            createdAt: '2026-01-31T09:25:00.000Z',
+          },
+          unreadCount: 0,
+          status: 'resolved',
+          snoozedUntil: null,
+          assignee: { id: EXAMPLE_IDS.userId, name: 'Demo Owner' },
+          lastInboundAt: '2026-01-31T09:25:00.000Z',
+          resolvedAt: EXAMPLE_TIME,
+          windowExpiresAt: '2026-02-01T09:25:00.000Z',
+        },
+        changes: { status: { previous: 'open', current: 'resolved' } },
+        by: { type: 'user', id: EXAMPLE_IDS.userId },
       },
     },
   },

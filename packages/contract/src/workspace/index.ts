@@ -3,6 +3,8 @@ export * from './channels.js';
 export * from './contacts.js';
 export * from './conversations.js';
 export * from './custom-fields.js';
+export * from './event-stream.js';
 export * from './labels.js';
 export * from './messages.js';
+export * from './notes.js';
 export * from './templates.js';

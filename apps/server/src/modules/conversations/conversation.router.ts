@@ -1,6 +1,7 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
+import { manageConversation } from './conversation-lifecycle.service.js';
 import { conversationContact, listConversations, listMessages } from './conversation.service.js';
 
 export function messagesHistoryRouter({ em, logger }: RouteDeps) {
@@ -17,7 +18,7 @@ export function messagesHistoryRouter({ em, logger }: RouteDeps) {
   };
 }
 
-export function conversationsRouter({ em, logger }: RouteDeps) {
+export function conversationsRouter({ em, logger, jobs }: RouteDeps) {
   return {
     list: implement<typeof contract.workspace.chat.conversations.list>(
       em,
@@ -27,5 +28,9 @@ export function conversationsRouter({ em, logger }: RouteDeps) {
         return { success: true, ...(await listConversations(ctx, channel.id, query)) };
       },
     ),
+    manage: implement<typeof contract.workspace.chat.conversations.manage>(em, logger, async (params, ctx) => {
+      const channel = await resolveChannel(ctx, params.channelId);
+      return { success: true, data: await manageConversation(ctx, jobs, channel, params) };
+    }),
   };
 }

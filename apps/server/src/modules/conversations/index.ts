@@ -3,10 +3,16 @@ import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { ConversationCount } from './conversation-count.entity.js';
 import { Conversation } from './conversation.entity.js';
+import { conversationsSeed } from './conversation.seed.js';
+import { ConversationStateCount } from './conversation-state-count.entity.js';
+import { snoozeWorkerService } from './snooze-worker.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
 import { mediaLinksService } from './media-links.js';
 import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { sessionWindowsService } from './session-window.provider.js';
+
+export { recordCustomerMessage } from './conversation-lifecycle.service.js';
+export { conversationContact } from './conversation.service.js';
 
 /**
  * Conversations: one row per channel and contact with messages, with its counters, kept by triggers on `messages`;
@@ -15,12 +21,20 @@ import { sessionWindowsService } from './session-window.provider.js';
  */
 export const conversationsModule = defineModule({
   name: 'conversations',
-  entities: [Conversation, ConversationCount],
+  entities: [Conversation, ConversationCount, ConversationStateCount],
   routes: [
     routes(contract.workspace.chat.messages, messagesHistoryRouter),
     routes(contract.workspace.chat.conversations, conversationsRouter),
     routes(contract.workspace.chat.media, mediaRouter),
   ],
   publicRoutes: mediaLinkRoutes,
-  services: [sessionWindowsService, mediaLinksService],
+  seed: [conversationsSeed],
+  // Ada's question is open and the demo owner's; Grace's thanks closed hers.
+  demo: {
+    conversations: [
+      { channel: 'support', phone: '15550000001', status: 'open', assignee: 'owner' },
+      { channel: 'support', phone: '15550000002', status: 'resolved' },
+    ],
+  },
+  services: [sessionWindowsService, mediaLinksService, snoozeWorkerService],
 });

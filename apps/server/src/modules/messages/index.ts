@@ -72,6 +72,16 @@ export const messagesModule = defineModule({
         text: 'Hi! Where is my order A-1001?',
         createdAt: minutesAgo(5),
       },
+      // Grace's thanks: a conversation the demo resolved, with a note (conversations and notes demo).
+      {
+        channel: 'support',
+        msgid: 'wamid.DEMO0004',
+        from: '15550000002',
+        direction: 'inbound',
+        status: 'read',
+        text: 'The replacement arrived, thank you!',
+        createdAt: minutesAgo(90),
+      },
     ],
   },
 });

@@ -4,7 +4,7 @@ import { ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
-import { recordInboundMessage } from '../messages/index.js';
+import { recordCustomerMessage } from '../conversations/index.js';
 
 export interface SandboxInbound {
   channelId: string;
@@ -33,7 +33,7 @@ export async function receiveSandboxMessage(
     const channel = await tx.findOne(Channel, inbound.channelId, { fields: ['provider'] });
     if (channel?.provider !== 'sandbox') throw ValidationError.field('channel', 'is not a sandbox channel');
     const contact = await findOrCreateContactByPhone(tx, inbound.channelId, inbound.from, inbound.from, jobs);
-    const recorded = await recordInboundMessage({ em: tx }, jobs, 'sandbox', {
+    const recorded = await recordCustomerMessage({ em: tx }, jobs, 'sandbox', {
       msgid,
       channelId: inbound.channelId,
       contact,

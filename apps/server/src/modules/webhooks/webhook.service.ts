@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEvent } from '@switchboard/contract';
+import { recordWorkspaceEvent } from '../event-stream/index.js';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import { DestinationRefusedError, fetchDestination, type DestinationPolicy } from './destination.js';
 import { signingSecrets, signWebhook } from './webhook-secrets.js';
@@ -120,9 +121,10 @@ export function webhookTarget(
 }
 
 /**
- * Records one delivery of an event per subscribed, active endpoint of the platform and queues each, inside the
- * caller's transaction. Its webhook-id (`msg_…`) is fixed here and reused by every retry. The body is typed by the
- * event's schema in the contract (WEBHOOK_EVENTS), which the OpenAPI and the SDK publish.
+ * The one place every event is emitted: records it for the live stream (events/stream), and one delivery per
+ * subscribed, active endpoint of the platform, queued, all inside the caller's transaction. Its webhook-id
+ * (`msg_…`) is fixed here and reused by every retry. The body is typed by the event's schema in the contract
+ * (WEBHOOK_EVENTS), which the OpenAPI and the SDK publish.
  */
 export async function queueWebhookEvent(
   { em: tx }: ServiceContext,
@@ -130,6 +132,7 @@ export async function queueWebhookEvent(
   platformId: string,
   event: WebhookEvent,
 ): Promise<void> {
+  await recordWorkspaceEvent({ em: tx }, platformId, event);
   const endpoints = await tx.find(
     WebhookEndpoint,
     { platform: platformId, isActive: true, events: { $contains: [event.type] } },

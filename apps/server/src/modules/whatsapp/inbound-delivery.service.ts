@@ -4,7 +4,8 @@ import { MESSAGE_TYPES, type MessageReceivedMedia, type MessageStatus } from '@s
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
-import { applyStatusUpdate, recordInboundMessage } from '../messages/index.js';
+import { recordCustomerMessage } from '../conversations/index.js';
+import { applyStatusUpdate } from '../messages/index.js';
 import {
   parseInboundNotification,
   type InboundEvent,
@@ -136,7 +137,7 @@ async function applyMessage(
   const type = (MESSAGE_TYPE_SET.has(event.type) ? event.type : 'unsupported') as MessageStatus['type'];
   const media = event.media && receivedMedia(event.media);
   const sha256 = event.media?.sha256 === undefined ? {} : { sha256: oneLine(event.media.sha256, 100) };
-  const recorded = await recordInboundMessage(
+  const recorded = await recordCustomerMessage(
     { em: tx },
     deps.jobs,
     WHATSAPP_CLOUD,

@@ -1,12 +1,16 @@
+import { WEBHOOK_EVENT_TYPES } from '@switchboard/contract';
+
 /**
  * The portal's only script (served from 'self'; the CSP allows no inline script). It adds: copy-to-clipboard (keys,
  * webhook secrets),
  * handing a freshly generated key to the API reference, and starting the reference with that key prefilled.
- * The key travels only through this tab's sessionStorage (gone when the tab closes), never back to the server.
+ * The key travels only through this tab's sessionStorage (gone when the tab closes), never back to the server. The
+ * Live events page's tail reads the session-authenticated stream with the browser's EventSource.
  */
 export const PORTAL_JS = `
 (function () {
   'use strict';
+  var TAIL_EVENTS = ${JSON.stringify(WEBHOOK_EVENT_TYPES)};
   var STORAGE_KEY = 'switchboard.tryKey';
 
   function announce(text) {
@@ -66,6 +70,28 @@ export const PORTAL_JS = `
       if (keyForm) keyForm.hidden = true;
     }
     window.Scalar.createApiReference(mount, config);
+  }
+
+  // Live events: the signed-in user's stream (the portal session authenticates it), newest first, at most 200.
+  var tail = document.getElementById('event-tail');
+  if (tail && window.EventSource) {
+    var status = document.getElementById('event-tail-status');
+    var source = new EventSource(tail.getAttribute('data-stream'));
+    var show = function (event) {
+      var item = document.createElement('li');
+      var head = document.createElement('strong');
+      head.textContent = event.type + ' #' + event.lastEventId;
+      var body = document.createElement('pre');
+      body.textContent = JSON.stringify(JSON.parse(event.data), null, 2);
+      item.appendChild(head);
+      item.appendChild(body);
+      tail.insertBefore(item, tail.firstChild);
+      while (tail.children.length > 200) tail.removeChild(tail.lastChild);
+      announce(event.type);
+    };
+    source.onopen = function () { status.textContent = 'Live: waiting for events.'; };
+    source.onerror = function () { status.textContent = 'Disconnected: reconnecting…'; };
+    TAIL_EVENTS.forEach(function (type) { source.addEventListener(type, show); });
   }
 })();
 `;

@@ -2,12 +2,13 @@ import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';
 
-type Section = 'keys' | 'channels' | 'webhooks' | 'reference' | 'downloads';
+type Section = 'keys' | 'channels' | 'webhooks' | 'events' | 'reference' | 'downloads';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'keys', label: 'API keys', path: `${PORTAL_PATH}/keys` },
   { id: 'channels', label: 'Channels', path: `${PORTAL_PATH}/channels` },
   { id: 'webhooks', label: 'Webhooks', path: `${PORTAL_PATH}/webhooks` },
+  { id: 'events', label: 'Live events', path: `${PORTAL_PATH}/events` },
   { id: 'reference', label: 'Try requests', path: `${PORTAL_PATH}/reference` },
   { id: 'downloads', label: 'Downloads', path: `${PORTAL_PATH}/downloads` },
 ];

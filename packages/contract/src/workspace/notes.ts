@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import {
+  channelScoped,
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  named,
+  okEnvelope,
+  pageEnvelope,
+  pagingParams,
+  timestampSchema,
+  uuidParam,
+  withFieldRules,
+  type FieldProblem,
+} from '../common/index.js';
+import { contactProblems, conversationContactFields } from './conversations.js';
+
+export const NOTE_MAX_LENGTH = 4000;
+
+export const noteSchema = named(
+  'Note',
+  z.object({
+    id: idSchema,
+    contactId: idSchema,
+    author: z
+      .object({ id: idSchema.nullable().describe('null once that user is deleted'), name: z.string() })
+      .describe('The user whose key wrote it'),
+    text: z.string(),
+    createdAt: timestampSchema,
+  }),
+);
+export type Note = z.infer<typeof noteSchema>;
+
+const noteManageFields = z.object({
+  ...channelScoped,
+  action: z.enum(['create', 'delete']).describe('`create` a note on a conversation, or `delete` one'),
+  ...conversationContactFields,
+  text: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(NOTE_MAX_LENGTH, `must be at most ${NOTE_MAX_LENGTH} characters`)
+    .optional()
+    .describe(`create: the note, 1–${NOTE_MAX_LENGTH} characters`),
+  noteId: uuidParam().optional().describe('delete: the note'),
+});
+type NoteManageInput = z.input<typeof noteManageFields>;
+export type NoteManageParams =
+  | (NoteManageInput & { action: 'create'; text: string; noteId?: undefined })
+  | (NoteManageInput & { action: 'delete'; noteId: string; text?: undefined });
+export type NoteManageValues = z.output<typeof noteManageFields>;
+
+function noteManageProblems(values: NoteManageValues): FieldProblem[] {
+  if (values.action === 'delete') {
+    const problems: FieldProblem[] = [];
+    if (values.noteId === undefined) problems.push({ field: 'noteId', problem: 'is required to delete a note' });
+    for (const field of ['text', 'contactId', 'phone'] as const)
+      if (values[field] !== undefined) problems.push({ field, problem: 'is for create: delete takes noteId' });
+    return problems;
+  }
+  const problems = contactProblems(values);
+  if (values.text === undefined) problems.push({ field: 'text', problem: 'is required to create a note' });
+  if (values.noteId !== undefined) problems.push({ field: 'noteId', problem: 'is for delete' });
+  return problems;
+}
+
+export const noteManageParams = withFieldRules<NoteManageParams>()(noteManageFields, {
+  sets: [['contactId', 'text'], ['phone', 'text'], ['noteId']],
+  check: noteManageProblems,
+});
+
+const noteListFields = z.object({ ...channelScoped, ...pagingParams('notes'), ...conversationContactFields });
+export const noteListParams = withFieldRules<z.input<typeof noteListFields>>()(noteListFields, {
+  sets: [['contactId'], ['phone']],
+  check: contactProblems,
+});
+
+const ADA = '15550000001';
+
+export const notesContract = {
+  manage: endpoint({
+    operation: 'workspace.chat.notes.manage',
+    path: '/api/workspace/v1/chat/notes/manage',
+    summary: 'Write or delete a private note on a conversation',
+    description: [
+      '`create` adds a note to the conversation with a contact of the channel (`contactId` or `phone`; unknown: ' +
+        '404 `contact_not_found`), written by the key’s user; the reply is the note, message `Note created`. ' +
+        '`delete` removes one (`noteId`): only its author or a user with platform access may (others: 403); ' +
+        'unknown: 404 `note_not_found`; the reply is the deleted note, message `Note deleted`.',
+      'Notes are for your team: they never reach the customer, are not messages, and trigger no automation.',
+    ].join('\n\n'),
+    params: noteManageParams,
+    response: okEnvelope(noteSchema),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', 'contact_not_found', 'note_not_found'],
+    example: {
+      channelId: EXAMPLE_IDS.channelId,
+      action: 'create',
+      phone: ADA,
+      text: 'Called Ada: the courier comes on Monday.',
+    },
+    failureExamples: {
+      textRequired: {
+        summary: 'create without the note',
+        status: 400,
+        error: 'invalid_request',
+        message: 'text: is required to create a note',
+      },
+    },
+  }),
+  list: endpoint({
+    operation: 'workspace.chat.notes.list',
+    path: '/api/workspace/v1/chat/notes/list',
+    summary: 'List the notes on a conversation, paginated',
+    description:
+      'Newest first (createdAt, then id). The conversation is the contact’s (`contactId` or `phone`; not a ' +
+      'contact of the channel: 404 `contact_not_found`).',
+    params: noteListParams,
+    response: pageEnvelope(noteSchema),
+    rateClass: 'api_read',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', 'contact_not_found'],
+    example: { channelId: EXAMPLE_IDS.channelId, phone: ADA, page: 1, limit: 50 },
+  }),
+};
