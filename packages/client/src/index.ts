@@ -21,10 +21,6 @@ export type { APIPromise, RateLimitInfo, ResponseInfo, WithResponse } from './re
 export type { RetryOptions } from './retry.js';
 export type { AppInfo } from './settings.js';
 export type { WebhookManageReply, WebhooksManageMethod } from './webhook-manage.js';
-export {
-  verifyWebhook,
-  WebhookVerificationError,
-  type WebhookHeaders,
-  type WebhookVerificationReason,
-} from './webhooks.js';
+export { WebhookVerificationError, type WebhookHeaders, type WebhookVerificationReason } from './webhook-signature.js';
+export { verifyWebhook } from './webhooks.js';
 export type * from './generated/api.js';
