@@ -12,7 +12,6 @@ import { userAgent, validBaseUrl, type AppInfo } from './settings.js';
 import type { HttpTransport } from './transport.js';
 import { verifyWebhook } from './webhooks.js';
 
-export type { RequestOptions } from './request-options.js';
 
 /**
  * One method per endpoint (plain types generated from the contract, see src/generated/api.ts): takes the endpoint's

@@ -1,6 +1,7 @@
 // The SDK's public API, and nothing else: the client, its errors, pagination, webhook verification, and the named
 // types of the API.
-export { createClient, type ClientOptions, type RequestOptions, type SwitchboardClient } from './create-client.js';
+export { createClient, type ClientOptions, type SwitchboardClient } from './create-client.js';
+export type { ReadOptions, RequestOptions } from './request-options.js';
 export {
   ApiConnectionError,
   AuthenticationError,
