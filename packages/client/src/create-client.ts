@@ -12,7 +12,6 @@ import { userAgent, validBaseUrl, type AppInfo } from './settings.js';
 import type { HttpTransport } from './transport.js';
 import { verifyWebhook } from './webhooks.js';
 
-
 /**
  * One method per endpoint (plain types generated from the contract, see src/generated/api.ts): takes the endpoint's
  * parameters and per-call options (timeout, signal and, for writes, an `idempotencyKey`), resolves to the success

@@ -23,8 +23,12 @@ interface ErrorGuard<Code extends SwitchboardErrorCode> {
  * An endpoint whose parameters include a required one. `Options`: a write's (with `idempotencyKey`) or a read's
  * (`ReadOptions`).
  */
-export interface Method<Params, Reply, Code extends SwitchboardErrorCode, Options extends ReadOptions = RequestOptions>
-  extends ErrorGuard<Code> {
+export interface Method<
+  Params,
+  Reply,
+  Code extends SwitchboardErrorCode,
+  Options extends ReadOptions = RequestOptions,
+> extends ErrorGuard<Code> {
   (params: Params, options?: Options): APIPromise<Reply>;
 }
 

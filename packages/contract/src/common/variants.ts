@@ -20,12 +20,13 @@ type Shared<In, D extends keyof In, F extends Forms<string>> = Exclude<
   keyof In,
   D | F[keyof F]['required'][number] | F[keyof F]['optional'][number]
 >;
-/** Each form as its own object type, told apart by the discriminator: what the compiler (and the SDK) accepts. */
-export type VariantsInput<In, D extends keyof In & string, F extends Forms<string>> = {
-  [V in keyof F & string]: { [K in D]: V } & Pick<
-    In,
-    Shared<In, D, F> | Extract<F[V]['optional'][number], keyof In>
-  > & {
+/**
+ * Each form as its own object type, told apart by the discriminator: what the compiler (and the SDK) accepts. The
+ * form of the discriminator's default value (`Default`) may leave it out.
+ */
+export type VariantsInput<In, D extends keyof In & string, F extends Forms<string>, Default extends string = never> = {
+  [V in keyof F & string]: ([V] extends [Default] ? { [K in D]?: V } : { [K in D]: V }) &
+    Pick<In, Shared<In, D, F> | Extract<F[V]['optional'][number], keyof In>> & {
       [K in Extract<F[V]['required'][number], keyof In>]-?: Exclude<In[K], undefined>;
     };
 }[keyof F & string];
@@ -34,12 +35,14 @@ export type VariantsInput<In, D extends keyof In & string, F extends Forms<strin
  * Parameters whose fields depend on one field's value (automations/manage's `action`): one form per value, so the
  * SDK's input type is a discriminated union (`create` needs `name`, `trigger` and `actions`), and the OpenAPI a
  * `oneOf` with a `discriminator`. Validation is the object's own (the server names a missing field in its 400).
+ * `_defaultForm` names the form whose discriminator value is the field's default (chat/message/send's `text`).
  */
 export function withVariants<
   S extends z.AnyZodObject,
   D extends keyof z.input<S> & string,
   const F extends Forms<keyof z.input<S> & string>,
->(schema: S, discriminator: D, forms: F) {
+  Default extends keyof F & string = never,
+>(schema: S, discriminator: D, forms: F, _defaultForm?: Default) {
   const variants: ParamsVariants = {
     discriminator,
     forms: Object.fromEntries(
@@ -54,6 +57,6 @@ export function withVariants<
     S['_def']['unknownKeys'],
     S['_def']['catchall'],
     z.output<S>,
-    VariantsInput<z.input<S>, D, F>
+    VariantsInput<z.input<S>, D, F, Default>
   >;
 }
