@@ -239,7 +239,7 @@ describe('the packed SDK, installed outside the workspace', () => {
     }
   });
 
-  it('exports verifyWebhook and its error from @switchboard/client/webhooks, the same from import and require', async () => {
+  it('exports verifyWebhook and its error from @switchboard/client/webhooks, alike to import and require', async () => {
     const script = (load: string) => `console.log(JSON.stringify(Object.keys(${load}).sort()))`;
     const esm = await runOk(
       process.execPath,
@@ -279,7 +279,7 @@ describe('the packed SDK, installed outside the workspace', () => {
     expect(hovers.get('previewUrl')!.documentation).toBe('text only: let WhatsApp show a preview of the first link');
   });
 
-  it('bundles @switchboard/client/webhooks and isSwitchboardError small, and builds for a worker without Node', async () => {
+  it('bundles @switchboard/client/webhooks and isSwitchboardError small, builds for a worker', async () => {
     const bundle = async (contents: string, worker = false) => {
       const { outputFiles } = await build({
         stdin: { contents, resolveDir: project, loader: 'ts' },
