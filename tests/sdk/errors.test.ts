@@ -125,7 +125,8 @@ describe('SDK requests and errors', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(error).toBeInstanceOf(SwitchboardError);
-    expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ECONNREFUSED', requestId: undefined });
+    expect(error).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'network', requestId: undefined });
+    expect((error as ApiConnectionError).message).toBe('The server could not be reached (ECONNREFUSED)');
     expect((error as ApiConnectionError).cause).toMatchObject({ code: 'ECONNREFUSED' });
     expect((error as ApiConnectionError).response).toBeUndefined();
   });
@@ -183,11 +184,20 @@ describe('SDK requests and errors', () => {
     const timedOut = await sb.workspace.channels.list({}, { timeout: 50 }).catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(ApiConnectionError);
     expect(timedOut).toBeInstanceOf(SwitchboardError);
-    expect(timedOut).toMatchObject({ status: 0, code: 'ECONNABORTED' });
+    expect(timedOut).toMatchObject({
+      status: 0,
+      code: 'timeout',
+      message: expect.stringContaining('No reply within 50 ms'),
+    });
     const controller = new AbortController();
     const pending = sb.workspace.channels.list({}, { signal: controller.signal }).catch((e: unknown) => e);
     controller.abort();
-    expect(await pending).toMatchObject({ name: 'ApiConnectionError', status: 0, code: 'ERR_CANCELED' });
+    expect(await pending).toMatchObject({
+      name: 'ApiConnectionError',
+      status: 0,
+      code: 'aborted',
+      message: 'The request was aborted',
+    });
   });
 
   it('names Idempotency-Key as `param` of its errors: malformed (400), reused (422), in progress (409)', async () => {

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_FILE, generateApiTypes } from '../../packages/client/scripts/generate-types.js';
+import {
+  CONSTANTS_FILE,
+  EVENTS_FILE,
+  GENERATED_FILE,
+  generateApiTypes,
+  generateConstants,
+  generateEventExports,
+} from '../../packages/client/scripts/generate-types.js';
 import { buildPackage, SLOW_TIMEOUT_MS } from './commands.js';
 
 describe('the SDK types generated from the contract', () => {
@@ -9,6 +16,8 @@ describe('the SDK types generated from the contract', () => {
     async () => {
       await buildPackage('@switchboard/client');
       expect(readFileSync(GENERATED_FILE, 'utf8')).toBe(generateApiTypes());
+      expect(readFileSync(CONSTANTS_FILE, 'utf8')).toBe(generateConstants());
+      expect(readFileSync(EVENTS_FILE, 'utf8')).toBe(generateEventExports());
     },
     SLOW_TIMEOUT_MS,
   );

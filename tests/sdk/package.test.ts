@@ -2,12 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { contract, contractEndpoints } from '@switchboard/contract';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SDK_VERSION } from '../../packages/client/src/version.js';
 import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pnpm, run, runBuilding, runOk, SLOW_TIMEOUT_MS } from './commands.js';
+import { hoverTexts } from './hover.js';
 
 const TSC = path.join(REPO_ROOT, 'node_modules/.bin/tsc');
 
@@ -75,8 +77,56 @@ const WRONG_CALLS = [
   ], // not one tickets/manage gives
 ] as const;
 
-/** The published declarations are plain named types, not the contract's ts-rest and zod types inlined (far larger). */
-const MAX_DECLARATION_BYTES = 64 * 1024;
+/**
+ * The published declarations are plain named types, not the contract's ts-rest and zod types inlined (far larger);
+ * most of their size is the documentation generated from the contract.
+ */
+const MAX_DECLARATION_BYTES = 192 * 1024;
+/** What a receiver importing only `@switchboard/client/webhooks` bundles, minified: it and `standardwebhooks`. */
+const MAX_WEBHOOKS_BUNDLE_BYTES = 15 * 1024;
+/** `isSwitchboardError` alone, minified: the error classes, without the client, the contract or zod. */
+const MAX_ERRORS_BUNDLE_BYTES = 4 * 1024;
+
+/** Calls an integrator hovers over; each must show its documentation from the contract. */
+const HOVER_SOURCE = `import { createClient } from '@switchboard/client';
+const sb = createClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });
+export async function hover(channelId: string) {
+  await sb.workspace.contacts.manage({ channelId, phone: '15550000001', name: 'Ada' });
+  await sb.workspace.contacts.list({ channelId, search: 'ada' });
+  await sb.workspace.labels.manage({ channelId, name: 'vip' });
+  await sb.workspace.automations.manage({ channelId, action: 'delete', automationId: 'a' });
+  await sb.platform.webhooks.manage({ platformId: 'p', redeliver: 'd' });
+  await sb.platform.tickets.get({ platformId: 'p', ticketId: 't' });
+  await sb.workspace.chat.message.send({ channelId, to: '15550000001', text: 'hi', previewUrl: true, replyTo: 'm' });
+  const contact = (await sb.workspace.contacts.get({ channelId, contactId: 'c' })).data;
+  const messages = (await sb.workspace.chat.messages.list({ channelId })).data;
+  const inbox = (await sb.workspace.chat.conversations.list({ channelId })).data;
+  return [contact.phone, messages[0]?.replyTo, inbox[0]?.unreadCount];
+}
+`;
+/** Methods: their hover shows the summary, the rate class and an example; workspace ones the channelId rule. */
+const HOVER_METHODS = [
+  'sb.workspace.contacts.manage',
+  'sb.workspace.contacts.list',
+  'sb.workspace.labels.manage',
+  'sb.workspace.automations.manage',
+  'sb.platform.webhooks.manage',
+  'sb.platform.tickets.get',
+  'sb.workspace.chat.message.send',
+  'sb.workspace.chat.messages.list',
+  'sb.workspace.chat.conversations.list',
+];
+/** Parameters and reply fields: their hover shows the field's description. */
+const HOVER_FIELDS = [
+  'search',
+  'previewUrl',
+  'replyTo',
+  "action: 'delete'",
+  'redeliver',
+  'contact.phone',
+  'messages[0]?.replyTo',
+  'inbox[0]?.unreadCount',
+];
 
 const WRONG_HEADER = [
   "import { createClient, type SwitchboardErrorCode, type TicketsManageErrorCode } from '@switchboard/client';",
@@ -135,9 +185,15 @@ describe('the packed SDK, installed outside the workspace', () => {
         'package/dist/index.d.cts',
       ]),
     );
+    expect(listing.filter((file) => file.endsWith('.map'))).toEqual([]);
     const manifest = JSON.parse(
       readFileSync(path.join(project, 'node_modules/@switchboard/client/package.json'), 'utf8'),
     );
+    // What an installer reads and no more: nothing that needs this repository.
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(manifest.scripts).toBeUndefined();
+    expect(manifest.exports['./webhooks'].import.types).toBe('./dist/webhooks-entry.d.ts');
+    expect(manifest.exports['.'].worker.default).toBe('./dist/worker/index.js');
     expect(Object.keys(manifest.dependencies).sort()).toEqual(['@ts-rest/core', 'axios', 'standardwebhooks', 'zod']);
     // devDependencies are never installed for a dependency, so only what an install reads must be free of them.
     const installed = {
@@ -183,14 +239,69 @@ describe('the packed SDK, installed outside the workspace', () => {
     }
   });
 
+  it('exports verifyWebhook and its error from @switchboard/client/webhooks, alike to import and require', async () => {
+    const script = (load: string) => `console.log(JSON.stringify(Object.keys(${load}).sort()))`;
+    const esm = await runOk(
+      process.execPath,
+      ['--input-type=module', '-e', script(`await import('@switchboard/client/webhooks')`)],
+      { cwd: project },
+    );
+    const cjs = await runOk(process.execPath, ['-e', script(`require('@switchboard/client/webhooks')`)], {
+      cwd: project,
+    });
+    for (const exported of [esm, cjs])
+      expect(JSON.parse(exported)).toEqual(['WebhookVerificationError', 'verifyWebhook']);
+  });
+
   it('declares its types in plain named interfaces, small enough to read', () => {
-    for (const file of ['index.d.ts', 'index.d.cts']) {
+    for (const file of ['index.d.ts', 'index.d.cts', 'webhooks-entry.d.ts', 'webhooks-entry.d.cts']) {
       const declarations = readFileSync(path.join(project, 'node_modules/@switchboard/client/dist', file), 'utf8');
       expect(Buffer.byteLength(declarations), file).toBeLessThanOrEqual(MAX_DECLARATION_BYTES);
-      expect(declarations, file).not.toMatch(/from ['"](zod|@ts-rest\/core)['"]/);
+      // Plain types: neither the validation library, the router, nor the transport shows through.
+      expect(declarations, file).not.toMatch(/from ['"](zod|@ts-rest\/core|axios)['"]/);
+      if (file.startsWith('webhooks')) continue;
       expect(declarations, file).toMatch(/interface ContactsListParams \{/);
       expect(declarations, file).toMatch(/interface SwitchboardClient extends SwitchboardApi \{/);
     }
+  });
+
+  it('shows each method’s and field’s documentation from the contract on hover, as an editor asks for it', () => {
+    const hovers = hoverTexts(project, HOVER_SOURCE, [...HOVER_METHODS, ...HOVER_FIELDS]);
+    const empty = [...hovers].filter(([, hover]) => !hover.documentation.trim()).map(([probe]) => probe);
+    expect(empty).toEqual([]);
+    for (const method of HOVER_METHODS) {
+      const { documentation, tags } = hovers.get(method)!;
+      expect(documentation, method).toMatch(/Rate limit class: `api_(read|write|admin_write)`/);
+      expect(documentation, method).toMatch(/Errors \(`error.code`\): `invalid_request`/);
+      expect(tags, method).toContain('example');
+      if (method.startsWith('sb.workspace.')) expect(documentation, method).toContain('`channelId`: ');
+    }
+    expect(hovers.get('previewUrl')!.documentation).toBe('text only: let WhatsApp show a preview of the first link');
+  });
+
+  it('bundles @switchboard/client/webhooks and isSwitchboardError small, builds for a worker', async () => {
+    const bundle = async (contents: string, worker = false) => {
+      const { outputFiles } = await build({
+        stdin: { contents, resolveDir: project, loader: 'ts' },
+        bundle: true,
+        minify: true,
+        write: false,
+        format: 'esm',
+        logLevel: 'silent',
+        // A worker runtime: no Node built-ins and no browser globals to lean on, only the `worker` condition.
+        ...(worker ? { platform: 'neutral', mainFields: ['module', 'main'], conditions: ['worker'] } : {}),
+      });
+      return outputFiles[0]!.contents.byteLength;
+    };
+    expect(await bundle(`export { verifyWebhook } from '@switchboard/client/webhooks';`)).toBeLessThanOrEqual(
+      MAX_WEBHOOKS_BUNDLE_BYTES,
+    );
+    expect(await bundle(`export { isSwitchboardError } from '@switchboard/client';`)).toBeLessThanOrEqual(
+      MAX_ERRORS_BUNDLE_BYTES,
+    );
+    // Resolves and bundles (a Node built-in would fail to resolve on this platform).
+    expect(await bundle(`export * from '@switchboard/client';`, true)).toBeGreaterThan(0);
+    expect(await bundle(`export * from '@switchboard/client/webhooks';`, true)).toBeGreaterThan(0);
   });
 
   it(
@@ -254,27 +365,26 @@ describe('the packed SDK, installed outside the workspace', () => {
   it(
     'passes the type-level checks (tests/sdk/typing) with exactOptionalPropertyTypes as nodenext, node16 and bundler',
     async () => {
-      writeFileSync(path.join(project, 'checks.ts'), readFileSync(path.join(import.meta.dirname, 'typing/checks.ts')));
+      // As ESM (.mts), as CommonJS (.cts: the `require` types), and as a bundler sees it (.ts).
+      const checks = readFileSync(path.join(import.meta.dirname, 'typing/checks.ts'));
+      for (const file of ['checks.mts', 'checks.cts', 'checks.ts']) writeFileSync(path.join(project, file), checks);
       const strict = ['--noEmit', '--strict', '--exactOptionalPropertyTypes', '--noUncheckedIndexedAccess'];
       const resolutions = [
-        ['--module', 'nodenext', '--moduleResolution', 'nodenext'],
-        ['--module', 'node16', '--moduleResolution', 'node16'],
-        ['--module', 'esnext', '--moduleResolution', 'bundler'],
+        ['--module', 'nodenext', '--moduleResolution', 'nodenext', 'checks.mts', 'checks.cts'],
+        ['--module', 'node16', '--moduleResolution', 'node16', 'checks.mts', 'checks.cts'],
+        ['--module', 'esnext', '--moduleResolution', 'bundler', 'checks.ts'],
       ];
       for (const resolution of resolutions)
-        await runOk(TSC, [...strict, ...resolution, '--target', 'es2022', '--types', 'node', 'checks.ts'], {
-          cwd: project,
-        });
+        await runOk(TSC, [...strict, '--target', 'es2022', '--types', 'node', ...resolution], { cwd: project });
     },
     SLOW_TIMEOUT_MS,
   );
 
   it(
-    'ships a README that names every namespace and whose every TypeScript example compiles against the package',
+    'ships a README that names every method and whose every TypeScript example compiles against the package',
     async () => {
       const readme = readFileSync(path.join(project, 'node_modules/@switchboard/client/README.md'), 'utf8');
-      const groups = new Set(contractEndpoints(contract).map(({ at }) => `sb.${at.slice(0, 2).join('.')}`));
-      for (const group of groups) expect(readme, group).toContain(`\`${group}\``);
+      for (const { at } of contractEndpoints(contract)) expect(readme).toContain(`\`sb.${at.join('.')}\``);
       for (const section of ['Authentication', 'Pagination', 'Errors', 'Retries', 'Response metadata', 'Webhooks'])
         expect(readme).toMatch(new RegExp(`^## ${section}`, 'm'));
       const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);

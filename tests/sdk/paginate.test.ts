@@ -68,7 +68,7 @@ describe('SDK paginate and .all()', () => {
         if (seen.length === 3) controller.abort();
       }
     };
-    await expect(iterate()).rejects.toMatchObject({ name: 'ApiConnectionError', code: 'ERR_CANCELED' });
+    await expect(iterate()).rejects.toMatchObject({ name: 'ApiConnectionError', code: 'aborted' });
     expect(seen).toEqual(['c1', 'c2', 'c3']);
   });
 

@@ -69,7 +69,7 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
   // Repeatable: renaming the seeded automation to its own name.
   'automations.manage': {
     rateClass: 'api_write',
-    call: (c, p) => c.workspace.automations.manage(p as { action: 'update' }),
+    call: (c, p) => c.workspace.automations.manage(p as { action: 'update'; automationId: string }),
     params: (tenant) => ({ action: 'update', automationId: tenant.ids.automations!.welcome!, name: 'Welcome' }),
   },
   'automations.runs': { rateClass: 'api_read', call: (c, p) => c.workspace.automations.runs(p) },

@@ -12,10 +12,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  contract,
+  contractEndpoints,
+  ERROR_CODES,
+  WEBHOOK_EVENT_TYPES,
+  type ContractEndpoint,
+} from '@switchboard/contract';
 import ts from 'typescript';
+import type { z } from 'zod';
+import { documentType, jsDoc, methodDoc, namedSchemas, titleOf, unwrap, type Insertions } from './contract-docs.js';
 
 const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const GENERATED_FILE = path.join(PACKAGE_DIR, 'src/generated/api.ts');
+/** The few values the SDK needs from the contract at run time, as constants: errors.ts and the webhooks entry import
+ * them instead of the contract, so a bundle of `isSwitchboardError` or `verifyWebhook` holds neither zod nor it. */
+export const CONSTANTS_FILE = path.join(PACKAGE_DIR, 'src/generated/constants.ts');
+/** The webhook event types by name, which `@switchboard/client/webhooks` re-exports. */
+export const EVENTS_FILE = path.join(PACKAGE_DIR, 'src/generated/events.ts');
 const PROBE_FILE = path.join(PACKAGE_DIR, 'src/generated/probe.ts');
 
 /** The contract's own named types, published as they are. */
@@ -152,8 +166,28 @@ function contractShape(): { endpoints: Endpoint[]; events: string[] } {
 /** `ticket.closed` → `TicketClosedEvent`, as the contract names each event's component schema. */
 const eventTypeName = (event: string) => `${event.split('.').map(pascal).join('')}Event`;
 
+const access = (at: readonly string[]) => `Contract${at.map((part) => `['${part}']`).join('')}['post']`;
+
+/**
+ * The resource each endpoint returns, by the name its schema has in the contract (`Message`, `Conversation`,
+ * `AutomationRun`): a reply's `data`, or a list's item. Each becomes a published type, the very one the methods
+ * return, so a resource added to the contract (with `named()`, as every reply's data is) is named by the next build.
+ */
+export function resourceTypes(list: readonly ContractEndpoint[] = contractEndpoints(contract)): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const { at, post } of list) {
+    const data = (post.responses[200] as z.AnyZodObject | undefined)?.shape?.data as z.ZodTypeAny | undefined;
+    if (!data) continue;
+    const item = data._def.typeName === 'ZodArray' ? (data._def as z.ZodArrayDef).type : undefined;
+    const title = titleOf(item ?? data);
+    if (!title || found.has(title) || CONTRACT_TYPES.includes(title)) continue;
+    found.set(title, `z.output<${access(at)}['responses'][200]>['data']${item ? '[number]' : ''}`);
+  }
+  return found;
+}
+
 function probeSource(list: readonly Endpoint[], events: readonly string[]): string {
-  const access = (endpoint: Endpoint) => `Contract${endpoint.path.map((part) => `['${part}']`).join('')}['post']`;
+  const resources = [...resourceTypes()].map(([name, type]) => `type ${name} = Flat<${type}>;`);
   return [
     `import type * as C from '@switchboard/contract';`,
     `import type { Contract } from '@switchboard/contract';`,
@@ -161,13 +195,14 @@ function probeSource(list: readonly Endpoint[], events: readonly string[]): stri
     // Flattened (each form of a union on its own), so `Omit<…> & {…}` prints as the object it makes.
     'type Flat<T> = T extends unknown ? { [K in keyof T]: T[K] } : never;',
     ...CONTRACT_TYPES.map((name) => `type ${name} = Flat<C.${name}>;`),
+    ...resources,
     ...events.map((event) => `type ${eventTypeName(event)} = C.WebhookEventOf<'${event}'>;`),
     `type SwitchboardEvent = C.WebhookEvent;`,
     ...list.flatMap((endpoint) => [
-      `type ${endpoint.name}Params = Flat<z.input<${access(endpoint)}['body']>>;`,
-      `type ${endpoint.name}Response = z.output<${access(endpoint)}['responses'][200]>;`,
-      `type ${endpoint.name}ErrorCode = z.output<${access(endpoint)}['responses'][Exclude<keyof ` +
-        `${access(endpoint)}['responses'], 200>]>['error'];`,
+      `type ${endpoint.name}Params = Flat<z.input<${access(endpoint.path)}['body']>>;`,
+      `type ${endpoint.name}Response = z.output<${access(endpoint.path)}['responses'][200]>;`,
+      `type ${endpoint.name}ErrorCode = z.output<${access(endpoint.path)}['responses'][Exclude<keyof ` +
+        `${access(endpoint.path)}['responses'], 200>]>['error'];`,
       `type ${endpoint.name}ParamsOptional = {} extends ${endpoint.name}Params ? true : false;`,
       `type ${endpoint.name}Paged = ${endpoint.name}Response extends { pagination: C.Pagination } ? true : false;`,
     ]),
@@ -187,7 +222,7 @@ function referToNames(text: string, named: ReadonlyMap<string, string>, self: st
  */
 function groupInterfaces(
   list: readonly Endpoint[],
-  member: (endpoint: Endpoint) => string,
+  member: (endpoint: Endpoint) => { doc: string; type: string },
   at: readonly string[],
 ): string[] {
   const depth = at.length;
@@ -196,7 +231,8 @@ function groupInterfaces(
   const lines = members.map((name) => {
     const leaf = inGroup.find((endpoint) => endpoint.path.length === depth + 1 && endpoint.path[depth] === name);
     if (!leaf) return `  ${name}: ${groupName([...at, name])};`;
-    return `  ${name}: ${member(leaf)};`;
+    const { doc, type } = member(leaf);
+    return `  ${jsDoc(doc, '  ')}${name}: ${type};`;
   });
   const subgroups = members.filter(
     (name) => !inGroup.some((endpoint) => endpoint.path.length === depth + 1 && endpoint.path[depth] === name),
@@ -213,25 +249,34 @@ const groupName = (at: readonly string[]) => `${at.map(pascal).join('') || 'Swit
  * An endpoint's method type (method.ts): a list's has `.all()`, and the parameters are optional when none is
  * required; METHOD_OVERRIDES name the hand-written ones.
  */
-function methodType(endpoint: Endpoint, printed: ReadonlyMap<string, { text: string }>, params: string): string {
+function methodType(
+  endpoint: Endpoint,
+  printed: ReadonlyMap<string, { text: string }>,
+  params: string,
+  rateClass: string,
+): string {
   const override = METHOD_OVERRIDES[endpoint.path.join('.')];
   if (override) return override.type;
   const paged = printed.get(`${endpoint.name}Paged`)!.text === 'true';
   const optional = printed.get(`${endpoint.name}ParamsOptional`)!.text === 'true';
   const kind = `${paged ? 'ListMethod' : 'Method'}${optional ? 'OptionalParams' : ''}`;
-  return `${kind}<${params}, ${endpoint.name}Response, ${endpoint.name}ErrorCode>`;
+  // A read's options have no idempotencyKey (lists are reads: their kind says so).
+  const options = !paged && rateClass === 'api_read' ? ', ReadOptions' : '';
+  return `${kind}<${params}, ${endpoint.name}Response, ${endpoint.name}ErrorCode${options}>`;
 }
 
 export function generateApiTypes(): string {
   const { endpoints: list, events } = contractShape();
   const printed = printAliases(probeSource(list, events));
+  const publishedNames = [...CONTRACT_TYPES, ...resourceTypes().keys()];
+  const runtime = new Map(contractEndpoints(contract).map((endpoint) => [endpoint.at.join('.'), endpoint]));
   const named = new Map(
     [...printed].filter(([name]) => !PROBE_ONLY.test(name)).map(([name, { text }]) => [name, text]),
   );
   // Longest first, so a structure that contains another is replaced whole.
   const byLength = new Map(
     [...named]
-      .filter(([name]) => CONTRACT_TYPES.includes(name) || events.map(eventTypeName).includes(name))
+      .filter(([name]) => publishedNames.includes(name) || events.map(eventTypeName).includes(name))
       .sort(([, a], [, b]) => b.length - a.length),
   );
   const bodies = new Map([...named].map(([name, text]) => [name, referToNames(text, byLength, name)]));
@@ -257,17 +302,93 @@ export function generateApiTypes(): string {
   const text = [
     '// Generated by packages/client/scripts/generate-types.ts from the contract: do not edit by hand.',
     `import type { ListMethod, ListMethodOptionalParams, Method, MethodOptionalParams } from '../method.js';`,
+    `import type { ReadOptions } from '../request-options.js';`,
     ...imports,
     ...declarations,
     '/** Every endpoint of the API, grouped like its paths: `sb.workspace.contacts.list({ search })`. */',
-    ...groupInterfaces(list, (endpoint) => methodType(endpoint, printed, paramsName(endpoint)), []),
+    ...groupInterfaces(
+      list,
+      (endpoint) => ({
+        doc: methodDoc(runtime.get(endpoint.path.join('.'))!),
+        type: methodType(
+          endpoint,
+          printed,
+          paramsName(endpoint),
+          runtime.get(endpoint.path.join('.'))!.post.metadata.rateClass,
+        ),
+      }),
+      [],
+    ),
   ].join('\n');
   // Reprinted by the compiler: one member per line, whatever the length of the printed types.
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
-  return printer.printFile(ts.createSourceFile(GENERATED_FILE, text, ts.ScriptTarget.ES2023, true));
+  const reprinted = printer.printFile(ts.createSourceFile(GENERATED_FILE, text, ts.ScriptTarget.ES2023, true));
+  return withFieldDocs(reprinted, schemasByName(list, paramsName));
+}
+
+/** The schema each published type was printed from: parameters, replies, the contract's named schemas, events. */
+function schemasByName(
+  list: readonly Endpoint[],
+  paramsName: (endpoint: Endpoint) => string,
+): Map<string, z.ZodTypeAny> {
+  const runtime = contractEndpoints(contract);
+  const byTitle = namedSchemas(runtime.map(({ post }) => post));
+  const schemas = new Map<string, z.ZodTypeAny>(byTitle);
+  for (const endpoint of list) {
+    const route = runtime.find(({ at }) => at.join('.') === endpoint.path.join('.'))!.post;
+    if (!schemas.has(paramsName(endpoint)) && route.body) schemas.set(paramsName(endpoint), route.body);
+    schemas.set(`${endpoint.name}Response`, route.responses[200]!);
+  }
+  return schemas;
+}
+
+/** The generated text with each field's `.describe()` text as its JSDoc (see contract-docs.ts). */
+function withFieldDocs(text: string, schemas: ReadonlyMap<string, z.ZodTypeAny>): string {
+  const source = ts.createSourceFile(GENERATED_FILE, text, ts.ScriptTarget.ES2023, true);
+  const insertions: Insertions = new Map();
+  for (const statement of source.statements) {
+    const declared = ts.isInterfaceDeclaration(statement)
+      ? statement
+      : ts.isTypeAliasDeclaration(statement)
+        ? statement.type
+        : undefined;
+    const name = (statement as ts.DeclarationStatement).name?.getText(source);
+    const schema = name === undefined ? undefined : schemas.get(name);
+    if (declared && schema) documentType(declared, unwrap(schema) === schema ? schema : schema, source, insertions);
+  }
+  let documented = text;
+  for (const [position, comment] of [...insertions].sort(([a], [b]) => b - a))
+    documented = documented.slice(0, position) + comment + documented.slice(position);
+  return documented;
+}
+
+/** Every event's body type (`TicketClosedEvent`, …) and their union, for the webhooks entry to re-export. */
+export function generateEventExports(): string {
+  const names = ['SwitchboardEvent', 'WebhookEventType', ...WEBHOOK_EVENT_TYPES.map(eventTypeName)];
+  return [
+    '// Generated by packages/client/scripts/generate-types.ts from the contract: do not edit by hand.',
+    `export type { ${names.join(', ')} } from './api.js';`,
+    '',
+  ].join('\n');
+}
+
+/** errors.ts and webhook-signature.ts read these instead of importing the contract (and zod with it). */
+export function generateConstants(): string {
+  return [
+    '// Generated by packages/client/scripts/generate-types.ts from the contract: do not edit by hand.',
+    `import type { ErrorCode, WebhookEventType } from './api.js';`,
+    '',
+    '/** Every `error` code of the API. */',
+    `export const ERROR_CODES: readonly ErrorCode[] = ${JSON.stringify(ERROR_CODES)};`,
+    '/** Every webhook event type. */',
+    `export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ${JSON.stringify(WEBHOOK_EVENT_TYPES)};`,
+    '',
+  ].join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(path.dirname(GENERATED_FILE), { recursive: true });
   writeFileSync(GENERATED_FILE, generateApiTypes());
+  writeFileSync(CONSTANTS_FILE, generateConstants());
+  writeFileSync(EVENTS_FILE, generateEventExports());
 }

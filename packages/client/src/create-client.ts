@@ -1,6 +1,6 @@
 import { contract, contractEndpoints, isPaginated, type ContractRoute } from '@switchboard/contract';
 import { initClient, type ApiFetcherArgs } from '@ts-rest/core';
-import axios, { type AxiosInstance } from 'axios';
+import axios from 'axios';
 import type { SwitchboardApi } from './generated/api.js';
 import { openEventStream, type EventStream, type EventStreamOptions } from './event-stream.js';
 import { connectionError, isSwitchboardError, toSwitchboardError } from './errors.js';
@@ -10,9 +10,8 @@ import type { RequestOptions } from './request-options.js';
 import { APIPromise, responseInfo, type WithResponse } from './response.js';
 import { isIdempotent, resolveRetry, withRetry, type ResolvedRetry, type RetryOptions } from './retry.js';
 import { userAgent, validBaseUrl, type AppInfo } from './settings.js';
+import type { HttpTransport } from './transport.js';
 import { verifyWebhook } from './webhooks.js';
-
-export type { RequestOptions } from './request-options.js';
 
 /**
  * One method per endpoint (plain types generated from the contract, see src/generated/api.ts): takes the endpoint's
@@ -44,10 +43,10 @@ export interface ClientOptions {
    * Your own axios instance (interceptors, proxies); one is created when omitted. Its User-Agent, if set, is kept in
    * front of the SDK's.
    */
-  axios?: AxiosInstance | undefined;
+  axios?: HttpTransport | undefined;
   /**
    * Timeout of each request; default 30 s (a call's `timeout` option overrides it). A timed-out request fails with
-   * ApiConnectionError (status 0, code `ECONNABORTED`).
+   * ApiConnectionError (status 0, code `timeout`).
    */
   timeoutMs?: number | undefined;
   /**
@@ -81,7 +80,7 @@ type Send = (args: CallArgs) => Promise<Reply>;
  * ts-rest's fetcher contract, fulfilled with axios; a request that got no reply comes back as status 0 with the error
  * as body.
  */
-function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined, agent: string) {
+function axiosFetcher(http: HttpTransport, timeoutMs: number | undefined, agent: string) {
   return async (args: ApiFetcherArgs & { timeout?: number }): Promise<Reply> => {
     try {
       const response = await http.request({
@@ -90,7 +89,7 @@ function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined, agent:
         headers: { 'user-agent': agent, ...args.headers },
         data: args.body,
         timeout: args.timeout ?? timeoutMs,
-        signal: args.fetchOptions?.signal ?? undefined,
+        signal: (args.fetchOptions?.signal as AbortSignal | undefined) ?? undefined,
         validateStatus: () => true,
       });
       return {
@@ -104,7 +103,13 @@ function axiosFetcher(http: AxiosInstance, timeoutMs: number | undefined, agent:
   };
 }
 
-function endpointMethod(send: Send, route: ContractRoute, retry: ResolvedRetry | undefined) {
+/** How each method sends: the client's retry bounds and timeout (undefined: the axios instance's own). */
+interface Sending {
+  retry: ResolvedRetry | undefined;
+  timeoutMs: number | undefined;
+}
+
+function endpointMethod(send: Send, route: ContractRoute, { retry, timeoutMs }: Sending) {
   const { operation } = route.metadata;
   const once = async <T>(params: unknown, options: RequestOptions, extraHeaders: Record<string, string>) => {
     const reply = await send({
@@ -113,7 +118,11 @@ function endpointMethod(send: Send, route: ContractRoute, retry: ResolvedRetry |
       fetchOptions: { signal: options.signal },
       timeout: options.timeout,
     });
-    if (reply.status === 0) throw connectionError(reply.body, operation);
+    if (reply.status === 0)
+      throw connectionError(reply.body, operation, {
+        aborted: options.signal?.aborted,
+        timeoutMs: options.timeout ?? timeoutMs,
+      });
     const headers = Object.fromEntries(reply.headers.entries());
     if (reply.status < 200 || reply.status >= 300)
       throw toSwitchboardError(reply.status, reply.body, headers, operation);
@@ -134,7 +143,7 @@ function endpointMethod(send: Send, route: ContractRoute, retry: ResolvedRetry |
 }
 
 /** The client tree, shaped like the contract: each endpoint's method at its place (`workspace.contacts.list`). */
-function buildTree(calls: Record<string, unknown>, retry: ResolvedRetry | undefined): Record<string, unknown> {
+function buildTree(calls: Record<string, unknown>, sending: Sending): Record<string, unknown> {
   const tree: Record<string, unknown> = {};
   for (const { at, post } of contractEndpoints(contract)) {
     const send = at.reduce<Record<string, unknown>>((branch, name) => branch[name] as Record<string, unknown>, calls)
@@ -142,7 +151,7 @@ function buildTree(calls: Record<string, unknown>, retry: ResolvedRetry | undefi
     const parent = at
       .slice(0, -1)
       .reduce<Record<string, unknown>>((branch, name) => (branch[name] ??= {}) as Record<string, unknown>, tree);
-    parent[at.at(-1)!] = endpointMethod(send, post, retry);
+    parent[at.at(-1)!] = endpointMethod(send, post, sending);
   }
   return tree;
 }
@@ -154,16 +163,20 @@ function buildTree(calls: Record<string, unknown>, retry: ResolvedRetry | undefi
 export function createClient(options: ClientOptions): SwitchboardClient {
   if (typeof options?.apiKey !== 'string' || !options.apiKey.trim())
     throw new TypeError('createClient: apiKey is required (the API key from the Developer Portal)');
+  const { timeoutMs } = options;
   const http = options.axios ?? axios.create({ timeout: 30_000 });
   const agent = userAgent(http, options.appInfo);
   const calls = initClient(contract, {
     baseUrl: validBaseUrl(options.baseUrl),
     baseHeaders: { 'x-api-key': options.apiKey },
-    api: axiosFetcher(http, options.timeoutMs, agent),
+    api: axiosFetcher(http, timeoutMs, agent),
     validateResponse: false,
     throwOnUnknownStatus: false,
   });
-  const tree = buildTree(calls as unknown as Record<string, unknown>, resolveRetry(options.retry, options.maxRetries));
+  const tree = buildTree(calls as unknown as Record<string, unknown>, {
+    retry: resolveRetry(options.retry, options.maxRetries),
+    timeoutMs,
+  });
   const streamSettings = { baseUrl: validBaseUrl(options.baseUrl), apiKey: options.apiKey, userAgent: agent };
   const events = { stream: (streamOptions?: EventStreamOptions) => openEventStream(streamSettings, streamOptions) };
   return { ...tree, paginate, webhooks: { verify: verifyWebhook }, events } as unknown as SwitchboardClient;

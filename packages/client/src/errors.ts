@@ -1,41 +1,16 @@
-import { ERROR_CODES } from '@switchboard/contract';
 import { brand, hasBrand } from './brand.js';
 import type { ErrorCode } from './generated/api.js';
+import { ERROR_CODES } from './generated/constants.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import { responseInfo, type ResponseInfo } from './response.js';
 
 /**
- * Why no reply arrived: the operating system's network errors and axios's own codes (`ECONNABORTED` on timeout,
- * `ERR_CANCELED` on abort). Any other cause is reported as `ERR_NETWORK`, so this list is all a `code` can be.
+ * Why no reply arrived: `timeout` (the call's or client's timeout passed), `aborted` (the call's signal aborted) or
+ * `network` (refused, reset, unknown host, …; the system's own code, e.g. `ECONNREFUSED`, is in the message and on
+ * `cause`). The transport's own codes stay behind these three, so a `switch` over them is complete.
  */
-const CONNECTION_ERROR_CODES = [
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ECONNABORTED',
-  'ERR_CANCELED',
-  'ERR_NETWORK',
-  'ERR_FR_TOO_MANY_REDIRECTS',
-  'ERR_BAD_RESPONSE',
-  'ERR_BAD_REQUEST',
-  'ERR_BAD_OPTION',
-  'ERR_BAD_OPTION_VALUE',
-  'ERR_INVALID_URL',
-  'ERR_NOT_SUPPORT',
-  'ERR_DEPRECATED',
-] as const;
+export const CONNECTION_ERROR_CODES = ['timeout', 'aborted', 'network'] as const;
 export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
-
-/** A known connection code as it is, anything else (or none) as `ERR_NETWORK`. */
-const connectionErrorCode = (code: string | undefined): ConnectionErrorCode =>
-  (CONNECTION_ERROR_CODES as readonly (string | undefined)[]).includes(code)
-    ? (code as ConnectionErrorCode)
-    : 'ERR_NETWORK';
 
 /** A reply that is not the API's envelope (a proxy's 502 page): `http_<status>`. */
 export type HttpErrorCode = `http_${number}`;
@@ -225,14 +200,43 @@ export function toSwitchboardError(
   });
 }
 
-/** A request that got no reply (refused, timed out, aborted), with the underlying error as `cause`. */
-export function connectionError(cause: unknown, operation?: string): ApiConnectionError {
-  const { code, message } = (cause ?? {}) as { code?: string; message?: string };
-  return new ApiConnectionError({
-    status: 0,
-    code: connectionErrorCode(code),
-    message: message ?? 'No reply from the server',
-    operation,
-    cause,
-  });
+/** What the transport said about a request that got no reply (axios's error: its `code` and `message`). */
+interface TransportFailure {
+  code?: string | undefined;
+  message?: string | undefined;
+}
+
+/** The transport's codes for a request it gave up on itself (axios: ECONNABORTED, or ETIMEDOUT with its option). */
+const TIMEOUT_CODES: readonly (string | undefined)[] = ['ECONNABORTED', 'ETIMEDOUT'];
+
+/** The connection code and this SDK's message for a transport failure (never the transport's own wording). */
+function describeFailure(
+  failure: TransportFailure,
+  aborted: boolean,
+  timeoutMs: number | undefined,
+): { code: ConnectionErrorCode; message: string } {
+  if (aborted || failure.code === 'ERR_CANCELED') return { code: 'aborted', message: 'The request was aborted' };
+  if (TIMEOUT_CODES.includes(failure.code)) {
+    const limit = timeoutMs === undefined ? 'the timeout' : `${timeoutMs} ms`;
+    return { code: 'timeout', message: `No reply within ${limit} (the call’s or the client’s timeout)` };
+  }
+  const system = failure.code && /^E[A-Z]+$/.test(failure.code) ? ` (${failure.code})` : '';
+  return { code: 'network', message: `The server could not be reached${system}` };
+}
+
+/**
+ * A request that got no reply (refused, timed out, aborted), with the transport's error as `cause`; `aborted` when
+ * the caller's signal ended it, `timeoutMs` for the message.
+ */
+export function connectionError(
+  cause: unknown,
+  operation: string | undefined,
+  context: { aborted?: boolean | undefined; timeoutMs?: number | undefined } = {},
+): ApiConnectionError {
+  const { code, message } = describeFailure(
+    (cause ?? {}) as TransportFailure,
+    context.aborted ?? false,
+    context.timeoutMs,
+  );
+  return new ApiConnectionError({ status: 0, code, message, operation, cause });
 }

@@ -1,6 +1,7 @@
 // The SDK's public API, and nothing else: the client, its errors, pagination, webhook verification, and the named
 // types of the API.
-export { createClient, type ClientOptions, type RequestOptions, type SwitchboardClient } from './create-client.js';
+export { createClient, type ClientOptions, type SwitchboardClient } from './create-client.js';
+export type { ReadOptions, RequestOptions } from './request-options.js';
 export {
   ApiConnectionError,
   AuthenticationError,
@@ -22,10 +23,6 @@ export type { APIPromise, RateLimitInfo, ResponseInfo, WithResponse } from './re
 export type { RetryOptions } from './retry.js';
 export type { AppInfo } from './settings.js';
 export type { WebhookManageReply, WebhooksManageMethod } from './webhook-manage.js';
-export {
-  verifyWebhook,
-  WebhookVerificationError,
-  type WebhookHeaders,
-  type WebhookVerificationReason,
-} from './webhooks.js';
+export { WebhookVerificationError, type WebhookHeaders, type WebhookVerificationReason } from './webhook-signature.js';
+export { verifyWebhook } from './webhooks.js';
 export type * from './generated/api.js';

@@ -1,6 +1,6 @@
 import type { ConnectionErrorCode, HttpErrorCode, SwitchboardError, SwitchboardErrorCode } from './errors.js';
 import type { PageArgs, PageIterable, PageReply } from './paginate.js';
-import type { RequestOptions } from './request-options.js';
+import type { ReadOptions, RequestOptions } from './request-options.js';
 import type { APIPromise } from './response.js';
 
 /**
@@ -19,14 +19,27 @@ interface ErrorGuard<Code extends SwitchboardErrorCode> {
   isError(error: unknown): error is EndpointError<Code>;
 }
 
-/** An endpoint whose parameters include a required one. */
-export interface Method<Params, Reply, Code extends SwitchboardErrorCode> extends ErrorGuard<Code> {
-  (params: Params, options?: RequestOptions): APIPromise<Reply>;
+/**
+ * An endpoint whose parameters include a required one. `Options`: a write's (with `idempotencyKey`) or a read's
+ * (`ReadOptions`).
+ */
+export interface Method<
+  Params,
+  Reply,
+  Code extends SwitchboardErrorCode,
+  Options extends ReadOptions = RequestOptions,
+> extends ErrorGuard<Code> {
+  (params: Params, options?: Options): APIPromise<Reply>;
 }
 
 /** An endpoint whose parameters are all optional. */
-export interface MethodOptionalParams<Params, Reply, Code extends SwitchboardErrorCode> extends ErrorGuard<Code> {
-  (params?: Params, options?: RequestOptions): APIPromise<Reply>;
+export interface MethodOptionalParams<
+  Params,
+  Reply,
+  Code extends SwitchboardErrorCode,
+  Options extends ReadOptions = RequestOptions,
+> extends ErrorGuard<Code> {
+  (params?: Params, options?: Options): APIPromise<Reply>;
 }
 
 interface AllPages<Params, Reply extends PageReply> {
@@ -37,10 +50,10 @@ interface AllPages<Params, Reply extends PageReply> {
   all(...args: PageArgs<Params>): PageIterable<Reply['data'][number]>;
 }
 
-/** A paginated list with a required parameter (e.g. `platformId`). */
+/** A paginated list with a required parameter (e.g. `platformId`): a read. */
 export interface ListMethod<Params, Reply extends PageReply, Code extends SwitchboardErrorCode>
-  extends Method<Params, Reply, Code>, AllPages<Params, Reply> {}
+  extends Method<Params, Reply, Code, ReadOptions>, AllPages<Params, Reply> {}
 
-/** A paginated list whose parameters are all optional. */
+/** A paginated list whose parameters are all optional: a read. */
 export interface ListMethodOptionalParams<Params, Reply extends PageReply, Code extends SwitchboardErrorCode>
-  extends MethodOptionalParams<Params, Reply, Code>, AllPages<Params, Reply> {}
+  extends MethodOptionalParams<Params, Reply, Code, ReadOptions>, AllPages<Params, Reply> {}

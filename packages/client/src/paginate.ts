@@ -1,5 +1,5 @@
 import type { Pagination } from './generated/api.js';
-import type { RequestOptions } from './request-options.js';
+import type { ReadOptions } from './request-options.js';
 
 /** A page of a paginated list: `{ data: [...], pagination: { page, pages, ... } }`. */
 export interface PageReply<Item = unknown> {
@@ -8,7 +8,7 @@ export interface PageReply<Item = unknown> {
 }
 
 /** Any method whose reply is a page, whatever its parameters (required or optional). */
-export type PagedMethod<Params, Item> = (params: Params, options?: RequestOptions) => PromiseLike<PageReply<Item>>;
+export type PagedMethod<Params, Item> = (params: Params, options?: ReadOptions) => PromiseLike<PageReply<Item>>;
 
 /** A method's parameters without `page`, which the iteration drives itself (each form of a union kept whole). */
 export type PageParams<Params> = Params extends unknown ? Omit<Params, 'page'> : never;
@@ -16,8 +16,8 @@ export type PageParams<Params> = Params extends unknown ? Omit<Params, 'page'> :
 /** `(params?, options?)` when every parameter is optional, `(params, options?)` when one is required. */
 export type PageArgs<Params> =
   {} extends PageParams<Params>
-    ? [params?: PageParams<Params>, options?: RequestOptions]
-    : [params: PageParams<Params>, options?: RequestOptions];
+    ? [params?: PageParams<Params>, options?: ReadOptions]
+    : [params: PageParams<Params>, options?: ReadOptions];
 
 /** The most items `toArray` collects: a bound on memory, as Stripe's `autoPagingToArray` has. */
 const TO_ARRAY_MAX = 10_000;

@@ -70,20 +70,20 @@ function retryDelay(
   const transient =
     error.status === 429 ||
     (idempotent && (error.status === 0 || error.status === 503 || error.code === 'idempotency_key_in_progress'));
-  if (!transient || error.code === 'ERR_CANCELED') return undefined;
+  if (!transient || error.code === 'aborted') return undefined;
   if (error.retryAfter === undefined) return backoff(retry, attempt);
   const asked = error.retryAfter * 1000;
   return asked <= retry.maxDelayMs ? asked : undefined;
 }
 
 /**
- * Waits `ms`, or until `signal` aborts: then it fails as an aborted request does (ApiConnectionError `ERR_CANCELED`).
+ * Waits `ms`, or until `signal` aborts: then it fails as an aborted request does (ApiConnectionError `aborted`).
  */
 function sleep(ms: number, signal: AbortSignal | undefined, operation: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const aborted = () => {
       clearTimeout(timer);
-      reject(connectionError({ code: 'ERR_CANCELED', message: 'canceled', cause: signal?.reason }, operation));
+      reject(connectionError(signal?.reason, operation, { aborted: true }));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', aborted);

@@ -1,4 +1,4 @@
-import type { AxiosInstance } from 'axios';
+import type { HttpTransport } from './transport.js';
 import { SDK_VERSION } from './version.js';
 
 /** Your integration, named in every request's User-Agent so the API's operators can tell its traffic apart. */
@@ -35,7 +35,7 @@ export function validBaseUrl(baseUrl: string): string {
 }
 
 /** The User-Agent header an axios instance was configured with (its defaults, any case), if any. */
-function configuredAgent(http: AxiosInstance): string | undefined {
+function configuredAgent(http: HttpTransport): string | undefined {
   const defaults = http.defaults.headers as unknown as Record<string, unknown> & { common?: Record<string, unknown> };
   for (const scope of [defaults, defaults.common ?? {}])
     for (const [name, value] of Object.entries(scope))
@@ -47,7 +47,7 @@ function configuredAgent(http: AxiosInstance): string | undefined {
  * `switchboard-node/<version>`, after the caller's own User-Agent when their axios instance sets one (it is kept,
  * not overwritten), and followed by the app's name, version and URL (Stripe's `appInfo` convention).
  */
-export function userAgent(http: AxiosInstance, app: AppInfo | undefined): string {
+export function userAgent(http: HttpTransport, app: AppInfo | undefined): string {
   if (app && (typeof app.name !== 'string' || !/^[^\s/]+$/.test(app.name)))
     throw new TypeError('createClient: appInfo.name must be a name without spaces or slashes, e.g. "acme-crm"');
   const appPart = app && [`${app.name}${app.version ? `/${app.version}` : ''}`, app.url && `(+${app.url})`];

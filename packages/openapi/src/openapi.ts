@@ -4,6 +4,7 @@ import {
   contract,
   contractRoutes,
   paramsObject,
+  type ParamsVariants,
   RATE_CLASSES,
   type EndpointMetadata,
 } from '@switchboard/contract';
@@ -302,13 +303,36 @@ function expandRequiredSets(schema: SchemaObject): SchemaObject {
   return { ...(description && { description }), anyOf: alternatives };
 }
 
+/**
+ * The contract's `variants` (automations/manage: one form per `action`) as `oneOf` whole shapes, each with only its
+ * form's fields and the discriminator narrowed to its value, told apart by a `discriminator`: what generators turn
+ * into a discriminated union, as the SDK's types are.
+ */
+function expandVariants(schema: SchemaObject): SchemaObject {
+  const { variants, description, ...shape } = schema as SchemaObject & { variants?: ParamsVariants };
+  if (!variants) return schema;
+  const { discriminator } = variants;
+  const properties = (shape.properties ?? {}) as Record<string, SchemaObject>;
+  const inForms = new Set(Object.values(variants.forms).flatMap((form) => [...form.required, ...form.optional]));
+  const shared = Object.keys(properties).filter((name) => name !== discriminator && !inForms.has(name));
+  const oneOf = Object.entries(variants.forms).map(([value, form]) => ({
+    ...shape,
+    properties: Object.fromEntries([
+      [discriminator, { ...properties[discriminator], enum: [value] }],
+      ...[...shared, ...form.required, ...form.optional].map((name) => [name, properties[name]]),
+    ]),
+    required: [discriminator, ...form.required, ...(shape.required ?? []).filter((name) => shared.includes(name))],
+  }));
+  return { ...(description && { description }), oneOf, discriminator: { propertyName: discriminator } };
+}
+
 /** POST bodies: required sets as whole shapes, and `requestBody.required` wherever the schema requires a field. */
 function finishBodies(paths: OpenAPIObject['paths']) {
   for (const item of Object.values(paths) as Record<string, OperationObject>[]) {
     const body = item.post?.requestBody as RequestBodyObject | undefined; // ts-rest writes bodies inline, never as $ref
     const media = body?.content['application/json'];
     if (!body || !media?.schema) continue;
-    media.schema = expandRequiredSets(withNamedProperties(media.schema as SchemaObject));
+    media.schema = expandVariants(expandRequiredSets(withNamedProperties(media.schema as SchemaObject)));
     if (demandsFields(media.schema as SchemaObject)) body.required = true;
   }
 }

@@ -14,7 +14,23 @@ import {
   type TicketSummary,
   type PlatformUser,
   type WebhookDelivery,
+  type AutomationRun,
+  type AutomationsRunsResponse,
+  type ConnectionErrorCode,
+  type Conversation,
+  type ConversationsListResponse,
+  type MediaGetResponse,
+  type MediaLink,
+  type Message,
+  type MessagesListResponse,
+  type SwitchboardErrorCode,
 } from '@switchboard/client';
+import {
+  verifyWebhook as verifyLight,
+  WebhookVerificationError as LightVerificationError,
+  type AutomationRunCompletedEvent,
+  type SwitchboardEvent as LightEvent,
+} from '@switchboard/client/webhooks';
 
 declare const maybeSignal: AbortSignal | undefined;
 
@@ -155,3 +171,61 @@ export function events(rawBody: Buffer, headers: Record<string, string | string[
 
 // @ts-expect-error: one name for tickets/manage's parameters: TicketManageParams
 export type Duplicate = import('@switchboard/client').TicketsManageParams;
+
+/** Whether two types are the same (each assignable to the other, also through any and optional members). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/** Named resource types: each is the very type its method returns. */
+export const namedTypes: [
+  Same<Message, MessagesListResponse['data'][number]>,
+  Same<Conversation, ConversationsListResponse['data'][number]>,
+  Same<MediaLink, MediaGetResponse['data']>,
+  Same<AutomationRun, AutomationsRunsResponse['data'][number]>,
+] = [true, true, true, true];
+
+/** Inputs the server would refuse do not compile; per-action forms, idempotencyKey on writes only. */
+export async function inputs(sb: SwitchboardClient, channelId: string): Promise<void> {
+  await sb.workspace.automations.manage({
+    channelId,
+    action: 'create',
+    name: 'Welcome',
+    trigger: { event: 'contact.created' },
+    actions: [{ type: 'send_text', text: 'Hi' }],
+  });
+  await sb.workspace.automations.manage({ channelId, action: 'update', automationId: 'a', status: 'paused' });
+  await sb.workspace.automations.manage({ channelId, action: 'delete', automationId: 'a' }, { idempotencyKey: 'k' });
+  // @ts-expect-error: create needs a name, a trigger and actions
+  await sb.workspace.automations.manage({ action: 'create', channelId });
+  // @ts-expect-error: update needs the automation it changes
+  await sb.workspace.automations.manage({ channelId, action: 'update', status: 'paused' });
+  // @ts-expect-error: delete takes no name
+  await sb.workspace.automations.manage({ channelId, action: 'delete', automationId: 'a', name: 'x' });
+  // @ts-expect-error: a read is never stored, so it takes no idempotencyKey
+  await sb.workspace.contacts.list({ channelId }, { idempotencyKey: 'k' });
+  // @ts-expect-error: nor does a paginated list
+  await sb.platform.tickets.list({ platformId: 'p' }, { idempotencyKey: 'k' });
+}
+
+/** Connection failures have this SDK's three codes; no transport code joins an endpoint's union. */
+export function connectionCodes(code: ConnectionErrorCode): SwitchboardErrorCode {
+  const known: 'timeout' | 'aborted' | 'network' = code;
+  // @ts-expect-error: axios's codes are not the SDK's
+  const axiosCode: SwitchboardErrorCode = 'ERR_FR_TOO_MANY_REDIRECTS';
+  void axiosCode;
+  return known;
+}
+
+/** `@switchboard/client/webhooks`: the same typed events without the client. */
+export function lightEvents(rawBody: string, headers: Headers): string {
+  try {
+    const event: LightEvent = verifyLight(rawBody, headers, 'whsec_x');
+    const main: SwitchboardEvent = event;
+    if (event.type === 'automation.run.completed') {
+      const completed: AutomationRunCompletedEvent = event;
+      return completed.data.run.outcome;
+    }
+    return main.type;
+  } catch (error) {
+    return error instanceof LightVerificationError ? error.reason : 'other';
+  }
+}

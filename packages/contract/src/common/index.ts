@@ -10,3 +10,4 @@ export * from './paging.js';
 export * from './query.js';
 export * from './routes.js';
 export * from './schemas.js';
+export * from './variants.js';

@@ -11,6 +11,7 @@ import {
   pagingParams,
   timestampSchema,
   uuidParam,
+  withVariants,
 } from '../common/index.js';
 import { customFieldValueSchema } from './contacts.js';
 
@@ -224,16 +225,27 @@ const automationFields = {
     .describe('Run in order; the first that fails stops the run'),
 };
 
-export const automationManageParams = z.object({
-  ...channelScoped,
-  action: z.enum(['create', 'update', 'delete']),
-  automationId: uuidParam().optional().describe('Required for update and delete'),
-  name: automationFields.name.optional().describe('Required for create; unique within the channel'),
-  status: automationFields.status.optional().describe('`active` (default on create) runs; `paused` does not'),
-  trigger: automationFields.trigger.optional().describe('Required for create'),
-  conditions: automationFields.conditions.optional().describe('All must hold; empty (the default) always holds'),
-  actions: automationFields.actions.optional().describe('Required for create: 1–10, run in order'),
-});
+/** What each `action` of automations/manage needs and takes: the server checks `required`, the SDK types all. */
+export const AUTOMATION_MANAGE_FORMS = {
+  create: { required: ['name', 'trigger', 'actions'], optional: ['status', 'conditions'] },
+  update: { required: ['automationId'], optional: ['name', 'status', 'trigger', 'conditions', 'actions'] },
+  delete: { required: ['automationId'], optional: [] },
+} as const;
+
+export const automationManageParams = withVariants(
+  z.object({
+    ...channelScoped,
+    action: z.enum(['create', 'update', 'delete']).describe('What to do; each action takes its own fields'),
+    automationId: uuidParam().optional().describe('Required for update and delete'),
+    name: automationFields.name.optional().describe('Required for create; unique within the channel'),
+    status: automationFields.status.optional().describe('`active` (default on create) runs; `paused` does not'),
+    trigger: automationFields.trigger.optional().describe('Required for create'),
+    conditions: automationFields.conditions.optional().describe('All must hold; empty (the default) always holds'),
+    actions: automationFields.actions.optional().describe('Required for create: 1–10, run in order'),
+  }),
+  'action',
+  AUTOMATION_MANAGE_FORMS,
+);
 export type AutomationManageValues = z.output<typeof automationManageParams>;
 
 export const automationRunsParams = z.object({

@@ -1,6 +1,11 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Automation, AutomationManageValues, AutomationRun } from '@switchboard/contract';
+import {
+  AUTOMATION_MANAGE_FORMS,
+  type Automation,
+  type AutomationManageValues,
+  type AutomationRun,
+} from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError, ValidationError, type FieldIssue } from '../../kit/errors.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
@@ -109,7 +114,7 @@ export async function manageAutomation(
 ): Promise<{ automation: Automation; message: string }> {
   return ctx.em.transactional(async (tx) => {
     if (params.action === 'create') {
-      const missing = required(params, ['name', 'trigger', 'actions']);
+      const missing = required(params, AUTOMATION_MANAGE_FORMS.create.required);
       if (missing.length) throw new ValidationError(missing);
       const definition = { trigger: params.trigger!, conditions: params.conditions ?? [], actions: params.actions! };
       await checkDefinition(tx, channel.id, params.name!, definition);
@@ -122,7 +127,7 @@ export async function manageAutomation(
       await flushNamed(tx, params.name!);
       return { automation: toAutomation(automation), message: 'Automation created successfully' };
     }
-    const missing = required(params, ['automationId']);
+    const missing = required(params, AUTOMATION_MANAGE_FORMS[params.action].required);
     if (missing.length) throw new ValidationError(missing);
     const automation = await lockedAutomation(ctx, tx, channel, params.automationId!);
     if (params.action === 'delete') {

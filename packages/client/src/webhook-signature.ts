@@ -1,0 +1,130 @@
+/**
+ * Webhook verification without the contract (and so without zod): the Standard Webhooks signature, the JSON body and
+ * its event type. `@switchboard/client/webhooks` is this alone; the main entry adds each event's schema check.
+ */
+import { Webhook } from 'standardwebhooks';
+import { brand, hasBrand } from './brand.js';
+import type { SwitchboardEvent, WebhookEventType } from './generated/api.js';
+import { WEBHOOK_EVENT_TYPES } from './generated/constants.js';
+
+/** Why a delivery was refused. */
+export type WebhookVerificationReason = SignatureRefusal | 'invalid_payload' | 'unknown_event_type';
+
+/**
+ * Thrown by `webhooks.verify` for a delivery that must not be trusted (answer it with a 4xx), or, with reason
+ * `unknown_event_type`, for a correctly signed event this SDK version does not know (`payload` holds it: acknowledge
+ * it with a 2xx and upgrade the SDK).
+ */
+export class WebhookVerificationError extends Error {
+  static readonly kind = 'WebhookVerificationError';
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (!Object.hasOwn(this, 'kind')) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return hasBrand(value, this.kind);
+  }
+
+  override readonly name = 'WebhookVerificationError';
+
+  constructor(
+    readonly reason: WebhookVerificationReason,
+    message: string,
+    /** The verified body, for `unknown_event_type` only. */
+    readonly payload?: unknown,
+  ) {
+    super(message);
+    brand(this, new.target);
+  }
+}
+
+/** Request headers as Node (`req.headers`), Express or the Fetch API (`request.headers`) give them. */
+export type WebhookHeaders = Headers | Record<string, string | readonly string[] | undefined>;
+
+const SIGNATURE_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+
+function headerValues(headers: WebhookHeaders): Record<string, string> {
+  const get =
+    headers instanceof Headers
+      ? (name: string) => headers.get(name) ?? undefined
+      : (name: string) => {
+          const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+          const value = key === undefined ? undefined : headers[key];
+          return Array.isArray(value) ? value.join(' ') : (value as string | undefined);
+        };
+  return Object.fromEntries(SIGNATURE_HEADERS.map((name) => [name, get(name) ?? '']));
+}
+
+function bodyText(rawBody: string | Uint8Array): string {
+  if (typeof rawBody === 'string') return rawBody;
+  if (rawBody instanceof Uint8Array) return new TextDecoder().decode(rawBody);
+  throw new TypeError(
+    'webhooks.verify needs the raw request body (a string or Buffer), not parsed JSON: the signature covers the ' +
+      'exact bytes (Express: express.raw({ type: "application/json" }))',
+  );
+}
+
+type SignatureRefusal = 'missing_headers' | 'invalid_signature' | 'timestamp_out_of_tolerance';
+
+const SIGNATURE_REFUSALS: Record<SignatureRefusal, string> = {
+  missing_headers: 'Missing webhook-id, webhook-timestamp or webhook-signature header',
+  invalid_signature: 'No signature of this delivery matches the secret(s) given',
+  timestamp_out_of_tolerance: 'webhook-timestamp is more than 5 minutes from this machine’s clock (a replay?)',
+};
+
+/** The library's message as a reason: it distinguishes them only in words. */
+function reasonOf(message: string): SignatureRefusal {
+  if (/missing/i.test(message)) return 'missing_headers';
+  if (/timestamp too (old|new)/i.test(message)) return 'timestamp_out_of_tolerance';
+  return 'invalid_signature';
+}
+
+/** Returns when the delivery carries a valid signature by one of `secrets`; throws the reason otherwise. */
+function verifySignature(body: string, headers: Record<string, string>, secrets: readonly string[]): void {
+  let refusal: SignatureRefusal = 'invalid_signature';
+  for (const secret of secrets) {
+    try {
+      new Webhook(secret).verify(body, headers, { jsonParse: false });
+      return;
+    } catch (error) {
+      refusal = reasonOf((error as Error).message);
+      if (refusal !== 'invalid_signature') break;
+    }
+  }
+  throw new WebhookVerificationError(refusal, SIGNATURE_REFUSALS[refusal]);
+}
+
+/**
+ * Checks a delivery's signature (Standard Webhooks, https://www.standardwebhooks.com/, with the `standardwebhooks`
+ * package, the reference implementation the server signs with: the HMAC-SHA256 signature of
+ * `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_…` secret, and a timestamp within 5 minutes of this
+ * machine's clock), that its body is JSON, and that its `type` is an event type this SDK version knows; then
+ * `checkBody` (the main entry's schema check), if given. Returns the body as sent, so fields a newer server adds still
+ * reach the caller.
+ */
+export function verifySignedEvent(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string | readonly string[],
+  checkBody?: (type: WebhookEventType, payload: unknown) => void,
+): SwitchboardEvent {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (!secrets.length || secrets.some((each) => typeof each !== 'string' || !each))
+    throw new TypeError('webhooks.verify needs the endpoint’s signing secret (whsec_…), or a list of them');
+  const body = bodyText(rawBody);
+  verifySignature(body, headerValues(headers), secrets);
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body);
+  } catch {
+    throw new WebhookVerificationError('invalid_payload', 'The body is not JSON');
+  }
+  const type = (payload as { type?: unknown } | null)?.type;
+  if (!WEBHOOK_EVENT_TYPES.includes(type as WebhookEventType))
+    throw new WebhookVerificationError(
+      'unknown_event_type',
+      `Event type ${JSON.stringify(type)} is not known to this SDK version: acknowledge it and upgrade ` +
+        `@switchboard/client`,
+      payload,
+    );
+  checkBody?.(type as WebhookEventType, payload);
+  return payload as SwitchboardEvent;
+}

@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import { withOpenApi } from './openapi-meta.js';
+
+/** One form of a parameters object, chosen by the discriminator's value: the fields it needs and those it may take. */
+export interface ParamsForm<Field extends string> {
+  required: readonly Field[];
+  optional: readonly Field[];
+}
+
+/** The OpenAPI keyword the exporter expands into `oneOf` whole shapes with a `discriminator` (packages/openapi). */
+export interface ParamsVariants {
+  discriminator: string;
+  /** Per discriminator value, the fields of its form beside the shared ones (required first). */
+  forms: Record<string, { required: string[]; optional: string[] }>;
+}
+
+type Forms<Field extends string> = Record<string, ParamsForm<Field>>;
+/** Fields no form names (channelId): every form takes them. */
+type Shared<In, D extends keyof In, F extends Forms<string>> = Exclude<
+  keyof In,
+  D | F[keyof F]['required'][number] | F[keyof F]['optional'][number]
+>;
+/**
+ * Each form as its own object type, told apart by the discriminator: what the compiler (and the SDK) accepts. The
+ * form of the discriminator's default value (`Default`) may leave it out.
+ */
+export type VariantsInput<In, D extends keyof In & string, F extends Forms<string>, Default extends string = never> = {
+  [V in keyof F & string]: ([V] extends [Default] ? { [K in D]?: V } : { [K in D]: V }) &
+    Pick<In, Shared<In, D, F> | Extract<F[V]['optional'][number], keyof In>> & {
+      [K in Extract<F[V]['required'][number], keyof In>]-?: Exclude<In[K], undefined>;
+    };
+}[keyof F & string];
+
+/**
+ * Parameters whose fields depend on one field's value (automations/manage's `action`): one form per value, so the
+ * SDK's input type is a discriminated union (`create` needs `name`, `trigger` and `actions`), and the OpenAPI a
+ * `oneOf` with a `discriminator`. Validation is the object's own (the server names a missing field in its 400).
+ * `_defaultForm` names the form whose discriminator value is the field's default (chat/message/send's `text`).
+ */
+export function withVariants<
+  S extends z.AnyZodObject,
+  D extends keyof z.input<S> & string,
+  const F extends Forms<keyof z.input<S> & string>,
+  Default extends keyof F & string = never,
+>(schema: S, discriminator: D, forms: F, _defaultForm?: Default) {
+  const variants: ParamsVariants = {
+    discriminator,
+    forms: Object.fromEntries(
+      Object.entries(forms).map(([value, form]) => [
+        value,
+        { required: [...form.required], optional: [...form.optional] },
+      ]),
+    ),
+  };
+  return withOpenApi(schema, { variants }) as unknown as z.ZodObject<
+    S['shape'],
+    S['_def']['unknownKeys'],
+    S['_def']['catchall'],
+    z.output<S>,
+    VariantsInput<z.input<S>, D, F, Default>
+  >;
+}
