@@ -15,7 +15,11 @@ export type RateLimiters = Record<RateClass, RateLimiterAbstract>;
 export function createRateLimiters(redis?: Redis, points: Partial<Record<RateClass, number>> = {}): RateLimiters {
   const limiter = (rateClass: RateClass): RateLimiterAbstract => {
     const { durationSeconds } = RATE_CLASSES[rateClass];
-    const options = { points: points[rateClass] ?? RATE_CLASSES[rateClass].points, duration: durationSeconds, keyPrefix: `sb:rl:${rateClass}` };
+    const options = {
+      points: points[rateClass] ?? RATE_CLASSES[rateClass].points,
+      duration: durationSeconds,
+      keyPrefix: `sb:rl:${rateClass}`,
+    };
     const memory = new RateLimiterMemory(options);
     return redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
   };

@@ -46,7 +46,9 @@ export const messagesModule = defineModule({
   services: [messagingService, mediaLinksService],
   jobs: ({ config, services }) => ({
     targets: [],
-    workers: [sendDispatcher({ ratePerSecond: config.SEND_RATE_PER_CHANNEL, providers: () => services.get(MESSAGING) })],
+    workers: [
+      sendDispatcher({ ratePerSecond: config.SEND_RATE_PER_CHANNEL, providers: () => services.get(MESSAGING) }),
+    ],
     describe: { sendRatePerChannel: config.SEND_RATE_PER_CHANNEL },
   }),
   demo: {

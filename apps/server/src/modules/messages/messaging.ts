@@ -10,9 +10,15 @@ export const MESSAGING = serviceKey<MessagingProviders>('messaging');
 export const messagingService = provide({
   key: MESSAGING,
   start: ({ em, jobs, logger, config }) =>
-    createMessagingProviders(em, jobs, logger, {
-      sentAfterMs: config.SANDBOX_SENT_AFTER_MS,
-      deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS,
-    }, config.SEND_RATE_PER_CHANNEL),
+    createMessagingProviders(
+      em,
+      jobs,
+      logger,
+      {
+        sentAfterMs: config.SANDBOX_SENT_AFTER_MS,
+        deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS,
+      },
+      config.SEND_RATE_PER_CHANNEL,
+    ),
   stop: (providers) => providers.close(),
 });

@@ -63,9 +63,16 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend): P
           });
     return { id: send.id, status: 'accepted', providerMessageId };
   } catch (error) {
-    if (!(error instanceof AppError)) return { id: send.id, status: 'failed', errorCode: null, errorTitle: null, reason: 'outcome_unknown' };
+    if (!(error instanceof AppError))
+      return { id: send.id, status: 'failed', errorCode: null, errorTitle: null, reason: 'outcome_unknown' };
     const code = PROVIDER_CODE.exec(error.message)?.[1];
-    return { id: send.id, status: 'failed', errorCode: code ? Number(code) : null, errorTitle: error.message.slice(0, 500), reason: null };
+    return {
+      id: send.id,
+      status: 'failed',
+      errorCode: code ? Number(code) : null,
+      errorTitle: error.message.slice(0, 500),
+      reason: null,
+    };
   }
 }
 
@@ -97,7 +104,8 @@ function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOp
       // wait until live dispatchers have had time to beat again.
       if (Date.now() - healthySince >= 2 * HEARTBEAT_EVERY_MS) {
         const ended = await endAbandonedSends(em());
-        if (ended > 0) log.warn({ ended }, 'messages of a dispatcher that died mid-send recorded failed (outcome_unknown)');
+        if (ended > 0)
+          log.warn({ ended }, 'messages of a dispatcher that died mid-send recorded failed (outcome_unknown)');
       }
     } catch (error) {
       healthySince = undefined;
@@ -164,7 +172,10 @@ function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOp
   const discovery = setInterval(() => {
     discovering = discovering.then(discover);
   }, DISCOVER_EVERY_MS);
-  log.info({ dispatcherId: id, ratePerSecond: options.ratePerSecond, staleAfterSeconds: HEARTBEAT_STALE_SECONDS }, 'send dispatcher started');
+  log.info(
+    { dispatcherId: id, ratePerSecond: options.ratePerSecond, staleAfterSeconds: HEARTBEAT_STALE_SECONDS },
+    'send dispatcher started',
+  );
 
   return {
     backlog: (manager) => outboxBacklog(manager),

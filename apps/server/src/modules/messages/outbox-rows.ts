@@ -59,7 +59,13 @@ export async function recordSendOutcomes(
   const rows = outcomes.map((outcome) =>
     outcome.status === 'accepted'
       ? { id: outcome.id, status: 'accepted', pid: outcome.providerMessageId }
-      : { id: outcome.id, status: 'failed', code: outcome.errorCode, title: outcome.errorTitle, reason: outcome.reason },
+      : {
+          id: outcome.id,
+          status: 'failed',
+          code: outcome.errorCode,
+          title: outcome.errorTitle,
+          reason: outcome.reason,
+        },
   );
   await em.execute(
     `update "messages" as m set "status" = v."status", "provider_message_id" = v."pid", "error_code" = v."code",

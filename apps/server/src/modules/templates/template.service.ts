@@ -82,7 +82,12 @@ async function sendableTemplate(
     );
   }
   const [t] = templates;
-  return { language: t!.language, category: t!.category, variableCount: t!.variableCount, provider: t!.channel.provider };
+  return {
+    language: t!.language,
+    category: t!.category,
+    variableCount: t!.variableCount,
+    provider: t!.channel.provider,
+  };
 }
 
 /**
