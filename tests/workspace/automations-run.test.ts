@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { TRIGGER_QUEUE } from '../../apps/server/src/kit/triggers.js';
+import { TRIGGER_QUEUE, type TriggerEvent } from '../../apps/server/src/kit/triggers.js';
 import { sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { receiveText } from './automations-fixture.js';
@@ -169,7 +169,7 @@ describe('automations run', () => {
     ]);
     const phone = nextPhone();
     const { msgid, contactId } = await receiveText(suite.server, suite.channelId, phone, 'once');
-    const event = {
+    const event: TriggerEvent = {
       event: 'message.received',
       eventId: msgid,
       channelId: suite.channelId,

@@ -50,7 +50,9 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
   signal: AbortSignal,
   deps: DeliveryDeps,
 ): Promise<void> {
-  const row = await target.load(deps.em, job);
+  // The guard every delivery shares: the row only while it is pending with the job's attempt count, so a job that
+  // runs again after its attempt was recorded (a crash, a duplicate) finds nothing and stops.
+  const row = await target.load(deps.em, { id: job.id, status: 'pending', attempts: job.attempt });
   if (!row) return;
   const outcome = await target.attempt(row, signal, { em: deps.em, jobs: deps.queue });
   // Stopping mid-attempt says nothing about the receiver: let pg-boss run this job again after the restart.

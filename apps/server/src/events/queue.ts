@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fromKysely, PgBoss, type Queue, type SendOptions } from 'pg-boss';
-import type { JobQueue, TaskData } from '../kit/jobs.js';
+import type { JobData, JobQueue } from '../kit/jobs.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage, outageLog } from '../outages.js';
 
@@ -82,7 +82,7 @@ export interface QueueSpec {
   /** Queue a job every this many minutes (0: no schedule). */
   everyMinutes?: number;
   /** Asked before queueing a job (see Task.wanted): false queues nothing. */
-  wanted?(tx: EntityManager, data: TaskData): Promise<boolean>;
+  wanted?(tx: EntityManager, data: JobData): Promise<boolean>;
 }
 
 /**
@@ -156,8 +156,8 @@ export async function startQueue(
       enqueue: (tx, queue, job, startAfterSeconds) =>
         sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds }),
       async enqueueTask(tx, queue, data, options) {
-        if (!((await wanted.get(queue)?.(tx, data)) ?? true)) return;
-        await sendWithin(tx, queue, { ...data }, { singletonKey: options?.singletonKey });
+        if (!((await wanted.get(queue.name)?.(tx, data)) ?? true)) return;
+        await sendWithin(tx, queue.name, { ...data }, { singletonKey: options?.singletonKey });
       },
     },
   };

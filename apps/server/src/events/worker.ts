@@ -3,12 +3,12 @@ import type { Database } from '../db/orm.js';
 import type {
   DeliveryJob,
   DeliveryTarget,
+  JobData,
   JobDeps,
   JobQueue,
   ModuleJobs,
   RunningWorker,
   Task,
-  TaskData,
 } from '../kit/jobs.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
@@ -47,7 +47,7 @@ export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
     ...modules
       .flatMap((jobs) => jobs.tasks ?? [])
       .map((task) => ({
-        name: task.queue,
+        name: task.queue.name,
         singleton: task.singleton,
         everyMinutes: task.everyMinutes,
         wanted: task.wanted?.bind(task),
@@ -112,7 +112,7 @@ export async function startEvents(
       runDelivery(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
     );
   const runTasks = (task: Task) =>
-    consume<TaskData>(task.queue, task.concurrency, taskLog, 'task', (data, signal) =>
+    consume<JobData>(task.queue.name, task.concurrency, taskLog, 'task', (data, signal) =>
       task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
     );
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));

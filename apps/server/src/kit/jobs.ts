@@ -15,13 +15,35 @@ export interface JobQueue {
   /** Inserts the job through the caller's open transaction: it exists if, and only if, that transaction commits. */
   enqueue(tx: EntityManager, queue: string, job: DeliveryJob, startAfterSeconds?: number): Promise<void>;
   /**
-   * Queues a task's job (see Task) through the caller's open transaction, like `enqueue`. On a `singleton` task's
-   * queue, a job whose `singletonKey` already has one waiting is absorbed by it.
+   * Queues a task's job (see Task) through the caller's open transaction, like `enqueue`: the data is what the
+   * queue's declaration says its task runs on. On a `singleton` task's queue, a job whose `singletonKey` already has
+   * one waiting is absorbed by it.
    */
-  enqueueTask(tx: EntityManager, queue: string, data: TaskData, options?: { singletonKey?: string }): Promise<void>;
+  enqueueTask<Data extends JobData>(
+    tx: EntityManager,
+    queue: TaskQueue<Data>,
+    data: Data,
+    options?: { singletonKey?: string },
+  ): Promise<void>;
 }
 
-export type TaskData = Record<string, string>;
+/** What a task's job carries: a plain object, stored as JSON (so no dates, functions or undefined values survive). */
+export type JobData = object;
+
+/** The data of a task that needs none (a scheduled sweep). */
+export type NoData = Record<string, never>;
+
+/**
+ * A task queue's name and the type of its jobs' data, declared once: the code that queues a job and the task that
+ * runs it both name this declaration, so the data is typed from one definition end to end.
+ */
+export interface TaskQueue<Data extends JobData> {
+  readonly name: string;
+  /** Carries Data for the type checker only. */
+  readonly data?: Data;
+}
+
+export const taskQueue = <Data extends JobData>(name: string): TaskQueue<Data> => ({ name });
 
 /** What a task's job runs with. */
 export interface TaskDeps {
@@ -36,8 +58,8 @@ export interface TaskDeps {
  * Background work that is not a delivery row, e.g. pulling one channel's templates from Meta. Jobs live in
  * PostgreSQL; a run that throws is retried by pg-boss with backoff, one that returns is done.
  */
-export interface Task<Data extends TaskData = TaskData> {
-  queue: string;
+export interface Task<Data extends JobData = JobData> {
+  queue: TaskQueue<Data>;
   /** Jobs of this queue one process runs at once. */
   concurrency: number;
   /**
@@ -64,6 +86,13 @@ export interface AttemptContext {
   em: EntityManager;
   /** Queues follow-up jobs inside the attempt's own transaction. */
   jobs: JobQueue;
+}
+
+/** The rows a delivery job may attempt: still pending, with the attempt count the job was queued with. */
+export interface PendingFilter {
+  id: string;
+  status: 'pending';
+  attempts: number;
 }
 
 /** A pending row as a delivery target sees it. */
@@ -106,8 +135,11 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   entity: EntityClass<DeliveryRecord>;
   /** The row's status once delivered (`sent`, `delivered`, …); `pending` and `failed` are the same everywhere. */
   doneStatus: string;
-  /** The row, only while it is pending and has had exactly `job.attempt` attempts (else another job owns it). */
-  load(em: EntityManager, job: DeliveryJob): Promise<Row | null>;
+  /**
+   * The row the worker's guard names (events/delivery.ts: pending, with exactly the job's attempt count, else another
+   * job owns it), read with what the attempt needs; null when the guard matches no row.
+   */
+  load(em: EntityManager, pending: PendingFilter): Promise<Row | null>;
   attempt(row: Row, signal: AbortSignal, context: AttemptContext): Promise<Outcome>;
   /** Columns of its own written with the outcome (e.g. the provider's message id). */
   outcomeColumns?(outcome: Outcome, at: { now: Date; nextAttemptAt: Date | null }): Record<string, unknown>;
@@ -151,10 +183,10 @@ export interface RunningWorker {
 export interface ModuleJobs {
   /** Workers of its own beside the queues. */
   workers?: BackgroundWorker[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each target has its own row type
-  targets: DeliveryTarget<any, any>[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each task has its own job data
-  tasks?: Task<any>[];
+  // Each target its own row type and each task its own data: a typed target or task is one of these (the worker
+  // hands it only the jobs of its own queue).
+  targets: DeliveryTarget[];
+  tasks?: Task[];
   close?(): void;
   describe?: Record<string, unknown>;
 }

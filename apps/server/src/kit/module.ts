@@ -8,10 +8,10 @@ import type { JobDeps, ModuleJobs } from './jobs.js';
 import type { SeedExtension, SeedSection } from './seed.js';
 import type { ServiceProvider } from './services.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a section's entry type is its own
-export type AnySeedSection = SeedSection<string, any, unknown>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an extension's fields, entity and result are its own
-export type AnySeedExtension = SeedExtension<string, any, any, any>;
+// A section's entry schema and result, an extension's fields, entity and result are its own: any of them is one of
+// these (their `load` is a method, so it is checked both ways where the seed loader hands it what it declared).
+export type AnySeedSection = SeedSection<string, z.ZodTypeAny, unknown>;
+export type AnySeedExtension = SeedExtension<string, z.ZodRawShape, unknown, unknown>;
 /** What a module contributes to the seed file: sections of its own, extensions of earlier modules' sections. */
 export type AnySeedEntry = AnySeedSection | AnySeedExtension;
 
@@ -57,8 +57,7 @@ export interface DeliveryFailureGauge {
  */
 export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly AnySeedEntry[]> {
   name: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- entity classes differ in their shape
-  entities: readonly EntityClass<any>[];
+  entities: readonly EntityClass<object>[];
   /** The contract slices this module implements. */
   routes?: readonly RouteSlice[];
   /**

@@ -1,10 +1,10 @@
 import type { EntityClass, FilterQuery } from '@mikro-orm/core';
-import type { Task } from './jobs.js';
+import type { NoData, Task, TaskQueue } from './jobs.js';
 
 const DAY_MS = 86_400_000;
 
 export interface Retention<T extends object> {
-  queue: string;
+  queue: TaskQueue<NoData>;
   entity: EntityClass<T>;
   days: number;
   /** The rows past retention, given the cutoff (rows created before it). */
@@ -17,7 +17,7 @@ export interface Retention<T extends object> {
  * An hourly task (a schedule in PostgreSQL: one run per hour however many instances) that deletes the rows past
  * their retention.
  */
-export function retentionTask<T extends object>(retention: Retention<T>): Task {
+export function retentionTask<T extends object>(retention: Retention<T>): Task<NoData> {
   return {
     queue: retention.queue,
     concurrency: 1,

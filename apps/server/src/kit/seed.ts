@@ -80,8 +80,8 @@ export const seedExtension = <K extends string, Fields extends z.ZodRawShape, E,
 /** The id of an entry, what most sections report for a ref. */
 export const seededId = <E extends { id: string }>(entity: E): SeededEntry<string> => ({ entity, result: entity.id });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any output: only the object inside matters here
-type ParamsSchema = z.AnyZodObject | z.ZodEffects<z.AnyZodObject, any, any>;
+/** Any output: only the object inside matters here. */
+type ParamsSchema = z.AnyZodObject | z.ZodEffects<z.AnyZodObject, unknown, unknown>;
 type ObjectOf<S extends ParamsSchema> = S extends z.ZodEffects<infer O, unknown, unknown> ? O : S;
 
 /**

@@ -1,13 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AutomationTriggerEvent } from '@switchboard/contract';
-import type { JobQueue, TaskData } from './jobs.js';
+import { taskQueue, type JobQueue } from './jobs.js';
 
 /**
  * The queue that carries what happened to a contact (created, labeled, wrote in) to the modules that act on it
  * (automations). Lower modules queue their events here, in the transaction of the write that caused them; the
  * module that runs them declares the queue's task, so neither knows the other.
  */
-export const TRIGGER_QUEUE = 'automation.trigger';
 
 export interface TriggerEvent {
   event: AutomationTriggerEvent;
@@ -23,10 +22,9 @@ export interface TriggerEvent {
   at: string;
 }
 
+export const TRIGGER_QUEUE = taskQueue<TriggerEvent>('automation.trigger');
+
 /** Queues the event inside the caller's open transaction: it exists if, and only if, the write commits. */
 export async function queueTrigger(tx: EntityManager, jobs: JobQueue, event: Omit<TriggerEvent, 'at'>): Promise<void> {
-  const data: TaskData = Object.fromEntries(
-    Object.entries({ ...event, at: new Date().toISOString() }).filter(([, value]) => value !== undefined),
-  );
-  await jobs.enqueueTask(tx, TRIGGER_QUEUE, data);
+  await jobs.enqueueTask(tx, TRIGGER_QUEUE, { ...event, at: new Date().toISOString() });
 }

@@ -1,9 +1,10 @@
+import { taskQueue } from '../../kit/jobs.js';
 import { retentionTask } from '../../kit/retention.js';
 import { AutomationRun } from './automation-run.entity.js';
 
 /** automations/runs keeps a run 30 days (the contract's description says so), its automation deleted or not. */
 export const runRetentionTask = retentionTask<AutomationRun>({
-  queue: 'automation.run-retention',
+  queue: taskQueue('automation.run-retention'),
   entity: AutomationRun,
   days: 30,
   expired: (cutoff) => ({ createdAt: { $lt: cutoff } }),

@@ -66,12 +66,10 @@ export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutco
     concurrency: 2,
     entity: OutboundEmail,
     doneStatus: 'sent',
-    async load(em, job) {
-      const email = await em.findOne(
-        OutboundEmail,
-        { id: job.id, status: 'pending', attempts: job.attempt },
-        { fields: ['to', 'subject', 'text', 'attempts', 'createdAt'] },
-      );
+    async load(em, pending) {
+      const email = await em.findOne(OutboundEmail, pending, {
+        fields: ['to', 'subject', 'text', 'attempts', 'createdAt'],
+      });
       if (!email) return null;
       return {
         id: email.id,

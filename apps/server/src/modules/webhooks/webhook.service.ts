@@ -76,12 +76,8 @@ export function webhookTarget(
     concurrency: 4,
     entity: WebhookDelivery,
     doneStatus: 'delivered',
-    async load(em, job) {
-      const delivery = await em.findOne(
-        WebhookDelivery,
-        { id: job.id, status: 'pending', attempts: job.attempt },
-        { populate: ['endpoint'] },
-      );
+    async load(em, pending) {
+      const delivery = await em.findOne(WebhookDelivery, pending, { populate: ['endpoint'] });
       if (!delivery) return null;
       const { endpoint } = delivery;
       return {

@@ -256,12 +256,10 @@ export function inboundDeliveryTarget(logger: Logger): DeliveryTarget<InboundRow
     concurrency: 2,
     entity: WhatsAppInboundDelivery,
     doneStatus: 'applied',
-    async load(em, job) {
-      const delivery = await em.findOne(
-        WhatsAppInboundDelivery,
-        { id: job.id, status: 'pending', attempts: job.attempt },
-        { fields: ['channel', 'body', 'attempts', 'createdAt'] },
-      );
+    async load(em, pending) {
+      const delivery = await em.findOne(WhatsAppInboundDelivery, pending, {
+        fields: ['channel', 'body', 'attempts', 'createdAt'],
+      });
       if (!delivery) return null;
       return {
         id: delivery.id,

@@ -1,3 +1,4 @@
+import { taskQueue } from '../../kit/jobs.js';
 import { retentionTask } from '../../kit/retention.js';
 import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 
@@ -6,7 +7,7 @@ import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
  * bytes. Applied and given-up ones go after that; pending ones stay whatever their age.
  */
 export const inboundRetentionTask = retentionTask<WhatsAppInboundDelivery>({
-  queue: 'whatsapp.inbound-retention',
+  queue: taskQueue('whatsapp.inbound-retention'),
   entity: WhatsAppInboundDelivery,
   days: 14,
   expired: (cutoff) => ({ status: { $ne: 'pending' }, createdAt: { $lt: cutoff } }),

@@ -1,12 +1,12 @@
 import { AppError } from '../../kit/errors.js';
-import type { Task } from '../../kit/jobs.js';
+import { taskQueue, type NoData, type Task } from '../../kit/jobs.js';
 import { ProviderUnauthorizedError } from './graph-errors.js';
 import { requestTemplateSync, syncChannelTemplates, TEMPLATE_SYNC_QUEUE } from './template-sync.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import type { WhatsApp } from './whatsapp.js';
 
 /** Fires every TEMPLATE_SYNC_MINUTES; each run queues one sync per connected channel. */
-export const TEMPLATE_SYNC_SCHEDULE_QUEUE = 'whatsapp.template-sync-schedule';
+const TEMPLATE_SYNC_SCHEDULE_QUEUE = taskQueue<NoData>('whatsapp.template-sync-schedule');
 
 /** Retrying cannot help a refusal of the request or of the token; it can an outage (ours or Meta's). */
 const worthRetrying = (error: unknown) =>
@@ -35,7 +35,7 @@ function channelSyncTask(whatsApp: WhatsApp): Task<{ channelId: string }> {
   };
 }
 
-function scheduledSyncTask(everyMinutes: number): Task {
+function scheduledSyncTask(everyMinutes: number): Task<NoData> {
   return {
     queue: TEMPLATE_SYNC_SCHEDULE_QUEUE,
     concurrency: 1,

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { AppError } from '../../kit/errors.js';
-import type { JobQueue } from '../../kit/jobs.js';
+import { taskQueue, type JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import type { TemplateSyncResult } from '../messages/index.js';
 import { Template } from '../templates/index.js';
@@ -11,7 +11,7 @@ import type { WhatsApp } from './whatsapp.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 /** The queue of one channel's sync; its jobs are keyed by channel, so requests made while one waits merge. */
-export const TEMPLATE_SYNC_QUEUE = 'whatsapp.template-sync';
+export const TEMPLATE_SYNC_QUEUE = taskQueue<{ channelId: string }>('whatsapp.template-sync');
 
 const keyOf = (template: { name: string; language: string }) => `${template.name}\u0000${template.language}`;
 
