@@ -75,7 +75,7 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
   'automations.runs': { rateClass: 'api_read', call: (c, p) => c.workspace.automations.runs(p) },
   'chat.templates.list': { rateClass: 'api_read', call: (c, p) => c.workspace.chat.templates.list(p) },
   'chat.templates.send': {
-    rateClass: 'api_write',
+    rateClass: 'api_message',
     call: (c, p) => c.workspace.chat.templates.send(p as { to: string; templateName: string }),
     params: () => ({ to: '+1 555 000 0001', templateName: 'order_update', variables: 'Ada,A-1001' }),
   },
@@ -88,10 +88,11 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
   },
   // Repeatable: Ada wrote just now (the tenant seed), so her window is open.
   'chat.message.send': {
-    rateClass: 'api_write',
+    rateClass: 'api_message',
     call: (c, p) => c.workspace.chat.message.send(p as { to: string }),
     params: () => ({ to: '15550000001', text: 'It ships today.' }),
   },
+  'chat.message.cancel': { skip: 'not repeatable (a message is cancelled once): send-pipeline covers it' },
   'chat.message.read': {
     rateClass: 'api_write',
     call: (c, p) => c.workspace.chat.message.read(p as { msgid: string }),

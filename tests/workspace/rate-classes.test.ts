@@ -4,7 +4,7 @@ import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { test as base } from '../helpers/test.js';
 import { WORKSPACE_ENDPOINTS, type WorkspaceEndpoint } from './endpoints.js';
 
-const LIMITS = { api_read: 120, api_write: 30 } as const;
+const LIMITS = { api_read: 120, api_write: 30, api_message: 600 } as const;
 const reads = WORKSPACE_ENDPOINTS.filter((e) => e.rateClass === 'api_read');
 const writes = WORKSPACE_ENDPOINTS.filter((e) => e.rateClass === 'api_write');
 

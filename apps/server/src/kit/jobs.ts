@@ -155,10 +155,34 @@ export interface JobDeps {
   services: Pick<Services, 'get'>;
 }
 
+/** Work counted like jobs: `due` runs now or is running, `later` waits for its time. */
+export interface Backlog {
+  due: number;
+  later: number;
+}
+
+/**
+ * A module's own long-running worker beside the job queues (the send pipeline's dispatcher), started with the job
+ * worker (DELIVERY_WORKER) and stopped before the database pool closes.
+ */
+export interface BackgroundWorker {
+  name: string;
+  start(deps: { em: EntityManager; logger: Logger }): RunningWorker;
+}
+
+export interface RunningWorker {
+  /** Stops taking work and waits for what it started (up to `timeoutMs`). */
+  stop(timeoutMs: number): Promise<void>;
+  /** Its work as PostgreSQL holds it, added to the job backlog ("the worker is idle" means both are). */
+  backlog(em: EntityManager): Promise<Backlog>;
+}
+
 /**
  * A module's delivery targets and tasks, what to release when the worker stops, and what to say in the start-up log.
  */
 export interface ModuleJobs {
+  /** Workers of its own beside the queues. */
+  workers?: BackgroundWorker[];
   // Each target its own row type and each task its own data: a typed target or task is one of these (the worker
   // hands it only the jobs of its own queue).
   targets: DeliveryTarget[];

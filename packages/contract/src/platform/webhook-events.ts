@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { EXAMPLE_IDS, idSchema, named, timestampSchema } from '../common/index.js';
 import { automationRunSchema } from '../workspace/automations.js';
+import { CONTACT_STATUSES, contactSchema } from '../workspace/contacts.js';
 import { assigneeSchema, CONVERSATION_STATUSES, conversationSchema } from '../workspace/conversations.js';
-import { MESSAGE_STATUSES, MESSAGE_TYPES, messageErrorField } from '../workspace/messages.js';
+import { MESSAGE_TYPES, messageErrorField, PROVIDER_STATUSES } from '../workspace/messages.js';
 import { ticketSchema } from './tickets.js';
 
 /** What one event is: the schema of its `data`, when it fires, and a delivery as a receiver gets it. */
@@ -98,8 +99,8 @@ export const WEBHOOK_EVENTS = webhookEvents({
     data: z.object({
       msgid: z.string(),
       channelId: idSchema,
-      status: z.enum(MESSAGE_STATUSES),
-      previousStatus: z.enum(MESSAGE_STATUSES),
+      status: z.enum(PROVIDER_STATUSES),
+      previousStatus: z.enum(PROVIDER_STATUSES),
       error: messageErrorField,
       timestamp: timestampSchema.describe('When the provider says the change happened'),
     }),
@@ -197,6 +198,36 @@ export const WEBHOOK_EVENTS = webhookEvents({
         },
         changes: { status: { previous: 'open', current: 'resolved' } },
         by: { type: 'user', id: EXAMPLE_IDS.userId },
+      },
+    },
+  },
+  'contact.status.changed': {
+    summary: 'A contact’s status changed',
+    description:
+      'Sent when a contact’s `status` changes: the customer sent a stop word (`unsubscribed`) or `START` (`active`), ' +
+      'or contacts/manage set another status. `data.contact` is the contact as contacts/list shows it, with its new ' +
+      'status; `previousStatus` the one before.',
+    data: z.object({
+      channelId: idSchema,
+      contact: contactSchema,
+      previousStatus: z.enum(CONTACT_STATUSES),
+    }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        channelId: EXAMPLE_IDS.channelId,
+        contact: {
+          id: EXAMPLE_IDS.contactId,
+          name: 'Ada Lovelace',
+          phone: '15550000001',
+          email: null,
+          status: 'unsubscribed',
+          labels: [],
+          customFields: {},
+          createdAt: EXAMPLE_TIME,
+          updatedAt: EXAMPLE_TIME,
+        },
+        previousStatus: 'active',
       },
     },
   },

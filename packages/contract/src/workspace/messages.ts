@@ -17,7 +17,24 @@ import {
   type FieldProblem,
 } from '../common/index.js';
 
-export const MESSAGE_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
+/**
+ * A message's status. `scheduled` (waiting for its time), `queued` (waiting for the channel's send budget) and
+ * `sending` (its provider call under way) come before the provider's answer; `cancelled` ends a scheduled or queued
+ * message that was never sent. The rest are the provider's: accepted < sent < delivered < read, or failed.
+ */
+export const MESSAGE_STATUSES = [
+  'scheduled',
+  'queued',
+  'sending',
+  'accepted',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'cancelled',
+] as const;
+/** The statuses a provider reports (its answer to the send, then its status webhooks). */
+export const PROVIDER_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 export const MESSAGE_DIRECTIONS = ['outbound', 'inbound'] as const;
 /** WhatsApp's message types; an inbound type outside this list is recorded as `unsupported`. */
 export const MESSAGE_TYPES = [
@@ -106,6 +123,22 @@ export const msgidParam = z
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters');
 
+const SCHEDULE_DAYS = 30;
+/** When a scheduled send goes: ISO 8601, from now to 30 days ahead (checked when the request arrives). */
+export const scheduledAtParam = z
+  .string()
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, like 2026-12-01T09:00:00Z' })
+  .refine((value) => Date.parse(value) >= Date.now() - 60_000, 'must not be in the past')
+  .refine(
+    (value) => Date.parse(value) <= Date.now() + SCHEDULE_DAYS * 86_400_000,
+    `must be at most ${SCHEDULE_DAYS} days ahead`,
+  );
+
+export const messageCancelResult = named(
+  'MessageCancelResult',
+  z.object({ msgid: z.string(), status: z.enum(MESSAGE_STATUSES).describe('`cancelled`') }),
+);
+export type MessageCancelResult = z.infer<typeof messageCancelResult>;
 /** How long after a customer's newest message a session (free-form) message may be sent: Meta's rule. */
 export const SESSION_WINDOW_HOURS = 24;
 export const SESSION_MESSAGE_TYPES = ['text', 'image', 'document', 'audio', 'video'] as const;
@@ -231,6 +264,21 @@ export const messagesContract = {
     access: { scope: 'workspace' },
     example: { msgid: 'wamid.DEMO0001' },
   }),
+  cancel: endpoint({
+    operation: 'workspace.chat.message.cancel',
+    path: '/api/workspace/v1/chat/message/cancel',
+    summary: 'Cancel a scheduled message',
+    description:
+      'A message sent with `scheduledAt` (chat/templates/send) that has not gone yet becomes `cancelled` and is ' +
+      'never sent. Any other message (sent, being sent, already cancelled, inbound): 400 `message_not_scheduled`. ' +
+      'Keyed by `msgid` alone, like chat/message/status: another tenant’s msgid or an unknown one is 403.',
+    params: z.object({ msgid: msgidParam }),
+    response: okEnvelope(messageCancelResult),
+    rateClass: 'api_message',
+    access: { scope: 'workspace' },
+    errors: ['message_not_scheduled'],
+    example: { msgid: 'sbm.DEMO0000000000000000000000000001' },
+  }),
   send: endpoint({
     operation: 'workspace.chat.message.send',
     path: '/api/workspace/v1/chat/message/send',
@@ -246,7 +294,7 @@ export const messagesContract = {
     ].join('\n\n'),
     params: sessionSendParams,
     response: okEnvelope(sessionSendResult),
-    rateClass: 'api_write',
+    rateClass: 'api_message',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'contact_not_found', 'session_window_closed', 'service_unavailable', ...PROVIDER_ERRORS],
     example: {

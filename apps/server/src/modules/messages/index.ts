@@ -2,9 +2,11 @@ import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { Message } from './message.entity.js';
+import { SendDispatcher, SendPace } from './send-pace.entity.js';
 import { messagesRouter } from './message.router.js';
 import { messagesSeed } from './message.seed.js';
-import { messagingService } from './messaging.js';
+import { MESSAGING, messagingService } from './messaging.js';
+import { sendDispatcher } from './outbox-dispatcher.js';
 
 export { wroteBefore } from './inbound-history.js';
 export { Message } from './message.entity.js';
@@ -21,6 +23,7 @@ export type {
   TemplateSyncResult,
 } from './messaging-provider.port.js';
 export { requireProvider, statusSink, type MessagingProviders } from './messaging-providers.js';
+export { cancelQueuedSends, queueBulkSends, queueSend, type BulkSends, type QueuedSend } from './outbox.js';
 export { MESSAGING } from './messaging.js';
 export { recordOutbound } from './outbound-record.js';
 export { SESSION_WINDOWS, type SessionWindows } from './session-window.port.js';
@@ -34,10 +37,17 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
  */
 export const messagesModule = defineModule({
   name: 'messages',
-  entities: [Message],
+  entities: [Message, SendPace, SendDispatcher],
   routes: [routes(contract.workspace.chat.message, messagesRouter)],
   seed: [messagesSeed],
   services: [messagingService],
+  jobs: ({ config, services }) => ({
+    targets: [],
+    workers: [
+      sendDispatcher({ ratePerSecond: config.SEND_RATE_PER_CHANNEL, providers: () => services.get(MESSAGING) }),
+    ],
+    describe: { sendRatePerChannel: config.SEND_RATE_PER_CHANNEL },
+  }),
   demo: {
     // Times relative to loading the demo: the customer's question is minutes old, so the 24-hour window is open
     // and the README's reply (chat/message/send) works on a fresh start.

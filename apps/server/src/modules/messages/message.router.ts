@@ -3,7 +3,7 @@ import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
 import { markMessageRead } from './message-read.service.js';
 import { sendSessionMessage } from './message-send.service.js';
-import { findMessageStatus } from './message.service.js';
+import { cancelScheduledMessage, findMessageStatus } from './message.service.js';
 import { MESSAGING } from './messaging.js';
 import { SESSION_WINDOWS } from './session-window.port.js';
 
@@ -14,6 +14,11 @@ export function messagesRouter({ em, logger, services }: RouteDeps) {
     status: implement<typeof contract.workspace.chat.message.status>(em, logger, async ({ msgid }, ctx) => ({
       success: true,
       data: await findMessageStatus(ctx, msgid),
+    })),
+    cancel: implement<typeof contract.workspace.chat.message.cancel>(em, logger, async ({ msgid }, ctx) => ({
+      success: true,
+      data: await cancelScheduledMessage(ctx, msgid),
+      message: 'Scheduled message cancelled',
     })),
     send: implement<typeof contract.workspace.chat.message.send>(em, logger, async ({ channelId, ...send }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);

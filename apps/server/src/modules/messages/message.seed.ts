@@ -60,6 +60,7 @@ export const messagesSeed = seedSection({
     const message = em.create(Message, {
       channel,
       msgid: item.msgid,
+      providerMessageId: item.direction === 'outbound' ? item.msgid : null,
       direction: item.direction,
       type: item.type,
       status: item.status,

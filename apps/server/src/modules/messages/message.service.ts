@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { MessageMedia, MessageStatus } from '@switchboard/contract';
-import { ForbiddenError } from '../../kit/errors.js';
+import {
+  PROVIDER_STATUSES,
+  type MessageCancelResult,
+  type MessageMedia,
+  type MessageStatus,
+} from '@switchboard/contract';
+import { BadRequestError, ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { queueTrigger } from '../../kit/triggers.js';
@@ -14,8 +19,9 @@ import {
   type MessageReceivedData,
   type MessageStatusUpdatedData,
 } from './message-events.js';
-import type { StatusUpdate } from './messaging-provider.port.js';
+import type { DeliveryStatus, StatusUpdate } from './messaging-provider.port.js';
 import { nextStatus, statusesReplacedBy } from './status-order.js';
+import { applyOptOutWords } from './opt-out.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
@@ -59,6 +65,27 @@ export async function findMessageStatus(ctx: CallerContext, msgid: string): Prom
 }
 
 /**
+ * chat/message/cancel: a scheduled message of the caller's channels becomes `cancelled` (never sent). The UPDATE is
+ * conditional, so a message the dispatcher claimed a moment before is not cancelled: it is being sent (400).
+ */
+export async function cancelScheduledMessage(ctx: CallerContext, msgid: string): Promise<MessageCancelResult> {
+  const message = await findAccessibleMessage(ctx, msgid);
+  const cancelled = await ctx.em.nativeUpdate(
+    Message,
+    { id: message.id, status: 'scheduled' },
+    { status: 'cancelled', reason: 'cancelled', updatedAt: new Date() },
+  );
+  if (cancelled !== 1) {
+    const now = await ctx.em.findOneOrFail(Message, message.id, { fields: ['status'] });
+    throw new BadRequestError(
+      'message_not_scheduled',
+      `Message ${msgid} is ${now.status}: only a scheduled message that has not gone yet can be cancelled.`,
+    );
+  }
+  return { msgid, status: 'cancelled' };
+}
+
+/**
  * The status sink: applies a provider's report to its outbound message by status-order.ts's rule and, when the
  * status changes, queues `message.status.updated` in the same transaction. The row is locked first so the event's
  * `previousStatus` is exact when reports of one message race; the UPDATE keeps the rule's condition as well.
@@ -72,14 +99,17 @@ export async function applyStatusUpdate(
   const message = await tx.findOne(
     Message,
     {
-      msgid: update.providerMessageId,
+      providerMessageId: update.providerMessageId,
       provider: update.provider,
       direction: 'outbound',
+      status: { $in: [...PROVIDER_STATUSES] },
       ...(update.channelId ? { channel: update.channelId } : {}),
     },
-    { fields: ['status', 'channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
+    { fields: ['msgid', 'status', 'channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
   );
-  if (!message || nextStatus(message.status, update.status) === message.status) return undefined;
+  if (!message) return undefined;
+  const current = message.status as DeliveryStatus;
+  if (nextStatus(current, update.status) === current) return undefined;
   const error = update.status === 'failed' ? update.error : undefined;
   const changed = await tx.nativeUpdate(
     Message,
@@ -88,10 +118,10 @@ export async function applyStatusUpdate(
   );
   if (changed !== 1) return undefined;
   const data: MessageStatusUpdatedData = {
-    msgid: update.providerMessageId,
+    msgid: message.msgid,
     channelId: message.channel.id,
     status: update.status,
-    previousStatus: message.status,
+    previousStatus: current,
     ...(error ? { error } : {}),
     timestamp: update.timestamp ?? new Date().toISOString(),
   };
@@ -133,6 +163,7 @@ export async function recordInboundMessage(
     .ignore()
     .execute('run');
   if (affectedRows !== 1) return false;
+  await applyOptOutWords(tx, jobs, { channelId: data.channelId, contactId: data.contact.id, text: data.text ?? null });
   await queueMessageEvent(tx, jobs, { type: MESSAGE_RECEIVED, timestamp: data.timestamp, data });
   await queueTrigger(tx, jobs, {
     event: 'message.received',

@@ -4,12 +4,18 @@ import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { applyStatusUpdate } from './message.service.js';
 import type { MessagingProvider, StatusSink } from './messaging-provider.port.js';
+import { channelPaceKey, sleepUntil, takeSendSlots } from './send-pace.js';
 
 /** The configured providers by name; a channel's `provider` column picks one. */
 export interface MessagingProviders {
   get(name: string): MessagingProvider | undefined;
   /** Adds a provider: a module that carries channels of its own (sandbox, WhatsApp Cloud API) registers it at start. */
   register(provider: MessagingProvider): void;
+  /**
+   * Waits for a slot of the channel's send budget (SEND_RATE_PER_CHANNEL, shared with the send pipeline and every
+   * instance): what a synchronous send does before its provider call.
+   */
+  paceSend(channelId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,8 +44,11 @@ export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): S
   };
 }
 
-/** Empty at first: each module that carries channels (sandbox, whatsapp) registers its provider when it starts. */
-export function createMessagingProviders(): MessagingProviders {
+/**
+ * Empty at first: each module that carries channels (sandbox, whatsapp) registers its provider when it starts.
+ * `paceSend` draws on the channel budgets in PostgreSQL (`em`) at `ratePerSecond` (SEND_RATE_PER_CHANNEL).
+ */
+export function createMessagingProviders(em: EntityManager, ratePerSecond: number): MessagingProviders {
   const byName = new Map<string, MessagingProvider>();
   return {
     get: (name) => byName.get(name),
@@ -47,6 +56,10 @@ export function createMessagingProviders(): MessagingProviders {
       if (byName.has(provider.name))
         throw new Error(`A messaging provider named "${provider.name}" is registered already`);
       byName.set(provider.name, provider);
+    },
+    async paceSend(channelId) {
+      const slots = await takeSendSlots(em.fork(), channelPaceKey(channelId), 1, ratePerSecond);
+      await sleepUntil(slots.startMs);
     },
     close: async () => {
       await Promise.all([...byName.values()].map((provider) => provider.close()));
