@@ -60,7 +60,7 @@ describe('log redaction', () => {
   test(
     'no log line at trace level carries a session cookie, media token, webhook secret, API key or token',
     {
-      timeout: 240_000,
+      timeout: 600_000,
     },
     async () => {
       const databaseUrl = await createFreshDatabase();
