@@ -78,7 +78,7 @@ describe('log redaction', () => {
       try {
         const [, port] = await running.waitFor(/"port":(\d+),[^\n]*"msg":"Switchboard listening"/, 120_000);
         const baseUrl = `http://127.0.0.1:${port}`;
-        // Retries as an integrator's client would: on a loaded machine a kept-alive socket may be closed under a request.
+        // Retries as an integrator's client would: a kept-alive socket may be closed under a request.
         const client = createClient({ baseUrl, apiKey: tenant.ownerKey, maxRetries: 2 });
 
         const portal = new PortalAgent(baseUrl);
