@@ -114,7 +114,8 @@ function summarise(profile: CpuProfile): string {
     perLayer.set(layer, (perLayer.get(layer) ?? 0) + ms);
     const { functionName, url, lineNumber } = node.callFrame;
     // A native called from several layers (a socket write under pg and under Express) is one row per layer.
-    const key = `${functionName || '(anonymous)'} ${url ? `${shortUrl(url)}:${lineNumber + 1}` : '(native)'}\u0000${layer}`;
+    const where = url ? `${shortUrl(url)}:${lineNumber + 1}` : '(native)';
+    const key = `${functionName || '(anonymous)'} ${where}\u0000${layer}`;
     const entry = perFunction.get(key) ?? { ms: 0, layer };
     entry.ms += ms;
     perFunction.set(key, entry);
