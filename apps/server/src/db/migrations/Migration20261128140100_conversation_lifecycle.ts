@@ -45,6 +45,10 @@ export class ConversationLifecycle extends Migration {
         `primary key ("channel_id", "status", "assignee_key"));`,
     );
     this.addSql(
+      `alter table "conversation_state_counts" add constraint "conversation_state_counts_status_check" check ` +
+        `("status" in ('open', 'pending', 'resolved', 'snoozed'));`,
+    );
+    this.addSql(
       `alter table "conversation_state_counts" add constraint "conversation_state_counts_channel_id_foreign" ` +
         `foreign key ("channel_id") references "channels" ("id") on delete cascade;`,
     );
