@@ -89,7 +89,8 @@ export class ConversationLifecycle extends Migration {
 
     this.addSql(
       `create table "notes" ("id" uuid not null default gen_random_uuid(), "channel_id" uuid not null, ` +
-        `"contact_id" uuid not null, "author_id" uuid null, "author_name" varchar(200) not null, "text" text not null, ` +
+        `"contact_id" uuid not null, "author_id" uuid null, "author_name" varchar(200) not null, ` +
+        `"text" text not null, ` +
         `"created_at" timestamptz not null default now(), primary key ("id"));`,
     );
     this.addSql(`create index "notes_contact_recent_index" on "notes" ("contact_id", "created_at" desc, "id" desc);`);
