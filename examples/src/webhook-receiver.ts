@@ -17,6 +17,8 @@ export function describeEvent(event: SwitchboardEvent): string {
       return `${event.data.contact.name} wrote: ${event.data.text ?? `(${event.data.type})`}`;
     case 'automation.run.completed':
       return `automation ${event.data.run.automationId} ${event.data.run.outcome} on ${event.data.run.event}`;
+    case 'conversation.updated':
+      return `conversation with ${event.data.conversation.name} now ${event.data.conversation.status}`;
   }
 }
 

@@ -158,7 +158,7 @@ describe('conversation query plans at 100k messages', { timeout: 300_000 }, () =
       expect(plans[1]!.scans).toEqual([]);
     });
 
-    it('status: several statuses off an index (the status index, or the listing order filtered when they are many)', async () => {
+    it('status: several statuses off an index (theirs, or the listing order filtered when they are many)', async () => {
       const { result, plans } = await conversations({ status: ['open', 'pending'] });
       expect(result.pagination.total).toBe(await counted(`status in ('open', 'pending')`));
       expect(plans[0]!.scans[0]).toMatch(/^Index Scan: conversations_channel_(status|recent)_index$/);

@@ -31,7 +31,7 @@ function parseBlock(block: string): SseMessage | 'ping' | undefined {
   const message: SseMessage = {};
   for (const line of block.split('\n')) {
     const at = line.indexOf(':');
-    const field = line.slice(0, at) as keyof SseMessage;
+    const field = line.slice(0, at) as 'id' | 'event' | 'data' | 'retry';
     message[field] = line.slice(at + 1).replace(/^ /, '');
   }
   return Object.keys(message).length ? message : undefined;

@@ -22,6 +22,9 @@ describe('the workspace endpoint table the table-driven suites iterate', () => {
       'chat/message/read',
       'chat/messages/list',
       'chat/conversations/list',
+      'chat/conversations/manage',
+      'chat/notes/manage',
+      'chat/notes/list',
       'chat/media/get',
     ]);
   });

@@ -106,6 +106,22 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
     params: () => ({ phone: '15550000001', direction: 'inbound' }),
   },
   'chat.conversations.list': { rateClass: 'api_read', call: (c, p) => c.workspace.chat.conversations.list(p) },
+  'chat.conversations.manage': {
+    rateClass: 'api_write',
+    call: (c, p) => c.workspace.chat.conversations.manage(p as never),
+    // Ada's conversation, left open: a repeat changes nothing.
+    params: () => ({ phone: '15550000001', status: 'open' }),
+  },
+  'chat.notes.list': {
+    rateClass: 'api_read',
+    call: (c, p) => c.workspace.chat.notes.list(p as never),
+    params: () => ({ phone: '15550000001' }),
+  },
+  'chat.notes.manage': {
+    rateClass: 'api_write',
+    call: (c, p) => c.workspace.chat.notes.manage(p as never),
+    params: () => ({ action: 'create', phone: '15550000001', text: 'A note from the endpoint suites.' }),
+  },
   'chat.media.get': {
     rateClass: 'api_read',
     call: (c, p) => c.workspace.chat.media.get(p as { msgid: string }),

@@ -166,6 +166,8 @@ export function events(rawBody: Buffer, headers: Record<string, string | string[
       return event.data.status;
     case 'automation.run.completed':
       return event.data.run.steps.map((step) => step.outcome).join(',');
+    case 'conversation.updated':
+      return event.data.by.type === 'user' ? event.data.by.id : event.data.conversation.status;
   }
 }
 

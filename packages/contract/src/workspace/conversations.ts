@@ -56,7 +56,7 @@ export function contactProblems(values: { contactId?: string; phone?: string }):
   return [];
 }
 
-export const assigneeSchema = named('Assignee', z.object({ id: idSchema, name: z.string() }));
+export const assigneeSchema = z.object({ id: idSchema, name: z.string() }).describe('A user: id and name');
 
 export const conversationSchema = named(
   'Conversation',

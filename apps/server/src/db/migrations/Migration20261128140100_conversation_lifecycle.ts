@@ -45,6 +45,10 @@ export class ConversationLifecycle extends Migration {
         `primary key ("channel_id", "status", "assignee_key"));`,
     );
     this.addSql(
+      `alter table "conversation_state_counts" add constraint "conversation_state_counts_status_check" check ` +
+        `("status" in ('open', 'pending', 'resolved', 'snoozed'));`,
+    );
+    this.addSql(
       `alter table "conversation_state_counts" add constraint "conversation_state_counts_channel_id_foreign" ` +
         `foreign key ("channel_id") references "channels" ("id") on delete cascade;`,
     );
@@ -85,7 +89,8 @@ export class ConversationLifecycle extends Migration {
 
     this.addSql(
       `create table "notes" ("id" uuid not null default gen_random_uuid(), "channel_id" uuid not null, ` +
-        `"contact_id" uuid not null, "author_id" uuid null, "author_name" varchar(200) not null, "text" text not null, ` +
+        `"contact_id" uuid not null, "author_id" uuid null, "author_name" varchar(200) not null, ` +
+        `"text" text not null, ` +
         `"created_at" timestamptz not null default now(), primary key ("id"));`,
     );
     this.addSql(`create index "notes_contact_recent_index" on "notes" ("contact_id", "created_at" desc, "id" desc);`);
