@@ -19,6 +19,8 @@ export function describeEvent(event: SwitchboardEvent): string {
       return `automation ${event.data.run.automationId} ${event.data.run.outcome} on ${event.data.run.event}`;
     case 'conversation.updated':
       return `conversation with ${event.data.conversation.name} now ${event.data.conversation.status}`;
+    case 'contact.status.changed':
+      return `${event.data.contact.name}: ${event.data.previousStatus} → ${event.data.contact.status}`;
   }
 }
 

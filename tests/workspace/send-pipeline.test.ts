@@ -32,39 +32,41 @@ describe('the send pipeline', () => {
     );
   });
 
-  test('a scheduled send is listed as scheduled, then sent through the pipeline once its time comes', async ({
-    server,
-    acme,
-    status,
-  }) => {
-    const client = server.client(acme.memberKey);
-    const at = inSeconds(2);
-    const reply = await client.workspace.chat.templates.send({
-      channelId: acme.mainChannelId,
-      to: '15550000011',
-      templateName: 'order_update',
-      variables: 'Ada,A-1',
-      scheduledAt: at,
-    });
-    expect(reply.data).toMatchObject({ status: 'scheduled', scheduledAt: new Date(at).toISOString() });
-    expect(reply.data.msgid).toMatch(/^sbm\.[0-9a-f]{32}$/);
-    expect(await status(reply.data.msgid)).toBe('scheduled');
-    const listed = await client.workspace.chat.messages.list({ channelId: acme.mainChannelId });
-    expect(listed.data.find((m) => m.msgid === reply.data.msgid)?.status).toBe('scheduled');
-    // Scheduled work is `later` for the idle signal until its time: the signal here is its status.
-    await vi.waitFor(async () => expect(await status(reply.data.msgid)).toBe('accepted'), {
-      timeout: 15_000,
-      interval: 200,
-    });
-    const [row] = await sql<{ late: number; provider_message_id: string }>(
-      server.databaseUrl,
-      `select extract(epoch from updated_at - due_at)::float8 as late, provider_message_id from messages
+  test(
+    'a scheduled send is listed as scheduled, then sent through the pipeline once its time comes',
+    {
+      timeout: 60_000,
+    },
+    async ({ server, acme, status }) => {
+      const client = server.client(acme.memberKey);
+      const at = inSeconds(8);
+      const reply = await client.workspace.chat.templates.send({
+        channelId: acme.mainChannelId,
+        to: '15550000011',
+        templateName: 'order_update',
+        variables: 'Ada,A-1',
+        scheduledAt: at,
+      });
+      expect(reply.data).toMatchObject({ status: 'scheduled', scheduledAt: new Date(at).toISOString() });
+      expect(reply.data.msgid).toMatch(/^sbm\.[0-9a-f]{32}$/);
+      expect(await status(reply.data.msgid)).toBe('scheduled');
+      const listed = await client.workspace.chat.messages.list({ channelId: acme.mainChannelId });
+      expect(listed.data.find((m) => m.msgid === reply.data.msgid)?.status).toBe('scheduled');
+      // Scheduled work is `later` for the idle signal until its time: the signal here is its status.
+      await vi.waitFor(async () => expect(await status(reply.data.msgid)).toBe('accepted'), {
+        timeout: 20_000,
+        interval: 200,
+      });
+      const [row] = await sql<{ late: number; provider_message_id: string }>(
+        server.databaseUrl,
+        `select extract(epoch from updated_at - due_at)::float8 as late, provider_message_id from messages
         where msgid = $1`,
-      [reply.data.msgid],
-    );
-    expect(row!.late).toBeLessThan(5);
-    expect(row!.provider_message_id).toMatch(/^wamid\./);
-  });
+        [reply.data.msgid],
+      );
+      expect(row!.late).toBeLessThan(5);
+      expect(row!.provider_message_id).toMatch(/^wamid\./);
+    },
+  );
 
   test('cancel stops a scheduled message; anything else is 400, another tenant’s msgid 403', async ({
     server,
@@ -113,47 +115,51 @@ describe('the send pipeline', () => {
     expect(rows).toHaveLength(0);
   });
 
-  test('keeps the channel budget: N sends due at once take N / rate seconds (± 15 %)', async ({ server, acme }) => {
-    const count = 100;
-    // All due at one time, far enough ahead that every send is recorded before it (checked below).
-    const at = inSeconds(12);
-    const client = server.client(acme.memberKey);
-    const send = (i: number) =>
-      client.workspace.chat.templates.send({
-        channelId: acme.mainChannelId,
-        to: `1555001${String(i).padStart(4, '0')}`,
-        templateName: 'order_update',
-        variables: `Ada,P-${i}`,
-        scheduledAt: at,
-      });
-    for (let i = 0; i < count; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => send(i + j)));
-    const pacing = `from messages where template_name = 'order_update' and variables->>1 like 'P-%'`;
-    const [created] = await sql<{ early: boolean }>(
-      server.databaseUrl,
-      `select max(created_at) < $1::timestamptz as early ${pacing}`,
-      [at],
-    );
-    expect(created!.early).toBe(true);
-    await vi.waitFor(
-      async () => {
-        const [left] = await sql<{ n: number }>(
-          server.databaseUrl,
-          `select count(*)::int as n ${pacing} and status <> 'accepted'`,
-        );
-        expect(left!.n).toBe(0);
-      },
-      { timeout: 40_000, interval: 250 },
-    );
-    const [span] = await sql<{ seconds: number; sent: number }>(
-      server.databaseUrl,
-      `select extract(epoch from max(updated_at) - $1::timestamptz)::float8 as seconds, count(*)::int as sent
+  test(
+    'keeps the channel budget: N sends due at once take N / rate seconds (± 15 %)',
+    { timeout: 120_000 },
+    async ({ server, acme }) => {
+      const count = 80;
+      // All due at one time, far enough ahead that every send is recorded before it (checked below).
+      const at = inSeconds(25);
+      const client = server.client(acme.memberKey);
+      const send = (i: number) =>
+        client.workspace.chat.templates.send({
+          channelId: acme.mainChannelId,
+          to: `1555001${String(i).padStart(4, '0')}`,
+          templateName: 'order_update',
+          variables: `Ada,P-${i}`,
+          scheduledAt: at,
+        });
+      for (let i = 0; i < count; i += 20) await Promise.all(Array.from({ length: 20 }, (_, j) => send(i + j)));
+      const pacing = `from messages where template_name = 'order_update' and variables->>1 like 'P-%'`;
+      const [created] = await sql<{ early: boolean }>(
+        server.databaseUrl,
+        `select max(created_at) < $1::timestamptz as early ${pacing}`,
+        [at],
+      );
+      expect(created!.early).toBe(true);
+      await vi.waitFor(
+        async () => {
+          const [left] = await sql<{ n: number }>(
+            server.databaseUrl,
+            `select count(*)::int as n ${pacing} and status <> 'accepted'`,
+          );
+          expect(left!.n).toBe(0);
+        },
+        { timeout: 60_000, interval: 250 },
+      );
+      const [span] = await sql<{ seconds: number; sent: number }>(
+        server.databaseUrl,
+        `select extract(epoch from max(updated_at) - $1::timestamptz)::float8 as seconds, count(*)::int as sent
         ${pacing} and status = 'accepted'`,
-      [at],
-    );
-    expect(span!.sent).toBe(count);
-    expect(span!.seconds).toBeGreaterThan((count / RATE) * 0.85);
-    expect(span!.seconds).toBeLessThan((count / RATE) * 1.15);
-  });
+        [at],
+      );
+      expect(span!.sent).toBe(count);
+      expect(span!.seconds).toBeGreaterThan((count / RATE) * 0.85);
+      expect(span!.seconds).toBeLessThan((count / RATE) * 1.15);
+    },
+  );
 
   test('STOP unsubscribes (MARKETING then refused, UTILITY still goes), START subscribes again', async ({
     server,

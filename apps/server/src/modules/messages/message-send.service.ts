@@ -97,7 +97,7 @@ async function quotedProviderId(ctx: SendContext, channelId: string, recipient: 
 export async function sendSessionMessage(
   ctx: SendContext,
   input: SessionMessageInput,
-  /** `queue`: record it in the caller's transaction for the send pipeline (an automation's run) instead of sending now. */
+  /** `queue`: recorded in the caller's transaction for the send pipeline (an automation's run), sent after commit. */
   options: { automationId?: string; queue?: boolean } = {},
 ): Promise<SessionSendResult> {
   const parsed = sessionSendParams.safeParse(input);
