@@ -1,5 +1,6 @@
 import { apiKeysModule } from './api-keys/index.js';
 import { automationsModule } from './automations/index.js';
+import { broadcastsModule } from './broadcasts/index.js';
 import { channelsModule } from './channels/index.js';
 import { contactsModule } from './contacts/index.js';
 import { customFieldsModule } from './custom-fields/index.js';
@@ -38,6 +39,7 @@ export const modules = [
   messagesModule,
   templatesModule,
   automationsModule,
+  broadcastsModule,
   whatsAppModule,
   plansModule,
   ticketsModule,
