@@ -140,7 +140,11 @@ describe('workspace broadcasts/manage', () => {
 
     const first = await create({ name: 'Twice' });
     await expectInvalid(create({ name: 'Twice' }), 'name', 'exists in this channel');
-    await client.workspace.broadcasts.manage({ channelId: acme.mainChannelId, action: 'cancel', broadcastId: first.data.id });
+    await client.workspace.broadcasts.manage({
+      channelId: acme.mainChannelId,
+      action: 'cancel',
+      broadcastId: first.data.id,
+    });
     const after = await sql(server.databaseUrl, `select count(*)::int as n from broadcasts`);
     expect(after[0]!.n).toBe(before[0]!.n + 1);
   });
@@ -177,9 +181,7 @@ describe('workspace broadcasts/manage', () => {
     await expectForbiddenForOtherTenant(
       owner.workspace.broadcasts.recipients({ ...inMain, broadcastId: theirs.data.id }),
     );
-    await expectForbiddenForOtherTenant(
-      owner.workspace.broadcasts.list({ channelId: globex.mainChannelId }),
-    );
+    await expectForbiddenForOtherTenant(owner.workspace.broadcasts.list({ channelId: globex.mainChannelId }));
     const second = await owner.workspace.broadcasts.manage({
       ...createParams({ templateName: 'follow_up', variables: ['{{contact.name}}'] }),
       channelId: acme.secondChannelId,

@@ -1,9 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  BROADCAST_MAX_SCHEDULE_DAYS,
-  type BroadcastAudience,
-  type BroadcastCreateValues,
-} from '@switchboard/contract';
+import { BROADCAST_MAX_SCHEDULE_DAYS, type BroadcastAudience, type BroadcastCreateValues } from '@switchboard/contract';
 import type { FieldIssue } from '../../kit/errors.js';
 import { templateSendIssues } from '../automations/index.js';
 import { Contact } from '../contacts/index.js';

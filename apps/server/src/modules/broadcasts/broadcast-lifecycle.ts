@@ -18,7 +18,11 @@ export async function startBroadcast(tx: EntityManager, broadcast: Broadcast): P
     audience: broadcast.audience,
   });
   if (queued === 0)
-    await tx.nativeUpdate(Broadcast, { id: broadcast.id, status: 'sending' }, { status: 'completed', completedAt: new Date() });
+    await tx.nativeUpdate(
+      Broadcast,
+      { id: broadcast.id, status: 'sending' },
+      { status: 'completed', completedAt: new Date() },
+    );
 }
 
 /**

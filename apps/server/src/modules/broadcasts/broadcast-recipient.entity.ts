@@ -15,7 +15,7 @@ const BroadcastRecipientSchema = defineEntity({
     status: p.enum(BROADCAST_RECIPIENT_STATUSES),
     /** The message sent to this recipient (messages.msgid), once sent. */
     msgid: p.string().length(200).nullable(),
-    /** Why it failed or was skipped: Meta's code and text, `unsubscribed`, `blocked`, `cancelled`, `outcome_unknown`. */
+    /** Why it failed or was skipped: Meta's code and text, or unsubscribed, blocked, cancelled, outcome_unknown. */
     reason: p.string().length(500).nullable(),
     updatedAt: updatedAtColumn(),
   },

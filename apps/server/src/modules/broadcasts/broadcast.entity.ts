@@ -48,8 +48,7 @@ const BroadcastSchema = defineEntity({
     // What the scheduler looks for: the scheduled ones, by their time.
     {
       name: 'broadcasts_due_index',
-      expression:
-        'create index "broadcasts_due_index" on "broadcasts" ("scheduled_at") where "status" = \'scheduled\'',
+      expression: 'create index "broadcasts_due_index" on "broadcasts" ("scheduled_at") where "status" = \'scheduled\'',
     },
     // The completed broadcasts whose event is still to be queued.
     {

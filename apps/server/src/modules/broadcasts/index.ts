@@ -9,6 +9,7 @@ import { broadcastsRouter } from './broadcast.router.js';
 import { broadcastsSeed } from './broadcast.seed.js';
 
 const CHANNEL_RATE = 80;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Broadcasts: one approved template sent to an audience of a channel's contacts (labels, ids or all), now or at a
@@ -20,6 +21,28 @@ export const broadcastsModule = defineModule({
   routes: [routes(contract.workspace.broadcasts, (deps) => broadcastsRouter(deps, CHANNEL_RATE))],
   seed: [broadcastsSeed],
   services: [broadcastSchedulerService],
+  demo: {
+    broadcasts: [
+      {
+        ref: 'launch',
+        channel: 'support',
+        name: 'Order A-1001 shipped',
+        templateName: 'order_update',
+        variables: ['{{contact.name}}', 'A-1001'],
+        audience: { all: true },
+        status: 'completed',
+      },
+      {
+        channel: 'support',
+        name: 'Welcome week',
+        templateName: 'welcome',
+        variables: ['{{contact.name}}'],
+        audience: { all: true },
+        // Tomorrow, counted from when the demo is loaded: it stays scheduled through a first session.
+        scheduledAt: new Date(Date.now() + DAY_MS).toISOString(),
+      },
+    ],
+  },
   examples: {
     broadcastId: {
       demo: 'broadcasts.launch',
