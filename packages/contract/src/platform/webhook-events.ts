@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE_IDS, idSchema, named, timestampSchema } from '../common/index.js';
 import { automationRunSchema } from '../workspace/automations.js';
 import { broadcastSchema } from '../workspace/broadcasts.js';
-import { MESSAGE_STATUSES, MESSAGE_TYPES, messageErrorField } from '../workspace/messages.js';
+import { PROVIDER_STATUSES, MESSAGE_TYPES, messageErrorField } from '../workspace/messages.js';
 import { ticketSchema } from './tickets.js';
 
 /** What one event is: the schema of its `data`, when it fires, and a delivery as a receiver gets it. */
@@ -95,8 +95,8 @@ export const WEBHOOK_EVENTS = webhookEvents({
     data: z.object({
       msgid: z.string(),
       channelId: idSchema,
-      status: z.enum(MESSAGE_STATUSES),
-      previousStatus: z.enum(MESSAGE_STATUSES),
+      status: z.enum(PROVIDER_STATUSES),
+      previousStatus: z.enum(PROVIDER_STATUSES),
       error: messageErrorField,
       timestamp: timestampSchema.describe('When the provider says the change happened'),
     }),

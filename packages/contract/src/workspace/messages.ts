@@ -1,7 +1,24 @@
 import { z } from 'zod';
 import { endpoint, idSchema, named, okEnvelope, timestampSchema } from '../common/index.js';
 
-export const MESSAGE_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
+/**
+ * A message's status. `scheduled` (waiting for its time), `queued` (waiting for the channel's send budget) and
+ * `sending` (its provider call under way) come before the provider's answer; `cancelled` ends a scheduled or queued
+ * message that was never sent. The rest are the provider's: accepted < sent < delivered < read, or failed.
+ */
+export const MESSAGE_STATUSES = [
+  'scheduled',
+  'queued',
+  'sending',
+  'accepted',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'cancelled',
+] as const;
+/** The statuses a provider reports (its answer to the send, then its status webhooks). */
+export const PROVIDER_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 export const MESSAGE_DIRECTIONS = ['outbound', 'inbound'] as const;
 /** WhatsApp's message types; an inbound type outside this list is recorded as `unsupported`. */
 export const MESSAGE_TYPES = [

@@ -4,6 +4,7 @@ import { defineModule } from '../../kit/module.js';
 import { ConversationCount } from './conversation-count.entity.js';
 import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
+import { SendDispatcher, SendPace } from './send-pace.entity.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
 import { messagesRouter } from './message.router.js';
 import { mediaLinksService } from './media-links.js';
@@ -23,6 +24,7 @@ export type {
 } from './messaging-provider.port.js';
 export { requireProvider, statusSink, type MessagingProviders } from './messaging-providers.js';
 export { recordOutbound } from './outbound-record.js';
+export { cancelQueuedSends, queueBulkSends, queueSend, type BulkSends, type QueuedSend } from './outbox.js';
 export { receiveSandboxMessage, type SandboxInbound } from './sandbox-inbound.js';
 export { sendSessionMessage, type SendContext, type SessionMessageInput } from './session-message.service.js';
 export { MESSAGING } from './messaging.js';
@@ -31,7 +33,7 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 
 export const messagesModule = defineModule({
   name: 'messages',
-  entities: [Message, Conversation, ConversationCount],
+  entities: [Message, Conversation, ConversationCount, SendPace, SendDispatcher],
   routes: [
     routes(contract.workspace.chat.message, messagesRouter),
     routes(contract.workspace.chat.messages, messagesHistoryRouter),

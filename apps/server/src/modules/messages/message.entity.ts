@@ -10,8 +10,14 @@ const MessageSchema = defineEntity({
   properties: {
     id: uuidPrimaryKey(),
     channel: () => p.manyToOne(Channel).deleteRule('cascade'),
-    /** The provider's message id (e.g. `wamid.…`); looked up across channels, so unique on its own. */
+    /**
+     * The message's id in the API, looked up across channels, so unique on its own: the provider's id (e.g.
+     * `wamid.…`) for an inbound message and a synchronous send; generated when queued for a message the send
+     * pipeline sends later (it never changes, so a scheduled message keeps the msgid it was given).
+     */
     msgid: p.string().length(200).unique(),
+    /** The provider's id once it accepted the message: what its status reports name. */
+    providerMessageId: p.string().length(200).nullable(),
     direction: p.enum(MESSAGE_DIRECTIONS),
     type: p.enum(MESSAGE_TYPES),
     status: p.enum(MESSAGE_STATUSES),
@@ -32,6 +38,14 @@ const MessageSchema = defineEntity({
      * one cannot name its entity; an automation's removal leaves the id as a record of what sent the message.
      */
     automationId: p.uuid().nullable(),
+    /** The broadcast that sent it. A plain id for the same reason as `automationId`. */
+    broadcastId: p.uuid().nullable(),
+    /** When the send pipeline may send it (queued, scheduled); null for messages outside the pipeline. */
+    dueAt: p.datetime().nullable(),
+    /** The pipeline's reason for `failed` (`outcome_unknown`) or `cancelled` (`cancelled`); null otherwise. */
+    reason: p.string().length(40).nullable(),
+    /** The dispatcher that claimed it for its provider call (`send_dispatchers`), while `sending`. */
+    sendingBy: p.uuid().nullable(),
     templateName: p.string().length(200).nullable(),
     language: p.string().length(20).nullable(),
     variables: p.json<string[]>().nullable(),
@@ -55,6 +69,25 @@ const MessageSchema = defineEntity({
       expression:
         'create index "messages_conversation_index" on "messages" ' +
         '("channel_id", "contact_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'messages_provider_message_id_unique',
+      expression:
+        'create unique index "messages_provider_message_id_unique" on "messages" ("provider_message_id") ' +
+        'where "provider_message_id" is not null',
+    },
+    // The send pipeline's queue: what each channel has waiting, in due order; small, as rows leave it once claimed.
+    {
+      name: 'messages_outbox_index',
+      expression:
+        'create index "messages_outbox_index" on "messages" ("channel_id", "due_at") ' +
+        "where \"status\" in ('queued', 'scheduled')",
+    },
+    {
+      name: 'messages_broadcast_index',
+      expression:
+        'create index "messages_broadcast_index" on "messages" ("broadcast_id", "status") ' +
+        'where "broadcast_id" is not null',
     },
     // Deleting a contact clears its messages' contact_id: without this index that is a scan of every message.
     { name: 'messages_contact_id_index', properties: ['contact'] },

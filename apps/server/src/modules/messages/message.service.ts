@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { MessageMedia, MessageStatus } from '@switchboard/contract';
+import { PROVIDER_STATUSES, type MessageMedia, type MessageStatus } from '@switchboard/contract';
 import { ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
@@ -14,7 +14,7 @@ import {
   type MessageReceivedData,
   type MessageStatusUpdatedData,
 } from './message-events.js';
-import type { StatusUpdate } from './messaging-provider.port.js';
+import type { DeliveryStatus, StatusUpdate } from './messaging-provider.port.js';
 import { nextStatus, statusesReplacedBy } from './status-order.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
@@ -72,14 +72,17 @@ export async function applyStatusUpdate(
   const message = await tx.findOne(
     Message,
     {
-      msgid: update.providerMessageId,
+      providerMessageId: update.providerMessageId,
       provider: update.provider,
       direction: 'outbound',
+      status: { $in: [...PROVIDER_STATUSES] },
       ...(update.channelId ? { channel: update.channelId } : {}),
     },
-    { fields: ['status', 'channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
+    { fields: ['msgid', 'status', 'channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
   );
-  if (!message || nextStatus(message.status, update.status) === message.status) return undefined;
+  if (!message) return undefined;
+  const current = message.status as DeliveryStatus;
+  if (nextStatus(current, update.status) === current) return undefined;
   const error = update.status === 'failed' ? update.error : undefined;
   const changed = await tx.nativeUpdate(
     Message,
@@ -88,10 +91,10 @@ export async function applyStatusUpdate(
   );
   if (changed !== 1) return undefined;
   const data: MessageStatusUpdatedData = {
-    msgid: update.providerMessageId,
+    msgid: message.msgid,
     channelId: message.channel.id,
     status: update.status,
-    previousStatus: message.status,
+    previousStatus: current,
     ...(error ? { error } : {}),
     timestamp: update.timestamp ?? new Date().toISOString(),
   };

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MessageError, MessageStatus, SessionMessageType } from '@switchboard/contract';
+import type { MessageError, PROVIDER_STATUSES, SessionMessageType } from '@switchboard/contract';
 import type { Logger } from '../../logger.js';
 
 /** What the service hands a provider: one outbound template message, already validated against the template. */
@@ -26,7 +26,8 @@ export interface OutboundSessionMessage {
   replyTo?: string;
 }
 
-export type DeliveryStatus = MessageStatus['status'];
+/** A status a provider reports. */
+export type DeliveryStatus = (typeof PROVIDER_STATUSES)[number];
 
 /** A provider's report that one of its messages moved on, e.g. a WhatsApp Cloud API `statuses[]` webhook entry. */
 export interface StatusUpdate {

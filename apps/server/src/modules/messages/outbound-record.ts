@@ -41,6 +41,7 @@ export async function recordOutbound(ctx: ServiceContext & { log: Logger }, reco
       await tx.insert(Message, {
         channel: channelId,
         msgid,
+        providerMessageId: msgid,
         direction: 'outbound',
         status: 'accepted',
         to,
