@@ -108,7 +108,7 @@ describe('workspace broadcasts/manage', () => {
       'audience.contactIds',
       'at most 10,000',
     );
-    await expectInvalid(create({ audience: { all: true, segment: 'x' } }), 'audience', 'segment');
+    await expectInvalid(create({ audience: { all: true, segment: 'x' } }), 'audience.segment', 'unknown parameter');
     await expectInvalid(create({ scheduledAt: inDays(-1) }), 'scheduledAt', 'in the past');
     await expectInvalid(create({ scheduledAt: inDays(31) }), 'scheduledAt', 'at most 30 days');
     await expectInvalid(create({ scheduledAt: 'tomorrow' }), 'scheduledAt', 'ISO 8601');

@@ -3,21 +3,26 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { queueWebhookEvent } from '../webhooks/index.js';
 import { resolveAudience } from './broadcast-audience.js';
+import { queueBroadcastSends } from './broadcast-sends.js';
 import { Broadcast } from './broadcast.entity.js';
 import { toBroadcast } from './broadcast-view.js';
 
 /**
  * Starts a broadcast in the caller's transaction: `sending` from now, its audience resolved into recipients (one
- * statement), and `completed` at once when no recipient is left to send (the announcer queues its event).
+ * statement), each recipient to send queued in the send pipeline, and `completed` at once when there is none (the
+ * announcer queues its event). From here the recipients and counts follow their messages (the
+ * broadcast_recipients_follow trigger), which completes the broadcast when its last queued recipient moves on.
  */
 export async function startBroadcast(tx: EntityManager, broadcast: Broadcast): Promise<void> {
-  await tx.nativeUpdate(Broadcast, { id: broadcast.id }, { status: 'sending', startedAt: new Date() });
+  const startedAt = new Date();
+  await tx.nativeUpdate(Broadcast, { id: broadcast.id }, { status: 'sending', startedAt });
   const queued = await resolveAudience(tx, {
     id: broadcast.id,
     channelId: broadcast.channel.id,
     audience: broadcast.audience,
   });
-  if (queued === 0)
+  if (queued > 0) await queueBroadcastSends(tx, broadcast, startedAt);
+  else
     await tx.nativeUpdate(
       Broadcast,
       { id: broadcast.id, status: 'sending' },

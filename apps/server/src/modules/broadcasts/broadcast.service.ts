@@ -12,6 +12,7 @@ import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError, ValidationError } from '../../kit/errors.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
+import { cancelQueuedSends } from '../messages/index.js';
 import { createIssues, templateLanguage } from './broadcast-checks.js';
 import { startBroadcast } from './broadcast-lifecycle.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
@@ -79,9 +80,10 @@ export async function createBroadcast(
 }
 
 /**
- * broadcasts/manage cancel: a scheduled broadcast never starts; a sending one's recipients still queued become
- * `skipped` (reason `cancelled`) and its counts follow, in one transaction with the broadcast row locked, so a
- * recipient's send recorded concurrently is counted once.
+ * broadcasts/manage cancel, in one transaction with the broadcast row locked: a scheduled broadcast never starts; a
+ * sending one's messages not yet claimed by a dispatcher are cancelled, and their recipients become `skipped` (reason
+ * `cancelled`) with the counts, by the trigger that follows messages. A message already being sent finishes, and
+ * its recipient moves on as it ends.
  */
 export async function cancelBroadcast(
   ctx: CallerContext,
@@ -95,22 +97,14 @@ export async function cancelBroadcast(
         'broadcastId',
         `the broadcast is ${broadcast.status}: only a scheduled or sending one can be cancelled`,
       );
-    const skipped = await tx.nativeUpdate(
-      BroadcastRecipient,
-      { broadcast: broadcast.id, status: 'queued' },
-      { status: 'skipped', reason: 'cancelled' },
-    );
+    // Cancelled first: the trigger completes a sending broadcast whose last queued recipient moves on.
+    const now = new Date();
     await tx.nativeUpdate(
       Broadcast,
       { id: broadcast.id },
-      {
-        status: 'cancelled',
-        completedAt: new Date(),
-        completedEventAt: new Date(),
-        queued: broadcast.queued - skipped,
-        skipped: broadcast.skipped + skipped,
-      },
+      { status: 'cancelled', completedAt: now, completedEventAt: now },
     );
+    await cancelQueuedSends(tx, { broadcastId: broadcast.id });
     return toBroadcast(await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
   });
 }

@@ -1,0 +1,65 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * Issue #32. A broadcast's recipients and counts follow its messages: a statement-level trigger on `messages` moves
+ * each recipient of a changed broadcast message to the status its message maps to (queued, scheduled, sending:
+ * `queued`; accepted, sent: `sent`; delivered; read; failed with the pipeline's reason or the provider's code and
+ * text; cancelled: `skipped`, reason `cancelled`), moves the broadcast's counts by the same steps and completes a
+ * sending broadcast whose last queued recipient moved on, all in the transaction that changed the messages (the
+ * dispatcher's batch, a provider's status report). Statement-level with transition tables: one pass per batch.
+ */
+export class BroadcastRecipientsFollow extends Migration {
+  override name = 'Migration20261128130100_broadcast_recipients_follow';
+
+  override up(): void {
+    this.addSql(`create function broadcast_recipients_follow() returns trigger language plpgsql as $$
+      begin
+        with changed as (
+          select n.broadcast_id, n."to" as phone, n.msgid,
+                 case when n.status in ('queued', 'scheduled', 'sending') then 'queued'
+                      when n.status in ('accepted', 'sent') then 'sent'
+                      when n.status = 'cancelled' then 'skipped'
+                      else n.status end as status,
+                 case when n.status = 'cancelled' then 'cancelled'
+                      when n.status = 'failed' then coalesce(n.reason,
+                        nullif(concat_ws(' ', n.error_code::text, n.error_title), '')) end as reason
+            from new_rows n join old_rows o on o.id = n.id
+           where n.broadcast_id is not null and n.status is distinct from o.status),
+        moved as (
+          update broadcast_recipients r
+             set status = c.status, reason = c.reason, updated_at = now(),
+                 msgid = case when c.status in ('queued', 'skipped') then r.msgid else c.msgid end
+            from changed c, broadcast_recipients was
+           where r.broadcast_id = c.broadcast_id and r.phone = c.phone
+             and was.broadcast_id = r.broadcast_id and was.phone = r.phone and r.status <> c.status
+          returning r.broadcast_id, was.status as was, r.status),
+        deltas as (
+          select broadcast_id,
+                 count(*) filter (where status = 'queued') - count(*) filter (where was = 'queued') as queued,
+                 count(*) filter (where status = 'sent') - count(*) filter (where was = 'sent') as sent,
+                 count(*) filter (where status = 'delivered') - count(*) filter (where was = 'delivered') as delivered,
+                 count(*) filter (where status = 'read') - count(*) filter (where was = 'read') as read,
+                 count(*) filter (where status = 'failed') - count(*) filter (where was = 'failed') as failed,
+                 count(*) filter (where status = 'skipped') - count(*) filter (where was = 'skipped') as skipped
+            from moved group by broadcast_id)
+        update broadcasts b
+           set queued = b.queued + d.queued, sent = b.sent + d.sent, delivered = b.delivered + d.delivered,
+               read = b.read + d.read, failed = b.failed + d.failed, skipped = b.skipped + d.skipped,
+               status = case when b.status = 'sending' and b.queued + d.queued = 0 then 'completed' else b.status end,
+               completed_at = case when b.status = 'sending' and b.queued + d.queued = 0 then now()
+                                   else b.completed_at end,
+               updated_at = now()
+          from deltas d
+         where b.id = d.broadcast_id;
+        return null;
+      end $$;`);
+    this.addSql(`create trigger "messages_broadcast_recipients_follow" after update on "messages"
+      referencing old table as old_rows new table as new_rows
+      for each statement execute function broadcast_recipients_follow();`);
+  }
+
+  override down(): void {
+    this.addSql(`drop trigger if exists "messages_broadcast_recipients_follow" on "messages";`);
+    this.addSql(`drop function if exists broadcast_recipients_follow();`);
+  }
+}
