@@ -87,7 +87,7 @@ const create = (
 
 const sum = ({ recipients: _all, ...counts }: Broadcast['counts']) => Object.values(counts).reduce((a, b) => a + b, 0);
 
-describe('broadcasts through the send pipeline', () => {
+describe('broadcasts through the send pipeline', { timeout: 90_000 }, () => {
   test('200 recipients at 20/s take 10 s ± 15%, one Graph call each, filled per recipient, then completed', async ({
     client,
     wa,
