@@ -39,7 +39,7 @@ export class Broadcasts extends Migration {
       on "broadcast_recipients" ("broadcast_id", "status", "phone");`);
     this.addSql(`create index "broadcast_recipients_contact_id_index" on "broadcast_recipients" ("contact_id");`);
     this.addSql(`alter table "broadcast_recipients" add constraint "broadcast_recipients_broadcast_id_foreign"
-      foreign key ("broadcast_id") references "broadcasts" ("id") on update cascade on delete cascade;`);
+      foreign key ("broadcast_id") references "broadcasts" ("id") on delete cascade;`);
     this.addSql(`alter table "broadcast_recipients" add constraint "broadcast_recipients_contact_id_foreign"
       foreign key ("contact_id") references "contacts" ("id") on delete set null;`);
     this.addSql(`alter table "broadcast_recipients" add constraint "broadcast_recipients_status_check"
