@@ -163,7 +163,8 @@ export function broadcastReport(figures: BroadcastFigures): string {
   return [
     `broadcasts (${figures.recipients.toLocaleString('en-US')} recipients, channel rate ${figures.channelRate}/s, ` +
       `load average ${figures.load.map((l) => l.toFixed(1)).join(' → ')}):`,
-    `  resolve + queue the audience (create request): ${(figures.resolveAndQueueMs / 1000).toFixed(1)} s (target ≤ 10 s)`,
+    `  resolve + queue the audience (create request): ${(figures.resolveAndQueueMs / 1000).toFixed(1)} s ` +
+      '(target ≤ 10 s)',
     `  dispatch, sustained 10%–90%: ${figures.dispatchPerSecond} messages/s (target ≥ 1,000), server CPU ` +
       `${figures.dispatchCpuMsPerMessage} ms per message`,
     `  delivered roll-up after the last send: ${(figures.deliveredRollupMs / 1000).toFixed(1)} s (target ≤ 60 s)`,
