@@ -75,13 +75,17 @@ async function post(baseUrl: string, apiKey: string, path: string, body: object)
   return json.data;
 }
 
+/** A broadcast's counts: its row's, moved on by its broadcast_count_deltas shards. */
+export const COUNTS = `select b.status, b.recipients, ${['queued', 'sent', 'delivered', 'read', 'failed', 'skipped']
+  .map((c) => `(b.${c} + coalesce(sum(d.${c}), 0))::int as ${c}`)
+  .join(', ')}
+       from broadcasts b left join broadcast_count_deltas d on d.broadcast_id = b.id
+      where b.id = $1 group by b.id`;
+
 /** The broadcast's counts as PostgreSQL holds them, polled every 100 ms until `done`; returns when it was. */
 async function until(client: pg.Client, broadcastId: string, done: (counts: Record<string, number>) => boolean) {
   for (;;) {
-    const { rows } = await client.query<Record<string, number>>(
-      `select recipients, queued, sent, delivered, read, failed, skipped from broadcasts where id = $1`,
-      [broadcastId],
-    );
+    const { rows } = await client.query<Record<string, number>>(COUNTS, [broadcastId]);
     if (done(rows[0]!)) return { at: Date.now(), counts: rows[0]! };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase, sql } from '../helpers/database.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
+import { COUNTS } from '../bench/broadcast-bench.js';
 import { prepareSpawnedTenant } from '../hostile/spawned-tenant.js';
 
 const RECIPIENTS = 60;
@@ -31,14 +32,7 @@ describe('a broadcast survives a server crash', { timeout: 180_000 }, () => {
     expect(reply.status).toBe(200);
     return ((await reply.json()) as { data: { id: string } }).data;
   };
-  const counts = async (id: string) =>
-    (
-      await sql(
-        databaseUrl,
-        'select status, recipients, queued, sent, delivered, read, failed, skipped from broadcasts where id = $1',
-        [id],
-      )
-    )[0]!;
+  const counts = async (id: string) => (await sql(databaseUrl, COUNTS, [id]))[0]!;
 
   beforeAll(async () => {
     databaseUrl = await createFreshDatabase();

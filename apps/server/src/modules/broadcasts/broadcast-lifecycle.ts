@@ -5,13 +5,13 @@ import { queueWebhookEvent } from '../webhooks/index.js';
 import { resolveAudience } from './broadcast-audience.js';
 import { queueBroadcastSends } from './broadcast-sends.js';
 import { Broadcast } from './broadcast.entity.js';
-import { toBroadcast } from './broadcast-view.js';
+import { broadcastView } from './broadcast-view.js';
 
 /**
  * Starts a broadcast in the caller's transaction: `sending` from now, its audience resolved into recipients (one
  * statement), each recipient to send queued in the send pipeline, and `completed` at once when there is none (the
  * announcer queues its event). From here the recipients and counts follow their messages (the
- * broadcast_recipients_follow trigger), which completes the broadcast when its last queued recipient moves on.
+ * broadcast_recipients_follow trigger), and completeFinished completes it once none is left queued.
  */
 export async function startBroadcast(tx: EntityManager, broadcast: Broadcast): Promise<void> {
   const startedAt = new Date();
@@ -39,7 +39,22 @@ export async function announceCompleted(tx: EntityManager, jobs: JobQueue, broad
   await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, {
     type: 'broadcast.completed',
     timestamp: broadcast.completedAt!.toISOString(),
-    data: { channelId: broadcast.channel.id, broadcast: toBroadcast(broadcast) },
+    data: { channelId: broadcast.channel.id, broadcast: await broadcastView(tx, broadcast) },
   });
   await tx.nativeUpdate(Broadcast, { id: broadcast.id }, { completedEventAt: new Date() });
+}
+
+/**
+ * Completes the sending broadcasts none of whose recipients is still queued (their row's count plus its shards'), in
+ * one statement. Once sending starts, recipients only leave `queued`, each in the transaction that moved its message,
+ * so a committed zero is final. Returns how many it completed.
+ */
+export async function completeFinished(tx: EntityManager): Promise<number> {
+  const rows = await tx.execute<{ id: string }[]>(
+    `update broadcasts b set status = 'completed', completed_at = now(), updated_at = now()
+      where b.status = 'sending'
+        and b.queued + coalesce((select sum(d.queued) from broadcast_count_deltas d where d.broadcast_id = b.id), 0) = 0
+     returning b.id`,
+  );
+  return rows.length;
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { provide, serviceKey } from '../../kit/services.js';
-import { announceCompleted, startBroadcast } from './broadcast-lifecycle.js';
+import { announceCompleted, completeFinished, startBroadcast } from './broadcast-lifecycle.js';
 import { Broadcast } from './broadcast.entity.js';
 
 /** How often each instance with the worker looks for broadcasts due to start and completions to announce. */
@@ -27,9 +27,10 @@ async function startNextDue(em: EntityManager): Promise<boolean> {
   });
 }
 
-/** Queues `broadcast.completed` for broadcasts that completed since the last tick (the last send's transaction). */
+/** Completes the broadcasts with no recipient left queued, and queues `broadcast.completed` for each completion. */
 async function announceCompletions(em: EntityManager, jobs: JobQueue): Promise<void> {
   await em.fork().transactional(async (tx) => {
+    await completeFinished(tx);
     const completed = await tx.find(
       Broadcast,
       { status: 'completed', completedEventAt: null },
@@ -40,7 +41,7 @@ async function announceCompletions(em: EntityManager, jobs: JobQueue): Promise<v
 }
 
 export interface BroadcastScheduler {
-  /** One pass: every due broadcast started, every completion announced (what the timer runs). */
+  /** One pass: every due broadcast started, every finished one completed and announced (what the timer runs). */
   tick(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -68,8 +69,8 @@ function createScheduler(em: EntityManager, jobs: JobQueue, logger: Logger, run:
 export const BROADCAST_SCHEDULER = serviceKey<BroadcastScheduler>('broadcast-scheduler');
 
 /**
- * Scheduled broadcasts start within a tick of their time, and completions are announced within a tick, on every
- * instance that runs the worker (DELIVERY_WORKER).
+ * Scheduled broadcasts start within a tick of their time, and finished ones complete and are announced within a
+ * tick, on every instance that runs the worker (DELIVERY_WORKER).
  */
 export const broadcastSchedulerService = provide({
   key: BROADCAST_SCHEDULER,

@@ -17,7 +17,7 @@ import { createIssues, templateLanguage } from './broadcast-checks.js';
 import { startBroadcast } from './broadcast-lifecycle.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
 import { Broadcast } from './broadcast.entity.js';
-import { toBroadcast } from './broadcast-view.js';
+import { broadcastView, broadcastViews } from './broadcast-view.js';
 
 /** What broadcasts/manage works with beyond the caller. */
 export interface BroadcastDeps {
@@ -70,7 +70,7 @@ export async function createBroadcast(
       });
       await tx.flush();
       if (values.scheduledAt === undefined) await startBroadcast(tx, broadcast);
-      return toBroadcast(await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
+      return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
     });
   } catch (error) {
     // Two creates of one name racing past the check: the unique index decides, and the loser gets the same 400.
@@ -97,7 +97,6 @@ export async function cancelBroadcast(
         'broadcastId',
         `the broadcast is ${broadcast.status}: only a scheduled or sending one can be cancelled`,
       );
-    // Cancelled first: the trigger completes a sending broadcast whose last queued recipient moves on.
     const now = new Date();
     await tx.nativeUpdate(
       Broadcast,
@@ -105,7 +104,7 @@ export async function cancelBroadcast(
       { status: 'cancelled', completedAt: now, completedEventAt: now },
     );
     await cancelQueuedSends(tx, { broadcastId: broadcast.id });
-    return toBroadcast(await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
+    return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
   });
 }
 
@@ -121,7 +120,7 @@ export async function listBroadcasts(
     limit: query.limit,
     offset: offsetOf(query),
   });
-  return { data: rows.map(toBroadcast), pagination: paginationOf(query.page, query.limit, total) };
+  return { data: await broadcastViews(ctx.em, rows), pagination: paginationOf(query.page, query.limit, total) };
 }
 
 /** broadcasts/recipients: one broadcast's recipients by phone, optionally in one status. */

@@ -2,6 +2,7 @@ import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from '../channels/index.js';
+import { BroadcastCountDelta } from './broadcast-count-delta.entity.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
 import { broadcastSchedulerService } from './broadcast-scheduler.js';
 import { Broadcast } from './broadcast.entity.js';
@@ -17,7 +18,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export const broadcastsModule = defineModule({
   name: 'broadcasts',
-  entities: [Broadcast, BroadcastRecipient],
+  entities: [Broadcast, BroadcastRecipient, BroadcastCountDelta],
   routes: [routes(contract.workspace.broadcasts, (deps) => broadcastsRouter(deps, CHANNEL_RATE))],
   seed: [broadcastsSeed],
   services: [broadcastSchedulerService],
