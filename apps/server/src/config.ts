@@ -104,6 +104,13 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /**
+   * The send pipeline's budget per channel, messages a second across every instance (Meta's default throughput per
+   * phone number is 80): queued sends (automations, scheduled sends, broadcasts) and API sends draw on it alike.
+   */
+  /** The `api_message` rate class (single sends): requests a minute per API user. */
+  RATE_LIMIT_API_MESSAGE: integer(1, 1_000_000).default(600),
+  SEND_RATE_PER_CHANNEL: integer(1, 100_000).default(80),
   /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
   SANDBOX_SENT_AFTER_MS: integer(0, 600_000).default(1000),
   SANDBOX_DELIVERED_AFTER_MS: integer(0, 600_000).default(3000),

@@ -123,7 +123,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const app = createApp({
     orm: database.orm,
     logger,
-    rateLimiters: createRateLimiters(redis),
+    rateLimiters: createRateLimiters(redis, { api_message: config.RATE_LIMIT_API_MESSAGE }),
     services,
     jobs: events.queue,
     trustProxy: config.TRUST_PROXY,

@@ -12,7 +12,7 @@ export interface WriteOptions {
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /** The rate classes of writes: the server stores their replies per Idempotency-Key for 24 h. */
-export const WRITE_RATE_CLASSES: readonly RateClass[] = ['api_write', 'api_admin_write'];
+export const WRITE_RATE_CLASSES: readonly RateClass[] = ['api_write', 'api_message', 'api_admin_write'];
 
 export const isWrite = (metadata: Pick<EndpointMetadata, 'rateClass'>) =>
   WRITE_RATE_CLASSES.includes(metadata.rateClass);

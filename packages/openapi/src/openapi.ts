@@ -89,7 +89,7 @@ const HEADERS = {
 } as const;
 
 /** Writes take an optional Idempotency-Key (Stripe's semantics; docs/api.md "Idempotent writes"). */
-const WRITE_CLASSES = new Set(['api_write', 'api_admin_write']);
+const WRITE_CLASSES = new Set(['api_write', 'api_message', 'api_admin_write']);
 const PARAMETERS: Record<string, ParameterObject> = {
   IdempotencyKey: {
     name: 'Idempotency-Key',

@@ -1,6 +1,15 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/orm.js';
-import type { DeliveryJob, DeliveryTarget, JobDeps, JobQueue, ModuleJobs, Task, TaskData } from '../kit/jobs.js';
+import type {
+  DeliveryJob,
+  DeliveryTarget,
+  JobDeps,
+  JobQueue,
+  ModuleJobs,
+  RunningWorker,
+  Task,
+  TaskData,
+} from '../kit/jobs.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
@@ -107,9 +116,12 @@ export async function startEvents(
       task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
     );
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
+  const workers = modules.flatMap((jobs) => jobs.workers ?? []);
+  const running: RunningWorker[] = [];
   if (config.DELIVERY_WORKER) {
     for (const target of targets) await work(target);
     for (const task of tasks) await runTasks(task);
+    for (const worker of workers) running.push(worker.start({ em: database.orm.em.fork(), logger }));
     logger.info(
       { ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours },
       'delivery worker started',
@@ -123,8 +135,15 @@ export async function startEvents(
 
   return {
     queue,
-    backlog,
+    async backlog() {
+      const counts = [await backlog(), ...(await Promise.all(running.map((w) => w.backlog(database.orm.em.fork()))))];
+      return {
+        due: counts.reduce((sum, count) => sum + count.due, 0),
+        later: counts.reduce((sum, count) => sum + count.later, 0),
+      };
+    },
     async stop() {
+      await Promise.all(running.map((worker) => worker.stop(config.SHUTDOWN_TIMEOUT_MS)));
       await stop(config.SHUTDOWN_TIMEOUT_MS);
       for (const jobs of modules) jobs.close?.();
     },

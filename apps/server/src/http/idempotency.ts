@@ -17,7 +17,7 @@ import { routeMetadata } from './context.js';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** `res.locals` flag: keep this failure's reply for retries (an AfterEffectError: something already happened). */
 export const KEEP_IDEMPOTENT_REPLY = 'keepIdempotentReply';
-const WRITE_CLASSES: readonly RateClass[] = ['api_write', 'api_admin_write'];
+const WRITE_CLASSES: readonly RateClass[] = ['api_write', 'api_message', 'api_admin_write'];
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
 
 interface MatchedRoute {

@@ -12,22 +12,23 @@ import { routeMetadata } from './context.js';
  */
 export type RateLimiters = Record<RateClass, RateLimiterAbstract>;
 
-export function createRateLimiters(redis?: Redis): RateLimiters {
+export function createRateLimiters(redis?: Redis, points: Partial<Record<RateClass, number>> = {}): RateLimiters {
   const limiter = (rateClass: RateClass): RateLimiterAbstract => {
-    const { points, durationSeconds } = RATE_CLASSES[rateClass];
-    const options = { points, duration: durationSeconds, keyPrefix: `sb:rl:${rateClass}` };
+    const { durationSeconds } = RATE_CLASSES[rateClass];
+    const options = { points: points[rateClass] ?? RATE_CLASSES[rateClass].points, duration: durationSeconds, keyPrefix: `sb:rl:${rateClass}` };
     const memory = new RateLimiterMemory(options);
     return redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
   };
   return {
     api_read: limiter('api_read'),
     api_write: limiter('api_write'),
+    api_message: limiter('api_message'),
     api_admin_write: limiter('api_admin_write'),
   };
 }
 
-function setHeaders(res: Response, rateClass: RateClass, result: RateLimiterRes) {
-  const { points, durationSeconds } = RATE_CLASSES[rateClass];
+function setHeaders(res: Response, limiter: RateLimiterAbstract, result: RateLimiterRes) {
+  const { points, duration: durationSeconds } = limiter;
   res.setHeader('RateLimit-Limit', String(points));
   res.setHeader('RateLimit-Remaining', String(Math.max(0, result.remainingPoints)));
   res.setHeader('RateLimit-Reset', String(Math.max(1, Math.ceil(result.msBeforeNext / 1000))));
@@ -42,11 +43,11 @@ export function rateLimit(limiters: RateLimiters) {
     const { rateClass } = metadata;
     try {
       const result = await limiters[rateClass].consume(req.caller.userId);
-      setHeaders(res, rateClass, result);
+      setHeaders(res, limiters[rateClass], result);
       next();
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
-        setHeaders(res, rateClass, rejection);
+        setHeaders(res, limiters[rateClass], rejection);
         return next(new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), rateClass));
       }
       // The store failed and no fallback answered: serve the request rather than lock everyone out.

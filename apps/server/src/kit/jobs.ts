@@ -123,10 +123,34 @@ export interface JobDeps {
   services: Pick<Services, 'get'>;
 }
 
+/** Work counted like jobs: `due` runs now or is running, `later` waits for its time. */
+export interface Backlog {
+  due: number;
+  later: number;
+}
+
+/**
+ * A module's own long-running worker beside the job queues (the send pipeline's dispatcher), started with the job
+ * worker (DELIVERY_WORKER) and stopped before the database pool closes.
+ */
+export interface BackgroundWorker {
+  name: string;
+  start(deps: { em: EntityManager; logger: Logger }): RunningWorker;
+}
+
+export interface RunningWorker {
+  /** Stops taking work and waits for what it started (up to `timeoutMs`). */
+  stop(timeoutMs: number): Promise<void>;
+  /** Its work as PostgreSQL holds it, added to the job backlog ("the worker is idle" means both are). */
+  backlog(em: EntityManager): Promise<Backlog>;
+}
+
 /**
  * A module's delivery targets and tasks, what to release when the worker stops, and what to say in the start-up log.
  */
 export interface ModuleJobs {
+  /** Workers of its own beside the queues. */
+  workers?: BackgroundWorker[];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each target has its own row type
   targets: DeliveryTarget<any, any>[];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each task has its own job data

@@ -3,6 +3,8 @@ import type { FailureExample } from './errors.js';
 export const RATE_CLASSES = {
   api_read: { points: 120, durationSeconds: 60 },
   api_write: { points: 30, durationSeconds: 60 },
+  /** Single sends (chat/templates/send, chat/message/send, chat/message/cancel); the server's RATE_LIMIT_API_MESSAGE. */
+  api_message: { points: 600, durationSeconds: 60 },
   api_admin_write: { points: 20, durationSeconds: 60 },
 } as const;
 export type RateClass = keyof typeof RATE_CLASSES;

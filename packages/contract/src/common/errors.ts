@@ -13,6 +13,11 @@ export const ERROR_CODE_STATUS = {
   provider_rejected: 400,
   // A session message outside the 24-hour customer-service window (chat/message/send): send a template instead.
   session_window_closed: 400,
+  // A MARKETING template to a contact who opted out (STOP) or is blocked (chat/templates/send).
+  contact_unsubscribed: 400,
+  contact_blocked: 400,
+  // chat/message/cancel of a message that is not (or no longer) scheduled.
+  message_not_scheduled: 400,
   unauthorized: 401,
   forbidden: 403,
   // The key's platform is switched off (platforms.is_active = false): every endpoint, until it is switched on.

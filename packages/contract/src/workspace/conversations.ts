@@ -177,7 +177,7 @@ export const sessionMessagesContract = {
     ].join('\n\n'),
     params: sessionSendParams,
     response: okEnvelope(sessionSendResult),
-    rateClass: 'api_write',
+    rateClass: 'api_message',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'contact_not_found', 'session_window_closed', 'service_unavailable', ...PROVIDER_ERRORS],
     example: {

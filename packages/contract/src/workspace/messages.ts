@@ -108,6 +108,22 @@ export const msgidParam = z
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters');
 
+const SCHEDULE_DAYS = 30;
+/** When a scheduled send goes: ISO 8601, from now to 30 days ahead (checked when the request arrives). */
+export const scheduledAtParam = z
+  .string()
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, like 2026-12-01T09:00:00Z' })
+  .refine((value) => Date.parse(value) >= Date.now() - 60_000, 'must not be in the past')
+  .refine(
+    (value) => Date.parse(value) <= Date.now() + SCHEDULE_DAYS * 86_400_000,
+    `must be at most ${SCHEDULE_DAYS} days ahead`,
+  );
+
+export const messageCancelResult = named(
+  'MessageCancelResult',
+  z.object({ msgid: z.string(), status: z.enum(MESSAGE_STATUSES).describe('`cancelled`') }),
+);
+
 export const messagesContract = {
   status: endpoint({
     operation: 'workspace.chat.message.status',
@@ -123,5 +139,20 @@ export const messagesContract = {
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     example: { msgid: 'wamid.DEMO0001' },
+  }),
+  cancel: endpoint({
+    operation: 'workspace.chat.message.cancel',
+    path: '/api/workspace/v1/chat/message/cancel',
+    summary: 'Cancel a scheduled message',
+    description:
+      'A message sent with `scheduledAt` (chat/templates/send) that has not gone yet becomes `cancelled` and is ' +
+      'never sent. Any other message (sent, being sent, already cancelled, inbound): 400 `message_not_scheduled`. ' +
+      'Keyed by `msgid` alone, like chat/message/status: another tenant’s msgid or an unknown one is 403.',
+    params: z.object({ msgid: msgidParam }),
+    response: okEnvelope(messageCancelResult),
+    rateClass: 'api_message',
+    access: { scope: 'workspace' },
+    errors: ['message_not_scheduled'],
+    example: { msgid: 'sbm.DEMO0000000000000000000000000001' },
   }),
 };

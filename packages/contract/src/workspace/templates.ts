@@ -8,8 +8,9 @@ import {
   named,
   okEnvelope,
   phoneParam,
+  timestampSchema,
 } from '../common/index.js';
-import { MESSAGE_STATUSES } from './messages.js';
+import { MESSAGE_STATUSES, scheduledAtParam } from './messages.js';
 
 export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
@@ -63,15 +64,22 @@ export const templateSendParams = z.object({
     .max(20, 'must be a language code like en_US')
     .optional()
     .describe('Template language; required only when the template exists in several languages'),
+  scheduledAt: scheduledAtParam
+    .optional()
+    .describe(
+      'Send later: an ISO 8601 time from now to 30 days ahead. The reply is then `{msgid, status: "scheduled", ' +
+        'scheduledAt}`; the message is sent within seconds of that time (chat/message/cancel stops it before).',
+    ),
 });
 
 export const templateSendResult = named(
   'TemplateSendResult',
   z.object({
     msgid: z.string().describe('Message identifier; use it with chat/message/status'),
-    status: z.enum(MESSAGE_STATUSES),
+    status: z.enum(MESSAGE_STATUSES).describe('`accepted` (sent now) or `scheduled`'),
     to: z.string(),
     templateName: z.string(),
+    scheduledAt: timestampSchema.optional().describe('When a scheduled message will be sent'),
   }),
 );
 
@@ -115,12 +123,23 @@ export const templatesContract = {
       'exactly the template’s `variableCount` values, else 400. On a WhatsApp Cloud API channel Meta’s refusals map ' +
       'to 400 `provider_rejected` (recipient, template, parameters; Meta’s code and text in the message), 502 ' +
       '`provider_unauthorized` (the channel’s token was refused) and 503 `provider_unavailable` (Meta unreachable, ' +
-      'failing or rate limiting; `Retry-After`); none of them records a message.',
+      'failing or rate limiting; `Retry-After`); none of them records a message. A MARKETING template to a contact ' +
+      'whose status is `unsubscribed` (they sent a stop word) or `blocked`: 400 `contact_unsubscribed` / ' +
+      '`contact_blocked`, nothing sent (UTILITY and AUTHENTICATION templates still go). With `scheduledAt` the ' +
+      'message is recorded `scheduled` and sent at that time through the send pipeline (Meta’s refusals then show ' +
+      'as status `failed`).',
     params: templateSendParams,
     response: okEnvelope(templateSendResult),
-    rateClass: 'api_write',
+    rateClass: 'api_message',
     access: { scope: 'workspace' },
-    errors: ['no_channel', 'template_not_found', 'service_unavailable', ...PROVIDER_ERRORS],
+    errors: [
+      'no_channel',
+      'template_not_found',
+      'contact_unsubscribed',
+      'contact_blocked',
+      'service_unavailable',
+      ...PROVIDER_ERRORS,
+    ],
     example: {
       channelId: EXAMPLE_IDS.channelId,
       to: '15550000001',

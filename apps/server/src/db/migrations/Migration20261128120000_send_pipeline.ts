@@ -17,7 +17,7 @@ export class SendPipeline extends Migration {
     this.addSql(`create unique index "messages_provider_message_id_unique" on "messages" ("provider_message_id")
       where "provider_message_id" is not null;`);
     this.addSql(`create index "messages_outbox_index" on "messages" ("channel_id", "due_at")
-      where "status" in ('queued', 'scheduled');`);
+      where "status" in ('queued', 'scheduled', 'sending');`);
     this.addSql(`create index "messages_broadcast_index" on "messages" ("broadcast_id", "status")
       where "broadcast_id" is not null;`);
     this.addSql(`alter table "messages" drop constraint "messages_status_check";`);

@@ -10,7 +10,8 @@ import { messagesRouter } from './message.router.js';
 import { mediaLinksService } from './media-links.js';
 import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { messagesSeed } from './message.seed.js';
-import { messagingService } from './messaging.js';
+import { MESSAGING, messagingService } from './messaging.js';
+import { sendDispatcher } from './outbox-dispatcher.js';
 
 export { wroteBefore } from './inbound-history.js';
 export { applyStatusUpdate, recordInboundMessage } from './message.service.js';
@@ -43,6 +44,11 @@ export const messagesModule = defineModule({
   publicRoutes: mediaLinkRoutes,
   seed: [messagesSeed],
   services: [messagingService, mediaLinksService],
+  jobs: ({ config, services }) => ({
+    targets: [],
+    workers: [sendDispatcher({ ratePerSecond: config.SEND_RATE_PER_CHANNEL, providers: () => services.get(MESSAGING) })],
+    describe: { sendRatePerChannel: config.SEND_RATE_PER_CHANNEL },
+  }),
   demo: {
     // Times relative to loading the demo: the customer's question is minutes old, so the 24-hour window is open
     // and the README's reply (chat/message/send) works on a fresh start.

@@ -81,7 +81,7 @@ const MessageSchema = defineEntity({
       name: 'messages_outbox_index',
       expression:
         'create index "messages_outbox_index" on "messages" ("channel_id", "due_at") ' +
-        "where \"status\" in ('queued', 'scheduled')",
+        "where \"status\" in ('queued', 'scheduled', 'sending')",
     },
     {
       name: 'messages_broadcast_index',

@@ -4,6 +4,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { applyStatusUpdate } from './message.service.js';
 import type { MessagingProvider, StatusSink } from './messaging-provider.port.js';
+import { channelPaceKey, sleepUntil, takeSendSlots } from './send-pace.js';
 import { SandboxProvider, type SandboxTimeline } from './sandbox.provider.js';
 
 /** The configured providers by name; a channel's `provider` column picks one. */
@@ -11,6 +12,11 @@ export interface MessagingProviders {
   get(name: string): MessagingProvider | undefined;
   /** Adds a provider: a module that carries channels of its own (WhatsApp Cloud API) registers it when it starts. */
   register(provider: MessagingProvider): void;
+  /**
+   * Waits for a slot of the channel's send budget (SEND_RATE_PER_CHANNEL, shared with the send pipeline and every
+   * instance): what a synchronous send does before its provider call.
+   */
+  paceSend(channelId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +51,7 @@ export function createMessagingProviders(
   jobs: JobQueue,
   logger: Logger,
   sandbox: SandboxTimeline,
+  ratePerSecond: number,
 ): MessagingProviders {
   const sandboxProvider = new SandboxProvider(sandbox, statusSink(em, jobs, logger));
   const byName = new Map<string, MessagingProvider>([[sandboxProvider.name, sandboxProvider]]);
@@ -54,6 +61,10 @@ export function createMessagingProviders(
       if (byName.has(provider.name))
         throw new Error(`A messaging provider named "${provider.name}" is registered already`);
       byName.set(provider.name, provider);
+    },
+    async paceSend(channelId) {
+      const slots = await takeSendSlots(em.fork(), channelPaceKey(channelId), 1, ratePerSecond);
+      await sleepUntil(slots.startMs);
     },
     close: async () => {
       await Promise.all([...byName.values()].map((provider) => provider.close()));

@@ -13,6 +13,6 @@ export const messagingService = provide({
     createMessagingProviders(em, jobs, logger, {
       sentAfterMs: config.SANDBOX_SENT_AFTER_MS,
       deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS,
-    }),
+    }, config.SEND_RATE_PER_CHANNEL),
   stop: (providers) => providers.close(),
 });
