@@ -41,12 +41,23 @@ async function announceCompletions(em: EntityManager, jobs: JobQueue): Promise<v
 }
 
 export interface BroadcastScheduler {
+  /** Messages a second a channel sends at most (SEND_RATE_PER_CHANNEL): a broadcast's default and ceiling. */
+  channelRate: number;
   /** One pass: every due broadcast started, every finished one completed and announced (what the timer runs). */
   tick(): Promise<void>;
   stop(): Promise<void>;
 }
 
-function createScheduler(em: EntityManager, jobs: JobQueue, logger: Logger, run: boolean): BroadcastScheduler {
+interface SchedulerDeps {
+  em: EntityManager;
+  jobs: JobQueue;
+  logger: Logger;
+  /** Whether this instance runs the timer (DELIVERY_WORKER). */
+  run: boolean;
+  channelRate: number;
+}
+
+function createScheduler({ em, jobs, logger, run, channelRate }: SchedulerDeps): BroadcastScheduler {
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
     while (await startNextDue(em));
@@ -58,6 +69,7 @@ function createScheduler(em: EntityManager, jobs: JobQueue, logger: Logger, run:
       }, TICK_MS)
     : undefined;
   return {
+    channelRate,
     tick,
     async stop() {
       clearInterval(timer);
@@ -74,6 +86,7 @@ export const BROADCAST_SCHEDULER = serviceKey<BroadcastScheduler>('broadcast-sch
  */
 export const broadcastSchedulerService = provide({
   key: BROADCAST_SCHEDULER,
-  start: ({ em, jobs, logger, config }) => createScheduler(em, jobs, logger, config.DELIVERY_WORKER),
+  start: ({ em, jobs, logger, config }) =>
+    createScheduler({ em, jobs, logger, run: config.DELIVERY_WORKER, channelRate: config.SEND_RATE_PER_CHANNEL }),
   stop: (scheduler) => scheduler.stop(),
 });

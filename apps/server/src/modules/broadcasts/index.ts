@@ -4,12 +4,11 @@ import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from '../channels/index.js';
 import { BroadcastCountDelta } from './broadcast-count-delta.entity.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
-import { broadcastSchedulerService } from './broadcast-scheduler.js';
+import { BROADCAST_SCHEDULER, broadcastSchedulerService } from './broadcast-scheduler.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastsRouter } from './broadcast.router.js';
 import { broadcastsSeed } from './broadcast.seed.js';
 
-const CHANNEL_RATE = 80;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -19,7 +18,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const broadcastsModule = defineModule({
   name: 'broadcasts',
   entities: [Broadcast, BroadcastRecipient, BroadcastCountDelta],
-  routes: [routes(contract.workspace.broadcasts, (deps) => broadcastsRouter(deps, CHANNEL_RATE))],
+  routes: [
+    routes(contract.workspace.broadcasts, (deps) =>
+      broadcastsRouter(deps, deps.services.get(BROADCAST_SCHEDULER).channelRate),
+    ),
+  ],
   seed: [broadcastsSeed],
   services: [broadcastSchedulerService],
   demo: {
