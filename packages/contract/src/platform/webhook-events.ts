@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE_IDS, idSchema, named, timestampSchema } from '../common/index.js';
 import { automationRunSchema } from '../workspace/automations.js';
 import { broadcastSchema } from '../workspace/broadcasts.js';
+import { CONTACT_STATUSES, contactSchema } from '../workspace/contacts.js';
 import { PROVIDER_STATUSES, MESSAGE_TYPES, messageErrorField } from '../workspace/messages.js';
 import { ticketSchema } from './tickets.js';
 
@@ -140,6 +141,36 @@ export const WEBHOOK_EVENTS = webhookEvents({
         text: 'Hi! Where is my order A-1001?',
         media: null,
         timestamp: EXAMPLE_TIME,
+      },
+    },
+  },
+  'contact.status.changed': {
+    summary: 'A contact’s status changed',
+    description:
+      'Sent when a contact’s `status` changes: the customer sent a stop word (`unsubscribed`) or `START` (`active`), ' +
+      'or contacts/manage set another status. `data.contact` is the contact as contacts/list shows it, with its new ' +
+      'status; `previousStatus` the one before.',
+    data: z.object({
+      channelId: idSchema,
+      contact: contactSchema,
+      previousStatus: z.enum(CONTACT_STATUSES),
+    }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        channelId: EXAMPLE_IDS.channelId,
+        contact: {
+          id: EXAMPLE_IDS.contactId,
+          name: 'Ada Lovelace',
+          phone: '15550000001',
+          email: null,
+          status: 'unsubscribed',
+          labels: [],
+          customFields: {},
+          createdAt: EXAMPLE_TIME,
+          updatedAt: EXAMPLE_TIME,
+        },
+        previousStatus: 'active',
       },
     },
   },

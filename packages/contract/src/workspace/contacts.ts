@@ -17,6 +17,13 @@ import {
 import { labelNameParam } from './labels.js';
 
 export const CONTACT_STATUSES = ['active', 'blocked', 'unsubscribed'] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+/**
+ * A customer's message that is exactly one of these (case, spaces and accents ignored) unsubscribes their contact
+ * on that channel; one of OPT_IN_WORDS makes an unsubscribed contact active again. The same on every channel.
+ */
+export const OPT_OUT_WORDS = ['STOP', 'UNSUBSCRIBE', 'STOPP', 'ARRET'] as const;
+export const OPT_IN_WORDS = ['START'] as const;
 /** A search counts its matches exactly up to this many; past it `total` is a lower bound (see the description). */
 export const CONTACTS_SEARCH_COUNT_CAP = 1_000;
 

@@ -123,6 +123,7 @@ export const messageCancelResult = named(
   'MessageCancelResult',
   z.object({ msgid: z.string(), status: z.enum(MESSAGE_STATUSES).describe('`cancelled`') }),
 );
+export type MessageCancelResult = z.infer<typeof messageCancelResult>;
 
 export const messagesContract = {
   status: endpoint({

@@ -14,6 +14,7 @@ import { MESSAGE_STATUSES, scheduledAtParam } from './messages.js';
 
 export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 
 export const templateSchema = named(
   'Template',
@@ -82,6 +83,7 @@ export const templateSendResult = named(
     scheduledAt: timestampSchema.optional().describe('When a scheduled message will be sent'),
   }),
 );
+export type TemplateSendResult = z.infer<typeof templateSendResult>;
 
 export const templateSyncResult = named(
   'TemplateSyncResult',

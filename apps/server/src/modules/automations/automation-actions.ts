@@ -73,7 +73,7 @@ async function perform(ctx: ActionContext, action: AutomationAction): Promise<{ 
           language: action.language,
           variables: action.variables.map((text) => fillPlaceholders(text, ctx.contact)),
         },
-        { automationId: ctx.automationId },
+        { automationId: ctx.automationId, queue: true },
       );
       return { msgid: sent.msgid };
     }
@@ -86,7 +86,7 @@ async function perform(ctx: ActionContext, action: AutomationAction): Promise<{ 
           type: 'text',
           text: fillPlaceholders(action.text, ctx.contact),
         },
-        { automationId: ctx.automationId },
+        { automationId: ctx.automationId, queue: true },
       );
       return { msgid: sent.msgid };
     }

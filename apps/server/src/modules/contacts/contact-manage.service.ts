@@ -12,6 +12,7 @@ import { labelIdsByName } from '../labels/index.js';
 import { ContactLabel } from './contact-label.entity.js';
 import { Contact as ContactEntity } from './contact.entity.js';
 import { readContact } from './contact.service.js';
+import { queueContactStatusChanged } from './contact-status.js';
 
 type LabelParam = 'labels' | 'addLabels' | 'removeLabels';
 type LabelIds = Partial<Record<LabelParam, string[]>>;
@@ -169,6 +170,7 @@ export async function manageContact(
     const labelIds = await resolveLabelParams(tx, channelId, params, issues);
     if (issues.length) throw new ValidationError(issues);
 
+    const previousStatus = existing?.status;
     const { id, created } = await upsertRow(tx, channelId, params, existing);
     const added = await writeLabels(tx, id, labelIds);
     if (created) await queueTrigger(tx, jobs, { event: 'contact.created', eventId: id, channelId, contactId: id });
@@ -180,7 +182,10 @@ export async function manageContact(
         contactId: id,
         labelId,
       });
-    return { contact: (await readContact({ em: tx }, channelId, 'id', id))!, created };
+    const contact = (await readContact({ em: tx }, channelId, 'id', id))!;
+    if (previousStatus !== undefined && previousStatus !== contact.status)
+      await queueContactStatusChanged(tx, jobs, channelId, contact, previousStatus);
+    return { contact, created };
   });
 }
 

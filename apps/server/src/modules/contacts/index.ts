@@ -12,6 +12,7 @@ import { contactsSeed } from './contact.seed.js';
 export { findOrCreateContactByPhone } from './contact-by-phone.js';
 export { ContactLabel } from './contact-label.entity.js';
 export { Contact } from './contact.entity.js';
+export { changeContactStatus } from './contact-status.js';
 
 export const contactsModule = defineModule({
   name: 'contacts',

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import { PROVIDER_STATUSES, type MessageMedia, type MessageStatus } from '@switchboard/contract';
-import { ForbiddenError } from '../../kit/errors.js';
+import {
+  PROVIDER_STATUSES,
+  type MessageCancelResult,
+  type MessageMedia,
+  type MessageStatus,
+} from '@switchboard/contract';
+import { BadRequestError, ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { queueTrigger } from '../../kit/triggers.js';
@@ -16,6 +21,7 @@ import {
 } from './message-events.js';
 import type { DeliveryStatus, StatusUpdate } from './messaging-provider.port.js';
 import { nextStatus, statusesReplacedBy } from './status-order.js';
+import { applyOptOutWords } from './opt-out.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
@@ -56,6 +62,27 @@ export async function findMessageStatus(ctx: CallerContext, msgid: string): Prom
   const error =
     status === 'failed' && typeof errorCode === 'number' ? { error: { code: errorCode, title: errorTitle ?? '' } } : {};
   return { msgid: message.msgid, status, direction: message.direction, type: message.type, ...error };
+}
+
+/**
+ * chat/message/cancel: a scheduled message of the caller's channels becomes `cancelled` (never sent). The UPDATE is
+ * conditional, so a message the dispatcher claimed a moment before is not cancelled: it is being sent (400).
+ */
+export async function cancelScheduledMessage(ctx: CallerContext, msgid: string): Promise<MessageCancelResult> {
+  const message = await findAccessibleMessage(ctx, msgid);
+  const cancelled = await ctx.em.nativeUpdate(
+    Message,
+    { id: message.id, status: 'scheduled' },
+    { status: 'cancelled', reason: 'cancelled', updatedAt: new Date() },
+  );
+  if (cancelled !== 1) {
+    const now = await ctx.em.findOneOrFail(Message, message.id, { fields: ['status'] });
+    throw new BadRequestError(
+      'message_not_scheduled',
+      `Message ${msgid} is ${now.status}: only a scheduled message that has not gone yet can be cancelled.`,
+    );
+  }
+  return { msgid, status: 'cancelled' };
 }
 
 /**
@@ -136,6 +163,7 @@ export async function recordInboundMessage(
     .ignore()
     .execute('run');
   if (affectedRows !== 1) return false;
+  await applyOptOutWords(tx, jobs, { channelId: data.channelId, contactId: data.contact.id, text: data.text ?? null });
   await queueMessageEvent(tx, jobs, { type: MESSAGE_RECEIVED, timestamp: data.timestamp, data });
   await queueTrigger(tx, jobs, {
     event: 'message.received',

@@ -14,6 +14,7 @@ import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
 import { requireProvider, type MessagingProviders } from './messaging-providers.js';
 import { recordOutbound } from './outbound-record.js';
+import { queueSend } from './outbox.js';
 
 const WINDOW_MS = SESSION_WINDOW_HOURS * 3_600_000;
 
@@ -82,13 +83,15 @@ async function assertWindowOpen(ctx: SendContext, channelId: string, recipient: 
   }
 }
 
-async function assertInConversation(ctx: SendContext, channelId: string, recipient: Recipient, replyTo: string) {
+/** The quoted message's id at the provider (a message the pipeline sent has a msgid of ours). */
+async function quotedProviderId(ctx: SendContext, channelId: string, recipient: Recipient, replyTo: string) {
   const quoted = await ctx.em.findOne(
     Message,
     { msgid: replyTo, channel: channelId, contact: recipient.contactId! },
-    { fields: ['id'] },
+    { fields: ['providerMessageId'] },
   );
   if (!quoted) throw ValidationError.field('replyTo', 'is not the msgid of a message of this conversation');
+  return quoted.providerMessageId ?? replyTo;
 }
 
 /**
@@ -98,7 +101,8 @@ async function assertInConversation(ctx: SendContext, channelId: string, recipie
 export async function sendSessionMessage(
   ctx: SendContext,
   input: SessionMessageInput,
-  options: { automationId?: string } = {},
+  /** `queue`: record it in the caller's transaction for the send pipeline (an automation's run) instead of sending now. */
+  options: { automationId?: string; queue?: boolean } = {},
 ): Promise<SessionSendResult> {
   const parsed = sessionSendParams.safeParse(input);
   if (!parsed.success) {
@@ -110,9 +114,31 @@ export async function sendSessionMessage(
   const { channelId } = input;
   const recipient = await recipientOf(ctx, channelId, send.to, send.contactId);
   await assertWindowOpen(ctx, channelId, recipient, new Date());
-  if (send.replyTo !== undefined) await assertInConversation(ctx, channelId, recipient, send.replyTo);
+  const quoted =
+    send.replyTo === undefined ? undefined : await quotedProviderId(ctx, channelId, recipient, send.replyTo);
+  const media = send.mediaUrl
+    ? {
+        url: send.mediaUrl,
+        ...(send.caption !== undefined && { caption: send.caption }),
+        ...(send.filename !== undefined && { filename: send.filename }),
+      }
+    : null;
+  const columns = {
+    channelId,
+    to: recipient.phone,
+    type: send.type,
+    body: send.text ?? send.caption ?? null,
+    media,
+    replyTo: send.replyTo ?? null,
+    automationId: options.automationId ?? null,
+  };
+  if (options.queue) {
+    const queued = await queueSend(ctx.em, { ...columns, contactId: recipient.contactId ?? null });
+    return { msgid: queued.msgid, status: 'queued', to: recipient.phone, type: send.type };
+  }
   const channel = await ctx.em.findOneOrFail(Channel, channelId, { fields: ['provider'] });
   const provider = requireProvider(ctx.providers, channel.provider);
+  await ctx.providers.paceSend(channelId);
   const { providerMessageId } = await provider.sendSession({
     channelId,
     to: recipient.phone,
@@ -122,25 +148,8 @@ export async function sendSessionMessage(
     mediaUrl: send.mediaUrl,
     caption: send.caption,
     filename: send.filename,
-    replyTo: send.replyTo,
+    replyTo: quoted,
   });
-  const media = send.mediaUrl
-    ? {
-        url: send.mediaUrl,
-        ...(send.caption !== undefined && { caption: send.caption }),
-        ...(send.filename !== undefined && { filename: send.filename }),
-      }
-    : null;
-  await recordOutbound(ctx, {
-    channelId,
-    msgid: providerMessageId,
-    provider: provider.name,
-    to: recipient.phone,
-    type: send.type,
-    body: send.text ?? send.caption ?? null,
-    media,
-    replyTo: send.replyTo ?? null,
-    automationId: options.automationId ?? null,
-  });
+  await recordOutbound(ctx, { ...columns, msgid: providerMessageId, provider: provider.name });
   return { msgid: providerMessageId, status: 'accepted', to: recipient.phone, type: send.type };
 }

@@ -1,9 +1,11 @@
-import type { Template } from '@switchboard/contract';
-import { NotFoundError, ValidationError } from '../../kit/errors.js';
+import type { Template, TemplateCategory, TemplateSendResult } from '@switchboard/contract';
+import { BadRequestError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { CallerContext, Logger, ServiceContext } from '../../kit/context.js';
 import { Channel } from '../channels/index.js';
+import { Contact as ContactEntity } from '../contacts/index.js';
 import {
   type MessagingProviders,
+  queueSend,
   recordOutbound,
   requireProvider,
   type TemplateSyncResult,
@@ -39,10 +41,13 @@ export interface TemplateSend {
   templateName: string;
   variables: string[];
   language?: string;
+  /** Send later, through the send pipeline (status `scheduled` until then). */
+  scheduledAt?: string;
 }
 
 interface SendableTemplate {
   language: string;
+  category: TemplateCategory;
   variableCount: number;
   provider: string;
 }
@@ -57,41 +62,44 @@ async function sendableTemplate(
   const templates = await ctx.em.find(
     TemplateEntity,
     { channel: channelId, name, status: 'approved', ...(language === undefined ? {} : { language }) },
-    { fields: ['language', 'variableCount', 'channel.provider'], populate: ['channel'], orderBy: { language: 'asc' } },
+    {
+      fields: ['language', 'category', 'variableCount', 'channel.provider'],
+      populate: ['channel'],
+      orderBy: { language: 'asc' },
+    },
   );
-  const rows: SendableTemplate[] = templates.map((t) => ({
-    language: t.language,
-    variableCount: t.variableCount,
-    provider: t.channel.provider,
-  }));
-  if (rows.length === 0) {
+  if (templates.length === 0) {
     const where = language === undefined ? '' : ` in language "${language}"`;
     throw new NotFoundError(
       'template_not_found',
       `No approved template "${name}"${where} in this channel (see chat/templates/list).`,
     );
   }
-  if (rows.length > 1) {
+  if (templates.length > 1) {
     throw ValidationError.field(
       'language',
-      `is required: template "${name}" exists in ${rows.map((r) => r.language).join(', ')}`,
+      `is required: template "${name}" exists in ${templates.map((t) => t.language).join(', ')}`,
     );
   }
-  return rows[0]!;
+  const [t] = templates;
+  return { language: t!.language, category: t!.category, variableCount: t!.variableCount, provider: t!.channel.provider };
 }
 
 /**
- * Checks the send against the template, hands it to the channel's provider and records it under the provider's
- * message id (recordOutbound says what happens when recording fails after the provider accepted), with the id of
- * the automation that sent it, if one did.
+ * Marketing needs consent: a contact who opted out (a stop word) or was blocked gets no MARKETING template, with no
+ * provider call. Transactional categories (UTILITY, AUTHENTICATION) still go: an order update is owed.
  */
-export async function sendTemplate(
-  ctx: SendContext,
-  providers: MessagingProviders,
-  channelId: string,
-  send: TemplateSend,
-  options: { automationId?: string } = {},
-) {
+async function assertMayMarket(ctx: ServiceContext, channelId: string, to: string, template: SendableTemplate) {
+  if (template.category !== 'MARKETING') return;
+  const contact = await ctx.em.findOne(ContactEntity, { channel: channelId, phone: to }, { fields: ['status'] });
+  if (contact?.status === 'unsubscribed')
+    throw new BadRequestError('contact_unsubscribed', `${to} unsubscribed from this channel: no MARKETING templates.`);
+  if (contact?.status === 'blocked')
+    throw new BadRequestError('contact_blocked', `${to} is blocked in this channel: no MARKETING templates.`);
+}
+
+/** The send checked against the template and the recipient's consent: what the provider (or the pipeline) gets. */
+async function checkedTemplateSend(ctx: ServiceContext, channelId: string, send: TemplateSend) {
   const template = await sendableTemplate(ctx, channelId, send.templateName, send.language);
   if (send.variables.length !== template.variableCount) {
     const expected = `${template.variableCount} value${template.variableCount === 1 ? '' : 's'}`;
@@ -100,7 +108,7 @@ export async function sendTemplate(
       `template "${send.templateName}" expects ${expected}, got ${send.variables.length}`,
     );
   }
-  const provider = requireProvider(providers, template.provider);
+  await assertMayMarket(ctx, channelId, send.to, template);
   const message = {
     channelId,
     to: send.to,
@@ -108,6 +116,39 @@ export async function sendTemplate(
     language: template.language,
     variables: send.variables,
   };
+  return { template, message };
+}
+
+/**
+ * Checks the send against the template and the recipient's consent, then either queues it in the caller's
+ * transaction (`queue`: an automation's run; `scheduledAt`: a scheduled send), sent after commit by the send
+ * pipeline, or sends it now: a slot of the channel's budget, the provider call, and the record under the
+ * provider's message id (recordOutbound says what happens when recording fails after the provider accepted).
+ */
+export async function sendTemplate(
+  ctx: SendContext,
+  providers: MessagingProviders,
+  channelId: string,
+  send: TemplateSend,
+  options: { automationId?: string; queue?: boolean } = {},
+): Promise<TemplateSendResult> {
+  const { template, message } = await checkedTemplateSend(ctx, channelId, send);
+  const reply = { to: send.to, templateName: send.templateName };
+  if (options.queue || send.scheduledAt !== undefined) {
+    const scheduledAt = send.scheduledAt === undefined ? undefined : new Date(send.scheduledAt);
+    const queued = await queueSend(ctx.em, {
+      ...message,
+      type: 'template',
+      contactId: null,
+      automationId: options.automationId ?? null,
+      scheduledAt,
+    });
+    return scheduledAt
+      ? { msgid: queued.msgid, status: 'scheduled', scheduledAt: scheduledAt.toISOString(), ...reply }
+      : { msgid: queued.msgid, status: 'queued', ...reply };
+  }
+  const provider = requireProvider(providers, template.provider);
+  await providers.paceSend(channelId);
   const { providerMessageId } = await provider.send(message);
   await recordOutbound(ctx, {
     ...message,
@@ -116,7 +157,7 @@ export async function sendTemplate(
     type: 'template',
     automationId: options.automationId ?? null,
   });
-  return { msgid: providerMessageId, status: 'accepted' as const, to: send.to, templateName: send.templateName };
+  return { msgid: providerMessageId, status: 'accepted', ...reply };
 }
 
 /** What chat/templates/sync did: the counts, and which kind of provider the channel has. */
