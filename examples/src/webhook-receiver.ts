@@ -17,6 +17,8 @@ export function describeEvent(event: SwitchboardEvent): string {
       return `${event.data.contact.name} wrote: ${event.data.text ?? `(${event.data.type})`}`;
     case 'automation.run.completed':
       return `automation ${event.data.run.automationId} ${event.data.run.outcome} on ${event.data.run.event}`;
+    case 'contact.status.changed':
+      return `${event.data.contact.name}: ${event.data.previousStatus} → ${event.data.contact.status}`;
     case 'broadcast.completed':
       return `broadcast "${event.data.broadcast.name}" completed: ${event.data.broadcast.counts.sent} sent`;
   }

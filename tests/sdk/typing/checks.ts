@@ -150,6 +150,8 @@ export function events(rawBody: Buffer, headers: Record<string, string | string[
       return event.data.status;
     case 'automation.run.completed':
       return event.data.run.steps.map((step) => step.outcome).join(',');
+    case 'contact.status.changed':
+      return event.data.previousStatus;
     case 'broadcast.completed':
       return String(event.data.broadcast.counts.recipients);
   }
