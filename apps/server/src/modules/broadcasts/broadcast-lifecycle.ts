@@ -7,6 +7,9 @@ import { queueBroadcastSends } from './broadcast-sends.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastView } from './broadcast-view.js';
 
+/** The statement timeout of a broadcast's start (PostgreSQL units). */
+const START_STATEMENT_TIMEOUT = '120s';
+
 /**
  * Starts a broadcast in the caller's transaction: `sending` from now, its audience resolved into recipients (one
  * statement), each recipient to send queued in the send pipeline, and `completed` at once when there is none (the
@@ -14,6 +17,9 @@ import { broadcastView } from './broadcast-view.js';
  * broadcast_recipients_follow trigger), and completeFinished completes it once none is left queued.
  */
 export async function startBroadcast(tx: EntityManager, broadcast: Broadcast): Promise<void> {
+  // Its two statements grow with the audience (one row per recipient, then one message each): DB_STATEMENT_TIMEOUT_MS
+  // guards requests of bounded work, so this transaction alone gets a limit sized for the largest audience.
+  await tx.execute(`select set_config('statement_timeout', ?, true)`, [START_STATEMENT_TIMEOUT]);
   const startedAt = new Date();
   await tx.nativeUpdate(Broadcast, { id: broadcast.id }, { status: 'sending', startedAt });
   const queued = await resolveAudience(tx, {
