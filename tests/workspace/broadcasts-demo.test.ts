@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { test } from '../helpers/test.js';
 
 /** The demo's broadcasts, and the README's first run: create one on the Support channel and watch it complete. */
-describe('the demo broadcasts', () => {
+describe('the demo broadcasts', { timeout: 120_000 }, () => {
   test('hold a completed broadcast and one scheduled for tomorrow; a new one completes, delivered', async ({
     server,
   }) => {
