@@ -16,7 +16,7 @@ const QUEUED = `from broadcast_recipients r where r.broadcast_id = ? and r.statu
  * The queued recipients as the pipeline's bulk insert reads them, each with its variables filled. Values that hold no
  * placeholder are the same for everyone and stay in the database; otherwise each recipient's contact is read once
  * and its values filled by the automations' fillPlaceholders (one rule for both), then handed back as one JSON
- * document joined on the phone.
+ * document of the rows to insert.
  */
 async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast) {
   const position = 'row_number() over (order by r.phone) as position';
@@ -25,22 +25,27 @@ async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast) 
       sql: `select r.contact_id, r.phone, ?::jsonb as variables, ${position} ${QUEUED}`,
       params: [JSON.stringify(broadcast.variables), broadcast.id],
     };
-  const contacts = await tx.execute<{ phone: string; name: string; customFields: Record<string, CustomFieldValue> }[]>(
-    `select r.phone, c.name, c.custom_fields as "customFields"
+  const contacts = await tx.execute<
+    { contactId: string; phone: string; name: string; customFields: Record<string, CustomFieldValue> }[]
+  >(
+    `select r.contact_id as "contactId", r.phone, c.name, c.custom_fields as "customFields"
        from broadcast_recipients r join contacts c on c.id = r.contact_id
-      where r.broadcast_id = ? and r.status = 'queued'`,
+      where r.broadcast_id = ? and r.status = 'queued'
+      order by r.phone`,
     [broadcast.id],
   );
-  const filled = contacts.map((contact) => ({
+  const filled = contacts.map((contact, index) => ({
+    contact_id: contact.contactId,
     phone: contact.phone,
     variables: broadcast.variables.map((text) => fillPlaceholders(text, contact)),
+    position: index + 1,
   }));
+  // The rows themselves, not joined back to the recipients: a set-returning function's row count is unknown to the
+  // planner, which could otherwise rescan it once per recipient.
   return {
-    sql: `select r.contact_id, r.phone, v.variables, ${position}
-            from broadcast_recipients r join jsonb_to_recordset(?::jsonb) as v(phone text, variables jsonb)
-                 on v.phone = r.phone
-           where r.broadcast_id = ? and r.status = 'queued'`,
-    params: [JSON.stringify(filled), broadcast.id],
+    sql: `select v.contact_id, v.phone, v.variables, v.position
+            from jsonb_to_recordset(?::jsonb) as v(contact_id uuid, phone text, variables jsonb, position bigint)`,
+    params: [JSON.stringify(filled)],
   };
 }
 
