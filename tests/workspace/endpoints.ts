@@ -101,6 +101,7 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
     call: (c, p) => c.workspace.chat.message.send(p as { to: string }),
     params: () => ({ to: '15550000001', text: 'It ships today.' }),
   },
+  'chat.message.cancel': { skip: 'not repeatable: it needs a scheduled message, which one cancel uses up' },
   'chat.message.read': {
     rateClass: 'api_write',
     call: (c, p) => c.workspace.chat.message.read(p as { msgid: string }),
