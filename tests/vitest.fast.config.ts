@@ -35,6 +35,7 @@ const SLOW_SUITES = {
     'platform/ticket-closed-crash.test.ts',
     'whatsapp/inbound-crash.test.ts',
     'workspace/automations-crash.test.ts',
+    'workspace/broadcasts-crash.test.ts',
   ],
   'fuzz every endpoint with 300 property-based cases (fewer would not reach a success on every endpoint)': [
     'hostile/fuzz.test.ts',

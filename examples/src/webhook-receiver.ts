@@ -21,6 +21,8 @@ export function describeEvent(event: SwitchboardEvent): string {
       return `conversation with ${event.data.conversation.name} now ${event.data.conversation.status}`;
     case 'contact.status.changed':
       return `${event.data.contact.name}: ${event.data.previousStatus} → ${event.data.contact.status}`;
+    case 'broadcast.completed':
+      return `broadcast "${event.data.broadcast.name}" completed: ${event.data.broadcast.counts.sent} sent`;
   }
 }
 

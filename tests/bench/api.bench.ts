@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { automationLatency } from './automation-latency.js';
+import { broadcastBench, broadcastReport } from './broadcast-bench.js';
 import { benchDatabase } from './bench-database.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
@@ -226,6 +227,23 @@ async function main() {
         log,
       });
       process.stdout.write(streamReport(streams));
+    }
+    if (!ONLY || ONLY.includes('broadcasts')) {
+      const figures = await broadcastBench({
+        url: database.url,
+        tenant: database.tenant,
+        dist: DIST,
+        artifacts: ARTIFACTS,
+        openPhones: await conversationPhones(database.url, 100, true),
+        runLoad,
+        log,
+      });
+      process.stdout.write(broadcastReport(figures));
+      writeFileSync(
+        path.join(ARTIFACTS, `bench-broadcasts-${figures.recipients}.json`),
+        JSON.stringify(figures, null, 2),
+      );
+      if (ONLY?.every((only) => only === 'broadcasts')) return;
     }
     const list = scenarios(channelId, msgids, await sampleContacts(database.url, 2_000), {
       spread: await conversationPhones(database.url, 2_000),

@@ -109,6 +109,8 @@ export async function startProduct(
   apiKey: string,
   logDir: string,
   dist: string,
+  /** Configuration beyond the defaults (e.g. a raised SEND_RATE_PER_CHANNEL for the broadcast figures). */
+  extraEnv: Record<string, string> = {},
 ): Promise<ServerUnderTest> {
   const port = await freePort();
   const logFile = path.join(logDir, 'bench-server.log');
@@ -119,6 +121,7 @@ export async function startProduct(
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     ...probe.env,
+    ...extraEnv,
   };
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   // BENCH_PRODUCT_FLAGS: Node flags to try on the product beyond `pnpm start`'s (e.g. another young generation size).

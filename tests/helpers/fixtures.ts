@@ -119,6 +119,17 @@ export function tenantSeed(name: string): SeedFile {
         body: 'Hi {{1}}',
       },
     ],
+    broadcasts: [
+      {
+        ref: 'launch',
+        channel: 'main',
+        name: 'Launch',
+        templateName: 'order_update',
+        variables: ['{{contact.name}}', 'A-1'],
+        audience: { all: true },
+        status: 'completed',
+      },
+    ],
     automations: [
       { ref: 'welcome', channel: 'main', name: 'Welcome', status: 'active', executionCount: 3 },
       { channel: 'second', name: 'Nurture', status: 'paused', executionCount: 0 },

@@ -44,6 +44,8 @@ interface RecordedRequest {
   query: Record<string, string>;
   authorization: string | undefined;
   body: unknown;
+  /** When it arrived (Date.now()): how pacing is measured. */
+  receivedAt: number;
 }
 
 export interface ScriptedReply {
@@ -326,6 +328,7 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       query: Object.fromEntries(parsedUrl.searchParams),
       authorization: req.headers.authorization,
       body: raw === '' ? undefined : JSON.parse(raw),
+      receivedAt: Date.now(),
     };
     requests.push(request);
     const scriptIndex = scripted.findIndex((reply) => reply.match?.(request) ?? true);

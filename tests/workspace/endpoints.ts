@@ -73,6 +73,15 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
     params: (tenant) => ({ action: 'update', automationId: tenant.ids.automations!.welcome!, name: 'Welcome' }),
   },
   'automations.runs': { rateClass: 'api_read', call: (c, p) => c.workspace.automations.runs(p) },
+  'broadcasts.manage': {
+    skip: 'not repeatable (a create takes a new name, a cancel a live broadcast): broadcasts-manage covers it',
+  },
+  'broadcasts.list': { rateClass: 'api_read', call: (c, p) => c.workspace.broadcasts.list(p) },
+  'broadcasts.recipients': {
+    rateClass: 'api_read',
+    call: (c, p) => c.workspace.broadcasts.recipients(p as { broadcastId: string }),
+    params: (tenant) => ({ broadcastId: tenant.ids.broadcasts!.launch! }),
+  },
   'chat.templates.list': { rateClass: 'api_read', call: (c, p) => c.workspace.chat.templates.list(p) },
   'chat.templates.send': {
     rateClass: 'api_message',

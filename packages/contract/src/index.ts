@@ -4,6 +4,7 @@ import { ticketsContract } from './platform/tickets.js';
 import { usersContract } from './platform/users.js';
 import { webhooksContract } from './platform/webhooks.js';
 import { automationsContract } from './workspace/automations.js';
+import { broadcastsContract } from './workspace/broadcasts.js';
 import { channelsContract } from './workspace/channels.js';
 import { contactsContract } from './workspace/contacts.js';
 import { conversationsContract, mediaContract, messagesHistoryContract } from './workspace/conversations.js';
@@ -25,6 +26,7 @@ export const contract = {
     labels: labelsContract,
     customFields: customFieldsContract,
     automations: automationsContract,
+    broadcasts: broadcastsContract,
     chat: {
       templates: templatesContract,
       message: messagesContract,

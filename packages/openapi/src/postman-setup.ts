@@ -5,6 +5,8 @@ import type { PostmanEvent } from './postman.js';
 interface ExampleSetup {
   path: string;
   body: Record<string, unknown>;
+  /** Body fields computed when the request runs, as JavaScript expressions (a unique name, a time ahead of now). */
+  computed?: Record<string, string>;
   fills?: { variable: string; from: string };
 }
 
@@ -20,12 +22,28 @@ const SETUPS: Record<string, ExampleSetup> = {
     fills: { variable: 'contactId', from: 'reply.data.id' },
   },
   workspaceLabelsDelete: { path: contract.workspace.labels.manage.post.path, body: { name: 'obsolete' } },
+  // The example cancels a broadcast: a throwaway one scheduled for tomorrow, so nothing is sent.
+  workspaceBroadcastsManage: {
+    path: contract.workspace.broadcasts.manage.post.path,
+    body: {
+      action: 'create',
+      templateName: 'order_update',
+      variables: ['{{contact.name}}', 'A-1001'],
+      audience: { all: true },
+    },
+    computed: {
+      name: "'Throwaway broadcast ' + Date.now() + Math.random()",
+      scheduledAt: 'new Date(Date.now() + 86400000).toISOString()',
+    },
+    fills: { variable: 'broadcastId', from: 'reply.data.id' },
+  },
 };
 
 /** The Postman script lines of one setup: the call (with the channelId variable when it is set), then the fill. */
-function setupLines({ path, body, fills }: ExampleSetup): string[] {
+function setupLines({ path, body, computed = {}, fills }: ExampleSetup): string[] {
   return [
     `const body = ${JSON.stringify(body)};`,
+    ...Object.entries(computed).map(([field, expression]) => `body.${field} = ${expression};`),
     "if (pm.variables.get('channelId')) body.channelId = pm.variables.get('channelId');",
     'pm.sendRequest({',
     `  url: pm.variables.get('baseUrl') + '${path}',`,

@@ -64,6 +64,9 @@ const VARIABLE_HELP: Record<string, string> = {
   automationId:
     'An automation id of the channel (for automations/manage; filled in with the newest automation by ' +
     'automations/list when empty)',
+  broadcastId:
+    'A broadcast id of the channel (for broadcasts/recipients; broadcasts/manage’s pre-request script creates a ' +
+    'throwaway scheduled broadcast to cancel)',
   webhookEndpointId:
     'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when ' +
     'empty)',

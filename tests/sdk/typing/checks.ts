@@ -168,6 +168,10 @@ export function events(rawBody: Buffer, headers: Record<string, string | string[
       return event.data.run.steps.map((step) => step.outcome).join(',');
     case 'conversation.updated':
       return event.data.by.type === 'user' ? event.data.by.id : event.data.conversation.status;
+    case 'contact.status.changed':
+      return event.data.previousStatus;
+    case 'broadcast.completed':
+      return String(event.data.broadcast.counts.recipients);
   }
 }
 

@@ -1,5 +1,6 @@
 import { apiKeysModule } from './api-keys/index.js';
 import { automationsModule } from './automations/index.js';
+import { broadcastsModule } from './broadcasts/index.js';
 import { channelsModule } from './channels/index.js';
 import { contactsModule } from './contacts/index.js';
 import { conversationsModule } from './conversations/index.js';
@@ -47,6 +48,7 @@ export const modules = [
   sandboxModule,
   templatesModule,
   automationsModule,
+  broadcastsModule,
   whatsAppModule,
   plansModule,
   ticketsModule,

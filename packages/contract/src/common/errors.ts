@@ -33,6 +33,7 @@ export const ERROR_CODE_STATUS = {
   webhook_not_found: 404,
   delivery_not_found: 404,
   automation_not_found: 404,
+  broadcast_not_found: 404,
   // A message without a customer's file (chat/media/get), or a media link that expired or was altered.
   media_not_found: 404,
   // A contact without messages has no conversation (chat/conversations/manage).

@@ -11,5 +11,6 @@ export const EXAMPLE_IDS = {
   contactId: '9f2b4d6e-8a1c-4e3f-b5d7-0c2e4a6b8d13',
   webhookEndpointId: '9d2b6f4a-7c1e-4a3b-8f5d-2e6a0c9b7d13',
   automationId: '2c8e4a6b-0d1f-4b3c-9e5a-7f1b3d5c9e08',
+  broadcastId: '5a3c7e9b-1f2d-4c6e-a8b0-3d5f7a9c1e24',
 } as const;
 export type ExampleIdName = keyof typeof EXAMPLE_IDS;

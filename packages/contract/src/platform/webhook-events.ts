@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EXAMPLE_IDS, idSchema, named, timestampSchema } from '../common/index.js';
 import { automationRunSchema } from '../workspace/automations.js';
+import { broadcastSchema } from '../workspace/broadcasts.js';
 import { CONTACT_STATUSES, contactSchema } from '../workspace/contacts.js';
 import { assigneeSchema, CONVERSATION_STATUSES, conversationSchema } from '../workspace/conversations.js';
 import { MESSAGE_TYPES, messageErrorField, PROVIDER_STATUSES } from '../workspace/messages.js';
@@ -251,6 +252,34 @@ export const WEBHOOK_EVENTS = webhookEvents({
           outcome: 'succeeded',
           steps: [{ type: 'send_text', outcome: 'succeeded', msgid: 'wamid.DEMO0003' }],
           createdAt: EXAMPLE_TIME,
+        },
+      },
+    },
+  },
+  'broadcast.completed': {
+    summary: 'A broadcast finished sending',
+    description:
+      'Sent once per broadcast, in the transaction that completed it: when its last queued recipient was sent, ' +
+      'failed or skipped (or at its start, when none was left to send). `data.broadcast` is the broadcast as ' +
+      'broadcasts/list shows it, with its counts at that moment (deliveries and reads move them on afterwards). A ' +
+      'cancelled broadcast sends nothing.',
+    data: z.object({ channelId: idSchema, broadcast: broadcastSchema }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        channelId: EXAMPLE_IDS.channelId,
+        broadcast: {
+          id: EXAMPLE_IDS.broadcastId,
+          name: 'January order updates',
+          status: 'completed',
+          templateName: 'order_update',
+          audience: { labelIds: ['0c6e2a4b-8d1f-4e3a-b5c7-9d1f3b5a7c20'] },
+          scheduledAt: null,
+          ratePerSecond: 80,
+          counts: { recipients: 3, queued: 0, sent: 2, delivered: 0, read: 0, failed: 0, skipped: 1 },
+          createdAt: '2026-01-31T09:29:58.000Z',
+          startedAt: '2026-01-31T09:29:58.000Z',
+          completedAt: EXAMPLE_TIME,
         },
       },
     },

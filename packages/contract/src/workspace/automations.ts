@@ -31,18 +31,23 @@ export const AUTOMATION_ACTION_TYPES = [
 export const AUTOMATION_MAX_ACTIONS = 10;
 
 /**
- * `{{contact.name}}`, `{{contact.phone}}` and `{{customField.<name>}}`: what a text or template variable of an
- * action may hold, filled from the contact when the action runs.
+ * `{{contact.name}}`, `{{contact.phone}}` and `{{customField.<name>}}` (also written
+ * `{{contact.customFields.<name>}}`): what a text or template variable of an action or a broadcast may hold, filled
+ * from the contact when the message is sent.
  */
 export const AUTOMATION_PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const CUSTOM_FIELD_PLACEHOLDER_PREFIXES = ['customField.', 'contact.customFields.'] as const;
 /** The field a placeholder's inner text names, or null when it names nothing an action can fill. */
 export function placeholderField(inner: string): { kind: 'contact' | 'customField'; name: string } | null {
   if (inner === 'contact.name' || inner === 'contact.phone') return { kind: 'contact', name: inner.slice(8) };
-  if (inner.startsWith('customField.') && inner.length > 12) return { kind: 'customField', name: inner.slice(12) };
+  for (const prefix of CUSTOM_FIELD_PLACEHOLDER_PREFIXES)
+    if (inner.startsWith(prefix) && inner.length > prefix.length)
+      return { kind: 'customField', name: inner.slice(prefix.length) };
   return null;
 }
 
-const placeholderText = (max: number) =>
+/** Text that may hold placeholders, each naming a field (AUTOMATION_PLACEHOLDER); an unknown one is a 400. */
+export const placeholderText = (max: number) =>
   z
     .string({ required_error: 'is required' })
     .min(1, 'must not be empty')
@@ -53,7 +58,8 @@ const placeholderText = (max: number) =>
           ctx.addIssue({
             code: z.ZodIssueCode.custom,
             message:
-              `unknown placeholder ${match[0]}: use {{contact.name}}, {{contact.phone}} or ` + '{{customField.<name>}}',
+              `unknown placeholder ${match[0]}: use {{contact.name}}, {{contact.phone}} or ` +
+              '{{contact.customFields.<name>}}',
           });
       }
     });

@@ -1,4 +1,5 @@
 export * from './automations.js';
+export * from './broadcasts.js';
 export * from './channels.js';
 export * from './contacts.js';
 export * from './conversations.js';

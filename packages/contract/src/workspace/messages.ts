@@ -99,6 +99,7 @@ export const messageSchema = named(
     replyTo: z.string().nullable().describe('The msgid this message quotes'),
     error: messageErrorField,
     automationId: idSchema.nullable().describe('The automation that sent it; null otherwise'),
+    broadcastId: idSchema.nullable().describe('The broadcast that sent it (broadcasts/list); null otherwise'),
     createdAt: timestampSchema.describe('Sent (outbound) or, inbound, when the customer sent it'),
     updatedAt: timestampSchema,
   }),

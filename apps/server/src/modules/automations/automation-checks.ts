@@ -34,9 +34,9 @@ function customFieldIssues(channel: Channel, path: string, name: string, value: 
   }));
 }
 
-function placeholderIssues(channel: Channel, path: string, text: string): FieldIssue[] {
+function placeholderIssues(customFields: CustomFields, path: string, text: string): FieldIssue[] {
   return placeholderCustomFields(text)
-    .filter((name) => !channel.customFields.some((field) => field.name === name))
+    .filter((name) => !customFields.some((field) => field.name === name))
     .map((name) => ({
       field: path,
       problem: `unknown placeholder {{customField.${name}}}: no such custom field in this channel`,
@@ -63,32 +63,45 @@ function conditionIssues(channel: Channel, definition: AutomationDefinition): Fi
   });
 }
 
-async function templateIssues(
-  channel: Channel,
+/** A template send as an automation action or a broadcast names it. */
+export interface TemplateSendDefinition {
+  templateName: string;
+  language?: string | undefined;
+  variables: readonly string[];
+}
+
+/**
+ * What a template send (an automation's action, a broadcast) refuses before it is stored: a template that is not an
+ * approved one of the channel, a name in several languages without one, a variable count other than the template's,
+ * placeholders naming custom fields the channel does not have. Fields are named under `path` ('' for top level).
+ */
+export async function templateSendIssues(
+  tx: EntityManager,
+  channelId: string,
   path: string,
-  action: Extract<AutomationAction, { type: 'send_template' }>,
+  send: TemplateSendDefinition,
+  customFields?: CustomFields,
 ): Promise<FieldIssue[]> {
-  const templates = await channel.tx.find(
+  const at = (field: string) => (path ? `${path}.${field}` : field);
+  const templates = await tx.find(
     Template,
     {
-      channel: channel.channelId,
-      name: action.templateName,
+      channel: channelId,
+      name: send.templateName,
       status: 'approved',
-      ...(action.language === undefined ? {} : { language: action.language }),
+      ...(send.language === undefined ? {} : { language: send.language }),
     },
     { fields: ['language', 'variableCount'] },
   );
-  const issues = action.variables.flatMap((text, i) => placeholderIssues(channel, `${path}.variables.${i}`, text));
+  const fields = customFields ?? (await listCustomFields({ em: tx }, channelId));
+  const issues = send.variables.flatMap((text, i) => placeholderIssues(fields, at(`variables.${i}`), text));
   if (templates.length === 0)
-    return [{ field: `${path}.templateName`, problem: 'no approved template with this name in this channel' }];
+    return [{ field: at('templateName'), problem: 'no approved template with this name in this channel' }];
   if (templates.length > 1)
-    return [{ field: `${path}.language`, problem: `is required: the template exists in several languages` }];
+    return [{ field: at('language'), problem: `is required: the template exists in several languages` }];
   const expected = templates[0]!.variableCount;
-  if (action.variables.length !== expected)
-    issues.push({
-      field: `${path}.variables`,
-      problem: `the template expects ${expected}, got ${action.variables.length}`,
-    });
+  if (send.variables.length !== expected)
+    issues.push({ field: at('variables'), problem: `the template expects ${expected}, got ${send.variables.length}` });
   return issues;
 }
 
@@ -98,10 +111,10 @@ async function actionIssues(channel: Channel, actions: readonly AutomationAction
     const path = `actions.${index}`;
     switch (action.type) {
       case 'send_text':
-        issues.push(...placeholderIssues(channel, `${path}.text`, action.text));
+        issues.push(...placeholderIssues(channel.customFields, `${path}.text`, action.text));
         break;
       case 'send_template':
-        issues.push(...(await templateIssues(channel, path, action)));
+        issues.push(...(await templateSendIssues(channel.tx, channel.channelId, path, action, channel.customFields)));
         break;
       case 'add_label':
       case 'remove_label':

@@ -1,0 +1,92 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JobQueue } from '../../kit/jobs.js';
+import type { Logger } from '../../logger.js';
+import { provide, serviceKey } from '../../kit/services.js';
+import { announceCompleted, completeFinished, startBroadcast } from './broadcast-lifecycle.js';
+import { Broadcast } from './broadcast.entity.js';
+
+/** How often each instance with the worker looks for broadcasts due to start and completions to announce. */
+const TICK_MS = 1000;
+/** Completions announced per transaction. */
+const ANNOUNCE_BATCH = 100;
+
+/**
+ * Starts the next scheduled broadcast whose time has come, in a transaction of its own (its audience may be large);
+ * SKIP LOCKED lets instances share the work without starting one twice. Returns whether it started one.
+ */
+async function startNextDue(em: EntityManager): Promise<boolean> {
+  return em.fork().transactional(async (tx) => {
+    const [due] = await tx.find(
+      Broadcast,
+      { status: 'scheduled', scheduledAt: { $lte: new Date() } },
+      { orderBy: { scheduledAt: 'asc' }, limit: 1, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    );
+    if (due) await startBroadcast(tx, due);
+    return due !== undefined;
+  });
+}
+
+/** Completes the broadcasts with no recipient left queued, and queues `broadcast.completed` for each completion. */
+async function announceCompletions(em: EntityManager, jobs: JobQueue): Promise<void> {
+  await em.fork().transactional(async (tx) => {
+    await completeFinished(tx);
+    const completed = await tx.find(
+      Broadcast,
+      { status: 'completed', completedEventAt: null },
+      { limit: ANNOUNCE_BATCH, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    );
+    for (const broadcast of completed) await announceCompleted(tx, jobs, broadcast);
+  });
+}
+
+export interface BroadcastScheduler {
+  /** Messages a second a channel sends at most (SEND_RATE_PER_CHANNEL): a broadcast's default and ceiling. */
+  channelRate: number;
+  /** One pass: every due broadcast started, every finished one completed and announced (what the timer runs). */
+  tick(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface SchedulerDeps {
+  em: EntityManager;
+  jobs: JobQueue;
+  logger: Logger;
+  /** Whether this instance runs the timer (DELIVERY_WORKER). */
+  run: boolean;
+  channelRate: number;
+}
+
+function createScheduler({ em, jobs, logger, run, channelRate }: SchedulerDeps): BroadcastScheduler {
+  let running: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    while (await startNextDue(em));
+    await announceCompletions(em, jobs);
+  };
+  const timer = run
+    ? setInterval(() => {
+        running = running.then(tick).catch((error: unknown) => logger.error({ err: error }, 'broadcast tick failed'));
+      }, TICK_MS)
+    : undefined;
+  return {
+    channelRate,
+    tick,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+export const BROADCAST_SCHEDULER = serviceKey<BroadcastScheduler>('broadcast-scheduler');
+
+/**
+ * Scheduled broadcasts start within a tick of their time, and finished ones complete and are announced within a
+ * tick, on every instance that runs the worker (DELIVERY_WORKER).
+ */
+export const broadcastSchedulerService = provide({
+  key: BROADCAST_SCHEDULER,
+  start: ({ em, jobs, logger, config }) =>
+    createScheduler({ em, jobs, logger, run: config.DELIVERY_WORKER, channelRate: config.SEND_RATE_PER_CHANNEL }),
+  stop: (scheduler) => scheduler.stop(),
+});

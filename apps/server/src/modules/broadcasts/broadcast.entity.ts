@@ -1,0 +1,63 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { BROADCAST_STATUSES, type BroadcastAudience } from '@switchboard/contract';
+import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
+import { Channel } from '../channels/index.js';
+
+/**
+ * A broadcast: a template sent to an audience of the channel's contacts, with its recipients' counts kept on the row
+ * (each moved in the transaction that moves a recipient), so listings read them without counting.
+ */
+const BroadcastSchema = defineEntity({
+  name: 'Broadcast',
+  tableName: 'broadcasts',
+  properties: {
+    id: uuidPrimaryKey(),
+    channel: () => p.manyToOne(Channel).deleteRule('cascade'),
+    name: p.string().length(120),
+    templateName: p.string().length(200),
+    /** The template's language, resolved when the broadcast was created. */
+    language: p.string().length(20),
+    /** As given, placeholders unfilled: each recipient's values are filled when its send is queued. */
+    variables: p.json<string[]>(),
+    audience: p.json<BroadcastAudience>(),
+    status: p.enum(BROADCAST_STATUSES),
+    scheduledAt: p.datetime().nullable(),
+    ratePerSecond: p.integer(),
+    recipients: p.integer().default(0),
+    queued: p.integer().default(0),
+    sent: p.integer().default(0),
+    delivered: p.integer().default(0),
+    read: p.integer().default(0),
+    failed: p.integer().default(0),
+    skipped: p.integer().default(0),
+    createdAt: createdAtColumn(),
+    startedAt: p.datetime().nullable(),
+    completedAt: p.datetime().nullable(),
+    /** When `broadcast.completed` was queued (or, for a cancelled or seeded one, that none will be). */
+    completedEventAt: p.datetime().nullable(),
+    updatedAt: updatedAtColumn(),
+  },
+  uniques: [{ name: 'broadcasts_channel_id_name_unique', properties: ['channel', 'name'] }],
+  indexes: [
+    // The listing order, newest first (see contacts_channel_recent_index for why a statement).
+    {
+      name: 'broadcasts_channel_recent_index',
+      expression:
+        'create index "broadcasts_channel_recent_index" on "broadcasts" ("channel_id", "created_at" desc, "id" desc)',
+    },
+    // What the scheduler looks for: the scheduled ones, by their time.
+    {
+      name: 'broadcasts_due_index',
+      expression: 'create index "broadcasts_due_index" on "broadcasts" ("scheduled_at") where "status" = \'scheduled\'',
+    },
+    // The completed broadcasts whose event is still to be queued.
+    {
+      name: 'broadcasts_unannounced_index',
+      expression:
+        'create index "broadcasts_unannounced_index" on "broadcasts" ("completed_at") ' +
+        'where "status" = \'completed\' and "completed_event_at" is null',
+    },
+  ],
+});
+export class Broadcast extends BroadcastSchema.class {}
+BroadcastSchema.setClass(Broadcast);

@@ -1,0 +1,30 @@
+import { contract } from '@switchboard/contract';
+import { implement, type RouteDeps } from '../../kit/implement.js';
+import { resolveChannel } from '../channels/index.js';
+import { cancelBroadcast, createBroadcast, listBroadcasts, listRecipients } from './broadcast.service.js';
+
+export function broadcastsRouter({ em, logger }: RouteDeps, channelRate: number) {
+  return {
+    manage: implement<typeof contract.workspace.broadcasts.manage>(em, logger, async (params, ctx) => {
+      const channel = await resolveChannel(ctx, params.channelId);
+      if (params.action === 'cancel') {
+        const data = await cancelBroadcast(ctx, channel, params.broadcastId);
+        return { success: true, data, message: 'Broadcast cancelled successfully' };
+      }
+      const data = await createBroadcast(ctx, channel, params, { channelRate });
+      return { success: true, data, message: 'Broadcast created successfully' };
+    }),
+    list: implement<typeof contract.workspace.broadcasts.list>(em, logger, async ({ channelId, ...query }, ctx) => {
+      const channel = await resolveChannel(ctx, channelId);
+      return { success: true, ...(await listBroadcasts(ctx, channel.id, query)) };
+    }),
+    recipients: implement<typeof contract.workspace.broadcasts.recipients>(
+      em,
+      logger,
+      async ({ channelId, ...query }, ctx) => {
+        const channel = await resolveChannel(ctx, channelId);
+        return { success: true, ...(await listRecipients(ctx, channel, query)) };
+      },
+    ),
+  };
+}

@@ -1,0 +1,66 @@
+import { contract } from '@switchboard/contract';
+import { routes } from '../../kit/implement.js';
+import { defineModule } from '../../kit/module.js';
+import { exampleChannelId } from '../channels/index.js';
+import { BroadcastCountDelta } from './broadcast-count-delta.entity.js';
+import { BroadcastRecipient } from './broadcast-recipient.entity.js';
+import { BROADCAST_SCHEDULER, broadcastSchedulerService } from './broadcast-scheduler.js';
+import { Broadcast } from './broadcast.entity.js';
+import { broadcastsRouter } from './broadcast.router.js';
+import { broadcastsSeed } from './broadcast.seed.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Broadcasts: one approved template sent to an audience of a channel's contacts (labels, ids or all), now or at a
+ * scheduled time, paced, with one recipient row per phone whose status follows WhatsApp's reports.
+ */
+export const broadcastsModule = defineModule({
+  name: 'broadcasts',
+  entities: [Broadcast, BroadcastRecipient, BroadcastCountDelta],
+  routes: [
+    routes(contract.workspace.broadcasts, (deps) =>
+      broadcastsRouter(deps, deps.services.get(BROADCAST_SCHEDULER).channelRate),
+    ),
+  ],
+  seed: [broadcastsSeed],
+  services: [broadcastSchedulerService],
+  demo: {
+    broadcasts: [
+      {
+        ref: 'launch',
+        channel: 'support',
+        name: 'Order A-1001 shipped',
+        templateName: 'order_update',
+        variables: ['{{contact.name}}', 'A-1001'],
+        audience: { all: true },
+        status: 'completed',
+      },
+      {
+        channel: 'support',
+        name: 'Welcome week',
+        templateName: 'welcome',
+        variables: ['{{contact.name}}'],
+        audience: { all: true },
+        // Tomorrow, counted from when the demo is loaded: it stays scheduled through a first session.
+        scheduledAt: new Date(Date.now() + DAY_MS).toISOString(),
+      },
+    ],
+  },
+  examples: {
+    broadcastId: {
+      demo: 'broadcasts.launch',
+      // In the channel the examples' channelId is.
+      of: async (em, viewer) => {
+        const channelId = await exampleChannelId(em, viewer);
+        if (!channelId) return undefined;
+        const newest = await em.findOne(
+          Broadcast,
+          { channel: channelId },
+          { fields: ['id'], orderBy: { createdAt: 'desc', id: 'desc' } },
+        );
+        return newest?.id;
+      },
+    },
+  },
+});

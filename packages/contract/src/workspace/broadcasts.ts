@@ -1,0 +1,303 @@
+import { z } from 'zod';
+import {
+  channelScoped,
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  isoTimeParam,
+  named,
+  okEnvelope,
+  pageEnvelope,
+  pagingParams,
+  timestampSchema,
+  uuidParam,
+  withFieldRules,
+  type FieldProblem,
+} from '../common/index.js';
+import { placeholderText } from './automations.js';
+
+export const BROADCAST_STATUSES = ['scheduled', 'sending', 'completed', 'cancelled'] as const;
+export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
+/** Where one recipient stands; exclusive: each recipient is counted in exactly one of them. */
+export const BROADCAST_RECIPIENT_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'skipped'] as const;
+export type BroadcastRecipientStatus = (typeof BROADCAST_RECIPIENT_STATUSES)[number];
+/** The most contacts an audience may list by id (labels or `all` reach more). */
+export const BROADCAST_MAX_CONTACT_IDS = 10_000;
+/** How far ahead a broadcast may be scheduled. */
+export const BROADCAST_MAX_SCHEDULE_DAYS = 30;
+export const BROADCAST_NAME_MAX = 120;
+
+const uuidList = (what: string, max: number) =>
+  z
+    .array(uuidParam())
+    .min(1, 'must list at least 1 id')
+    .max(max, `must list at most ${max.toLocaleString('en-US')} ids`)
+    .describe(what);
+
+const audienceFields = z
+  .object({
+    labelIds: uuidList('Contacts that have any of these labels of the channel (labels/list)', 100).optional(),
+    contactIds: uuidList(
+      `These contacts of the channel, at most ${BROADCAST_MAX_CONTACT_IDS.toLocaleString('en-US')}`,
+      BROADCAST_MAX_CONTACT_IDS,
+    ).optional(),
+    all: z.literal(true).optional().describe('Every contact of the channel'),
+  })
+  .strict();
+
+/** Exactly one of the three ways to name an audience. */
+export const broadcastAudienceSchema = named(
+  'BroadcastAudience',
+  audienceFields
+    .superRefine((audience, ctx) => {
+      const given = (['labelIds', 'contactIds', 'all'] as const).filter((key) => audience[key] !== undefined);
+      if (given.length === 1) return;
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: given.length ? [given[1]!] : [],
+        message: given.length
+          ? `cannot be combined with ${given[0]}: give exactly one of labelIds, contactIds, all`
+          : 'must give exactly one of labelIds, contactIds, all',
+      });
+    })
+    .describe(
+      'Who receives it, exactly one of: `labelIds` (contacts with any of them), `contactIds` (at most ' +
+        `${BROADCAST_MAX_CONTACT_IDS.toLocaleString('en-US')}), \`all: true\`. Resolved when sending starts.`,
+    ),
+);
+export type BroadcastAudience = z.infer<typeof audienceFields>;
+
+export const broadcastCountsSchema = named(
+  'BroadcastCounts',
+  z
+    .object({
+      recipients: z.number().int().describe('Distinct phones the audience resolved to (0 until sending starts)'),
+      queued: z.number().int().describe('Waiting for their send'),
+      sent: z.number().int().describe('Accepted by WhatsApp, not yet delivered'),
+      delivered: z.number().int().describe('Delivered, not yet read'),
+      read: z.number().int().describe('Read by the recipient'),
+      failed: z.number().int().describe('Refused by WhatsApp, or whose send’s outcome is unknown'),
+      skipped: z.number().int().describe('Never sent: unsubscribed, blocked, or cancelled before their turn'),
+    })
+    .describe('Exclusive: each recipient is in exactly one of the statuses; they add up to `recipients`'),
+);
+export type BroadcastCounts = z.infer<typeof broadcastCountsSchema>;
+
+export const broadcastSchema = named(
+  'Broadcast',
+  z.object({
+    id: idSchema,
+    name: z.string(),
+    status: z
+      .enum(BROADCAST_STATUSES)
+      .describe(
+        '`scheduled` until its time; `sending` once its audience is resolved; `completed` once every recipient is ' +
+          'sent (or later), failed or skipped; `cancelled` by broadcasts/manage',
+      ),
+    templateName: z.string(),
+    audience: broadcastAudienceSchema,
+    scheduledAt: timestampSchema.nullable().describe('When it starts; null for one that started when created'),
+    ratePerSecond: z.number().int().describe('Messages a second it sends at most'),
+    counts: broadcastCountsSchema,
+    createdAt: timestampSchema,
+    startedAt: timestampSchema.nullable().describe('When its audience was resolved and its sends queued'),
+    completedAt: timestampSchema.nullable().describe('When it completed or was cancelled'),
+  }),
+);
+export type Broadcast = z.infer<typeof broadcastSchema>;
+
+export const broadcastRecipientSchema = named(
+  'BroadcastRecipient',
+  z.object({
+    contactId: idSchema.nullable().describe('null once the contact was deleted'),
+    phone: z.string().describe('Digits only, with country code'),
+    status: z.enum(BROADCAST_RECIPIENT_STATUSES),
+    msgid: z.string().nullable().describe('The message (chat/message/status) once sent'),
+    reason: z
+      .string()
+      .nullable()
+      .describe(
+        '`failed` and `skipped` only: Meta’s error code and text, `unsubscribed`, `blocked`, `cancelled` or ' +
+          '`outcome_unknown`',
+      ),
+    updatedAt: timestampSchema,
+  }),
+);
+export type BroadcastRecipient = z.infer<typeof broadcastRecipientSchema>;
+
+const broadcastIdParam = uuidParam().describe('The broadcast’s id (broadcasts/list)');
+
+/** `action: "create"`: what a new broadcast sends, to whom, when and how fast. */
+export const broadcastCreateParams = named(
+  'BroadcastCreate',
+  z
+    .object({
+      ...channelScoped,
+      action: z.literal('create').describe('Create a broadcast'),
+      name: z
+        .string({ required_error: 'is required' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(BROADCAST_NAME_MAX, `must be at most ${BROADCAST_NAME_MAX} characters`)
+        .describe('Unique within the channel'),
+      templateName: z
+        .string({ required_error: 'is required' })
+        .min(1, 'must not be empty')
+        .max(512, 'must be at most 512 characters')
+        .describe('An approved template of the channel (chat/templates/list)'),
+      language: z
+        .string()
+        .min(1, 'must not be empty')
+        .max(15, 'must be at most 15 characters')
+        .optional()
+        .describe('The template’s language, needed only when its name exists in several'),
+      variables: z
+        .array(placeholderText(1024))
+        .max(100, 'must list at most 100 values')
+        .optional()
+        .describe(
+          'The template’s variables in order, as many as it has (none: leave out); each may hold ' +
+            '`{{contact.name}}`, `{{contact.phone}}` and `{{contact.customFields.<name>}}`, filled per recipient',
+        ),
+      audience: broadcastAudienceSchema,
+      scheduledAt: isoTimeParam()
+        .optional()
+        .describe(
+          `When to start: from now to ${BROADCAST_MAX_SCHEDULE_DAYS} days ahead (ISO 8601). Left out: it starts now`,
+        ),
+      ratePerSecond: z
+        .number()
+        .int('must be an integer')
+        .min(1, 'must be at least 1')
+        .optional()
+        .describe('Messages a second at most, 1 up to the channel’s rate (the default)'),
+    })
+    .strict(),
+);
+
+/** `action: "cancel"`: stop a scheduled or sending broadcast. */
+export const broadcastCancelParams = named(
+  'BroadcastCancel',
+  z
+    .object({
+      ...channelScoped,
+      action: z.literal('cancel').describe('Cancel a scheduled or sending broadcast'),
+      broadcastId: broadcastIdParam,
+    })
+    .strict(),
+);
+
+/** broadcasts/manage's parameters: one variant per action. */
+export const broadcastManageVariants = z.discriminatedUnion('action', [broadcastCreateParams, broadcastCancelParams]);
+export type BroadcastManageParams = z.input<typeof broadcastManageVariants>;
+export type BroadcastManageValues = z.output<typeof broadcastManageVariants>;
+export type BroadcastCreateValues = Extract<BroadcastManageValues, { action: 'create' }>;
+
+/** A variant's refusals as the 400 names them: a field of another action is named as not taken by this one. */
+function variantProblems(values: unknown): FieldProblem[] {
+  const parsed = broadcastManageVariants.safeParse(values);
+  if (parsed.success) return [];
+  return parsed.error.issues.flatMap((issue) =>
+    issue.code === z.ZodIssueCode.unrecognized_keys
+      ? issue.keys.map((key) => ({
+          field: key,
+          problem: `is not a parameter of action "${(values as { action: string }).action}"`,
+        }))
+      : [{ field: issue.path.join('.'), problem: issue.message }],
+  );
+}
+
+/**
+ * The variants' fields side by side, each optional, checked by the variant its `action` picks: how a discriminated
+ * union passes through endpoint(), whose parameters are one object (GET's query coercion, the text rules, the
+ * channel rule read its fields).
+ */
+const manageFields = z.object({
+  ...channelScoped,
+  action: z.enum(['create', 'cancel']).describe('`create` a broadcast or `cancel` one'),
+  ...broadcastCreateParams.omit({ channelId: true, action: true }).partial().shape,
+  broadcastId: broadcastIdParam.optional().describe('`cancel`: the broadcast to cancel'),
+});
+export const broadcastManageParams = withFieldRules<BroadcastManageParams>()(manageFields, {
+  sets: [
+    ['action', 'name', 'templateName', 'audience'],
+    ['action', 'broadcastId'],
+  ],
+  check: variantProblems,
+  resolve: (values): BroadcastManageValues => broadcastManageVariants.parse(values),
+});
+
+export const broadcastsListParams = z.object({
+  ...channelScoped,
+  ...pagingParams('broadcasts'),
+  status: z.enum(BROADCAST_STATUSES).optional().describe('Only broadcasts in this status'),
+});
+
+export const broadcastRecipientsParams = z.object({
+  ...channelScoped,
+  ...pagingParams('recipients'),
+  broadcastId: broadcastIdParam,
+  status: z.enum(BROADCAST_RECIPIENT_STATUSES).optional().describe('Only recipients in this status'),
+});
+
+export const broadcastsContract = {
+  manage: endpoint({
+    operation: 'workspace.broadcasts.manage',
+    path: '/api/workspace/v1/broadcasts/manage',
+    summary: 'Create or cancel a broadcast',
+    description: [
+      '`create` sends an approved template to an audience of the channel’s contacts, now or at `scheduledAt`, at ' +
+        'most `ratePerSecond` messages a second. When sending starts, the audience is resolved into one recipient ' +
+        'per distinct phone; contacts whose status is `unsubscribed` or `blocked` are recorded `skipped` and never ' +
+        'sent. Every wrong field is a 400 naming its path (`audience.labelIds.0: label not found in this channel`), ' +
+        'and nothing is stored. Message: `Broadcast created successfully`.',
+      '`cancel`: a scheduled broadcast never starts; a sending one stops within 2 s and its recipients not yet sent ' +
+        'become `skipped` with reason `cancelled`. Cancelling a completed or cancelled broadcast is a 400. Message: ' +
+        '`Broadcast cancelled successfully`.',
+      'The reply is the broadcast. A broadcastId of another channel the key may use is 404 `broadcast_not_found`; ' +
+        'of a channel it may not use, 403.',
+    ].join('\n\n'),
+    params: broadcastManageParams,
+    response: okEnvelope(broadcastSchema),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', 'broadcast_not_found'],
+    // Scalars only (a GET's query string carries objects as JSON text, which examples do not show well).
+    example: { channelId: EXAMPLE_IDS.channelId, action: 'cancel', broadcastId: EXAMPLE_IDS.broadcastId },
+    failureExamples: {
+      alreadyCompleted: {
+        summary: 'Cancelling a broadcast that completed',
+        status: 400,
+        error: 'invalid_request',
+        message: 'broadcastId: the broadcast is completed: only a scheduled or sending one can be cancelled',
+      },
+    },
+  }),
+  list: endpoint({
+    operation: 'workspace.broadcasts.list',
+    path: '/api/workspace/v1/broadcasts/list',
+    summary: 'List broadcasts of a channel, paginated',
+    description: 'Newest first (createdAt, then id, descending), each with its counts as they stand.',
+    params: broadcastsListParams,
+    response: pageEnvelope(broadcastSchema),
+    rateClass: 'api_read',
+    access: { scope: 'workspace' },
+    errors: ['no_channel'],
+    example: { channelId: EXAMPLE_IDS.channelId, page: 1, limit: 50 },
+  }),
+  recipients: endpoint({
+    operation: 'workspace.broadcasts.recipients',
+    path: '/api/workspace/v1/broadcasts/recipients',
+    summary: 'List a broadcast’s recipients, paginated',
+    description:
+      'By phone. Empty until sending starts. Each moves on as WhatsApp reports its message (`sent`, `delivered`, ' +
+      '`read`, `failed`); the message is in chat/messages/list with this `broadcastId`. Not in this channel: 404 ' +
+      '`broadcast_not_found`; a broadcastId of a channel the key is not authorized for: 403.',
+    params: broadcastRecipientsParams,
+    response: pageEnvelope(broadcastRecipientSchema),
+    rateClass: 'api_read',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', 'broadcast_not_found'],
+    example: { channelId: EXAMPLE_IDS.channelId, broadcastId: EXAMPLE_IDS.broadcastId, page: 1, limit: 50 },
+  }),
+};

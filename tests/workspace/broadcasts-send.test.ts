@@ -1,0 +1,194 @@
+import type { Broadcast } from '@switchboard/contract';
+import { afterAll, describe, expect } from 'vitest';
+import { sql } from '../helpers/database.js';
+import { startGraphStandIn, type RecordedRequest } from '../helpers/graph-stand-in.js';
+import { test as base } from '../helpers/test.js';
+import { newWebhookSecret, startWebhookReceiver } from '../platform/receivers.js';
+import {
+  META_TEMPLATES,
+  SECRETS_KEY,
+  whatsAppAccount,
+  whatsAppTenantIds,
+  whatsAppTenantSeed,
+} from '../whatsapp/whatsapp-fixtures.js';
+
+/** Broadcasts sent through the send pipeline to a WhatsApp channel (the Graph stand-in), as an integrator sees them. */
+const account = whatsAppAccount();
+const graph = await startGraphStandIn({
+  accessTokens: [account.accessToken],
+  phoneNumbers: [account],
+  templates: { [account.wabaId]: META_TEMPLATES() },
+});
+const secret = newWebhookSecret();
+const hooks = await startWebhookReceiver(secret);
+afterAll(async () => {
+  await graph.close();
+  await hooks.close();
+});
+
+const SEND_PATH = `/v23.0/${account.phoneNumberId}/messages`;
+/** The Graph sends to these phones, in arrival order. */
+const sendsTo = (phones: ReadonlySet<string>): RecordedRequest[] =>
+  graph.requests.filter(
+    (r) => r.method === 'POST' && r.path === SEND_PATH && phones.has((r.body as { to: string }).to),
+  );
+
+const test = base
+  .extend('wa', { scope: 'file' }, async ({ server }) => {
+    const file = whatsAppTenantSeed(account);
+    file.platforms![0]!.webhooks = [{ url: hooks.url, secret, events: ['broadcast.completed'] }];
+    return whatsAppTenantIds(await server.seed(file));
+  })
+  .extend('client', ({ server, wa }) => server.client(wa.ownerKey).workspace)
+  /** `count` new contacts of the WhatsApp channel under a label of their own, for one audience. */
+  .extend('audience', ({ server, wa, client }) => async (name: string, count: number, first: number) => {
+    const phones = Array.from({ length: count }, (_, i) => `1555${String(first + i).padStart(7, '0')}`);
+    await server.seed({
+      labels: [{ channel: wa.waChannelId, name }],
+      contacts: phones.map((phone, i) => ({ channel: wa.waChannelId, name: `${name} ${i}`, phone, labels: [name] })),
+    });
+    const label = (await client.labels.list({ channelId: wa.waChannelId })).data.find((l) => l.name === name)!;
+    return { labelIds: [label.id], phones: new Set(phones) };
+  })
+  /** Polls broadcasts/list (the signal) until the broadcast satisfies `done`. */
+  .extend('until', ({ client, wa }) => async (id: string, done: (b: Broadcast) => boolean, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = (await client.broadcasts.list({ channelId: wa.waChannelId, limit: 200 })).data.find(
+        (b) => b.id === id,
+      )!;
+      if (done(found)) return found;
+      if (Date.now() > deadline) throw new Error(`broadcast ${id} never got there: ${JSON.stringify(found)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+test.override('serverEnv', {
+  SECRETS_KEY,
+  WHATSAPP_GRAPH_URL: graph.url,
+  TEMPLATE_SYNC_MINUTES: '0',
+  ALLOW_HTTP_WEBHOOKS: 'true',
+});
+
+const create = (
+  channelId: string,
+  name: string,
+  audience: { labelIds: string[] },
+  more: Record<string, unknown> = {},
+) => ({
+  channelId,
+  action: 'create' as const,
+  name,
+  templateName: 'order_update',
+  language: 'en_US',
+  variables: ['{{contact.name}}', 'A-1001'],
+  audience,
+  ...more,
+});
+
+const sum = ({ recipients: _all, ...counts }: Broadcast['counts']) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+describe('broadcasts through the send pipeline', { timeout: 90_000 }, () => {
+  test('200 recipients at 20/s take 10 s ± 15%, one Graph call each, filled per recipient, then completed', async ({
+    client,
+    wa,
+    audience,
+    until,
+    server,
+  }) => {
+    const { labelIds, phones } = await audience('pace', 200, 0);
+    const created = await client.broadcasts.manage(
+      create(wa.waChannelId, 'Paced', { labelIds }, { ratePerSecond: 20 }),
+    );
+    expect(created.data).toMatchObject({ status: 'sending', ratePerSecond: 20, counts: { recipients: 200 } });
+    const done = await until(created.data.id, (b) => b.status === 'completed');
+    expect(done.counts).toMatchObject({ recipients: 200, queued: 0, failed: 0, skipped: 0 });
+    expect(sum(done.counts)).toBe(200);
+
+    const calls = sendsTo(phones);
+    expect(new Set(calls.map((c) => (c.body as { to: string }).to)).size).toBe(200);
+    expect(calls).toHaveLength(200);
+    const seconds = (calls.at(-1)!.receivedAt - calls[0]!.receivedAt) / 1000;
+    expect(seconds).toBeGreaterThan(10 * 0.85);
+    expect(seconds).toBeLessThan(10 * 1.15);
+    // Each recipient's own name in the first variable.
+    const first = calls.find((c) => (c.body as { to: string }).to === '15550000007')!;
+    expect(JSON.stringify(first.body)).toContain('pace 7');
+
+    const { data: recipients, pagination } = await client.broadcasts.recipients({
+      channelId: wa.waChannelId,
+      broadcastId: done.id,
+      status: 'sent',
+      limit: 200,
+    });
+    expect(pagination.total).toBe(done.counts.sent);
+    const one = recipients[0]!;
+    expect(one).toMatchObject({ status: 'sent', reason: null, msgid: expect.any(String) });
+    const { data: messages } = await client.chat.messages.list({ channelId: wa.waChannelId, phone: one.phone });
+    expect(messages[0]).toMatchObject({ msgid: one.msgid, broadcastId: done.id });
+
+    // broadcast.completed, once, with the broadcast and its counts.
+    const events = () => hooks.received.filter((h) => h.verified?.type === 'broadcast.completed');
+    while (!events().some((e) => (e.verified!.data as unknown as { broadcast: Broadcast }).broadcast.id === done.id))
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const [event] = events().filter(
+      (e) => (e.verified!.data as unknown as { broadcast: Broadcast }).broadcast.id === done.id,
+    );
+    expect(event!.verified!.data).toMatchObject({
+      channelId: wa.waChannelId,
+      broadcast: { id: done.id, status: 'completed' },
+    });
+    const [row] = await sql(server.databaseUrl, 'select completed_event_at from broadcasts where id = $1', [done.id]);
+    expect(row!.completed_event_at).not.toBeNull();
+  });
+
+  test('cancel stops a sending broadcast within 2 s; its unsent recipients are skipped, cancelled', async ({
+    client,
+    wa,
+    audience,
+    until,
+  }) => {
+    const { labelIds, phones } = await audience('stop', 60, 1000);
+    const created = await client.broadcasts.manage(
+      create(wa.waChannelId, 'Stopped', { labelIds }, { ratePerSecond: 10 }),
+    );
+    await until(created.data.id, (b) => b.counts.sent >= 5);
+    const cancelled = await client.broadcasts.manage({
+      channelId: wa.waChannelId,
+      action: 'cancel',
+      broadcastId: created.data.id,
+    });
+    const cancelledAt = Date.now();
+    expect(cancelled.data.status).toBe('cancelled');
+    const settled = await until(created.data.id, (b) => b.counts.queued === 0);
+    expect(settled.status).toBe('cancelled');
+    expect(sum(settled.counts)).toBe(60);
+    expect(settled.counts.skipped).toBeGreaterThan(0);
+    expect(settled.counts.sent + settled.counts.failed + settled.counts.skipped).toBe(60);
+    expect(sendsTo(phones).filter((c) => c.receivedAt > cancelledAt + 2000)).toEqual([]);
+    expect(sendsTo(phones)).toHaveLength(settled.counts.sent + settled.counts.failed);
+    const skipped = await client.broadcasts.recipients({
+      channelId: wa.waChannelId,
+      broadcastId: created.data.id,
+      status: 'skipped',
+      limit: 200,
+    });
+    expect(new Set(skipped.data.map((r) => r.reason))).toEqual(new Set(['cancelled']));
+    expect(skipped.data.every((r) => r.msgid === null)).toBe(true);
+  });
+
+  test('a scheduled broadcast starts within 5 s of its time', async ({ client, wa, audience, until }) => {
+    const { labelIds, phones } = await audience('later', 3, 2000);
+    const at = new Date(Date.now() + 3000);
+    const created = await client.broadcasts.manage(
+      create(wa.waChannelId, 'Later', { labelIds }, { scheduledAt: at.toISOString() }),
+    );
+    expect(created.data).toMatchObject({ status: 'scheduled', startedAt: null, counts: { recipients: 0 } });
+    expect(sendsTo(phones)).toEqual([]);
+    const done = await until(created.data.id, (b) => b.status === 'completed');
+    const startedLate = Date.parse(done.startedAt!) - at.getTime();
+    expect(startedLate).toBeGreaterThanOrEqual(0);
+    expect(startedLate).toBeLessThan(5000);
+    expect(done.counts).toMatchObject({ recipients: 3, sent: 3 });
+    expect(sendsTo(phones)).toHaveLength(3);
+  });
+});
