@@ -63,7 +63,12 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
     const recorded = await recordOutcome(tx, target, row, outcome, status, retryAt);
     if (!recorded || !retryAt) return;
     const delaySeconds = Math.max(0, Math.round((retryAt.getTime() - Date.now()) / 1000));
-    await deps.queue.enqueue(tx, target.queue, { id: row.id, attempt: row.attempts + 1 }, delaySeconds);
+    await deps.queue.enqueue(
+      tx,
+      target.queue,
+      { id: row.id, attempt: row.attempts + 1, share: job.share },
+      delaySeconds,
+    );
   });
   const log = {
     queue: target.queue,

@@ -8,6 +8,11 @@ import type { Services } from './services.js';
 export interface DeliveryJob {
   id: string;
   attempt: number;
+  /**
+   * The tenant whose fair share the job draws on (a platform id, a channel id): one tenant's backlog never holds
+   * another's jobs behind it (see "Fair shares" in docs/security.md). Retries keep it.
+   */
+  share?: string;
 }
 
 /** The port modules queue work through; events/queue.ts implements it on pg-boss. */
@@ -16,9 +21,14 @@ export interface JobQueue {
   enqueue(tx: EntityManager, queue: string, job: DeliveryJob, startAfterSeconds?: number): Promise<void>;
   /**
    * Queues a task's job (see Task) through the caller's open transaction, like `enqueue`. On a `singleton` task's
-   * queue, a job whose `singletonKey` already has one waiting is absorbed by it.
+   * queue, a job whose `singletonKey` already has one waiting is absorbed by it; `share` as in DeliveryJob.
    */
-  enqueueTask(tx: EntityManager, queue: string, data: TaskData, options?: { singletonKey?: string }): Promise<void>;
+  enqueueTask(
+    tx: EntityManager,
+    queue: string,
+    data: TaskData,
+    options?: { singletonKey?: string; share?: string },
+  ): Promise<void>;
 }
 
 export type TaskData = Record<string, string>;
@@ -40,6 +50,8 @@ export interface Task<Data extends TaskData = TaskData> {
   queue: string;
   /** Jobs of this queue one process runs at once. */
   concurrency: number;
+  /** Jobs of one share (tenant) running at once across every instance; unlimited when omitted. */
+  shareConcurrency?: number;
   /**
    * At most one job per `singletonKey` waits and one runs (pg-boss's `stately` policy): a request made while one
    * waits is absorbed by it, one made while one runs waits for the next run, so the latest request is never lost.
@@ -102,6 +114,8 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   queue: string;
   /** Jobs of this queue one process runs at once. */
   concurrency: number;
+  /** Jobs of one share (tenant) running at once across every instance; unlimited when omitted. */
+  shareConcurrency?: number;
   /** The rows' entity: its DeliveryRecord columns are updated after each attempt. */
   entity: EntityClass<DeliveryRecord>;
   /** The row's status once delivered (`sent`, `delivered`, …); `pending` and `failed` are the same everywhere. */

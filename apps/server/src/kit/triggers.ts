@@ -23,10 +23,13 @@ export interface TriggerEvent {
   at: string;
 }
 
-/** Queues the event inside the caller's open transaction: it exists if, and only if, the write commits. */
+/**
+ * Queues the event inside the caller's open transaction: it exists if, and only if, the write commits. Runs are
+ * taken fairly per channel: one channel's backlog never holds another's events behind it.
+ */
 export async function queueTrigger(tx: EntityManager, jobs: JobQueue, event: Omit<TriggerEvent, 'at'>): Promise<void> {
   const data: TaskData = Object.fromEntries(
     Object.entries({ ...event, at: new Date().toISOString() }).filter(([, value]) => value !== undefined),
   );
-  await jobs.enqueueTask(tx, TRIGGER_QUEUE, data);
+  await jobs.enqueueTask(tx, TRIGGER_QUEUE, data, { share: event.channelId });
 }

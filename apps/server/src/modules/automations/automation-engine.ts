@@ -108,6 +108,8 @@ export function automationTriggerTask(providers: MessagingProviders): Task {
   return {
     queue: TRIGGER_QUEUE,
     concurrency: 4,
+    // Half the slots: a channel whose sends all hang leaves the other half to the other channels.
+    shareConcurrency: 2,
     async wanted(tx, data) {
       const { channelId, event } = eventOf(data);
       const listening = await tx.count(Automation, { channel: channelId, status: 'active', trigger: { event } });

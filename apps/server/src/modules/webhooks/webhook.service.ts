@@ -74,6 +74,8 @@ export function webhookTarget(
   return {
     queue: WEBHOOK_QUEUE,
     concurrency: 4,
+    // Half the slots: a platform whose receivers all hang leaves the other half to everyone else.
+    shareConcurrency: 2,
     entity: WebhookDelivery,
     doneStatus: 'delivered',
     async load(em, job) {
@@ -148,6 +150,6 @@ export async function queueWebhookEvent(
       eventType: event.type,
       payload: event,
     });
-    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0 });
+    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0, share: platformId });
   }
 }
