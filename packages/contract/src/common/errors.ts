@@ -13,6 +13,8 @@ export const ERROR_CODE_STATUS = {
   provider_rejected: 400,
   // A session message outside the 24-hour customer-service window (chat/message/send): send a template instead.
   session_window_closed: 400,
+  // webhooks/manage: the platform already has an endpoint at this URL.
+  duplicate_url: 400,
   unauthorized: 401,
   forbidden: 403,
   // The key's platform is switched off (platforms.is_active = false): every endpoint, until it is switched on.
