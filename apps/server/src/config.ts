@@ -112,6 +112,19 @@ const envSchema = z.object({
    * once a channel uses the WhatsApp Cloud API; every instance needs the same value.
    */
   SECRETS_KEY: z.string().optional(),
+  /**
+   * Keys SECRETS_KEY replaced, comma-separated: they still decrypt (and verify media links) while `pnpm cli secrets
+   * rekey` re-encrypts what they encrypted.
+   */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      value
+        ?.split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    ),
   /** Meta's Graph API: every WhatsApp Cloud API call goes to `${WHATSAPP_GRAPH_URL}/${WHATSAPP_GRAPH_VERSION}/…`. */
   WHATSAPP_GRAPH_URL: url(['https', 'http']).default('https://graph.facebook.com'),
   WHATSAPP_GRAPH_VERSION: z

@@ -21,7 +21,7 @@ export {
 } from './webhook-endpoints.service.js';
 export { manageWebhook } from './webhook-manage.service.js';
 export { WEBHOOK_POLICY } from './webhook-policy.js';
-export { WEBHOOK_SECRETS, webhookSecrets, type WebhookSecrets } from './webhook-secret-box.js';
+export { rekeyWebhookSecrets, WEBHOOK_SECRETS, webhookSecrets, type WebhookSecrets } from './webhook-secret-box.js';
 export { newWebhookSecret } from './webhook-secrets.js';
 export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';
 export { queueWebhookEvent } from './webhook.service.js';
