@@ -125,8 +125,8 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   attempt(row: Row, signal: AbortSignal, context: AttemptContext): Promise<Outcome>;
   /** Columns of its own written with the outcome (e.g. the provider's message id). */
   outcomeColumns?(outcome: Outcome, at: { now: Date; nextAttemptAt: Date | null }): Record<string, unknown>;
-  /** Runs in the transaction that recorded the outcome (e.g. to log the attempt). */
-  recorded?(tx: EntityManager, row: Row, outcome: Outcome, now: Date): Promise<void>;
+  /** Runs in the transaction that recorded the outcome (e.g. to log the attempt); `jobs` queues in it. */
+  recorded?(tx: EntityManager, row: Row, outcome: Outcome, now: Date, jobs: JobQueue): Promise<void>;
 }
 
 /** What a module's job factory is given when the worker starts. */

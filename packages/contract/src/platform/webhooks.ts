@@ -21,6 +21,7 @@ export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
 export const WEBHOOK_DELIVERIES_MAX_LIMIT = 100;
 /** The most webhook endpoints one platform may have: each event is one delivery per endpoint. */
 export const WEBHOOK_ENDPOINTS_PER_PLATFORM = 20;
+export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'paused', 'disabled'] as const;
 
 const isEventType = (value: string): value is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
@@ -66,6 +67,12 @@ export const webhookEndpointSchema = named(
     description: z.string().nullable(),
     events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     enabled: z.boolean().describe('A disabled endpoint receives nothing; its pending deliveries fail'),
+    status: z
+      .enum(WEBHOOK_ENDPOINT_STATUSES)
+      .describe(
+        '`active` receives events; `paused`: `enabled` was set false; `disabled`: the server turned it off after every ' +
+          'attempt failed for 24 hours (and emailed the platform’s owner); `enabled: true` turns either back on',
+      ),
     previousSecretExpiresAt: timestampSchema
       .nullable()
       .describe('After a rotation: until when the replaced secret still signs beside the new one (null: one secret)'),

@@ -39,7 +39,7 @@ export const webhooksModule = defineModule({
   jobs: ({ config, services }) => ({
     targets: [
       webhookTarget(
-        config.WEBHOOK_TIMEOUT_MS,
+        { timeoutMs: config.WEBHOOK_TIMEOUT_MS, disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS },
         { allowLocal: config.ALLOW_HTTP_WEBHOOKS },
         services.get(WEBHOOK_SECRETS),
       ),

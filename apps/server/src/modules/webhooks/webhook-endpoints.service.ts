@@ -45,6 +45,7 @@ export function endpointView(endpoint: WebhookEndpoint, now = new Date()): Webho
     description: endpoint.description ?? null,
     events: endpoint.events as WebhookEventType[],
     enabled: endpoint.isActive,
+    status: endpoint.isActive ? 'active' : endpoint.disabledAt ? 'disabled' : 'paused',
     previousSecretExpiresAt: inOverlap(endpoint, now) ? endpoint.previousSecretExpiresAt!.toISOString() : null,
     createdAt: endpoint.createdAt.toISOString(),
     updatedAt: endpoint.updatedAt.toISOString(),
@@ -147,6 +148,8 @@ async function changeEndpoint(
       isActive: params.enabled,
     };
     tx.assign(endpoint, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
+    // Enabled again (after a pause, or after the server disabled it): failures count afresh.
+    if (params.enabled === true) tx.assign(endpoint, { disabledAt: null, failingSince: null });
     let secret: string | undefined;
     if (params.rotateSecret) {
       secret = newWebhookSecret();
