@@ -12,7 +12,7 @@ import { connectChannel, SECRETS_KEY as OLD_KEY, type ConnectedChannel } from '.
  * SECRETS_KEY rotation (issue #31): the new key with the old one in SECRETS_KEY_PREVIOUS starts and reads every
  * stored secret; `pnpm cli secrets rekey` moves them to the new key; then the old key can go.
  */
-describe('rotating SECRETS_KEY', { timeout: 600_000 }, () => {
+describe('rotating SECRETS_KEY', { timeout: 1_500_000 }, () => {
   const NEW_KEY = randomBytes(32).toString('base64');
   const oldKeyId = createSecretBox(OLD_KEY).keyId;
   const newKeyId = createSecretBox(NEW_KEY).keyId;

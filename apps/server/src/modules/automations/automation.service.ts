@@ -8,7 +8,7 @@ import {
   type AutomationRun,
 } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
-import { BadRequestError, NotFoundError, ValidationError, type FieldIssue } from '../../kit/errors.js';
+import { NotFoundError, ValidationError, type FieldIssue } from '../../kit/errors.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { assertInChannel, Channel, type ScopedChannel } from '../channels/index.js';
 import { automationIssues, type AutomationDefinition } from './automation-checks.js';
@@ -110,9 +110,9 @@ async function lockedAutomation(ctx: CallerContext, tx: EntityManager, channel: 
 async function assertRoomIn(tx: EntityManager, channelId: string) {
   await tx.findOne(Channel, channelId, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
   if ((await tx.count(AutomationEntity, { channel: channelId })) >= AUTOMATIONS_PER_CHANNEL)
-    throw new BadRequestError(
-      'invalid_request',
-      `A channel has at most ${AUTOMATIONS_PER_CHANNEL} automations; delete one before creating another.`,
+    throw ValidationError.field(
+      'action',
+      `a channel has at most ${AUTOMATIONS_PER_CHANNEL} automations; delete one before creating another`,
     );
 }
 

@@ -7,7 +7,7 @@ import type {
   WebhookManageValues,
 } from '@switchboard/contract';
 import { WEBHOOK_ENDPOINTS_PER_PLATFORM } from '@switchboard/contract';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../kit/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import { Platform } from '../platforms/index.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { DestinationPolicy, ResolveAll } from './destination.js';
@@ -85,15 +85,18 @@ async function assertRoomFor(tx: EntityManager, platformId: string, url: string 
   if (url !== undefined) {
     const same = await tx.findOne(WebhookEndpoint, { platform: platformId, url }, { fields: ['id'] });
     if (same && same.id !== ownId)
-      throw new BadRequestError('duplicate_url', `url: this platform already has an endpoint at ${url} (${same.id})`);
+      throw new ValidationError(
+        [{ field: 'url', problem: `this platform already has an endpoint at ${url} (${same.id})` }],
+        'duplicate_url',
+      );
   }
   if (
     ownId === undefined &&
     (await tx.count(WebhookEndpoint, { platform: platformId })) >= WEBHOOK_ENDPOINTS_PER_PLATFORM
   )
-    throw new BadRequestError(
-      'invalid_request',
-      `A platform has at most ${WEBHOOK_ENDPOINTS_PER_PLATFORM} webhook endpoints; delete one before creating another.`,
+    throw ValidationError.field(
+      'url',
+      `a platform has at most ${WEBHOOK_ENDPOINTS_PER_PLATFORM} webhook endpoints; delete one before adding another`,
     );
 }
 
