@@ -70,8 +70,8 @@ export const webhookEndpointSchema = named(
     status: z
       .enum(WEBHOOK_ENDPOINT_STATUSES)
       .describe(
-        '`active` receives events; `paused`: `enabled` was set false; `disabled`: the server turned it off after every ' +
-          'attempt failed for 24 hours (and emailed the platform’s owner); `enabled: true` turns either back on',
+        '`active` receives events; `paused`: `enabled` was set false; `disabled`: the server turned it off after ' +
+          'every attempt failed for 24 hours (and emailed the platform’s owner); `enabled: true` turns either back on',
       ),
     previousSecretExpiresAt: timestampSchema
       .nullable()
