@@ -28,9 +28,9 @@ export async function resealColumns<Row extends { id: string }, Column extends k
   alsoRead: readonly (keyof Row & string)[] = [],
 ): Promise<RekeyCount> {
   const count: RekeyCount = { rekeyed: 0, current: 0 };
-  let after = '';
+  let after: string | undefined;
   for (;;) {
-    const rows = (await em.fork().find(entity, { id: { $gt: after } } as never, {
+    const rows = (await em.fork().find(entity, (after === undefined ? {} : { id: { $gt: after } }) as never, {
       fields: ['id', ...alsoRead, ...columns] as never,
       orderBy: { id: 'asc' } as never,
       limit: BATCH,
