@@ -34,8 +34,8 @@ const { upsertLabel } = await fromBuild<typeof import('../../apps/server/src/mod
   'modules/labels/label.service.js',
 );
 const { conversationContact, listConversations, listMessages } = await fromBuild<
-  typeof import('../../apps/server/src/modules/messages/message-history.service.js')
->('modules/messages/message-history.service.js');
+  typeof import('../../apps/server/src/modules/conversations/conversation.service.js')
+>('modules/conversations/conversation.service.js');
 const { findMessageStatus } = await fromBuild<
   typeof import('../../apps/server/src/modules/messages/message.service.js')
 >('modules/messages/message.service.js');

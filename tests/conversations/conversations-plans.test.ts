@@ -6,7 +6,7 @@ import {
   listMessages,
   type ConversationsQuery,
   type MessagesQuery,
-} from '../../apps/server/src/modules/messages/message-history.service.js';
+} from '../../apps/server/src/modules/conversations/conversation.service.js';
 import { bulkLoadContacts, seedTenant } from '../bench/bulk-contacts.js';
 import { bulkLoadMessages } from '../bench/bulk-messages.js';
 import { explain, withStatements } from '../bench/recorded-sql.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AutomationAction, AutomationCondition } from '@switchboard/contract';
-import { receiveSandboxMessage } from '../../apps/server/src/modules/messages/index.js';
+import { receiveSandboxMessage } from '../../apps/server/src/modules/sandbox/index.js';
 import { sql } from '../helpers/database.js';
 import type { TestServer } from '../helpers/server.js';
 

@@ -10,6 +10,7 @@ export { SeedError } from './kit/seed.js';
 export { startServices, type Services } from './kit/services.js';
 export { createLogger, type Logger } from './logger.js';
 export { createApiKey, revokeApiKey } from './modules/api-keys/index.js';
-export { receiveSandboxMessage, statusSink } from './modules/messages/index.js';
+export { statusSink } from './modules/messages/index.js';
+export { receiveSandboxMessage } from './modules/sandbox/index.js';
 export { startServer, type RunningServer } from './server.js';
 export { openDatabase, ormConfig, seed, serviceProviders, type SeedFile, type SeedResult } from './wiring.js';

@@ -1,16 +1,14 @@
-import { addonsContract } from './platform/addons.js';
-import { platformContract } from './platform/platform.js';
-import { subscriptionsContract } from './platform/subscriptions.js';
+import { addonsContract, subscriptionsContract } from './platform/plans.js';
+import { platformContract } from './platform/platforms.js';
 import { ticketsContract } from './platform/tickets.js';
 import { usersContract } from './platform/users.js';
 import { webhooksContract } from './platform/webhooks.js';
 import { automationsContract } from './workspace/automations.js';
 import { channelsContract } from './workspace/channels.js';
 import { contactsContract } from './workspace/contacts.js';
-import { conversationsContract, messagesHistoryContract, sessionMessagesContract } from './workspace/conversations.js';
+import { conversationsContract, mediaContract, messagesHistoryContract } from './workspace/conversations.js';
 import { customFieldsContract } from './workspace/custom-fields.js';
 import { labelsContract } from './workspace/labels.js';
-import { mediaContract } from './workspace/media.js';
 import { messagesContract } from './workspace/messages.js';
 import { templatesContract } from './workspace/templates.js';
 
@@ -28,7 +26,7 @@ export const contract = {
     automations: automationsContract,
     chat: {
       templates: templatesContract,
-      message: { ...messagesContract, ...sessionMessagesContract },
+      message: messagesContract,
       messages: messagesHistoryContract,
       conversations: conversationsContract,
       media: mediaContract,

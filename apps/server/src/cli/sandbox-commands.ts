@@ -1,6 +1,6 @@
 import { phoneParam } from '@switchboard/contract';
 import type { Command } from 'commander';
-import { receiveSandboxMessage } from '../modules/messages/index.js';
+import { receiveSandboxMessage } from '../modules/sandbox/index.js';
 import { CliError, runCommand } from './context.js';
 import { channelIdOption } from './options.js';
 

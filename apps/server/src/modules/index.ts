@@ -2,6 +2,7 @@ import { apiKeysModule } from './api-keys/index.js';
 import { automationsModule } from './automations/index.js';
 import { channelsModule } from './channels/index.js';
 import { contactsModule } from './contacts/index.js';
+import { conversationsModule } from './conversations/index.js';
 import { customFieldsModule } from './custom-fields/index.js';
 import { idempotencyModule } from './idempotency/index.js';
 import { labelsModule } from './labels/index.js';
@@ -9,6 +10,7 @@ import { mailModule } from './mail/index.js';
 import { messagesModule } from './messages/index.js';
 import { plansModule } from './plans/index.js';
 import { platformsModule } from './platforms/index.js';
+import { sandboxModule } from './sandbox/index.js';
 import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
@@ -22,7 +24,7 @@ export { idempotencyStore } from './idempotency/index.js';
  * The one list of modules. The app mounts their routes, the ORM knows their entities, the worker runs their jobs,
  * the seed file has their sections and the demo data their parts. In dependency order: each module comes after the
  * modules it imports, so its seed entries can refer to theirs (users name their platform, contacts their channel
- * and labels) and its services start after the ones they use (whatsapp registers with messages' providers).
+ * and labels) and its services start after the ones they use (sandbox and whatsapp register with messages' providers).
  */
 export const modules = [
   platformsModule,
@@ -36,6 +38,8 @@ export const modules = [
   mailModule,
   webhooksModule,
   messagesModule,
+  conversationsModule,
+  sandboxModule,
   templatesModule,
   automationsModule,
   whatsAppModule,

@@ -13,7 +13,7 @@ import {
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
-import { platformIdParam } from './platform.js';
+import { platformIdParam } from './platforms.js';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];

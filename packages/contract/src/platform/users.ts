@@ -8,7 +8,7 @@ import {
   pagingParams,
   timestampSchema,
 } from '../common/index.js';
-import { platformIdParam } from './platform.js';
+import { platformIdParam } from './platforms.js';
 
 export const USER_ROLES = ['owner', 'admin', 'member'] as const;
 export type UserRole = (typeof USER_ROLES)[number];

@@ -12,7 +12,7 @@ import {
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
-import { platformIdParam } from './platform.js';
+import { platformIdParam } from './platforms.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-events.js';
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

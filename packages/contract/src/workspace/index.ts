@@ -4,6 +4,5 @@ export * from './contacts.js';
 export * from './conversations.js';
 export * from './custom-fields.js';
 export * from './labels.js';
-export * from './media.js';
 export * from './messages.js';
 export * from './templates.js';

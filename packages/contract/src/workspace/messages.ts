@@ -1,5 +1,21 @@
+/**
+ * chat/message/*: one message, by its msgid (status, read) or to send (send); and the message schemas the other
+ * chat endpoints and the webhook events share.
+ */
 import { z } from 'zod';
-import { endpoint, idSchema, named, okEnvelope, timestampSchema } from '../common/index.js';
+import {
+  channelScoped,
+  endpoint,
+  EXAMPLE_IDS,
+  idSchema,
+  named,
+  okEnvelope,
+  phoneParam,
+  timestampSchema,
+  uuidParam,
+  withFieldRules,
+  type FieldProblem,
+} from '../common/index.js';
 
 export const MESSAGE_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 export const MESSAGE_DIRECTIONS = ['outbound', 'inbound'] as const;
@@ -90,6 +106,115 @@ export const msgidParam = z
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters');
 
+/** How long after a customer's newest message a session (free-form) message may be sent: Meta's rule. */
+export const SESSION_WINDOW_HOURS = 24;
+export const SESSION_MESSAGE_TYPES = ['text', 'image', 'document', 'audio', 'video'] as const;
+export type SessionMessageType = (typeof SESSION_MESSAGE_TYPES)[number];
+const CAPTIONED: readonly SessionMessageType[] = ['image', 'document', 'video'];
+
+/** The msgid of the demo customer's open question (wamid.DEMO0002 in the demo data). */
+const DEMO_QUESTION = 'wamid.DEMO0002';
+/** A provider's refusals (WhatsApp Cloud API), as chat/templates/send answers them. */
+const PROVIDER_ERRORS = ['provider_rejected', 'provider_unauthorized', 'provider_unavailable'] as const;
+
+const sessionSendFields = z.object({
+  ...channelScoped,
+  to: phoneParam().optional().describe('Recipient number, digits with country code (or `contactId`)'),
+  contactId: uuidParam().optional().describe('Or the recipient as a contact of the channel'),
+  type: z.enum(SESSION_MESSAGE_TYPES).default('text').describe('What is sent; `text` unless given'),
+  text: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(4096, 'must be at most 4096 characters')
+    .optional()
+    .describe('The message (type `text` only; required there)'),
+  mediaUrl: z
+    .string()
+    .max(2048, 'must be at most 2048 characters')
+    .url('must be an https:// URL')
+    .refine((url) => url.startsWith('https://'), 'must be an https:// URL')
+    .optional()
+    .describe('Public `https://` link of the file, which the provider fetches (required for the media types)'),
+  caption: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(1024, 'must be at most 1024 characters')
+    .optional()
+    .describe('image, document and video only'),
+  filename: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(240, 'must be at most 240 characters')
+    .optional()
+    .describe('document only: the name the recipient sees'),
+  replyTo: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .describe('msgid of a message of the same conversation, quoted in the reply'),
+  previewUrl: z.boolean().optional().describe('text only: let WhatsApp show a preview of the first link'),
+});
+type SessionSendInput = z.input<typeof sessionSendFields>;
+export type SessionSendParams =
+  | (SessionSendInput & { to: string; contactId?: undefined })
+  | (SessionSendInput & { contactId: string; to?: undefined });
+export type SessionSendValues = z.output<typeof sessionSendFields>;
+
+/** Which fields go with which `type`: a field that does not belong is named in the 400, like one that is missing. */
+export function sessionSendProblems(values: SessionSendValues): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const given = (['to', 'contactId'] as const).filter((name) => values[name] !== undefined);
+  if (given.length === 0) problems.push({ field: 'to', problem: 'is required (or contactId)' });
+  if (given.length === 2)
+    problems.push({ field: 'contactId', problem: 'cannot be combined with to: give one of them' });
+  const isText = values.type === 'text';
+  if (isText && values.text === undefined) problems.push({ field: 'text', problem: 'is required for type text' });
+  if (!isText && values.text !== undefined)
+    problems.push({ field: 'text', problem: `is for type text; use caption with type ${values.type}` });
+  if (!isText && values.mediaUrl === undefined)
+    problems.push({ field: 'mediaUrl', problem: `is required for type ${values.type}` });
+  if (isText && values.mediaUrl !== undefined)
+    problems.push({ field: 'mediaUrl', problem: 'is for the media types (image, document, audio, video)' });
+  if (values.caption !== undefined && !CAPTIONED.includes(values.type))
+    problems.push({ field: 'caption', problem: 'is for types image, document and video' });
+  if (values.filename !== undefined && values.type !== 'document')
+    problems.push({ field: 'filename', problem: 'is for type document' });
+  if (values.previewUrl !== undefined && !isText) problems.push({ field: 'previewUrl', problem: 'is for type text' });
+  return problems;
+}
+
+export const sessionSendParams = withFieldRules<SessionSendParams>()(sessionSendFields, {
+  sets: [['to'], ['contactId']],
+  check: sessionSendProblems,
+});
+
+export const sessionSendResult = named(
+  'SessionMessageSendResult',
+  z.object({
+    msgid: z.string().describe('Message identifier; use it with chat/message/status'),
+    status: z.enum(MESSAGE_STATUSES),
+    to: z.string(),
+    type: z.enum(SESSION_MESSAGE_TYPES),
+  }),
+);
+export type SessionSendResult = z.infer<typeof sessionSendResult>;
+
+export const messageReadResult = named(
+  'MessageReadResult',
+  z.object({
+    msgid: z.string(),
+    status: z.literal('read'),
+    markedRead: z.number().int().describe('How many of the conversation’s messages this call marked read'),
+  }),
+);
+
+const WINDOW_RULE =
+  'The 24-hour customer-service window (Meta’s rule, enforced on every channel, the sandbox too): a session ' +
+  'message may be sent only while the recipient’s newest inbound message on this channel is under 24 hours old ' +
+  '(its `createdAt`, when the customer sent it). Otherwise 400 `session_window_closed` with the time the window ' +
+  'closed (or that the contact never wrote); send a template (chat/templates/send) instead.';
+
 export const messagesContract = {
   status: endpoint({
     operation: 'workspace.chat.message.status',
@@ -105,5 +230,78 @@ export const messagesContract = {
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     example: { msgid: 'wamid.DEMO0001' },
+  }),
+  send: endpoint({
+    operation: 'workspace.chat.message.send',
+    path: '/api/workspace/v1/chat/message/send',
+    summary: 'Send a session (free-form) message',
+    description: [
+      'A text, image, document, audio or video message to a customer, by `to` or `contactId` (a new phone becomes a ' +
+        'contact named by the phone). Reply `{msgid, status: "accepted", to, type}`, message `Message queued`; its ' +
+        'status moves on like a template’s (chat/message/status, `message.status.updated`).',
+      WINDOW_RULE,
+      '`replyTo` quotes a message of the same conversation (another msgid: 400). On a WhatsApp Cloud API channel ' +
+        'Meta’s refusals map as in chat/templates/send (400 `provider_rejected` with Meta’s code and text, e.g. ' +
+        '131047; 502 `provider_unauthorized`; 503 `provider_unavailable`); none of them records a message.',
+    ].join('\n\n'),
+    params: sessionSendParams,
+    response: okEnvelope(sessionSendResult),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: ['no_channel', 'contact_not_found', 'session_window_closed', 'service_unavailable', ...PROVIDER_ERRORS],
+    example: {
+      channelId: EXAMPLE_IDS.channelId,
+      to: '15550000001',
+      text: 'Hi Ada, order A-1001 ships today.',
+      replyTo: DEMO_QUESTION,
+    },
+    failureExamples: {
+      textRequired: {
+        summary: 'a text message without its text',
+        status: 400,
+        error: 'invalid_request',
+        message: 'text: is required for type text',
+      },
+      sessionWindowClosed: {
+        summary: 'the customer never wrote (or not in the last 24 hours): send a template instead',
+        status: 400,
+        error: 'session_window_closed',
+        message:
+          '15550000002 has never written to this channel, so no 24-hour window for session messages is open: ' +
+          'send a template (chat/templates/send) instead.',
+        request: { channelId: EXAMPLE_IDS.channelId, to: '15550000002', text: 'Hi Grace!' },
+      },
+    },
+  }),
+  read: endpoint({
+    operation: 'workspace.chat.message.read',
+    path: '/api/workspace/v1/chat/message/read',
+    summary: 'Mark a customer’s message read',
+    description:
+      'That message and every earlier unread inbound message of its conversation become `read` (as on WhatsApp, ' +
+      'where the customer sees blue ticks; one Graph call), and the conversation’s `unreadCount` drops accordingly. ' +
+      'Repeating it answers 200 and calls the provider no more. An outbound msgid: 400; an unknown msgid or ' +
+      'another tenant’s: 403.',
+    params: z.object({
+      msgid: z
+        .string({ required_error: 'is required' })
+        .min(1, 'must not be empty')
+        .max(200, 'must be at most 200 characters')
+        .describe('An inbound message’s msgid'),
+    }),
+    response: okEnvelope(messageReadResult),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    errors: ['service_unavailable', ...PROVIDER_ERRORS],
+    example: { msgid: DEMO_QUESTION },
+    failureExamples: {
+      outbound: {
+        summary: 'an outbound msgid',
+        status: 400,
+        error: 'invalid_request',
+        message: 'msgid: only a customer’s message can be marked read',
+        request: { msgid: 'wamid.DEMO0001' },
+      },
+    },
   }),
 };

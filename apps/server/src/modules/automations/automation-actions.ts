@@ -5,7 +5,7 @@ import type { Logger } from '../../logger.js';
 import { ContactLabel, Contact } from '../contacts/index.js';
 import { checkCustomFieldValues, listCustomFields, mergeCustomFieldValues } from '../custom-fields/index.js';
 import { Label } from '../labels/index.js';
-import { sendSessionMessage, type MessagingProviders } from '../messages/index.js';
+import { sendSessionMessage, type MessagingProviders, type SessionWindows } from '../messages/index.js';
 import { sendTemplate } from '../templates/index.js';
 import { fillPlaceholders, type RunFacts } from './automation-rules.js';
 
@@ -14,6 +14,7 @@ export interface ActionContext {
   tx: EntityManager;
   log: Logger;
   providers: MessagingProviders;
+  windows: SessionWindows;
   automationId: string;
   channelId: string;
   contactId: string;
@@ -79,7 +80,7 @@ async function perform(ctx: ActionContext, action: AutomationAction): Promise<{ 
     }
     case 'send_text': {
       const sent = await sendSessionMessage(
-        { em: ctx.tx, log: ctx.log, providers: ctx.providers },
+        { em: ctx.tx, log: ctx.log, providers: ctx.providers, windows: ctx.windows },
         {
           channelId: ctx.channelId,
           contactId: ctx.contactId,

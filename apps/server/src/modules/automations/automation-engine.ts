@@ -6,7 +6,7 @@ import { TRIGGER_QUEUE, type TriggerEvent } from '../../kit/triggers.js';
 import type { Logger } from '../../logger.js';
 import { Channel } from '../channels/index.js';
 import { Contact, ContactLabel } from '../contacts/index.js';
-import { wroteBefore, type MessagingProviders } from '../messages/index.js';
+import { wroteBefore, type MessagingProviders, type SessionWindows } from '../messages/index.js';
 import { queueWebhookEvent } from '../webhooks/index.js';
 import { performActions } from './automation-actions.js';
 import { conditionsHold, type RunFacts } from './automation-rules.js';
@@ -20,6 +20,7 @@ interface RunDeps {
   jobs: JobQueue;
   log: Logger;
   providers: MessagingProviders;
+  windows: SessionWindows;
 }
 
 async function factsOf(tx: EntityManager, automation: Automation, event: TriggerEvent): Promise<RunFacts | null> {
@@ -75,7 +76,15 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
     let steps: AutomationRun['steps'] = [];
     if (conditionsHold(automation.conditions, facts)) {
       steps = await performActions(
-        { tx, log: deps.log, providers: deps.providers, automationId, ...event, contact: facts.contact },
+        {
+          tx,
+          log: deps.log,
+          providers: deps.providers,
+          windows: deps.windows,
+          automationId,
+          ...event,
+          contact: facts.contact,
+        },
         automation.actions,
       );
       outcome = steps.some((step) => step.outcome === 'failed') ? 'failed' : 'succeeded';
@@ -104,7 +113,7 @@ const eventOf = (data: TaskData): TriggerEvent => data as unknown as TriggerEven
  * event was committed, each in its own transaction. A run that throws (the database went away) fails the job and
  * pg-boss retries it with backoff; the runs already recorded are not repeated.
  */
-export function automationTriggerTask(providers: MessagingProviders): Task {
+export function automationTriggerTask(providers: MessagingProviders, windows: SessionWindows): Task {
   return {
     queue: TRIGGER_QUEUE,
     concurrency: 4,
@@ -131,7 +140,7 @@ export function automationTriggerTask(providers: MessagingProviders): Task {
         (a) => event.event !== 'contact.labeled' || !a.trigger?.labelId || a.trigger.labelId === event.labelId,
       );
       for (const automation of matching)
-        await runAutomation(em, { jobs, providers, log: logger }, automation.id, event);
+        await runAutomation(em, { jobs, providers, windows, log: logger }, automation.id, event);
     },
   };
 }

@@ -1,46 +1,43 @@
 import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
-import { ConversationCount } from './conversation-count.entity.js';
-import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
-import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
 import { messagesRouter } from './message.router.js';
-import { mediaLinksService } from './media-links.js';
-import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { messagesSeed } from './message.seed.js';
 import { messagingService } from './messaging.js';
 
 export { wroteBefore } from './inbound-history.js';
-export { applyStatusUpdate, recordInboundMessage } from './message.service.js';
+export { Message } from './message.entity.js';
+export { sendSessionMessage } from './message-send.service.js';
+export { applyStatusUpdate, findAccessibleMessage, recordInboundMessage } from './message.service.js';
 export type {
+  DeliveryStatus,
   MediaContent,
   MediaFile,
   MessagingProvider,
   OutboundSessionMessage,
   OutboundTemplateMessage,
+  StatusSink,
   TemplateSyncResult,
 } from './messaging-provider.port.js';
 export { requireProvider, statusSink, type MessagingProviders } from './messaging-providers.js';
-export { recordOutbound } from './outbound-record.js';
-export { receiveSandboxMessage, type SandboxInbound } from './sandbox-inbound.js';
-export { sendSessionMessage, type SendContext, type SessionMessageInput } from './session-message.service.js';
 export { MESSAGING } from './messaging.js';
+export { recordOutbound } from './outbound-record.js';
+export { SESSION_WINDOWS, type SessionWindows } from './session-window.port.js';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
+/**
+ * Messages: one message by its msgid (chat/message/status, read), sending a session message (chat/message/send),
+ * the record every send and receipt leaves, and the port providers implement (the modules carrying channels,
+ * sandbox and whatsapp, register theirs). Conversations, their history and files build on it.
+ */
 export const messagesModule = defineModule({
   name: 'messages',
-  entities: [Message, Conversation, ConversationCount],
-  routes: [
-    routes(contract.workspace.chat.message, messagesRouter),
-    routes(contract.workspace.chat.messages, messagesHistoryRouter),
-    routes(contract.workspace.chat.conversations, conversationsRouter),
-    routes(contract.workspace.chat.media, mediaRouter),
-  ],
-  publicRoutes: mediaLinkRoutes,
+  entities: [Message],
+  routes: [routes(contract.workspace.chat.message, messagesRouter)],
   seed: [messagesSeed],
-  services: [messagingService, mediaLinksService],
+  services: [messagingService],
   demo: {
     // Times relative to loading the demo: the customer's question is minutes old, so the 24-hour window is open
     // and the README's reply (chat/message/send) works on a fresh start.

@@ -2,12 +2,14 @@ import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
 import { markMessageRead } from './message-read.service.js';
+import { sendSessionMessage } from './message-send.service.js';
 import { findMessageStatus } from './message.service.js';
 import { MESSAGING } from './messaging.js';
-import { sendSessionMessage } from './session-message.service.js';
+import { SESSION_WINDOWS } from './session-window.port.js';
 
 export function messagesRouter({ em, logger, services }: RouteDeps) {
   const providers = services.get(MESSAGING);
+  const windows = services.get(SESSION_WINDOWS);
   return {
     status: implement<typeof contract.workspace.chat.message.status>(em, logger, async ({ msgid }, ctx) => ({
       success: true,
@@ -15,7 +17,7 @@ export function messagesRouter({ em, logger, services }: RouteDeps) {
     })),
     send: implement<typeof contract.workspace.chat.message.send>(em, logger, async ({ channelId, ...send }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
-      const data = await sendSessionMessage({ ...ctx, providers }, { ...send, channelId: channel.id });
+      const data = await sendSessionMessage({ ...ctx, providers, windows }, { ...send, channelId: channel.id });
       return { success: true, data, message: 'Message queued' };
     }),
     read: implement<typeof contract.workspace.chat.message.read>(em, logger, async ({ msgid }, ctx) => ({

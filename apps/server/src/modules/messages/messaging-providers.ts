@@ -4,12 +4,11 @@ import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { applyStatusUpdate } from './message.service.js';
 import type { MessagingProvider, StatusSink } from './messaging-provider.port.js';
-import { SandboxProvider, type SandboxTimeline } from './sandbox.provider.js';
 
 /** The configured providers by name; a channel's `provider` column picks one. */
 export interface MessagingProviders {
   get(name: string): MessagingProvider | undefined;
-  /** Adds a provider: a module that carries channels of its own (WhatsApp Cloud API) registers it when it starts. */
+  /** Adds a provider: a module that carries channels of its own (sandbox, WhatsApp Cloud API) registers it at start. */
   register(provider: MessagingProvider): void;
   close(): Promise<void>;
 }
@@ -39,15 +38,9 @@ export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): S
   };
 }
 
-/** The sandbox provider, reporting into the database; real providers register themselves. */
-export function createMessagingProviders(
-  em: EntityManager,
-  jobs: JobQueue,
-  logger: Logger,
-  sandbox: SandboxTimeline,
-): MessagingProviders {
-  const sandboxProvider = new SandboxProvider(sandbox, statusSink(em, jobs, logger));
-  const byName = new Map<string, MessagingProvider>([[sandboxProvider.name, sandboxProvider]]);
+/** Empty at first: each module that carries channels (sandbox, whatsapp) registers its provider when it starts. */
+export function createMessagingProviders(): MessagingProviders {
+  const byName = new Map<string, MessagingProvider>();
   return {
     get: (name) => byName.get(name),
     register(provider) {

@@ -2,12 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MediaLink } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
 import { AppError, NotFoundError } from '../../kit/errors.js';
-import { Message } from './message.entity.js';
-import { findAccessibleMessage } from './message.service.js';
+import {
+  findAccessibleMessage,
+  Message,
+  type MediaContent,
+  type MessagingProvider,
+  type MessagingProviders,
+} from '../messages/index.js';
 import { signMediaLink, verifyMediaLink } from './media-link.js';
 import type { MediaLinks } from './media-links.js';
-import type { MediaContent, MessagingProvider } from './messaging-provider.port.js';
-import type { MessagingProviders } from './messaging-providers.js';
 
 export interface MediaDeps {
   providers: MessagingProviders;

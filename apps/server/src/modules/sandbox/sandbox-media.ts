@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { MediaContent, MediaFile } from './messaging-provider.port.js';
+import type { MediaContent, MediaFile } from '../messages/index.js';
 
 /**
  * The sandbox has no provider keeping customers' files, so every file of a sandbox message is this placeholder: a

@@ -2,9 +2,9 @@ import { pipeline } from 'node:stream/promises';
 import { contract } from '@switchboard/contract';
 import express, { type Router } from 'express';
 import { implement, type RouteDeps } from '../../kit/implement.js';
+import { MESSAGING } from '../messages/index.js';
 import { MEDIA_LINKS } from './media-links.js';
 import { getMessageMedia, openMediaLink, type MediaDeps } from './media.service.js';
-import { MESSAGING } from './messaging.js';
 
 const mediaDeps = ({ services }: RouteDeps): MediaDeps => ({
   providers: services.get(MESSAGING),

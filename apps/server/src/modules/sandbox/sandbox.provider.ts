@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { DeliveryStatus, MessagingProvider, StatusSink } from '../messages/index.js';
 import { describeSandboxMedia, openSandboxMedia } from './sandbox-media.js';
-import type { DeliveryStatus, MessagingProvider, StatusSink } from './messaging-provider.port.js';
 
 export interface SandboxTimeline {
   /** Delay after `send` before the message is reported `sent`. */

@@ -1,7 +1,7 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
-import { conversationContact, listConversations, listMessages } from './message-history.service.js';
+import { conversationContact, listConversations, listMessages } from './conversation.service.js';
 
 export function messagesHistoryRouter({ em, logger }: RouteDeps) {
   return {

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
-import { Message } from './message.entity.js';
+import { Message } from '../messages/index.js';
 
 /**
  * One row per channel + contact with messages (chat/conversations/list). Written only by the triggers on `messages`

@@ -10,20 +10,21 @@ import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from 
 import type { Logger } from '../../logger.js';
 import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
-import { Conversation } from './conversation.entity.js';
 import { Message } from './message.entity.js';
 import { requireProvider, type MessagingProviders } from './messaging-providers.js';
 import { recordOutbound } from './outbound-record.js';
+import type { SessionWindows } from './session-window.port.js';
 
 const WINDOW_MS = SESSION_WINDOW_HOURS * 3_600_000;
 
 /**
- * What sending needs: the database, a logger, the providers and, for an API call, the caller (a contactId of a
- * channel the caller may not use is then 403, as everywhere); an automation sends without one.
+ * What sending needs: the database, a logger, the providers, the session windows and, for an API call, the caller (a
+ * contactId of a channel the caller may not use is then 403, as everywhere); an automation sends without one.
  */
 export interface SendContext extends ServiceContext {
   log: Logger;
   providers: MessagingProviders;
+  windows: SessionWindows;
   caller?: Caller;
 }
 
@@ -57,14 +58,9 @@ async function recipientOf(ctx: SendContext, channelId: string, to?: string, con
  * the same on WhatsApp.
  */
 async function assertWindowOpen(ctx: SendContext, channelId: string, recipient: Recipient, now: Date): Promise<void> {
-  const conversation = recipient.contactId
-    ? await ctx.em.findOne(
-        Conversation,
-        { channel: channelId, contact: recipient.contactId },
-        { fields: ['lastInboundAt'] },
-      )
+  const lastInbound = recipient.contactId
+    ? await ctx.windows.lastInboundAt(ctx.em, channelId, recipient.contactId)
     : null;
-  const lastInbound = conversation?.lastInboundAt;
   const instead = 'send a template (chat/templates/send) instead.';
   if (!lastInbound) {
     throw new BadRequestError(

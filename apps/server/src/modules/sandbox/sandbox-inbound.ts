@@ -4,7 +4,7 @@ import { ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
-import { recordInboundMessage } from './message.service.js';
+import { recordInboundMessage } from '../messages/index.js';
 
 export interface SandboxInbound {
   channelId: string;

@@ -1,0 +1,26 @@
+import { contract } from '@switchboard/contract';
+import { routes } from '../../kit/implement.js';
+import { defineModule } from '../../kit/module.js';
+import { ConversationCount } from './conversation-count.entity.js';
+import { Conversation } from './conversation.entity.js';
+import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
+import { mediaLinksService } from './media-links.js';
+import { mediaLinkRoutes, mediaRouter } from './media.router.js';
+import { sessionWindowsService } from './session-window.provider.js';
+
+/**
+ * Conversations: one row per channel and contact with messages, with its counters, kept by triggers on `messages`;
+ * the inbox (chat/conversations/list), a conversation's history (chat/messages/list), the files its customers sent
+ * (chat/media/get and the signed `/media/<token>` links), and the 24-hour window chat/message/send checks.
+ */
+export const conversationsModule = defineModule({
+  name: 'conversations',
+  entities: [Conversation, ConversationCount],
+  routes: [
+    routes(contract.workspace.chat.messages, messagesHistoryRouter),
+    routes(contract.workspace.chat.conversations, conversationsRouter),
+    routes(contract.workspace.chat.media, mediaRouter),
+  ],
+  publicRoutes: mediaLinkRoutes,
+  services: [sessionWindowsService, mediaLinksService],
+});
