@@ -4,6 +4,7 @@ import { defineModule } from '../../kit/module.js';
 import { ConversationCount } from './conversation-count.entity.js';
 import { Conversation } from './conversation.entity.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
+import { MediaLinkOpen } from './media-link-open.entity.js';
 import { mediaLinksService } from './media-links.js';
 import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { sessionWindowsService } from './session-window.provider.js';
@@ -15,7 +16,7 @@ import { sessionWindowsService } from './session-window.provider.js';
  */
 export const conversationsModule = defineModule({
   name: 'conversations',
-  entities: [Conversation, ConversationCount],
+  entities: [Conversation, ConversationCount, MediaLinkOpen],
   routes: [
     routes(contract.workspace.chat.messages, messagesHistoryRouter),
     routes(contract.workspace.chat.conversations, conversationsRouter),

@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { MediaLink } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
-import { AppError, NotFoundError } from '../../kit/errors.js';
+import { AppError, BadRequestError, NotFoundError } from '../../kit/errors.js';
 import {
   findAccessibleMessage,
   Message,
@@ -9,7 +9,8 @@ import {
   type MessagingProvider,
   type MessagingProviders,
 } from '../messages/index.js';
-import { signMediaLink, verifyMediaLink } from './media-link.js';
+import { MediaLinkOpen } from './media-link-open.entity.js';
+import { MEDIA_LINK_MAX_OPENS, signMediaLink, verifyMediaLink } from './media-link.js';
 import type { MediaLinks } from './media-links.js';
 
 export interface MediaDeps {
@@ -48,14 +49,38 @@ export async function getMessageMedia(ctx: CallerContext, deps: MediaDeps, msgid
   };
 }
 
+/**
+ * Counts one open of the link (its signature names it), across instances: false once it was opened
+ * MEDIA_LINK_MAX_OPENS times. The first open inserts the row; a parallel first open finds it and counts again.
+ */
+async function countOpen(em: EntityManager, token: string): Promise<boolean> {
+  const [, expires, link] = token.split('.') as [string, string, string];
+  const more = () =>
+    em.nativeUpdate(MediaLinkOpen, { link, opens: { $lt: MEDIA_LINK_MAX_OPENS } }, { opens: raw('opens + 1') });
+  if ((await more()) === 1) return true;
+  const { affectedRows } = await em
+    .createQueryBuilder(MediaLinkOpen)
+    .insert({ link, opens: 1, expiresAt: new Date(Number(expires) * 1000) })
+    .onConflict('link')
+    .ignore()
+    .execute('run');
+  return affectedRows === 1 || (await more()) === 1;
+}
+
 /** A media link being opened: the file's bytes from its provider, with the document's filename when it has one. */
 export async function openMediaLink(
   em: EntityManager,
   deps: MediaDeps,
   token: string,
 ): Promise<MediaContent & { filename?: string }> {
-  const messageId = verifyMediaLink(deps.links.key, token, deps.now());
+  const messageId = verifyMediaLink(deps.links.verifyKeys, token, deps.now());
   if (!messageId) throw linkNotFound();
+  if (!(await countOpen(em, token)))
+    throw new BadRequestError(
+      'invalid_request',
+      `This media link was opened ${MEDIA_LINK_MAX_OPENS} times, the most one link allows: ask chat/media/get for a ` +
+        'new one.',
+    );
   const message = await em.findOne(Message, { id: messageId }, { fields: ['channel', 'provider', 'media'] });
   const media = message?.media;
   if (!message || !media?.mediaId) throw linkNotFound();
