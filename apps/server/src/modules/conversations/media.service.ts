@@ -20,6 +20,9 @@ export interface MediaDeps {
   now: () => Date;
 }
 
+/** A link's row key: its signature, unique per link (message, expiry, key) and never the whole token. */
+const linkOf = (token: string) => token.split('.')[2]!;
+
 /** An expired, altered or foreign link, and one whose message is gone since, all look the same. */
 const linkNotFound = () =>
   new NotFoundError('media_not_found', 'This media link is unknown or has expired: ask chat/media/get for a new one.');
@@ -41,6 +44,13 @@ export async function getMessageMedia(ctx: CallerContext, deps: MediaDeps, msgid
   if (!mediaId) throw new NotFoundError('media_not_found', `Message ${msgid} has no file a customer sent.`);
   const file = await providerOf(deps.providers, message.provider).describeMedia(ctx.em, message.channel.id, mediaId);
   const { token, expiresAt } = signMediaLink(deps.links.key, message.id, deps.now());
+  // Kept with the link for its life: opening it looks nothing up (the same link asked for twice keeps the first).
+  await ctx.em
+    .createQueryBuilder(MediaLinkOpen)
+    .insert({ link: linkOf(token), opens: 0, file, expiresAt })
+    .onConflict('link')
+    .ignore()
+    .execute('run');
   return {
     url: `${deps.links.publicUrl}/media/${token}`,
     mimeType: file.mimeType,
@@ -54,7 +64,8 @@ export async function getMessageMedia(ctx: CallerContext, deps: MediaDeps, msgid
  * MEDIA_LINK_MAX_OPENS times. The first open inserts the row; a parallel first open finds it and counts again.
  */
 async function countOpen(em: EntityManager, token: string): Promise<boolean> {
-  const [, expires, link] = token.split('.') as [string, string, string];
+  const link = linkOf(token);
+  const expires = token.split('.')[1]!;
   const more = () =>
     em.nativeUpdate(MediaLinkOpen, { link, opens: { $lt: MEDIA_LINK_MAX_OPENS } }, { opens: raw('opens + 1') });
   if ((await more()) === 1) return true;
@@ -84,6 +95,12 @@ export async function openMediaLink(
   const message = await em.findOne(Message, { id: messageId }, { fields: ['channel', 'provider', 'media'] });
   const media = message?.media;
   if (!message || !media?.mediaId) throw linkNotFound();
-  const content = await providerOf(deps.providers, message.provider).openMedia(em, message.channel.id, media.mediaId);
+  const known = await em.findOne(MediaLinkOpen, { link: linkOf(token) }, { fields: ['file'] });
+  const content = await providerOf(deps.providers, message.provider).openMedia(
+    em,
+    message.channel.id,
+    media.mediaId,
+    known?.file ?? undefined,
+  );
   return { ...content, ...(media.filename ? { filename: media.filename } : {}) };
 }
