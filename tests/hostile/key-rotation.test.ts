@@ -82,13 +82,11 @@ describe('rotating SECRETS_KEY', { timeout: 1_500_000 }, () => {
       SECRETS_KEY_PREVIOUS: `${randomBytes(32).toString('base64')},${OLD_KEY}`,
     });
     expect(await postSigned(server)).toBe(200);
-    await server
-      .client(tenant.ownerKey)
-      .platform.tickets.manage({
-        platformId: tenant.platformId,
-        ticketId: tenant.ids.tickets!.t1!.id,
-        status: 'closed',
-      });
+    await server.client(tenant.ownerKey).platform.tickets.manage({
+      platformId: tenant.platformId,
+      ticketId: tenant.ids.tickets!.t1!.id,
+      status: 'closed',
+    });
     await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(1);
     const { Webhook } = await import('standardwebhooks');
     const hit = receiver.received[0]!;

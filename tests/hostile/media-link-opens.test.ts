@@ -8,8 +8,9 @@ test(
   async ({ server, acme }) => {
     const { data } = await server.client(acme.memberKey).workspace.chat.media.get({ msgid: acme.mediaMsgid });
     // The link starts with PUBLIC_URL; the server under test listens on a port of its own.
-  const local = (url: string) => `${server.baseUrl}${new URL(url).pathname}`;
-  const open = () => fetch(local(data.url)).then(async (reply) => ({ status: reply.status, body: await reply.text() }));
+    const local = (url: string) => `${server.baseUrl}${new URL(url).pathname}`;
+    const open = () =>
+      fetch(local(data.url)).then(async (reply) => ({ status: reply.status, body: await reply.text() }));
     for (let n = 1; n <= 30; n++) expect((await open()).status, `open ${n}`).toBe(200);
     const refused = await open();
     expect(refused.status).toBe(400);

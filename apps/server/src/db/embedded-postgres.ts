@@ -15,7 +15,7 @@ const USER = 'postgres';
 /** What clusters made before the password file existed were given: they keep it and keep working. */
 const FORMER_PASSWORD = 'postgres';
 /** The cluster's superuser password, beside it in the data directory (mode 600). */
-export const EMBEDDED_PASSWORD_FILE = 'pg.password';
+const EMBEDDED_PASSWORD_FILE = 'pg.password';
 
 /**
  * The superuser password of the cluster in `dataDir`: read from its file; for a cluster about to be created, a random

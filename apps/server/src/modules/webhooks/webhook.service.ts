@@ -68,7 +68,7 @@ async function post(
 }
 
 /** How deliveries are made: WEBHOOK_TIMEOUT_MS, WEBHOOK_DISABLE_AFTER_HOURS. */
-export interface DeliverySettings {
+interface DeliverySettings {
   timeoutMs: number;
   disableAfterHours: number;
 }
