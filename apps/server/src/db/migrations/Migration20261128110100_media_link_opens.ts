@@ -7,7 +7,8 @@ export class MediaLinkOpens extends Migration {
   override up(): void {
     this.addSql(
       `create table "media_link_opens" ("link" varchar(64) not null, "opens" int not null default 0, ` +
-        `"file" jsonb null, "expires_at" timestamptz not null, constraint "media_link_opens_pkey" primary key ("link"));`,
+        `"file" jsonb null, "expires_at" timestamptz not null, ` +
+        `constraint "media_link_opens_pkey" primary key ("link"));`,
     );
     this.addSql(`create index "media_link_opens_expires_at_index" on "media_link_opens" ("expires_at");`);
   }
