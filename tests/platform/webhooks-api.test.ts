@@ -34,7 +34,9 @@ const test = base
         server.client(key).platform.webhooks.manage({ platformId: tenant.platformId, ...params } as never),
   )
   .extend('create', ({ manage }) => async (extra: Record<string, unknown> = {}) => {
-    const reply = await manage({ url: HOOK_URL, events: ['ticket.closed'], ...extra });
+    // A URL of its own: a platform has one endpoint per URL.
+    const url = `${HOOK_URL}?n=${randomUUID()}`;
+    const reply = await manage({ url, events: ['ticket.closed'], ...extra });
     return reply.data as Extract<typeof reply.data, { url: string }>;
   });
 
@@ -47,7 +49,7 @@ describe('webhooks/manage: create, update, delete', () => {
     const created = await create({ events: 'ticket.closed, message.received', description: 'CRM sync' });
     expect(created).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      url: HOOK_URL,
+      url: expect.stringMatching(/^https:\/\/hooks\.example\.com\/switchboard\?n=/),
       description: 'CRM sync',
       events: ['ticket.closed', 'message.received'],
       enabled: true,
@@ -104,7 +106,7 @@ describe('webhooks/manage: create, update, delete', () => {
     const reply = await manage({ endpointId: created.id, delete: true });
     expect(reply).toMatchObject({
       message: 'Webhook endpoint deleted successfully',
-      data: { id: created.id, url: HOOK_URL },
+      data: { id: created.id, url: created.url },
     });
     expect(
       (await server.client(acme.ownerKey).platform.webhooks.list({ platformId: acme.platformId })).data.map(
@@ -276,7 +278,7 @@ describe('webhooks: not found, other tenants, access', () => {
       'select url, secret_ciphertext from webhook_endpoints where id = $1',
       [endpoint.id],
     );
-    expect(after!.url).toBe(HOOK_URL);
+    expect(after!.url).toBe(endpoint.url);
     expect(openWebhookSecret(endpoint.id, after!.secret_ciphertext)).toBe(endpoint.secret);
   });
 
@@ -317,7 +319,7 @@ describe('webhooks: GET = POST, rate classes', () => {
     expect(viaGet.data.pagination).toEqual({ page: 1, limit: 5, total: 0, pages: 0 });
 
     const createQuery =
-      `platformId=${acme.platformId}&url=${encodeURIComponent(HOOK_URL)}` +
+      `platformId=${acme.platformId}&url=${encodeURIComponent(`${HOOK_URL}/get`)}` +
       '&events=ticket.closed&events=message.received';
     const created = await server.http.get(`${PATHS.manage}?${createQuery}`, { headers: { 'X-API-Key': nextKey() } });
     expect(created.status).toBe(200);

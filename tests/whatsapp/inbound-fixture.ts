@@ -76,7 +76,12 @@ export function postSigned(
   return fetch(`${baseUrl}/webhooks/whatsapp/${channel.channelId}`, { method: 'POST', headers, body: bytes });
 }
 
-const epoch = (offsetSeconds = 0) => String(1_763_890_000 + offsetSeconds);
+/**
+ * Meta's timestamps in these payloads: an hour before the suite started, so every `at` offset the suites use stays
+ * inside the window the server believes (30 days back, 5 minutes ahead).
+ */
+const EPOCH_BASE = Math.floor(Date.now() / 1000) - 3600;
+const epoch = (offsetSeconds = 0) => String(EPOCH_BASE + offsetSeconds);
 
 export interface MetaStatus {
   id: string;
@@ -132,7 +137,7 @@ export const notification = (...entries: { wabaId: string; changes: unknown[] }[
 });
 
 /** The ISO form of `epoch(at)`: what events and replies carry for Meta's timestamps. */
-export const isoAt = (at = 0) => new Date((1_763_890_000 + at) * 1000).toISOString();
+export const isoAt = (at = 0) => new Date((EPOCH_BASE + at) * 1000).toISOString();
 
 /** An outbound message of the WhatsApp channel as the provider's send records it (that path is built elsewhere). */
 export async function insertOutbound(

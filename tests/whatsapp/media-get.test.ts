@@ -99,6 +99,8 @@ describe('chat/media/get and its link', () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(FILES.photo.bytes)).toBe(true);
     // Opened again within its 5 minutes, the link works again.
     expect((await open(reply.data.url)).status).toBe(200);
+    // Graph's short-lived URL is kept with the link: one lookup per link, none per open.
+    expect(mediaLookups(MEDIA_IDS.photo).length).toBe(before + 1);
   });
 
   test('serves a document as an attachment under its filename', async ({ getMedia, open }) => {

@@ -19,6 +19,7 @@ describe('workspace automations/list', () => {
           createdAt: expect.stringMatching(/^\d{4}-.*Z$/),
         },
       ],
+      pagination: { page: 1, limit: 50, total: 1, pages: 1 },
       total: 1,
     });
   });

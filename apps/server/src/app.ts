@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps): Express {
   const routeDeps = { em: deps.orm.em, logger: deps.logger, jobs: deps.jobs, services: deps.services };
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
   // Its pages act through the API's own endpoints (LocalApi), as the signed-in user.
-  const api = createLocalApi(routeSlices, routeDeps);
+  const api = createLocalApi(routeSlices, routeDeps, deps.rateLimiters);
   app.use(
     PORTAL_PATH,
     createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, api, ...deps.portal }),

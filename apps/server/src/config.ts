@@ -96,6 +96,8 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   /** How long one webhook POST may take; kept well under the delivery job's 60 s expiry. */
   WEBHOOK_TIMEOUT_MS: integer(100, 30_000).default(10_000),
+  /** A webhook endpoint that failed every attempt for this long is disabled and its platform's owner emailed. */
+  WEBHOOK_DISABLE_AFTER_HOURS: number().positive('must be positive').default(24),
   /**
    * Local development and tests only: webhooks may use http:// to localhost/127.0.0.1 and reach private, loopback
    * and link-local addresses. Off, webhook URLs must be https:// to public addresses (server-side request forgery).
@@ -119,6 +121,19 @@ const envSchema = z.object({
    * once a channel uses the WhatsApp Cloud API; every instance needs the same value.
    */
   SECRETS_KEY: z.string().optional(),
+  /**
+   * Keys SECRETS_KEY replaced, comma-separated: they still decrypt (and verify media links) while `pnpm cli secrets
+   * rekey` re-encrypts what they encrypted.
+   */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      value
+        ?.split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    ),
   /** Meta's Graph API: every WhatsApp Cloud API call goes to `${WHATSAPP_GRAPH_URL}/${WHATSAPP_GRAPH_VERSION}/…`. */
   WHATSAPP_GRAPH_URL: url(['https', 'http']).default('https://graph.facebook.com'),
   WHATSAPP_GRAPH_VERSION: z

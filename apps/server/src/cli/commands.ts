@@ -3,11 +3,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Command, Option } from 'commander';
 import { isUuid, WEBHOOK_EVENT_TYPES, webhookEventsProblem, webhookManageParams } from '@switchboard/contract';
 import { seedDemoIfEmpty } from '../demo.js';
-import { ValidationError } from '../kit/errors.js';
+import { AppError, ValidationError } from '../kit/errors.js';
 import { createApiKey, revokeApiKey } from '../modules/api-keys/index.js';
 import { Platform } from '../modules/platforms/index.js';
 import { hashPassword, User } from '../modules/users/index.js';
-import { manageEndpoint, WEBHOOK_POLICY, WEBHOOK_SECRET_PATTERN, WEBHOOK_SECRETS } from '../modules/webhooks/index.js';
+import {
+  manageEndpoint,
+  rekeyWebhookSecrets,
+  WEBHOOK_POLICY,
+  WEBHOOK_SECRET_PATTERN,
+  WEBHOOK_SECRETS,
+} from '../modules/webhooks/index.js';
+import { rekeyWhatsAppSecrets } from '../modules/whatsapp/index.js';
 import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
 import { addSandboxCommands } from './sandbox-commands.js';
@@ -115,11 +122,32 @@ export function buildCli(): Command {
         const deps = { policy: started.get(WEBHOOK_POLICY), secrets: started.get(WEBHOOK_SECRETS) };
         const { data } = await manageEndpoint({ em }, platform.id, params.data, deps, opts.secret).catch(
           (error: unknown) => {
-            if (!(error instanceof ValidationError)) throw error;
-            throw new CliError(error.issues.map((issue) => `--${issue.field}: ${issue.problem}`).join('; '));
+            if (error instanceof ValidationError)
+              throw new CliError(error.issues.map((issue) => `--${issue.field}: ${issue.problem}`).join('; '));
+            if (error instanceof AppError && error.status === 400) throw new CliError(error.message);
+            throw error;
           },
         );
         return { id: data.id, platformId: platform.id, url: data.url, events: data.events, secret: data.secret };
+      }),
+    );
+
+  program
+    .command('secrets')
+    .description('Stored secrets and SECRETS_KEY')
+    .command('rekey')
+    .description(
+      'Re-encrypt every stored secret with SECRETS_KEY (after a rotation: the replaced key in SECRETS_KEY_PREVIOUS) ' +
+        'and print how many values were re-encrypted and how many were current already',
+    )
+    .action(() =>
+      runCommand(async (em, { secrets }) => {
+        if (!secrets) throw new CliError('SECRETS_KEY is not set: there is no key to re-encrypt with.');
+        return {
+          keyId: secrets.keyId,
+          webhookEndpoints: await rekeyWebhookSecrets(em, secrets),
+          whatsappChannels: await rekeyWhatsAppSecrets(em, secrets),
+        };
       }),
     );
 

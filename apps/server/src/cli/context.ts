@@ -5,6 +5,7 @@ import { listenerOn } from '../db/notification-listener.js';
 import { startQueue, type QueueRuntime } from '../events/queue.js';
 import { queueSpecsOf } from '../events/worker.js';
 import type { JobQueue } from '../kit/jobs.js';
+import type { SecretBox } from '../kit/secrets.js';
 import { startServices, type Services } from '../kit/services.js';
 import { createLogger, type Logger } from '../logger.js';
 import { jobFactories, openDatabase, serviceProviders } from '../wiring.js';
@@ -19,6 +20,8 @@ export interface CommandContext {
    * the running servers' workers; this process runs none.
    */
   jobs(): Promise<JobQueue>;
+  /** The SECRETS_KEY box (with SECRETS_KEY_PREVIOUS); undefined when no key is configured. */
+  secrets: SecretBox | undefined;
 }
 
 export class CliError extends Error {}
@@ -72,7 +75,13 @@ export async function runCommand(
   };
   try {
     const appliedMigrations = await migrate(database.orm);
-    const result = await command(database.orm.em.fork(), { logger, appliedMigrations, services, jobs });
+    const result = await command(database.orm.em.fork(), {
+      logger,
+      appliedMigrations,
+      services,
+      jobs,
+      secrets: database.secrets,
+    });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);

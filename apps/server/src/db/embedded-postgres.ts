@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { ConfigError } from '../config.js';
@@ -11,7 +12,28 @@ export interface EmbeddedDatabase {
 }
 
 const USER = 'postgres';
-const PASSWORD = 'postgres';
+/** What clusters made before the password file existed were given: they keep it and keep working. */
+const FORMER_PASSWORD = 'postgres';
+/** The cluster's superuser password, beside it in the data directory (mode 600). */
+const EMBEDDED_PASSWORD_FILE = 'pg.password';
+
+/**
+ * The superuser password of the cluster in `dataDir`: read from its file; for a cluster about to be created, a random
+ * one written there first (`wx`: of two processes starting together, one writes and both read); for an older cluster
+ * without the file, the password it was created with.
+ */
+function clusterPassword(dataDir: string, clusterExists: boolean): string {
+  const file = path.join(dataDir, EMBEDDED_PASSWORD_FILE);
+  if (!existsSync(file)) {
+    if (clusterExists) return FORMER_PASSWORD;
+    try {
+      writeFileSync(file, `${randomBytes(24).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}
 
 async function isAcceptingConnections(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
@@ -80,8 +102,10 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedDatabase> {
   const { dataDir, port, database, logger } = options;
   const clusterDir = path.join(dataDir, 'pg');
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  mkdirSync(dataDir, { recursive: true });
+  const password = clusterPassword(dataDir, existsSync(path.join(clusterDir, 'PG_VERSION')));
+  const adminUrl = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
+  const url = `postgres://${USER}:${password}@127.0.0.1:${port}/${database}`;
 
   if (existsSync(path.join(clusterDir, 'postmaster.pid')) && (await isAcceptingConnections(adminUrl))) {
     logger.debug({ port }, 'reusing the running embedded PostgreSQL');
@@ -89,7 +113,6 @@ export async function startEmbeddedPostgres(options: {
     return { url, stop: async () => undefined };
   }
 
-  mkdirSync(dataDir, { recursive: true });
   const asRoot = process.getuid?.() === 0;
   // As root the cluster runs as the `postgres` user, which must be able to reach its directory.
   if (asRoot) chmodSync(dataDir, 0o755);
@@ -98,7 +121,7 @@ export async function startEmbeddedPostgres(options: {
     databaseDir: clusterDir,
     port,
     user: USER,
-    password: PASSWORD,
+    password,
     persistent: options.persistent ?? true,
     // PostgreSQL refuses to run as root; in containers and CI we are root, so it runs as a `postgres` user.
     createPostgresUser: asRoot,

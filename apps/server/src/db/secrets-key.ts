@@ -18,7 +18,8 @@ const EMBEDDED_SECRETS_KEY_FILE = 'secrets.key';
  * and WhatsApp channels work out of the box and stay readable across restarts and the CLI.
  */
 export function secretsFor(config: Config, logger: Logger): SecretBox | undefined {
-  if (config.SECRETS_KEY !== undefined) return createSecretBox(config.SECRETS_KEY);
+  if (config.SECRETS_KEY !== undefined)
+    return createSecretBox(config.SECRETS_KEY, 'SECRETS_KEY', config.SECRETS_KEY_PREVIOUS ?? []);
   if (config.DATABASE_URL) return undefined;
   const file = path.join(config.SWITCHBOARD_DATA_DIR, EMBEDDED_SECRETS_KEY_FILE);
   mkdirSync(config.SWITCHBOARD_DATA_DIR, { recursive: true });

@@ -16,6 +16,7 @@ export interface DeliveryDeps {
  */
 async function recordOutcome<Row extends PendingRow, Outcome extends AttemptOutcome>(
   tx: EntityManager,
+  jobs: JobQueue,
   target: DeliveryTarget<Row, Outcome>,
   row: Row,
   outcome: Outcome,
@@ -35,7 +36,7 @@ async function recordOutcome<Row extends PendingRow, Outcome extends AttemptOutc
     },
   );
   if (updated !== 1) return false;
-  await target.recorded?.(tx, row, outcome, now);
+  await target.recorded?.(tx, row, outcome, now, jobs);
   return true;
 }
 
@@ -62,10 +63,15 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
     outcome.ok || outcome.final ? null : nextRetryAt(deps.policy, row.attempts + 1, new Date(row.createdAt));
   const status: DeliveryStatus = outcome.ok ? 'done' : retryAt ? 'pending' : 'failed';
   await deps.em.transactional(async (tx) => {
-    const recorded = await recordOutcome(tx, target, row, outcome, status, retryAt);
+    const recorded = await recordOutcome(tx, deps.queue, target, row, outcome, status, retryAt);
     if (!recorded || !retryAt) return;
     const delaySeconds = Math.max(0, Math.round((retryAt.getTime() - Date.now()) / 1000));
-    await deps.queue.enqueue(tx, target.queue, { id: row.id, attempt: row.attempts + 1 }, delaySeconds);
+    await deps.queue.enqueue(
+      tx,
+      target.queue,
+      { id: row.id, attempt: row.attempts + 1, share: job.share },
+      delaySeconds,
+    );
   });
   const log = {
     queue: target.queue,

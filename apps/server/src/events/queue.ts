@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { fromKysely, PgBoss, type Queue, type SendOptions } from 'pg-boss';
+import { fromKysely, PgBoss, type Db, type Queue, type SendOptions } from 'pg-boss';
 import type { JobData, JobQueue } from '../kit/jobs.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage, outageLog } from '../outages.js';
@@ -74,6 +74,28 @@ const BACKLOG_SQL = `
     from ${SCHEMA}.job
    where name = any($1) and state <= 'active'`;
 
+/**
+ * Fair shares. A job that names a share (a tenant: platform, channel) is filed under it as pg-boss's `group`, and
+ * its priority is minus the share's jobs already waiting in that queue, so the n-th waiting job of every share
+ * comes before the (n+1)-th of any: jobs are taken round-robin over the shares that have work, whatever order they
+ * were queued in. The worker also caps each share's running jobs across all instances (pg-boss's
+ * `groupConcurrency`, checked in the claim query), so a share whose receiver never answers holds a bounded part of
+ * the slots. The count stops at SHARE_COUNT_CAP: a deeper backlog waits behind everyone else's anyway.
+ */
+const SHARE_COUNT_CAP = 10_000;
+const SHARE_WAITING_SQL = `
+  select count(*)::int as waiting
+    from (select 1 from ${SCHEMA}.job
+           where name = $1 and group_id = $2 and state < 'active'
+           limit ${SHARE_COUNT_CAP}) share_jobs`;
+
+/** pg-boss's send options for a job of `share` in `queue`: its group, and its place in the round-robin. */
+async function shareOptions(db: Db, queue: string, share: string | undefined): Promise<SendOptions> {
+  if (share === undefined) return {};
+  const { rows } = await db.executeSql(SHARE_WAITING_SQL, [queue, share]);
+  return { group: { id: share }, priority: -(rows[0] as { waiting: number }).waiting };
+}
+
 /** A queue the worker runs, as the modules declared it (see DeliveryTarget and Task in kit/jobs.ts). */
 export interface QueueSpec {
   name: string;
@@ -135,10 +157,17 @@ export async function startQueue(
     await applySchedule(boss, spec);
   }
   /** Inserts through the caller's open transaction, so the job exists if, and only if, it commits. */
-  async function sendWithin(tx: EntityManager, queue: string, data: object, options: SendOptions): Promise<void> {
+  async function sendWithin(
+    tx: EntityManager,
+    queue: string,
+    data: object,
+    options: SendOptions & { share?: string },
+  ): Promise<void> {
     const transaction = tx.getTransactionContext<Parameters<typeof fromKysely>[0]>();
     if (!transaction) throw new Error(`queueing a ${queue} job needs an open transaction`);
-    await boss.send(queue, data, { ...options, db: fromKysely(transaction) });
+    const { share, ...send } = options;
+    const db = fromKysely(transaction);
+    await boss.send(queue, data, { ...send, ...(await shareOptions(db, queue, share)), db });
   }
   const names = queues.map((spec) => spec.name);
   const wanted = new Map(queues.flatMap((spec) => (spec.wanted ? [[spec.name, spec.wanted] as const] : [])));
@@ -154,10 +183,10 @@ export async function startQueue(
     },
     queue: {
       enqueue: (tx, queue, job, startAfterSeconds) =>
-        sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds }),
+        sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds, share: job.share }),
       async enqueueTask(tx, queue, data, options) {
         if (!((await wanted.get(queue.name)?.(tx, data)) ?? true)) return;
-        await sendWithin(tx, queue.name, { ...data }, { singletonKey: options?.singletonKey });
+        await sendWithin(tx, queue.name, { ...data }, { singletonKey: options?.singletonKey, share: options?.share });
       },
     },
   };

@@ -82,14 +82,19 @@ export async function startEvents(
    */
   async function consume<T extends object>(
     name: string,
-    concurrency: number,
+    { concurrency, shareConcurrency }: Pick<Task, 'concurrency' | 'shareConcurrency'>,
     jobLog: Logger,
     what: string,
     run: (data: T, signal: AbortSignal) => Promise<void>,
   ) {
     await boss.work<T>(
       name,
-      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: concurrency },
+      {
+        pollingIntervalSeconds: 1,
+        notifyPollingIntervalSeconds: 1,
+        localConcurrency: concurrency,
+        ...(shareConcurrency !== undefined && { groupConcurrency: shareConcurrency }),
+      },
       async (jobs) => {
         for (const job of jobs) {
           try {
@@ -108,11 +113,11 @@ export async function startEvents(
     );
   }
   const work = (target: DeliveryTarget) =>
-    consume<DeliveryJob>(target.queue, target.concurrency, log, 'delivery job', (data, signal) =>
+    consume<DeliveryJob>(target.queue, target, log, 'delivery job', (data, signal) =>
       runDelivery(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
     );
   const runTasks = (task: Task) =>
-    consume<JobData>(task.queue.name, task.concurrency, taskLog, 'task', (data, signal) =>
+    consume<JobData>(task.queue.name, task, taskLog, 'task', (data, signal) =>
       task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
     );
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));

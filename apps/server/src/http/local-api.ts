@@ -2,10 +2,12 @@ import type { EndpointMetadata } from '@switchboard/contract';
 import type { AppRoute, ClientInferRequest } from '@ts-rest/core';
 import type { z } from 'zod';
 import type { Caller } from '../kit/context.js';
-import { ValidationError } from '../kit/errors.js';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimitedError, ValidationError } from '../kit/errors.js';
 import type { EndpointResult, RouteDeps, RouteSlice } from '../kit/implement.js';
 import type { Logger } from '../logger.js';
 import { assertAccess } from './guards.js';
+import type { RateLimiters } from './rate-limit.js';
 import { zodIssues } from './validation.js';
 
 /** An endpoint's parameters as a client writes them (before its schema's defaults and transforms). */
@@ -25,8 +27,9 @@ type Handler = (args: {
  * a page can only do what the same user's API key could, under the same rules and with the same 403/404 choices.
  * A call runs what an API request runs after its key is resolved: the route's access rule from the contract
  * (guards.ts), its parameter schema (the POST body's), then the very handler the API mounts (the implementation's
- * own checks: `platformId` is the caller's platform, the channel is one of the caller's). Rate limits and
- * Idempotency-Key belong to HTTP clients and are not applied. Failures are thrown as the API's typed errors.
+ * own checks: `platformId` is the caller's platform, the channel is one of the caller's). Each call spends the
+ * caller's budget of the endpoint's rate class, as the API request would (a portal user and their API keys share
+ * it); Idempotency-Key belongs to HTTP clients and is not applied. Failures are thrown as the API's typed errors.
  */
 export interface LocalApi {
   call<E extends EndpointRoutes>(
@@ -49,14 +52,27 @@ function collect(router: object, implementation: object, into: Map<AppRoute, Han
   }
 }
 
-export function createLocalApi(slices: readonly RouteSlice[], deps: RouteDeps): LocalApi {
+/** Spends one point of the caller's budget: a spent budget is the API's 429; a failing store lets the call through. */
+async function spend(limiters: RateLimiters, metadata: EndpointMetadata, userId: string, log: Logger) {
+  try {
+    await limiters[metadata.rateClass].consume(userId);
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes)
+      throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), metadata.rateClass);
+    log.error({ err: rejection }, 'rate limiter unavailable');
+  }
+}
+
+export function createLocalApi(slices: readonly RouteSlice[], deps: RouteDeps, limiters: RateLimiters): LocalApi {
   const handlers = new Map<AppRoute, Handler>();
   for (const slice of slices) collect(slice.router, slice.implement(deps) as object, handlers);
   return {
     async call(endpoint, { caller, log, requestId }, params) {
       const handler = handlers.get(endpoint.post);
       if (!handler) throw new Error(`No module implements ${endpoint.post.path}`);
-      assertAccess(caller, (endpoint.post.metadata as EndpointMetadata).access);
+      const metadata = endpoint.post.metadata as EndpointMetadata;
+      assertAccess(caller, metadata.access);
+      await spend(limiters, metadata, caller.userId, log);
       const parsed = (endpoint.post as { body: z.ZodTypeAny }).body.safeParse(params);
       if (!parsed.success) throw new ValidationError(zodIssues(parsed.error, 'body'));
       const { body } = await handler({ body: parsed.data, req: { caller, log, id: requestId } });

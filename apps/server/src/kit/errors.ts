@@ -35,8 +35,12 @@ export class AppError extends Error {
 export class AfterEffectError extends AppError {}
 
 export class ValidationError extends AppError {
-  constructor(readonly issues: FieldIssue[]) {
-    super(400, 'invalid_request', issues.map((i) => (i.field ? `${i.field}: ${i.problem}` : i.problem)).join('; '));
+  /** `code`: a 400 with a code of its own (e.g. `duplicate_url`) that still names its field. */
+  constructor(
+    readonly issues: FieldIssue[],
+    code: ErrorCode = 'invalid_request',
+  ) {
+    super(400, code, issues.map((i) => (i.field ? `${i.field}: ${i.problem}` : i.problem)).join('; '));
   }
 
   static field(field: string, problem: string) {

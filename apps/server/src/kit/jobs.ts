@@ -8,6 +8,11 @@ import type { Services } from './services.js';
 export interface DeliveryJob {
   id: string;
   attempt: number;
+  /**
+   * The tenant whose fair share the job draws on (a platform id, a channel id): one tenant's backlog never holds
+   * another's jobs behind it (see "Fair shares" in docs/security.md). Retries keep it.
+   */
+  share?: string;
 }
 
 /** The port modules queue work through; events/queue.ts implements it on pg-boss. */
@@ -17,13 +22,13 @@ export interface JobQueue {
   /**
    * Queues a task's job (see Task) through the caller's open transaction, like `enqueue`: the data is what the
    * queue's declaration says its task runs on. On a `singleton` task's queue, a job whose `singletonKey` already has
-   * one waiting is absorbed by it.
+   * one waiting is absorbed by it; `share` as in DeliveryJob.
    */
   enqueueTask<Data extends JobData>(
     tx: EntityManager,
     queue: TaskQueue<Data>,
     data: Data,
-    options?: { singletonKey?: string },
+    options?: { singletonKey?: string; share?: string },
   ): Promise<void>;
 }
 
@@ -62,6 +67,8 @@ export interface Task<Data extends JobData = JobData> {
   queue: TaskQueue<Data>;
   /** Jobs of this queue one process runs at once. */
   concurrency: number;
+  /** Jobs of one share (tenant) running at once across every instance; unlimited when omitted. */
+  shareConcurrency?: number;
   /**
    * At most one job per `singletonKey` waits and one runs (pg-boss's `stately` policy): a request made while one
    * waits is absorbed by it, one made while one runs waits for the next run, so the latest request is never lost.
@@ -131,6 +138,8 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   queue: string;
   /** Jobs of this queue one process runs at once. */
   concurrency: number;
+  /** Jobs of one share (tenant) running at once across every instance; unlimited when omitted. */
+  shareConcurrency?: number;
   /** The rows' entity: its DeliveryRecord columns are updated after each attempt. */
   entity: EntityClass<DeliveryRecord>;
   /** The row's status once delivered (`sent`, `delivered`, …); `pending` and `failed` are the same everywhere. */
@@ -143,8 +152,8 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   attempt(row: Row, signal: AbortSignal, context: AttemptContext): Promise<Outcome>;
   /** Columns of its own written with the outcome (e.g. the provider's message id). */
   outcomeColumns?(outcome: Outcome, at: { now: Date; nextAttemptAt: Date | null }): Record<string, unknown>;
-  /** Runs in the transaction that recorded the outcome (e.g. to log the attempt). */
-  recorded?(tx: EntityManager, row: Row, outcome: Outcome, now: Date): Promise<void>;
+  /** Runs in the transaction that recorded the outcome (e.g. to log the attempt); `jobs` queues in it. */
+  recorded?(tx: EntityManager, row: Row, outcome: Outcome, now: Date, jobs: JobQueue): Promise<void>;
 }
 
 /** What a module's job factory is given when the worker starts. */

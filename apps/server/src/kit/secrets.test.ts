@@ -109,3 +109,38 @@ describe('redact', () => {
     expect(redact(TOKEN)).not.toContain(TOKEN.slice(0, 8));
   });
 });
+
+describe('rotating the key', () => {
+  const OLD = randomBytes(32).toString('base64');
+  const NEW = randomBytes(32).toString('base64');
+  const before = createSecretBox(OLD);
+  const after = createSecretBox(NEW, 'SECRETS_KEY', [randomBytes(32).toString('base64'), OLD]);
+
+  it('decrypts with a previous key, encrypts with the current one', () => {
+    const stored = before.encrypt(TOKEN, 'channel:1:accessToken');
+    expect(after.decrypt(stored, 'channel:1:accessToken')).toBe(TOKEN);
+    expect(after.encrypt(TOKEN).split('.')[1]).toBe(after.keyId);
+    expect(problemOf(() => after.decrypt(stored, 'channel:2:accessToken'))).toBe('tampered');
+    expect(problemOf(() => createSecretBox(NEW).decrypt(stored))).toBe('wrong_key');
+  });
+
+  it('reseals what a previous key encrypted, and leaves current values alone', () => {
+    const resealed = after.reseal(before.encrypt(TOKEN, 'ctx'), 'ctx')!;
+    expect(resealed.split('.')[1]).toBe(after.keyId);
+    expect(createSecretBox(NEW).decrypt(resealed, 'ctx')).toBe(TOKEN);
+    expect(after.reseal(resealed, 'ctx')).toBeUndefined();
+  });
+
+  it('derives the current purpose key first, then the previous ones', () => {
+    const keys = after.deriveKeys('media links');
+    expect(keys).toHaveLength(3);
+    expect(keys[0]!.equals(after.deriveKey('media links'))).toBe(true);
+    expect(keys[2]!.equals(before.deriveKey('media links'))).toBe(true);
+  });
+
+  it('names a previous key that is not a key', () => {
+    expect(errorOf(() => createSecretBox(NEW, 'SECRETS_KEY', ['short'])).message).toMatch(
+      /a key of SECRETS_KEY_PREVIOUS/,
+    );
+  });
+});

@@ -47,13 +47,19 @@ export class SecretDecryptError extends Error {
 export interface SecretBox {
   /** Fingerprint of the key, as written into every ciphertext. */
   readonly keyId: string;
+  /** Encrypts with the current key. */
   encrypt(plaintext: string, context?: string): string;
+  /** Decrypts what the current key or one of the previous keys (SECRETS_KEY_PREVIOUS) encrypted. */
   decrypt(ciphertext: string, context?: string): string;
+  /** The ciphertext encrypted again with the current key, or undefined when the current key already encrypted it. */
+  reseal(ciphertext: string, context?: string): string | undefined;
   /**
    * A 32-byte key of its own for `purpose` (e.g. signing media links), derived with HKDF-SHA256: using it never
    * exposes this key, and keys for different purposes are unrelated.
    */
   deriveKey(purpose: string): Buffer;
+  /** deriveKey of the current key, then of each previous key: what a signature made before a rotation may use. */
+  deriveKeys(purpose: string): Buffer[];
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+$/;
@@ -93,14 +99,73 @@ function fingerprint(key: Buffer): string {
     .toString('base64url');
 }
 
-/** Encrypts and decrypts secrets with the key given as base64 (see parseSecretsKey for its errors). */
-export function createSecretBox(encodedKey: string | undefined, keyName = 'SECRETS_KEY'): SecretBox {
+/** The `v1.<keyId>.<iv>.<tag>.<data>` parts of a stored secret; throws SecretDecryptError when it is not one. */
+function partsOf(ciphertext: string) {
+  const [version, ...parts] = ciphertext.split('.');
+  if (version !== FORMAT_VERSION && /^v\d+$/.test(version ?? '')) {
+    throw new SecretDecryptError(
+      'unsupported_version',
+      `Stored secret has format ${version}; this version reads ${FORMAT_VERSION}.`,
+    );
+  }
+  const [keyId, iv, tag, data] = parts;
+  if (
+    version !== FORMAT_VERSION ||
+    parts.length !== 4 ||
+    !parts.every((part) => BASE64URL_PART.test(part)) ||
+    keyId === undefined ||
+    iv === undefined ||
+    tag === undefined ||
+    data === undefined
+  ) {
+    throw new SecretDecryptError(
+      'malformed',
+      `Stored secret is not in the ${FORMAT_VERSION}.<keyId>.<iv>.<tag>.<data> format.`,
+    );
+  }
+  const ivBytes = Buffer.from(iv, 'base64url');
+  const tagBytes = Buffer.from(tag, 'base64url');
+  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) {
+    throw new SecretDecryptError('malformed', 'Stored secret has an IV or authentication tag of the wrong length.');
+  }
+  return { keyId, iv: ivBytes, tag: tagBytes, data: Buffer.from(data, 'base64url') };
+}
+
+function open(key: Buffer, { iv, tag, data }: ReturnType<typeof partsOf>, context: string): string {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+  } catch {
+    throw new SecretDecryptError(
+      'tampered',
+      'Stored secret failed authentication: it was altered or belongs to another record.',
+    );
+  }
+}
+
+/**
+ * Encrypts with the key given as base64 (see parseSecretsKey for its errors) and decrypts what it or one of the
+ * `previous` keys encrypted, told apart by the key id in each ciphertext: a key can be replaced without a moment
+ * where stored secrets cannot be read (docs/operations.md, "Rotating SECRETS_KEY").
+ */
+export function createSecretBox(
+  encodedKey: string | undefined,
+  keyName = 'SECRETS_KEY',
+  previous: readonly string[] = [],
+): SecretBox {
   const key = parseSecretsKey(encodedKey, keyName);
   const keyId = fingerprint(key);
+  const keys = [key, ...previous.map((encoded) => parseSecretsKey(encoded, `a key of ${keyName}_PREVIOUS`))];
+  const byId = new Map(keys.map((each) => [fingerprint(each), each] as const));
+  const derive = (from: Buffer, purpose: string) =>
+    Buffer.from(hkdfSync('sha256', from, '', `switchboard ${purpose}`, KEY_BYTES));
 
-  return {
+  const box: SecretBox = {
     keyId,
-    deriveKey: (purpose) => Buffer.from(hkdfSync('sha256', key, '', `switchboard ${purpose}`, KEY_BYTES)),
+    deriveKey: (purpose) => derive(key, purpose),
+    deriveKeys: (purpose) => [...byId.values()].map((each) => derive(each, purpose)),
     encrypt(plaintext, context = '') {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
@@ -110,52 +175,23 @@ export function createSecretBox(encodedKey: string | undefined, keyName = 'SECRE
       return [FORMAT_VERSION, keyId, ...parts].join('.');
     },
     decrypt(ciphertext, context = '') {
-      const [version, ...parts] = ciphertext.split('.');
-      if (version !== FORMAT_VERSION && /^v\d+$/.test(version ?? '')) {
-        throw new SecretDecryptError(
-          'unsupported_version',
-          `Stored secret has format ${version}; this version reads ${FORMAT_VERSION}.`,
-        );
-      }
-      const [storedKeyId, iv, tag, data] = parts;
-      if (
-        version !== FORMAT_VERSION ||
-        parts.length !== 4 ||
-        !parts.every((part) => BASE64URL_PART.test(part)) ||
-        storedKeyId === undefined ||
-        iv === undefined ||
-        tag === undefined ||
-        data === undefined
-      ) {
-        throw new SecretDecryptError(
-          'malformed',
-          `Stored secret is not in the ${FORMAT_VERSION}.<keyId>.<iv>.<tag>.<data> format.`,
-        );
-      }
-      if (!sameText(storedKeyId, keyId)) {
+      const parts = partsOf(ciphertext);
+      const found = [...byId].find(([id]) => sameText(id, parts.keyId));
+      if (!found) {
         throw new SecretDecryptError(
           'wrong_key',
-          `Stored secret was encrypted with another key (id ${storedKeyId}; the configured key is ${keyId}).`,
+          `Stored secret was encrypted with another key (id ${parts.keyId}; the configured key is ${keyId}` +
+            `${byId.size > 1 ? `, the previous ${[...byId.keys()].slice(1).join(', ')}` : ''}).`,
         );
       }
-      const ivBytes = Buffer.from(iv, 'base64url');
-      const tagBytes = Buffer.from(tag, 'base64url');
-      if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) {
-        throw new SecretDecryptError('malformed', 'Stored secret has an IV or authentication tag of the wrong length.');
-      }
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, ivBytes, { authTagLength: TAG_BYTES });
-        decipher.setAAD(Buffer.from(context, 'utf8'));
-        decipher.setAuthTag(tagBytes);
-        return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-      } catch {
-        throw new SecretDecryptError(
-          'tampered',
-          'Stored secret failed authentication: it was altered or belongs to another record.',
-        );
-      }
+      return open(found[1], parts, context);
+    },
+    reseal(ciphertext, context = '') {
+      if (sameText(partsOf(ciphertext).keyId, keyId)) return undefined;
+      return box.encrypt(box.decrypt(ciphertext, context), context);
     },
   };
+  return box;
 }
 
 function sameText(a: string, b: string): boolean {

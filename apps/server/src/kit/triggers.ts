@@ -24,7 +24,10 @@ export interface TriggerEvent {
 
 export const TRIGGER_QUEUE = taskQueue<TriggerEvent>('automation.trigger');
 
-/** Queues the event inside the caller's open transaction: it exists if, and only if, the write commits. */
+/**
+ * Queues the event inside the caller's open transaction: it exists if, and only if, the write commits. Runs are
+ * taken fairly per channel: one channel's backlog never holds another's events behind it.
+ */
 export async function queueTrigger(tx: EntityManager, jobs: JobQueue, event: Omit<TriggerEvent, 'at'>): Promise<void> {
-  await jobs.enqueueTask(tx, TRIGGER_QUEUE, { ...event, at: new Date().toISOString() });
+  await jobs.enqueueTask(tx, TRIGGER_QUEUE, { ...event, at: new Date().toISOString() }, { share: event.channelId });
 }

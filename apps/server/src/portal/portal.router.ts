@@ -4,6 +4,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import type { LocalApi } from '../http/local-api.js';
+import { RateLimitedError } from '../kit/errors.js';
 import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { portalAssets, type AssetUrls } from './assets.js';
@@ -71,6 +72,11 @@ function errorPages(assets: AssetUrls, logger: Logger) {
     if (error instanceof CsrfError) {
       const message = 'This form has expired or did not come from this site. Go back, reload the page and try again.';
       return res.status(403).send(messagePage(assets, { title: 'Form expired', message, viewer }));
+    }
+    // The API's budgets apply to the portal's actions too (LocalApi): a spent one is a 429 page.
+    if (error instanceof RateLimitedError) {
+      res.status(429).set(error.headers);
+      return res.send(messagePage(assets, { title: 'Too many requests', message: error.message, viewer }));
     }
     // body-parser's refusals (too large, too many fields, bad charset) carry their 4xx status.
     const { type, status } = error as { type?: unknown; status?: number };

@@ -53,3 +53,16 @@ export const pageEnvelope = <I extends z.ZodTypeAny>(item: I) =>
       pagination: paginationSchema,
     }),
   );
+
+/** A list the SPEC gives a `total` that became paginated: `pagination`, and `total` as before (all matching items). */
+export const countedPageEnvelope = <I extends z.ZodTypeAny>(item: I) =>
+  named(
+    `${nameOf(item)}CountedPage`,
+    z.object({
+      success: z.literal(true),
+      data: z.array(item),
+      message: z.string().optional(),
+      pagination: paginationSchema,
+      total: z.number().int().describe('Every item matching the filter, on all pages (pagination.total)'),
+    }),
+  );

@@ -18,6 +18,8 @@ export const ERROR_CODE_STATUS = {
   contact_blocked: 400,
   // chat/message/cancel of a message that is not (or no longer) scheduled.
   message_not_scheduled: 400,
+  // webhooks/manage: the platform already has an endpoint at this URL.
+  duplicate_url: 400,
   unauthorized: 401,
   forbidden: 403,
   // The key's platform is switched off (platforms.is_active = false): every endpoint, until it is switched on.

@@ -19,6 +19,9 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as c
 /** How long a replaced signing secret keeps signing beside the new one, so receivers can switch without a gap. */
 export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
 export const WEBHOOK_DELIVERIES_MAX_LIMIT = 100;
+/** The most webhook endpoints one platform may have: each event is one delivery per endpoint. */
+export const WEBHOOK_ENDPOINTS_PER_PLATFORM = 20;
+export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'paused', 'disabled'] as const;
 
 const isEventType = (value: string): value is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
@@ -64,6 +67,12 @@ export const webhookEndpointSchema = named(
     description: z.string().nullable(),
     events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     enabled: z.boolean().describe('A disabled endpoint receives nothing; its pending deliveries fail'),
+    status: z
+      .enum(WEBHOOK_ENDPOINT_STATUSES)
+      .describe(
+        '`active` receives events; `paused`: `enabled` was set false; `disabled`: the server turned it off after ' +
+          'every attempt failed for 24 hours (and emailed the platform’s owner); `enabled: true` turns either back on',
+      ),
     previousSecretExpiresAt: timestampSchema
       .nullable()
       .describe('After a rotation: until when the replaced secret still signs beside the new one (null: one secret)'),
@@ -259,14 +268,16 @@ export const webhooksContract = {
       '`redeliver` (a delivery id, alone): queues one fresh attempt of a delivered or failed delivery with the same ' +
         '`webhook-id`; the reply is the delivery (message `Redelivery queued`).',
       'URLs must be https:// and must not resolve to a private, loopback or link-local address (checked again at ' +
-        'every delivery). An endpoint or delivery of another platform gives 403; one that does not exist 404 ' +
+        'every delivery). A platform has at most ' +
+        `${WEBHOOK_ENDPOINTS_PER_PLATFORM} endpoints (a create past that is 400 naming the limit) and one per URL ` +
+        '(400 `duplicate_url`). An endpoint or delivery of another platform gives 403; one that does not exist 404 ' +
         '(`webhook_not_found`, `delivery_not_found`).',
     ].join('\n\n'),
     params: webhookManageParams,
     response: okEnvelope(webhookManageResultSchema),
     rateClass: 'api_admin_write',
     access: { scope: 'platform' },
-    errors: ['webhook_not_found', 'delivery_not_found'],
+    errors: ['webhook_not_found', 'delivery_not_found', 'duplicate_url'],
     example: {
       platformId: EXAMPLE_IDS.platformId,
       url: 'https://hooks.example.com/switchboard',

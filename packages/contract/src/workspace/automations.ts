@@ -4,7 +4,7 @@ import {
   endpoint,
   EXAMPLE_IDS,
   idSchema,
-  listEnvelope,
+  countedPageEnvelope,
   named,
   okEnvelope,
   pageEnvelope,
@@ -29,6 +29,11 @@ export const AUTOMATION_ACTION_TYPES = [
   'set_custom_field',
 ] as const;
 export const AUTOMATION_MAX_ACTIONS = 10;
+export const AUTOMATION_MAX_CONDITIONS = 20;
+/** The most automations one channel may have: each event of the channel runs every matching one. */
+export const AUTOMATIONS_PER_CHANNEL = 100;
+/** The largest definition (conditions and actions, as JSON) an automation may have, in bytes. */
+export const AUTOMATION_MAX_DEFINITION_BYTES = 32 * 1024;
 
 /**
  * `{{contact.name}}`, `{{contact.phone}}` and `{{customField.<name>}}` (also written
@@ -222,7 +227,7 @@ const automationFields = {
   trigger: automationTriggerSchema,
   conditions: z
     .array(automationConditionSchema)
-    .max(20, 'must list at most 20 conditions')
+    .max(AUTOMATION_MAX_CONDITIONS, `must list at most ${AUTOMATION_MAX_CONDITIONS} conditions`)
     .describe('All must hold; may be empty'),
   actions: z
     .array(automationActionSchema)
@@ -264,13 +269,16 @@ export const automationsContract = {
   list: endpoint({
     operation: 'workspace.automations.list',
     path: '/api/workspace/v1/automations/list',
-    summary: 'List automations of a channel',
-    description: 'Newest first, with their trigger, conditions and actions.',
+    summary: 'List automations of a channel, paginated',
+    description:
+      'Newest first, with their trigger, conditions and actions; `total` (and `pagination.total`) counts all of the ' +
+      'channel’s automations matching the filter.',
     params: z.object({
       ...channelScoped,
+      ...pagingParams('automations'),
       status: z.enum(AUTOMATION_STATUSES).optional().describe('Only automations in this status'),
     }),
-    response: listEnvelope(automationSchema),
+    response: countedPageEnvelope(automationSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     errors: ['no_channel'],

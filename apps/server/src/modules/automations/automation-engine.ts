@@ -115,6 +115,8 @@ export function automationTriggerTask(providers: MessagingProviders, windows: Se
   return {
     queue: TRIGGER_QUEUE,
     concurrency: 4,
+    // Half the slots: a channel whose sends all hang leaves the other half to the other channels.
+    shareConcurrency: 2,
     async wanted(tx, { channelId, event }) {
       const listening = await tx.count(Automation, { channel: channelId, status: 'active', trigger: { event } });
       return listening > 0;

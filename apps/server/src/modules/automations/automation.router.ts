@@ -5,10 +5,10 @@ import { listAutomations, listRuns, manageAutomation } from './automation.servic
 
 export function automationsRouter({ em, logger }: RouteDeps) {
   return {
-    list: implement<typeof contract.workspace.automations.list>(em, logger, async ({ channelId, status }, ctx) => {
+    list: implement<typeof contract.workspace.automations.list>(em, logger, async ({ channelId, ...query }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
-      const automations = await listAutomations(ctx, channel.id, status);
-      return { success: true, data: automations, total: automations.length };
+      const { data, pagination } = await listAutomations(ctx, channel.id, query);
+      return { success: true, data, pagination, total: pagination.total };
     }),
     manage: implement<typeof contract.workspace.automations.manage>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);

@@ -2,6 +2,8 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   AUTOMATION_MANAGE_FORMS,
+  AUTOMATION_MAX_DEFINITION_BYTES,
+  AUTOMATIONS_PER_CHANNEL,
   type Automation,
   type AutomationManageValues,
   type AutomationRun,
@@ -9,7 +11,7 @@ import {
 import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError, ValidationError, type FieldIssue } from '../../kit/errors.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
-import { assertInChannel, type ScopedChannel } from '../channels/index.js';
+import { assertInChannel, Channel, type ScopedChannel } from '../channels/index.js';
 import { automationIssues, type AutomationDefinition } from './automation-checks.js';
 import { AutomationRun as AutomationRunEntity } from './automation-run.entity.js';
 import { Automation as AutomationEntity } from './automation.entity.js';
@@ -37,18 +39,18 @@ export const toRun = (r: AutomationRunEntity): AutomationRun => ({
   createdAt: r.createdAt.toISOString(),
 });
 
-/** Newest first. */
+/** automations/list: newest first, a page of the channel's automations (of one status when given). */
 export async function listAutomations(
   ctx: CallerContext,
   channelId: string,
-  status?: Automation['status'],
-): Promise<Automation[]> {
-  const automations = await ctx.em.find(
+  query: { page: number; limit: number; status?: Automation['status'] },
+) {
+  const [automations, total] = await ctx.em.findAndCount(
     AutomationEntity,
-    { channel: channelId, ...(status ? { status } : {}) },
-    { orderBy: { createdAt: 'desc', id: 'desc' } },
+    { channel: channelId, ...(query.status ? { status: query.status } : {}) },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit, offset: offsetOf(query) },
   );
-  return automations.map(toAutomation);
+  return { data: automations.map(toAutomation), pagination: paginationOf(query.page, query.limit, total) };
 }
 
 /** automations/runs: newest first, of the channel or of one automation in it. */
@@ -75,6 +77,10 @@ function required(params: AutomationManageValues, fields: readonly (keyof Automa
     .map((field) => ({ field, problem: `is required to ${params.action} an automation` }));
 }
 
+/** A definition's size as stored: its conditions and actions as JSON, in UTF-8 bytes. */
+const definitionBytes = ({ conditions, actions }: AutomationDefinition) =>
+  Buffer.byteLength(JSON.stringify({ conditions, actions }));
+
 async function checkDefinition(
   tx: EntityManager,
   channelId: string,
@@ -82,6 +88,12 @@ async function checkDefinition(
   definition: AutomationDefinition | null,
   ownId?: string,
 ) {
+  if (definition && definitionBytes(definition) > AUTOMATION_MAX_DEFINITION_BYTES)
+    throw ValidationError.field(
+      'actions',
+      `conditions and actions together are ${definitionBytes(definition)} bytes as JSON; the limit is ` +
+        `${AUTOMATION_MAX_DEFINITION_BYTES} bytes (32 KB)`,
+    );
   const issues = definition ? await automationIssues(tx, channelId, definition) : [];
   const sameName = await tx.findOne(AutomationEntity, { channel: channelId, name }, { fields: ['id'] });
   if (sameName && sameName.id !== ownId)
@@ -93,6 +105,16 @@ async function lockedAutomation(ctx: CallerContext, tx: EntityManager, channel: 
   const found = await tx.findOne(AutomationEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   assertInChannel(ctx, channel, found?.channel.id, automationNotFound(id));
   return found!;
+}
+
+/** At most AUTOMATIONS_PER_CHANNEL, under a lock on the channel's row so parallel creates cannot pass it together. */
+async function assertRoomIn(tx: EntityManager, channelId: string) {
+  await tx.findOne(Channel, channelId, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
+  if ((await tx.count(AutomationEntity, { channel: channelId })) >= AUTOMATIONS_PER_CHANNEL)
+    throw ValidationError.field(
+      'action',
+      `a channel has at most ${AUTOMATIONS_PER_CHANNEL} automations; delete one before creating another`,
+    );
 }
 
 /** Two creates of one name racing past the check: the unique index decides, and the loser gets the same 400. */
@@ -116,6 +138,7 @@ export async function manageAutomation(
     if (params.action === 'create') {
       const missing = required(params, AUTOMATION_MANAGE_FORMS.create.required);
       if (missing.length) throw new ValidationError(missing);
+      await assertRoomIn(tx, channel.id);
       const definition = { trigger: params.trigger!, conditions: params.conditions ?? [], actions: params.actions! };
       await checkDefinition(tx, channel.id, params.name!, definition);
       const automation = tx.create(AutomationEntity, {

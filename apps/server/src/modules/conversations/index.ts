@@ -7,6 +7,7 @@ import { conversationsSeed } from './conversation.seed.js';
 import { ConversationStateCount } from './conversation-state-count.entity.js';
 import { snoozeWorkerService } from './snooze-worker.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
+import { MediaLinkOpen } from './media-link-open.entity.js';
 import { mediaLinksService } from './media-links.js';
 import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { sessionWindowsService } from './session-window.provider.js';
@@ -21,7 +22,7 @@ export { conversationContact } from './conversation.service.js';
  */
 export const conversationsModule = defineModule({
   name: 'conversations',
-  entities: [Conversation, ConversationCount, ConversationStateCount],
+  entities: [Conversation, ConversationCount, ConversationStateCount, MediaLinkOpen],
   routes: [
     routes(contract.workspace.chat.messages, messagesHistoryRouter),
     routes(contract.workspace.chat.conversations, conversationsRouter),

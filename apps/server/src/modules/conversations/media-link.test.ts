@@ -45,3 +45,12 @@ describe('media links', () => {
       expect(verifyMediaLink(KEY, bad, NOW)).toBeUndefined();
   });
 });
+
+describe('media links across a key rotation', () => {
+  it('open with any of the keys given, the current one first', () => {
+    const previous = randomBytes(32);
+    const { token } = signMediaLink(previous, MESSAGE, NOW);
+    expect(verifyMediaLink([KEY, previous], token, NOW)).toBe(MESSAGE);
+    expect(verifyMediaLink([KEY], token, NOW)).toBeUndefined();
+  });
+});

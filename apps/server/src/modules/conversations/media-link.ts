@@ -9,6 +9,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** How long a link stays valid: the life of the URL Meta hands out for a file, which each fetch asks for anew. */
 export const MEDIA_LINK_TTL_SECONDS = 300;
+/** How often one link may be opened: each open fetches the file from the provider with the tenant's credentials. */
+export const MEDIA_LINK_MAX_OPENS = 30;
 
 const VERSION = 'm1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -34,12 +36,16 @@ export function signMediaLink(
   return { token: `${payload}.${signature(key, payload)}`, expiresAt: new Date(expires * 1000) };
 }
 
-/** The message id a token was signed for, or undefined when it is malformed, altered, signed elsewhere or expired. */
-export function verifyMediaLink(key: Buffer, token: string, now: Date): string | undefined {
+/**
+ * The message id a token was signed for, or undefined when it is malformed, altered, signed elsewhere or expired.
+ * `keys`: the current signing key, then those of SECRETS_KEY_PREVIOUS, so links signed before a rotation still open.
+ */
+export function verifyMediaLink(keys: Buffer | readonly Buffer[], token: string, now: Date): string | undefined {
   const [messageId, expires, signed, ...rest] = token.split('.');
   if (rest.length > 0 || !messageId || !UUID.test(messageId) || !expires || !/^\d{1,12}$/.test(expires)) return;
   if (!signed || !SIGNATURE.test(signed)) return;
-  const expected = Buffer.from(signature(key, `${messageId}.${expires}`));
-  if (!timingSafeEqual(expected, Buffer.from(signed))) return;
+  const signedBy = (key: Buffer) =>
+    timingSafeEqual(Buffer.from(signature(key, `${messageId}.${expires}`)), Buffer.from(signed));
+  if (![keys].flat().some(signedBy)) return;
   return Number(expires) * 1000 > now.getTime() ? messageId : undefined;
 }

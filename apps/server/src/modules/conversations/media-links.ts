@@ -5,6 +5,8 @@ import { provide, serviceKey } from '../../kit/services.js';
 /** What media links are made with: the signing key and the public base URL they start with. */
 export interface MediaLinks {
   key: Buffer;
+  /** `key`, then the keys SECRETS_KEY_PREVIOUS derives: what a link may have been signed with. */
+  verifyKeys: Buffer[];
   /** PUBLIC_URL (or the local address); a link is `${publicUrl}/media/<token>`. */
   publicUrl: string;
 }
@@ -19,8 +21,8 @@ export const MEDIA_LINKS = serviceKey<MediaLinks>('media-links');
  */
 export const mediaLinksService = provide({
   key: MEDIA_LINKS,
-  start: ({ config, secrets }): MediaLinks => ({
-    key: secrets?.deriveKey('media links') ?? randomBytes(32),
-    publicUrl: publicBaseUrl(config),
-  }),
+  start: ({ config, secrets }): MediaLinks => {
+    const keys = secrets?.deriveKeys('media links') ?? [randomBytes(32)];
+    return { key: keys[0]!, verifyKeys: keys, publicUrl: publicBaseUrl(config) };
+  },
 });

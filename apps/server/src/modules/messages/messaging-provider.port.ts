@@ -56,6 +56,8 @@ export interface MediaFile {
   mimeType: string;
   /** Bytes; null when the provider does not say. */
   size: number | null;
+  /** Where the provider serves the file for a few minutes (WhatsApp: Graph's short-lived URL), if it says. */
+  location?: string;
 }
 
 /** A customer's file on its way from the provider. */
@@ -81,8 +83,11 @@ export interface MessagingProvider {
   syncTemplates?(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult>;
   /** Describes a customer's file by the provider's media id: one call to the provider (chat/media/get). */
   describeMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaFile>;
-  /** The file's bytes, streamed from the provider (a media link being opened). */
-  openMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaContent>;
+  /**
+   * The file's bytes, streamed from the provider (a media link being opened). `described`: what describeMedia said
+   * for this link, so a provider whose files live at a short-lived `location` need not look it up again.
+   */
+  openMedia(em: EntityManager, channelId: string, mediaId: string, described?: MediaFile): Promise<MediaContent>;
   /** Stops background work (timers, connections); nothing is reported after it resolves. */
   close(): Promise<void>;
 }

@@ -140,6 +140,12 @@ export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunctio
   };
 }
 
+/**
+ * How long the connection (TCP and TLS) may take, within the whole request's timeout: a host that drops packets
+ * holds a delivery slot for this long, not for the whole request's time.
+ */
+const CONNECT_TIMEOUT_MS = 3000;
+
 /** A destination that the policy refuses: retrying cannot help, so the delivery fails for good. */
 export class DestinationRefusedError extends Error {}
 
@@ -155,7 +161,9 @@ export async function fetchDestination(
 ): Promise<{ status: number; text: string }> {
   const destination = await checkDestination(rawUrl, policy, resolve);
   if (!destination.allowed) throw new DestinationRefusedError(`destination refused: ${destination.reason}`);
-  const dispatcher = new Agent({ connect: { lookup: pinnedLookup(destination.addresses) } });
+  const dispatcher = new Agent({
+    connect: { lookup: pinnedLookup(destination.addresses), timeout: CONNECT_TIMEOUT_MS },
+  });
   try {
     const response = await fetch(destination.url, { ...init, dispatcher });
     return { status: response.status, text: await response.text().catch(() => '') };

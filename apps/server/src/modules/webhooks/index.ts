@@ -13,7 +13,8 @@ import { webhookTarget } from './webhook.service.js';
 export { manageEndpoint } from './webhook-endpoints.service.js';
 
 export { WEBHOOK_POLICY } from './webhook-policy.js';
-export { WEBHOOK_SECRETS } from './webhook-secret-box.js';
+export { rekeyWebhookSecrets, WEBHOOK_SECRETS, webhookSecrets, type WebhookSecrets } from './webhook-secret-box.js';
+export { newWebhookSecret } from './webhook-secrets.js';
 
 export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';
 export { queueWebhookEvent } from './webhook.service.js';
@@ -31,7 +32,7 @@ export const webhooksModule = defineModule({
   jobs: ({ config, services }) => ({
     targets: [
       webhookTarget(
-        config.WEBHOOK_TIMEOUT_MS,
+        { timeoutMs: config.WEBHOOK_TIMEOUT_MS, disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS },
         { allowLocal: config.ALLOW_HTTP_WEBHOOKS },
         services.get(WEBHOOK_SECRETS),
       ),

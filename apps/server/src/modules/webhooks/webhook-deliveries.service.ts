@@ -108,7 +108,7 @@ export async function redeliver(
     }
     tx.assign(delivery, { status: 'pending', nextAttemptAt: new Date(), deliveredAt: null });
     await tx.flush();
-    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id: delivery.id, attempt: delivery.attempts });
+    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id: delivery.id, attempt: delivery.attempts, share: platformId });
     return (await withAttempts(tx, [delivery]))[0]!;
   });
 }

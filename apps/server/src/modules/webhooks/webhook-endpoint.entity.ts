@@ -17,6 +17,10 @@ const WebhookEndpointSchema = defineEntity({
     previousSecretExpiresAt: p.datetime().nullable(),
     events: p.array().default([]),
     isActive: p.boolean().default(true),
+    /** Since when every attempt has failed; null after a success. */
+    failingSince: p.datetime().nullable(),
+    /** When the server disabled the endpoint for failing (isActive false); null when it did not. */
+    disabledAt: p.datetime().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

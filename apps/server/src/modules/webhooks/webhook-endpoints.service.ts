@@ -6,7 +6,9 @@ import type {
   WebhookEventType,
   WebhookManageValues,
 } from '@switchboard/contract';
-import { ForbiddenError, NotFoundError } from '../../kit/errors.js';
+import { WEBHOOK_ENDPOINTS_PER_PLATFORM } from '@switchboard/contract';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
+import { Platform } from '../platforms/index.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { DestinationPolicy, ResolveAll } from './destination.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -43,6 +45,7 @@ function endpointView(endpoint: WebhookEndpoint, now = new Date()): WebhookEndpo
     description: endpoint.description ?? null,
     events: endpoint.events as WebhookEventType[],
     enabled: endpoint.isActive,
+    status: endpoint.isActive ? 'active' : endpoint.disabledAt ? 'disabled' : 'paused',
     previousSecretExpiresAt: inOverlap(endpoint, now) ? endpoint.previousSecretExpiresAt!.toISOString() : null,
     createdAt: endpoint.createdAt.toISOString(),
     updatedAt: endpoint.updatedAt.toISOString(),
@@ -73,6 +76,30 @@ export async function findEndpoint(
   return endpoint;
 }
 
+/**
+ * The platform's caps on endpoints: at most WEBHOOK_ENDPOINTS_PER_PLATFORM (a create), one per URL (a create or a
+ * new URL). Runs under a lock on the platform's row, so two parallel creates cannot both take the last place.
+ */
+async function assertRoomFor(tx: EntityManager, platformId: string, url: string | undefined, ownId?: string) {
+  await tx.findOne(Platform, platformId, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
+  if (url !== undefined) {
+    const same = await tx.findOne(WebhookEndpoint, { platform: platformId, url }, { fields: ['id'] });
+    if (same && same.id !== ownId)
+      throw new ValidationError(
+        [{ field: 'url', problem: `this platform already has an endpoint at ${url} (${same.id})` }],
+        'duplicate_url',
+      );
+  }
+  if (
+    ownId === undefined &&
+    (await tx.count(WebhookEndpoint, { platform: platformId })) >= WEBHOOK_ENDPOINTS_PER_PLATFORM
+  )
+    throw ValidationError.field(
+      'url',
+      `a platform has at most ${WEBHOOK_ENDPOINTS_PER_PLATFORM} webhook endpoints; delete one before adding another`,
+    );
+}
+
 async function createEndpoint(
   em: EntityManager,
   platformId: string,
@@ -80,19 +107,22 @@ async function createEndpoint(
   secrets: WebhookSecrets,
   secret = newWebhookSecret(),
 ): Promise<EndpointWithSecret> {
-  // The id is known before the insert: the sealed secret is bound to it.
-  const id = randomUUID();
-  const endpoint = em.create(WebhookEndpoint, {
-    id,
-    platform: platformId,
-    url: params.url!,
-    events: params.events!,
-    description: params.description ?? null,
-    isActive: params.enabled ?? true,
-    secretCiphertext: secrets.seal(id, secret),
+  return em.transactional(async (tx) => {
+    await assertRoomFor(tx, platformId, params.url!);
+    // The id is known before the insert: the sealed secret is bound to it.
+    const id = randomUUID();
+    const endpoint = tx.create(WebhookEndpoint, {
+      id,
+      platform: platformId,
+      url: params.url!,
+      events: params.events!,
+      description: params.description ?? null,
+      isActive: params.enabled ?? true,
+      secretCiphertext: secrets.seal(id, secret),
+    });
+    await tx.flush();
+    return { ...endpointView(endpoint), secret };
   });
-  await em.flush();
-  return { ...endpointView(endpoint), secret };
 }
 
 /** Update, rotation or deletion of one endpoint, under a row lock so concurrent rotations cannot lose a secret. */
@@ -112,6 +142,8 @@ async function changeEndpoint(
       await tx.remove(endpoint).flush();
       return { data: view, message: WEBHOOK_MESSAGES.deleted };
     }
+    if (params.url !== undefined && params.url !== endpoint.url)
+      await assertRoomFor(tx, platformId, params.url, endpoint.id);
     const fields = {
       url: params.url,
       events: params.events,
@@ -119,6 +151,8 @@ async function changeEndpoint(
       isActive: params.enabled,
     };
     tx.assign(endpoint, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
+    // Enabled again (after a pause, or after the server disabled it): failures count afresh.
+    if (params.enabled === true) tx.assign(endpoint, { disabledAt: null, failingSince: null });
     let secret: string | undefined;
     if (params.rotateSecret) {
       secret = newWebhookSecret();

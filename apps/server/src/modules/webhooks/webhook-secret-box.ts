@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../kit/errors.js';
+import { resealColumns, type RekeyCount } from '../../kit/secret-columns.js';
 import type { SecretBox } from '../../kit/secrets.js';
 import { provide, serviceKey } from '../../kit/services.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -36,6 +37,10 @@ export function webhookSecrets(secrets: SecretBox | undefined): WebhookSecrets {
     open: (endpointId, ciphertext) => boxOf(secrets).decrypt(ciphertext, contextOf(endpointId)),
   };
 }
+
+/** `pnpm cli secrets rekey`: every endpoint's signing secrets (and a rotation's replaced one) under the current key. */
+export const rekeyWebhookSecrets = (em: EntityManager, box: SecretBox): Promise<RekeyCount> =>
+  resealColumns(em, box, WebhookEndpoint, ['secretCiphertext', 'previousSecretCiphertext'], (row) => contextOf(row.id));
 
 /**
  * Start-up check, as for WhatsApp channels: stored endpoints need SECRETS_KEY, and the one they were sealed with.

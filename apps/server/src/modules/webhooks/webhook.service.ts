@@ -9,11 +9,12 @@ import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import type { ServiceContext } from '../../kit/context.js';
 import type { WebhookSecrets } from './webhook-secret-box.js';
+import { recordEndpointHealth, type AttemptedEndpoint } from './webhook-health.js';
 
 /** The job that POSTs one webhook_deliveries row. */
 export const WEBHOOK_QUEUE = 'webhook.deliver';
 
-interface WebhookRow extends PendingRow {
+interface WebhookRow extends PendingRow, AttemptedEndpoint {
   webhookId: string;
   payload: Record<string, unknown>;
   url: string;
@@ -67,14 +68,23 @@ async function post(
   }
 }
 
+/** How deliveries are made: WEBHOOK_TIMEOUT_MS, WEBHOOK_DISABLE_AFTER_HOURS. */
+interface DeliverySettings {
+  timeoutMs: number;
+  disableAfterHours: number;
+}
+
 export function webhookTarget(
-  timeoutMs: number,
+  settings: DeliverySettings,
   policy: DestinationPolicy,
   sealed: WebhookSecrets,
 ): DeliveryTarget<WebhookRow, WebhookOutcome> {
+  const { timeoutMs } = settings;
   return {
     queue: WEBHOOK_QUEUE,
     concurrency: 4,
+    // Half the slots: a platform whose receivers all hang leaves the other half to everyone else.
+    shareConcurrency: 2,
     entity: WebhookDelivery,
     doneStatus: 'delivered',
     async load(em, pending) {
@@ -88,6 +98,8 @@ export function webhookTarget(
         attempts: delivery.attempts,
         createdAt: delivery.createdAt.toISOString(),
         url: endpoint.url,
+        endpointId: endpoint.id,
+        platformId: endpoint.platform.id,
         secrets: signingSecrets({
           secret: sealed.open(endpoint.id, endpoint.secretCiphertext),
           previousSecret:
@@ -106,7 +118,9 @@ export function webhookTarget(
       nextAttemptAt,
       deliveredAt: outcome.ok ? now : null,
     }),
-    async recorded(tx, row, outcome, now) {
+    async recorded(tx, row, outcome, now, jobs) {
+      // A disabled endpoint's pending deliveries end without an attempt: nothing to learn about its health.
+      if (row.endpointActive) await recordEndpointHealth(tx, jobs, row, outcome.ok, now, settings.disableAfterHours);
       await tx.insert(WebhookAttempt, {
         id: randomUUID(),
         delivery: row.id,
@@ -147,6 +161,6 @@ export async function queueWebhookEvent(
       eventType: event.type,
       payload: event,
     });
-    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0 });
+    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0, share: platformId });
   }
 }

@@ -63,6 +63,8 @@ interface InboundSummary {
   messagesSeenBefore: number;
   templateUpdates: number;
   ignored: string[];
+  /** Timestamps outside the trusted window, replaced by the receipt time. */
+  replaced: string[];
 }
 
 interface ChannelNumbers {
@@ -175,8 +177,9 @@ async function applyInboundPayload(
   deps: ApplyDeps,
   channel: ChannelNumbers,
   payload: unknown,
+  receivedAt: Date,
 ): Promise<InboundSummary> {
-  const { events, ignored } = parseInboundNotification(payload);
+  const { events, ignored, replaced } = parseInboundNotification(payload, receivedAt);
   const summary: InboundSummary = {
     statusesApplied: 0,
     statusesUnchanged: 0,
@@ -184,6 +187,7 @@ async function applyInboundPayload(
     messagesSeenBefore: 0,
     templateUpdates: 0,
     ignored,
+    replaced,
   };
   for (const event of events) {
     const foreign = foreignTo(channel, event);
@@ -236,13 +240,19 @@ async function applyStoredDelivery(tx: EntityManager, deps: ApplyDeps, row: Inbo
   const parsed = parseJson(row.body);
   if (!parsed.ok) return { outcome: 'skipped', reason: 'body is not JSON' };
   const channel = { channelId: row.channelId, phoneNumberId: connection.phoneNumberId, wabaId: connection.wabaId };
-  return { outcome: 'applied', summary: await applyInboundPayload({ em: tx }, deps, channel, parsed.payload) };
+  const receivedAt = new Date(row.createdAt);
+  return {
+    outcome: 'applied',
+    summary: await applyInboundPayload({ em: tx }, deps, channel, parsed.payload, receivedAt),
+  };
 }
 
 function logResult(log: Logger, result: ApplyResult): void {
   if (result.outcome === 'already applied') return log.info('inbound delivery was already applied');
   if (result.outcome === 'skipped') return log.warn({ reason: result.reason }, 'inbound delivery skipped');
-  const { ignored, ...counts } = result.summary;
+  const { ignored, replaced, ...counts } = result.summary;
+  if (replaced.length)
+    log.warn({ replaced: replaced.slice(0, 20), replacedCount: replaced.length }, 'inbound timestamps not believed');
   log.info({ ...counts, ignored: ignored.slice(0, 20), ignoredCount: ignored.length }, 'inbound delivery applied');
 }
 

@@ -25,14 +25,6 @@ const SIGNATURE_REFUSED =
 
 const queryText = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** body-parser's refusals of a webhook body, in the envelope (the API's own mapping names the API's 1 MB limit). */
-function bodyError(error: unknown, _req: Request, _res: Response, next: NextFunction) {
-  const { type } = (error ?? {}) as { type?: string };
-  if (type === 'entity.too.large')
-    return next(new AppError(413, 'payload_too_large', `The webhook body exceeds the ${INBOUND_BODY_LIMIT} limit.`));
-  next(error);
-}
-
 /**
  * Meta's webhooks for a WhatsApp Cloud API channel, mounted under /webhooks (before the API's JSON parser and key
  * auth: the sender is authenticated by the verify token and the body signature instead):
@@ -72,6 +64,43 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
     throw error;
   };
 
+  /**
+   * What can be refused before a byte of the body is read: an address whose failure budget is spent, a POST without
+   * `X-Hub-Signature-256`, a channel that is not connected (or does not exist). The last two get the signature's
+   * refusal, so channel ids cannot be probed.
+   */
+  const precheck: RequestHandler = (req, _res, next) => {
+    precheckOf(req).then(() => next(), next);
+  };
+  async function precheckOf(req: Request) {
+    await failures.check(req.ip ?? '');
+    const channelId = req.params.channelId!;
+    const signed = req.headers['x-hub-signature-256'] !== undefined;
+    const kept = services.get(WHATSAPP).appSecrets;
+    let connected = kept.has(channelId);
+    if (!connected) {
+      const stored = await secretOf(channelId, 'appSecret');
+      if (stored !== undefined) kept.set(channelId, stored);
+      connected = stored !== undefined;
+    }
+    if (!signed || !connected) {
+      req.log.warn({ channelId, signed, connected }, 'whatsapp webhook refused before its body');
+      return refuse(req, new AppError(401, 'unauthorized', SIGNATURE_REFUSED));
+    }
+  }
+
+  /** body-parser's refusals of a webhook body, in the envelope; an oversized body counts as a failure. */
+  function bodyError(error: unknown, req: Request, _res: Response, next: NextFunction) {
+    const { type } = (error ?? {}) as { type?: string };
+    if (type !== 'entity.too.large') return next(error);
+    failures
+      .failed(req.ip ?? '')
+      .then(
+        () => next(new AppError(413, 'payload_too_large', `The webhook body exceeds the ${INBOUND_BODY_LIMIT} limit.`)),
+        next,
+      );
+  }
+
   router.get(
     '/whatsapp/:channelId',
     asyncRoute(async (req, res) => {
@@ -96,10 +125,11 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
 
   router.post(
     '/whatsapp/:channelId',
+    precheck,
     // Every content type, uncompressed or inflated by body-parser: the signature covers the bytes of the payload.
     express.raw({ type: () => true, limit: INBOUND_BODY_LIMIT }),
+    bodyError,
     asyncRoute(async (req, res) => {
-      await failures.check(req.ip ?? '');
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const channelId = req.params.channelId!;
       if (!(await signedBy(channelId, body, req.headers['x-hub-signature-256']))) {
@@ -122,6 +152,5 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
       }),
     );
   });
-  router.use(bodyError);
   return router;
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseInboundNotification } from './inbound.js';
+import { parseInboundNotification as parseAt } from './inbound.js';
+
+/** Shortly after the fixtures' timestamps: they are within the trusted window. */
+const RECEIVED_AT = new Date('2025-11-23T09:30:00.000Z');
+const parseInboundNotification = (payload: unknown) => parseAt(payload, RECEIVED_AT);
 
 const WABA = '102290129340398';
 const PHONE = '106540352242922';
@@ -106,6 +110,7 @@ describe('parseInboundNotification', () => {
         },
       ],
       ignored: [],
+      replaced: [],
     });
   });
 
@@ -228,10 +233,37 @@ describe('parseInboundNotification', () => {
       expect(parseInboundNotification(payload)).toEqual({
         events: [],
         ignored: ['payload: not a webhook notification with entry[]'],
+        replaced: [],
       });
     }
     expect(parseInboundNotification({ object: 'page', entry: [] }).ignored).toEqual([
       'payload: object "page" is not whatsapp_business_account',
+    ]);
+  });
+
+  it('replaces a timestamp outside now - 30 days .. now + 5 minutes by the receipt time, and never throws', () => {
+    const at = RECEIVED_AT.getTime() / 1000;
+    const sent = [at - 60, at + 240, at + 3600, at - 31 * 86_400, 1e20, -5, Number.MAX_VALUE, 'soon', '1e400'];
+    const result = parseInboundNotification(
+      notification(
+        messagesChange({
+          messages: sent.map((timestamp, n) => ({ id: `wamid.${n}`, from: '15550001234', timestamp, type: 'text' })),
+        }),
+      ),
+    );
+    expect(result.events.map((event) => event.kind === 'message' && event.timestamp)).toEqual([
+      new Date((at - 60) * 1000).toISOString(),
+      new Date((at + 240) * 1000).toISOString(),
+      ...Array.from({ length: 5 }, () => RECEIVED_AT.toISOString()),
+    ]);
+    expect(result.replaced).toHaveLength(5);
+    expect(result.replaced[2]).toBe(
+      'entry[0].changes[0].messages[4]: timestamp 100000000000000000000 replaced by the receipt time',
+    );
+    // Not numbers at all: unreadable, as before.
+    expect(result.ignored).toEqual([
+      'entry[0].changes[0].messages[7]: unreadable',
+      'entry[0].changes[0].messages[8]: unreadable',
     ]);
   });
 });

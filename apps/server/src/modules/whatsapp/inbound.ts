@@ -65,16 +65,36 @@ export interface InboundParseResult {
   events: InboundEvent[];
   /** One line per part that was skipped, naming where it was and why. */
   ignored: string[];
+  /** One line per timestamp outside the trusted window, replaced by the receipt time (logged at warn). */
+  replaced: string[];
 }
+
+/**
+ * How far from the receipt time a sender's timestamp is believed: Meta retries a delivery for days, and clocks
+ * drift by seconds. Outside it (a far-future time would keep a 24-hour window open for ever) the receipt time
+ * stands in.
+ */
+const TRUSTED_PAST_MS = 30 * 24 * 3_600_000;
+const TRUSTED_FUTURE_MS = 5 * 60_000;
 
 /** Arrays of a `messages` change this parser knows about (statuses and messages are events; contacts feed names). */
 const KNOWN_VALUE_KEYS = new Set(['messaging_product', 'metadata', 'statuses', 'messages', 'contacts']);
 
+/** Unix seconds as sent, any finite number; checked against the receipt time by `trustedTime`. */
 const epochSeconds = z
   .union([z.string(), z.number()])
   .transform(Number)
-  .refine((seconds) => Number.isFinite(seconds) && seconds > 0, 'is not a timestamp')
-  .transform((seconds) => new Date(seconds * 1000).toISOString());
+  .refine((seconds) => Number.isFinite(seconds), 'is not a timestamp');
+
+/** The event's time as ISO 8601: the sender's when it is a time within the trusted window, else the receipt time. */
+function trustedTime(seconds: number, where: string, result: InboundParseResult, receivedAt: Date): string {
+  const ms = seconds * 1000;
+  const at = receivedAt.getTime();
+  if (Number.isFinite(ms) && ms >= at - TRUSTED_PAST_MS && ms <= at + TRUSTED_FUTURE_MS)
+    return new Date(ms).toISOString();
+  result.replaced.push(`${where}: timestamp ${String(seconds).slice(0, 40)} replaced by the receipt time`);
+  return receivedAt.toISOString();
+}
 
 const notification = z.object({ object: z.string().optional(), entry: z.array(z.unknown()) });
 const entrySchema = z.object({ id: z.string().min(1), changes: z.array(z.unknown()) });
@@ -109,9 +129,9 @@ const templateStatusValue = z.object({
   reason: z.string().nullish(),
 });
 
-/** Parses one webhook POST body (already JSON-decoded). Never throws. */
-export function parseInboundNotification(payload: unknown): InboundParseResult {
-  const result: InboundParseResult = { events: [], ignored: [] };
+/** Parses one webhook POST body (already JSON-decoded) received at `receivedAt`. Never throws. */
+export function parseInboundNotification(payload: unknown, receivedAt = new Date()): InboundParseResult {
+  const result: InboundParseResult = { events: [], ignored: [], replaced: [] };
   const parsed = notification.safeParse(payload);
   if (!parsed.success) {
     result.ignored.push('payload: not a webhook notification with entry[]');
@@ -128,13 +148,19 @@ export function parseInboundNotification(payload: unknown): InboundParseResult {
       return;
     }
     entry.data.changes.forEach((rawChange, changeIndex) => {
-      readChange(entry.data.id, rawChange, `entry[${entryIndex}].changes[${changeIndex}]`, result);
+      readChange(entry.data.id, rawChange, `entry[${entryIndex}].changes[${changeIndex}]`, result, receivedAt);
     });
   });
   return result;
 }
 
-function readChange(wabaId: string, rawChange: unknown, where: string, result: InboundParseResult): void {
+function readChange(
+  wabaId: string,
+  rawChange: unknown,
+  where: string,
+  result: InboundParseResult,
+  receivedAt: Date,
+): void {
   const change = changeSchema.safeParse(rawChange);
   if (!change.success) {
     result.ignored.push(`${where}: unreadable`);
@@ -142,7 +168,7 @@ function readChange(wabaId: string, rawChange: unknown, where: string, result: I
   }
   const { field, value } = change.data;
   if (field === 'messages') {
-    readMessagesChange(wabaId, value, where, result);
+    readMessagesChange(wabaId, value, where, result, receivedAt);
   } else if (field === 'message_template_status_update') {
     const update = templateStatusValue.safeParse(value);
     if (!update.success) {
@@ -175,6 +201,7 @@ function readMessagesChange(
   rawValue: Record<string, unknown>,
   where: string,
   result: InboundParseResult,
+  receivedAt: Date,
 ): void {
   const value = messagesValue.safeParse(rawValue);
   if (!value.success) {
@@ -205,7 +232,7 @@ function readMessagesChange(
       phoneNumberId,
       providerMessageId: id,
       status: reported,
-      timestamp,
+      timestamp: trustedTime(timestamp, `${where}.statuses[${index}]`, result, receivedAt),
       ...(recipientId === undefined ? {} : { recipientId }),
       ...(firstError === undefined
         ? {}
@@ -234,7 +261,7 @@ function readMessagesChange(
       providerMessageId: id,
       from,
       type,
-      timestamp,
+      timestamp: trustedTime(timestamp, `${where}.messages[${index}]`, result, receivedAt),
       ...(contactName === undefined ? {} : { contactName }),
       ...(text === undefined ? {} : { text }),
       ...(media === undefined ? {} : { media }),

@@ -18,7 +18,7 @@ export {
   listChannelConnections,
   type ChannelConnection,
 } from './whatsapp-connection.service.js';
-export { whatsAppCredentialsSchema } from './whatsapp-credentials.js';
+export { rekeyWhatsAppSecrets, whatsAppCredentialsSchema } from './whatsapp-credentials.js';
 export { WHATSAPP, WHATSAPP_CLOUD } from './whatsapp.js';
 
 /**

@@ -46,14 +46,19 @@ export class WhatsAppCloudProvider implements MessagingProvider {
 
   async describeMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaFile> {
     const credentials = await requireCredentials(em, this.whatsApp, channelId);
-    const { mimeType, size } = await this.whatsApp.graph.getMedia(credentials, mediaId);
-    return { mimeType, size: size ?? null };
+    const { mimeType, size, url } = await this.whatsApp.graph.getMedia(credentials, mediaId);
+    return { mimeType, size: size ?? null, location: url };
   }
 
-  /** Graph's short-lived URL is asked for anew each time, so a link works on any instance and for its whole life. */
-  async openMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaContent> {
+  /**
+   * Downloads from Graph's short-lived URL as chat/media/get found it (kept with the link, which lives no longer
+   * than the URL), so opening a link costs no lookup; without one (a link from before), it is asked for anew.
+   */
+  async openMedia(em: EntityManager, channelId: string, mediaId: string, described?: MediaFile): Promise<MediaContent> {
     const credentials = await requireCredentials(em, this.whatsApp, channelId);
-    const media = await this.whatsApp.graph.getMedia(credentials, mediaId);
+    const media = described?.location
+      ? { url: described.location, mimeType: described.mimeType, size: described.size }
+      : await this.whatsApp.graph.getMedia(credentials, mediaId);
     const download = await this.whatsApp.graph.downloadMedia(credentials.accessToken, media.url);
     return {
       mimeType: media.mimeType,

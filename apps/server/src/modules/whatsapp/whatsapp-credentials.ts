@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { AppError } from '../../kit/errors.js';
+import { resealColumns, type RekeyCount } from '../../kit/secret-columns.js';
 import { SecretDecryptError, type SecretBox } from '../../kit/secrets.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { secretContext, type ChannelSecretName, type WhatsApp } from './whatsapp.js';
@@ -118,3 +119,18 @@ export async function requireCredentials(
   }
   return credentials;
 }
+
+/** `pnpm cli secrets rekey`: every connected channel's three secrets under the current key. */
+export const rekeyWhatsAppSecrets = (em: EntityManager, box: SecretBox): Promise<RekeyCount> =>
+  resealColumns(
+    em,
+    box,
+    WhatsAppConnection,
+    Object.values(CIPHERTEXT_COLUMNS),
+    (row, column) =>
+      secretContext(
+        row.channel.id,
+        (Object.keys(CIPHERTEXT_COLUMNS) as ChannelSecretName[]).find((name) => CIPHERTEXT_COLUMNS[name] === column)!,
+      ),
+    ['channel'],
+  );
