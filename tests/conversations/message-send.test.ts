@@ -5,6 +5,8 @@ import type { TestServer } from '../helpers/server.js';
 import { test as base } from '../helpers/test.js';
 
 type SendParams = Parameters<ReturnType<TestServer['client']>['workspace']['chat']['message']['send']>[0];
+/** Every field of every form of chat/message/send. */
+type RefusedParams = { [K in SendParams extends unknown ? keyof SendParams : never]: unknown };
 const SEND_PATH = '/api/workspace/v1/chat/message/send';
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
@@ -110,7 +112,9 @@ describe('workspace chat/message/send (sandbox)', () => {
     count,
   }) => {
     // Another key of the main channel: the member's 30 writes a minute are for the other tests.
-    const send = (params: SendParams) => sendAsMember(params, acme.auditorKey);
+    // Parameters the server refuses, which the SDK's types refuse too (one form per type): sent past the types.
+    const send = (params: Partial<Record<keyof RefusedParams, unknown>>) =>
+      sendAsMember(params as SendParams, acme.auditorKey);
     const before = await count();
     const to = '15550000001';
     const https = 'https://files.example.com/a.jpg';

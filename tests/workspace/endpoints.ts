@@ -98,7 +98,7 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
   // Repeatable: Ada wrote just now (the tenant seed), so her window is open.
   'chat.message.send': {
     rateClass: 'api_message',
-    call: (c, p) => c.workspace.chat.message.send(p as { to: string }),
+    call: (c, p) => c.workspace.chat.message.send(p as { to: string; text: string }),
     params: () => ({ to: '15550000001', text: 'It ships today.' }),
   },
   'chat.message.cancel': { skip: 'not repeatable (a message is cancelled once): send-pipeline covers it' },

@@ -332,7 +332,7 @@ function finishBodies(paths: OpenAPIObject['paths']) {
     const body = item.post?.requestBody as RequestBodyObject | undefined; // ts-rest writes bodies inline, never as $ref
     const media = body?.content['application/json'];
     if (!body || !media?.schema) continue;
-    media.schema = expandVariants(expandRequiredSets(withNamedProperties(media.schema as SchemaObject)));
+    media.schema = expandRequiredSets(expandVariants(withNamedProperties(media.schema as SchemaObject)));
     if (demandsFields(media.schema as SchemaObject)) body.required = true;
   }
 }

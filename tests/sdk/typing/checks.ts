@@ -206,6 +206,20 @@ export async function inputs(sb: SwitchboardClient, channelId: string): Promise<
   await sb.workspace.automations.manage({ channelId, action: 'update', status: 'paused' });
   // @ts-expect-error: delete takes no name
   await sb.workspace.automations.manage({ channelId, action: 'delete', automationId: 'a', name: 'x' });
+  await sb.workspace.chat.message.send({ channelId, to: '15550000001', text: 'Hi', previewUrl: true });
+  await sb.workspace.chat.message.send({
+    channelId,
+    contactId: 'c',
+    type: 'document',
+    mediaUrl: 'https://f',
+    filename: 'a',
+  });
+  // @ts-expect-error: an image needs its mediaUrl
+  await sb.workspace.chat.message.send({ channelId, to: '15550000001', type: 'image' });
+  // @ts-expect-error: a text has no mediaUrl
+  await sb.workspace.chat.message.send({ channelId, to: '15550000001', text: 'Hi', mediaUrl: 'https://f' });
+  // @ts-expect-error: only a document has a filename
+  await sb.workspace.chat.message.send({ channelId, to: '1', type: 'image', mediaUrl: 'https://f', filename: 'a' });
   // @ts-expect-error: a read is never stored, so it takes no idempotencyKey
   await sb.workspace.contacts.list({ channelId }, { idempotencyKey: 'k' });
   // @ts-expect-error: nor does a paginated list

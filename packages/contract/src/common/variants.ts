@@ -15,6 +15,8 @@ export interface ParamsVariants {
 }
 
 type Forms<Field extends string> = Record<string, ParamsForm<Field>>;
+/** Every field some form names. */
+type FormFields<F extends Forms<string>> = F[keyof F]['required'][number] | F[keyof F]['optional'][number];
 /** Fields no form names (channelId): every form takes them. */
 type Shared<In, D extends keyof In, F extends Forms<string>> = Exclude<
   keyof In,
@@ -28,6 +30,9 @@ export type VariantsInput<In, D extends keyof In & string, F extends Forms<strin
   [V in keyof F & string]: ([V] extends [Default] ? { [K in D]?: V } : { [K in D]: V }) &
     Pick<In, Shared<In, D, F> | Extract<F[V]['optional'][number], keyof In>> & {
       [K in Extract<F[V]['required'][number], keyof In>]-?: Exclude<In[K], undefined>;
+    } & {
+      // Another form's fields are refused here too (a text's `mediaUrl`), also when the discriminator is left out.
+      [K in Exclude<FormFields<F>, F[V]['required'][number] | F[V]['optional'][number]>]?: never;
     };
 }[keyof F & string];
 

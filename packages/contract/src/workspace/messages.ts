@@ -14,7 +14,9 @@ import {
   timestampSchema,
   uuidParam,
   withFieldRules,
+  withVariants,
   type FieldProblem,
+  type ParamsForm,
 } from '../common/index.js';
 
 /**
@@ -218,7 +220,24 @@ export function sessionSendProblems(values: SessionSendValues): FieldProblem[] {
   return problems;
 }
 
-export const sessionSendParams = withFieldRules<SessionSendParams>()(sessionSendFields, {
+/**
+ * The fields each message `type` needs and takes, as sessionSendProblems checks them: the SDK's input is one form per
+ * type (the OpenAPI a `oneOf` with a discriminator), so `{ type: 'image' }` without `mediaUrl` does not compile.
+ */
+export const SESSION_SEND_FORMS = {
+  text: { required: ['text'], optional: ['previewUrl'] },
+  image: { required: ['mediaUrl'], optional: ['caption'] },
+  document: { required: ['mediaUrl'], optional: ['caption', 'filename'] },
+  audio: { required: ['mediaUrl'], optional: [] },
+  video: { required: ['mediaUrl'], optional: ['caption'] },
+} as const satisfies Record<SessionMessageType, ParamsForm<keyof SessionSendInput & string>>;
+
+const sessionSendForms = withVariants(sessionSendFields, 'type', SESSION_SEND_FORMS, 'text');
+/** What the SDK accepts: one form per type, and the recipient by `to` or by `contactId`. */
+export type SessionSendForms = z.input<typeof sessionSendForms> &
+  ({ to: string; contactId?: undefined } | { contactId: string; to?: undefined });
+
+export const sessionSendParams = withFieldRules<SessionSendForms>()(sessionSendForms, {
   sets: [['to'], ['contactId']],
   check: sessionSendProblems,
 });
