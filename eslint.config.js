@@ -18,6 +18,31 @@ export default tseslint.config(
     },
   },
   {
+    // A function longer than a screen does several things: split it into named steps. Blank lines and comments do
+    // not count (a comment saying why is never the reason to split).
+    files: ['**/*.ts'],
+    ignores: ['**/*.test.ts', 'tests/**', 'apps/server/src/db/migrations/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true }] },
+  },
+  {
+    // Still over 60 lines when the rule came in (#30): the four longest builders were split then; these are next.
+    // Shrink this list, never grow it.
+    files: [
+      'apps/server/src/db/notification-listener.ts',
+      'apps/server/src/db/seed/seed-loader.ts',
+      'apps/server/src/events/worker.ts',
+      'apps/server/src/http/caller-cache.ts',
+      'apps/server/src/http/idempotency.ts',
+      'apps/server/src/kit/secrets.ts',
+      'apps/server/src/modules/whatsapp/inbound-receiver.router.ts',
+      'apps/server/src/modules/whatsapp/inbound.ts',
+      'apps/server/src/portal/auth.router.ts',
+      'apps/server/src/portal/channels.router.ts',
+      'apps/server/src/portal/keys.router.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // Tools outside the server may read their own environment.
     files: ['tests/**', 'packages/**', 'examples/**', 'apps/server/src/config.ts'],
     rules: { 'no-restricted-properties': 'off' },

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { seedsDemo, type Config } from './config.js';
@@ -52,25 +53,27 @@ function started(queue: JobQueue | undefined): JobQueue {
   return queue;
 }
 
-/**
- * Everything between an open database and a listening server: migrations, the rate-limit store, the app.
- * main.ts and the end-to-end tests both start the service through here, so tests run what production runs.
- */
-export async function startServer(config: Config, database: Database, logger: Logger): Promise<RunningServer> {
-  const pendingMigrations = await prepareSchema(config, database.orm, logger);
+/** The shared rate-limit store, when REDIS_URL names one; unreachable at start is the same outage as later. */
+async function connectRedis(config: Config, logger: Logger, closers: Closers): Promise<Redis | undefined> {
+  if (!config.REDIS_URL) return undefined;
+  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+  closers.add(async () => {
+    await redis.quit().catch(() => undefined);
+  });
+  watchRedis(redis, logger);
+  // watchRedis has logged an outage; the limiter falls back to memory.
+  await redis.connect().catch(() => undefined);
+  return redis;
+}
 
-  const closers = new Closers();
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
-    : undefined;
-  if (redis) {
-    closers.add(async () => {
-      await redis.quit().catch(() => undefined);
-    });
-    watchRedis(redis, logger);
-    // Unreachable at start is the same outage as later: watchRedis has logged it, the limiter falls back to memory.
-    await redis.connect().catch(() => undefined);
-  }
+/** The modules' services, then the worker (its tasks use them); the services' jobs wait for the worker's queue. */
+async function startServicesAndWorker(
+  config: Config,
+  database: Database,
+  logger: Logger,
+  closers: Closers,
+  pendingMigrations: number,
+) {
   // Services start before the worker (its tasks use them) but queue jobs only once requests or reports arrive: they
   // are handed a queue that forwards to the worker's once it has started.
   const worker: { queue?: JobQueue } = {};
@@ -95,22 +98,84 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const events = await closers.orClose(() => startEvents(config, database, logger, jobFactories, services));
   closers.add(() => events.stop());
   worker.queue = events.queue;
+  return { services, events };
+}
+
+/** The API-key cache (API_KEY_CACHE_TTL_MS), kept exact by the changes PostgreSQL announces; none when 0. */
+function startCallers(config: Config, database: Database, logger: Logger, closers: Closers) {
+  if (!config.API_KEY_CACHE_TTL_MS) return undefined;
+  const callers = startCallerCache(
+    { ttlMs: config.API_KEY_CACHE_TTL_MS, maxEntries: CALLER_CACHE_ENTRIES },
+    (changes) =>
+      listenForNotifications(
+        { url: database.url, channel: CALLER_CHANGES_CHANNEL, logger, catchUpTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS },
+        changes,
+      ),
+  );
+  closers.add(() => callers.stop());
+  return callers;
+}
+
+/** Listens on PORT; closing stops accepting and drains in-flight requests, cut after SHUTDOWN_TIMEOUT_MS. */
+async function listen(
+  app: Express,
+  config: Config,
+  logger: Logger,
+  closers: Closers,
+  shutdown: AbortController,
+): Promise<Server> {
+  const server = await closers.orClose(
+    () =>
+      new Promise<Server>((resolve, reject) => {
+        const listening = app.listen(config.PORT, () => resolve(listening));
+        listening.once('error', reject);
+      }),
+  );
+  // Stops accepting requests and drains in-flight ones (ending open event streams), cutting those still open after
+  // SHUTDOWN_TIMEOUT_MS.
+  closers.add(async () => {
+    shutdown.abort();
+    const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearTimeout(forced);
+  });
+  answerClientErrors(server, logger);
+  return server;
+}
+
+/** The demo data (DEMO), once the schema is there: an instance that may not migrate leaves the database alone. */
+async function loadDemo(
+  config: Config,
+  database: Database,
+  logger: Logger,
+  closers: Closers,
+  readiness: Readiness,
+  pendingMigrations: number,
+) {
+  const wantsDemo = seedsDemo(config);
+  if (wantsDemo && pendingMigrations > 0) {
+    logger.warn(
+      'demo data not loaded: migrations are pending; after `pnpm cli migrate`, restart or run `pnpm cli seed:demo`',
+    );
+  }
+  return wantsDemo && pendingMigrations === 0
+    ? await closers.orClose(() => readiness.track('demo data', seedDemoIfEmpty(database.orm.em.fork())))
+    : null;
+}
+
+/**
+ * Everything between an open database and a listening server: migrations, the rate-limit store, the app.
+ * main.ts and the end-to-end tests both start the service through here, so tests run what production runs.
+ */
+export async function startServer(config: Config, database: Database, logger: Logger): Promise<RunningServer> {
+  const pendingMigrations = await prepareSchema(config, database.orm, logger);
+
+  const closers = new Closers();
+  const redis = await connectRedis(config, logger, closers);
+  const { services, events } = await startServicesAndWorker(config, database, logger, closers, pendingMigrations);
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const readiness = new Readiness();
-  const callers = config.API_KEY_CACHE_TTL_MS
-    ? startCallerCache({ ttlMs: config.API_KEY_CACHE_TTL_MS, maxEntries: CALLER_CACHE_ENTRIES }, (changes) =>
-        listenForNotifications(
-          {
-            url: database.url,
-            channel: CALLER_CHANGES_CHANNEL,
-            logger,
-            catchUpTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
-          },
-          changes,
-        ),
-      )
-    : undefined;
-  if (callers) closers.add(() => callers.stop());
+  const callers = startCallers(config, database, logger, closers);
   const metrics =
     config.METRICS_PORT === undefined
       ? undefined
@@ -140,37 +205,13 @@ export async function startServer(config: Config, database: Database, logger: Lo
 
   const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);
   closers.add(() => sweeper.stop());
-  const server = await closers.orClose(
-    () =>
-      new Promise<Server>((resolve, reject) => {
-        const listening = app.listen(config.PORT, () => resolve(listening));
-        listening.once('error', reject);
-      }),
-  );
-  // Stops accepting requests and drains in-flight ones, cutting those still open after SHUTDOWN_TIMEOUT_MS.
-  closers.add(async () => {
-    shutdown.abort();
-    const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    clearTimeout(forced);
-  });
-  answerClientErrors(server, logger);
+  const server = await listen(app, config, logger, closers, shutdown);
   const { port } = server.address() as AddressInfo;
   logger.info({ port, rateLimitStore: redis ? 'redis' : 'memory' }, 'Switchboard listening');
   const metricsServer =
     metrics && (await closers.orClose(() => startMetricsServer(config.METRICS_PORT!, metrics, logger)));
   if (metricsServer) closers.add(() => metricsServer.close());
-  // Seeding waits for the schema: an instance that may not migrate leaves an unmigrated database alone.
-  const wantsDemo = seedsDemo(config);
-  if (wantsDemo && pendingMigrations > 0) {
-    logger.warn(
-      'demo data not loaded: migrations are pending; after `pnpm cli migrate`, restart or run `pnpm cli seed:demo`',
-    );
-  }
-  const demo =
-    wantsDemo && pendingMigrations === 0
-      ? await closers.orClose(() => readiness.track('demo data', seedDemoIfEmpty(database.orm.em.fork())))
-      : null;
+  const demo = await loadDemo(config, database, logger, closers, readiness, pendingMigrations);
 
   return {
     server,

@@ -35,11 +35,8 @@ async function findPlatform(em: EntityManager, idOrDomain: string): Promise<Plat
   return platform;
 }
 
-export function buildCli(): Command {
-  const program = new Command('switchboard')
-    .description('Switchboard admin CLI. Prints JSON on stdout; logs go to stderr.')
-    .showHelpAfterError();
-
+/** migrate, seed, seed:demo. */
+function addDatabaseCommands(program: Command): void {
   program
     .command('migrate')
     .description('Apply pending database migrations')
@@ -75,7 +72,10 @@ export function buildCli(): Command {
         return demo;
       }),
     );
+}
 
+/** key create, key revoke. */
+function addKeyCommands(program: Command): void {
   const key = program.command('key').description('Manage API keys');
   key
     .command('create')
@@ -94,7 +94,10 @@ export function buildCli(): Command {
     .description('Revoke an API key by its prefix (as printed by key create); it gets 401 at once')
     .requiredOption('--prefix <prefix>', 'the key prefix, e.g. sb_live_AbCd1234')
     .action((opts: { prefix: string }) => runCommand((em) => revokeApiKey({ em }, opts.prefix)));
+}
 
+/** webhook add. */
+function addWebhookCommands(program: Command): void {
   const webhook = program.command('webhook').description('Manage webhook endpoints');
   webhook
     .command('add')
@@ -131,7 +134,10 @@ export function buildCli(): Command {
         return { id: data.id, platformId: platform.id, url: data.url, events: data.events, secret: data.secret };
       }),
     );
+}
 
+/** secrets rekey. */
+function addSecretsCommands(program: Command): void {
   program
     .command('secrets')
     .description('Stored secrets and SECRETS_KEY')
@@ -151,6 +157,10 @@ export function buildCli(): Command {
       }),
     );
 
+}
+
+/** user set-password. */
+function addUserCommands(program: Command): void {
   const user = program.command('user').description('Manage users');
   user
     .command('set-password')
@@ -168,9 +178,20 @@ export function buildCli(): Command {
         return { id: target.id, email: target.email, passwordSet: true };
       }),
     );
+}
 
+export function buildCli(): Command {
+  const program = new Command('switchboard')
+    .description('Switchboard admin CLI. Prints JSON on stdout; logs go to stderr.')
+    .showHelpAfterError();
+
+  addDatabaseCommands(program);
+  addKeyCommands(program);
+  addWebhookCommands(program);
+  addUserCommands(program);
   addWhatsAppCommands(program);
   addSandboxCommands(program);
+  addSecretsCommands(program);
   return program;
 }
 

@@ -18,8 +18,8 @@ const MIGRATIONS_PATH = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export type Orm = MikroORM;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- entity classes differ in their shape
-type Entities = readonly EntityClass<any>[];
+/** Entity classes differ in their shape: any of them is a class of some object. */
+type Entities = readonly EntityClass<object>[];
 
 /** Bounds on one request's database work, so one slow query or a lost server cannot hold the pool. */
 export interface DatabaseLimits {

@@ -29,14 +29,8 @@ function routeLabel(req: Request): string {
   return route?.path ? `${req.baseUrl}${route.path}` : 'unmatched';
 }
 
-/**
- * prom-client with a registry per process (no global state): Node's default metrics plus the service's own.
- * Gauges that need a query (pool, queue, deliveries) are read when Prometheus scrapes, not on a timer.
- */
-export function createMetrics({ orm, deliveryFailures, queueStats, jobBacklog, callerCache }: MetricsSources): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-
+/** Requests, their latency and the 429s, by route pattern: recorded as each response finishes. */
+function httpMetrics(registry: Registry) {
   const requests = new Counter({
     name: 'switchboard_http_requests_total',
     help: 'HTTP requests by method, route pattern and status',
@@ -56,6 +50,11 @@ export function createMetrics({ orm, deliveryFailures, queueStats, jobBacklog, c
     labelNames: ['rate_class'] as const,
     registers: [registry],
   });
+  return { requests, duration, rateLimited };
+}
+
+/** The database pool, read at scrape time. */
+function poolMetrics(registry: Registry, orm: MetricsSources['orm']) {
   new Gauge({
     name: 'switchboard_db_pool_connections',
     help: 'Database pool connections: in_use, idle, and requests waiting for one',
@@ -68,6 +67,10 @@ export function createMetrics({ orm, deliveryFailures, queueStats, jobBacklog, c
       this.set({ state: 'waiting' }, pool.waitingCount);
     },
   });
+}
+
+/** The job queues, their backlog and the deliveries given up on, read at scrape time. */
+function jobMetrics(registry: Registry, { orm, deliveryFailures, queueStats, jobBacklog }: MetricsSources) {
   new Gauge({
     name: 'switchboard_job_queue_jobs',
     help: 'Jobs in the delivery queues by state (ready = runnable backlog, deferred = scheduled retries)',
@@ -102,29 +105,43 @@ export function createMetrics({ orm, deliveryFailures, queueStats, jobBacklog, c
       for (const gauge of deliveryFailures) this.set({ kind: gauge.kind }, await gauge.count(em));
     },
   });
+}
 
-  if (callerCache) {
-    new Counter({
-      name: 'switchboard_api_key_lookups_total',
-      help: 'API keys resolved from the caller cache (hit) or the database (miss)',
-      labelNames: ['result'] as const,
-      registers: [registry],
-      collect() {
-        const { hits, misses } = callerCache();
-        this.reset();
-        this.inc({ result: 'hit' }, hits);
-        this.inc({ result: 'miss' }, misses);
-      },
-    });
-    new Gauge({
-      name: 'switchboard_api_key_cache_listening',
-      help: '1 while the caller cache hears committed changes (LISTEN) and may serve; 0 while every key is looked up',
-      registers: [registry],
-      collect() {
-        this.set(callerCache().listening ? 1 : 0);
-      },
-    });
-  }
+/** The API-key cache: lookups it answered, and whether it may serve. */
+function callerCacheMetrics(registry: Registry, callerCache: NonNullable<MetricsSources['callerCache']>) {
+  new Counter({
+    name: 'switchboard_api_key_lookups_total',
+    help: 'API keys resolved from the caller cache (hit) or the database (miss)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      const { hits, misses } = callerCache();
+      this.reset();
+      this.inc({ result: 'hit' }, hits);
+      this.inc({ result: 'miss' }, misses);
+    },
+  });
+  new Gauge({
+    name: 'switchboard_api_key_cache_listening',
+    help: '1 while the caller cache hears committed changes (LISTEN) and may serve; 0 while every key is looked up',
+    registers: [registry],
+    collect() {
+      this.set(callerCache().listening ? 1 : 0);
+    },
+  });
+}
+
+/**
+ * prom-client with a registry per process (no global state): Node's default metrics plus the service's own.
+ * Gauges that need a query (pool, queue, deliveries) are read when Prometheus scrapes, not on a timer.
+ */
+export function createMetrics(sources: MetricsSources): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const { requests, duration, rateLimited } = httpMetrics(registry);
+  poolMetrics(registry, sources.orm);
+  jobMetrics(registry, sources);
+  if (sources.callerCache) callerCacheMetrics(registry, sources.callerCache);
 
   return {
     registry,

@@ -32,13 +32,8 @@ type ManageParams =
       : never
     : never;
 
-/**
- * The Developer Portal's webhooks page: webhooks/list, webhooks/manage and webhooks/deliveries called as the
- * signed-in user (LocalApi), so the page has exactly their rules: platform-level access, the user's own platform,
- * 403 for another platform's endpoint or delivery and 404 for one that does not exist, the same parameter checks.
- */
-export function webhookRoutes(ctx: PortalContext): Router {
-  const router = Router();
+/** The webhooks API called as the signed-in user, for their own platform. */
+function webhookCalls(ctx: PortalContext) {
   const endpoints = contract.platform.webhooks;
   const platformOf = (req: Request) => signedIn(req).user.platformId;
   const listEndpoints = async (req: Request) =>
@@ -48,18 +43,6 @@ export function webhookRoutes(ctx: PortalContext): Router {
       ...params,
       platformId: platformOf(req),
     } as CallParams<typeof endpoints.manage>);
-
-  const notFound = (req: Request, res: Response) =>
-    messageReply(req, res, ctx, 404, {
-      title: 'Endpoint not found',
-      message: 'Your platform has no webhook endpoint at this address.',
-      link: BACK,
-    });
-
-  /** An API refusal (403, 404) as its page; anything else goes on to the error page. */
-  const refused = (req: Request, res: Response, error: unknown) => {
-    if (!refusal(req, res, ctx, error, BACK)) throw error;
-  };
 
   /**
    * The endpoint of the path with its newest deliveries, as webhooks/deliveries answers for it (403 another
@@ -77,6 +60,23 @@ export function webhookRoutes(ctx: PortalContext): Router {
     });
     const endpoint = (await listEndpoints(req)).find((candidate) => candidate.id === id);
     return endpoint && { endpoint, log };
+  };
+
+  return { listEndpoints, manage, endpointOf };
+}
+
+/** The replies the pages share: not found, an API refusal, the detail page, the guard of an endpoint's routes. */
+function webhookReplies(ctx: PortalContext, { endpointOf }: WebhookCalls) {
+  const notFound = (req: Request, res: Response) =>
+    messageReply(req, res, ctx, 404, {
+      title: 'Endpoint not found',
+      message: 'Your platform has no webhook endpoint at this address.',
+      link: BACK,
+    });
+
+  /** An API refusal (403, 404) as its page; anything else goes on to the error page. */
+  const refused = (req: Request, res: Response, error: unknown) => {
+    if (!refusal(req, res, ctx, error, BACK)) throw error;
   };
 
   const showDetail = async (req: Request, res: Response, problem?: string) => {
@@ -106,6 +106,14 @@ export function webhookRoutes(ctx: PortalContext): Router {
       }
     });
 
+  return { notFound, refused, showDetail, onEndpoint };
+}
+
+type WebhookCalls = ReturnType<typeof webhookCalls>;
+type WebhookPages = WebhookCalls & ReturnType<typeof webhookReplies>;
+
+/** The list of endpoints and the form that creates one. */
+function listRoutes(router: Router, ctx: PortalContext, { listEndpoints, manage, refused }: WebhookPages) {
   router.get(
     '/webhooks',
     asyncRoute(async (req, res) => {
@@ -145,7 +153,11 @@ export function webhookRoutes(ctx: PortalContext): Router {
       res.status(400).send(webhooksPage(ctx.assets, { viewer, endpoints: await listEndpoints(req), form, errors }));
     }),
   );
+}
 
+/** An endpoint's page, its enable/disable switch and the confirmation pages of rotate and delete. */
+function endpointPageRoutes(router: Router, ctx: PortalContext, pages: WebhookPages) {
+  const { manage, endpointOf, notFound, showDetail, onEndpoint } = pages;
   router.get(
     '/webhooks/:endpointId',
     onEndpoint((req, res) => showDetail(req, res)),
@@ -170,7 +182,11 @@ export function webhookRoutes(ctx: PortalContext): Router {
       }),
     );
   }
+}
 
+/** What changes an endpoint: a new secret, deletion, a delivery sent again. */
+function endpointActionRoutes(router: Router, ctx: PortalContext, pages: WebhookPages) {
+  const { manage, endpointOf, notFound, onEndpoint } = pages;
   router.post(
     '/webhooks/:endpointId/rotate',
     onEndpoint(async (req, res) => {
@@ -205,6 +221,19 @@ export function webhookRoutes(ctx: PortalContext): Router {
       res.redirect(303, `${WEBHOOKS}/${req.params.endpointId}?done=redelivered`);
     }),
   );
+}
 
+/**
+ * The Developer Portal's webhooks page: webhooks/list, webhooks/manage and webhooks/deliveries called as the
+ * signed-in user (LocalApi), so the page has exactly their rules: platform-level access, the user's own platform,
+ * 403 for another platform's endpoint or delivery and 404 for one that does not exist, the same parameter checks.
+ */
+export function webhookRoutes(ctx: PortalContext): Router {
+  const router = Router();
+  const calls = webhookCalls(ctx);
+  const pages = { ...calls, ...webhookReplies(ctx, calls) };
+  listRoutes(router, ctx, pages);
+  endpointPageRoutes(router, ctx, pages);
+  endpointActionRoutes(router, ctx, pages);
   return router;
 }
