@@ -48,8 +48,9 @@ function presentedKey(req: Request): string | undefined {
 /**
  * Resolves an API key to its caller (through the cache when given, else the api-keys module's lookup), or throws
  * 401. The lookups run on forks of `em`, made only when the database is needed (a cache hit needs none).
+ * @public Also loaded from the build by tests/bench/raw-server.ts (a dynamic import knip cannot follow).
  */
-async function authenticateKey(
+export async function authenticateKey(
   em: EntityManager,
   keys: ApiKeyLookup,
   apiKey: string | undefined,
