@@ -37,7 +37,7 @@ export interface StandInMedia {
   bytes: Buffer;
 }
 
-interface RecordedRequest {
+export interface RecordedRequest {
   method: string;
   /** Path without the query, e.g. `/v23.0/1065/messages`. */
   path: string;

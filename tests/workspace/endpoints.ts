@@ -7,7 +7,7 @@ export interface WorkspaceEndpoint {
   name: string;
   path: string;
   /** The class this suite expects, written out rather than read from the contract it checks. */
-  rateClass: 'api_read' | 'api_write';
+  rateClass: 'api_read' | 'api_write' | 'api_message';
   /** Whether the endpoint takes channelId and follows the channel rules (docs/api.md "Channels"). */
   channelScoped: boolean;
   /** Parameters that succeed for `tenant`'s main channel (channelId left out). */

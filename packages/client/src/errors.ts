@@ -9,8 +9,7 @@ import { responseInfo, type ResponseInfo } from './response.js';
  * `network` (refused, reset, unknown host, …; the system's own code, e.g. `ECONNREFUSED`, is in the message and on
  * `cause`). The transport's own codes stay behind these three, so a `switch` over them is complete.
  */
-export const CONNECTION_ERROR_CODES = ['timeout', 'aborted', 'network'] as const;
-export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
+export type ConnectionErrorCode = 'timeout' | 'aborted' | 'network';
 
 /** A reply that is not the API's envelope (a proxy's 502 page): `http_<status>`. */
 export type HttpErrorCode = `http_${number}`;

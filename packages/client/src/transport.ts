@@ -9,7 +9,7 @@ export interface HttpTransport {
 }
 
 /** One request as the client hands it to the transport (a subset of axios's request config). */
-export interface TransportRequest {
+interface TransportRequest {
   method: string;
   url: string;
   headers: Record<string, string>;

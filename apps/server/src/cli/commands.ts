@@ -156,7 +156,6 @@ function addSecretsCommands(program: Command): void {
         };
       }),
     );
-
 }
 
 /** user set-password. */

@@ -25,7 +25,7 @@ export interface NotificationListenerOptions {
   purpose?: ListenerPurpose;
 }
 
-export interface ListenerPurpose {
+interface ListenerPurpose {
   application: string;
   /** Logged once when the connection is lost, and once when it is back. */
   lost: string;

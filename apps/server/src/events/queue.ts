@@ -118,6 +118,15 @@ async function applySchedule(boss: PgBoss, spec: QueueSpec): Promise<void> {
   await boss.schedule(spec.name, `FREQ=MINUTELY;INTERVAL=${spec.everyMinutes}`);
 }
 
+async function createQueues(boss: PgBoss, queues: readonly QueueSpec[]): Promise<void> {
+  for (const spec of queues) {
+    await boss.createQueue(spec.name, { ...QUEUE_OPTIONS, policy: spec.singleton ? 'stately' : 'standard' });
+    // createQueue keeps an existing queue as it was; this applies changed settings on upgrade.
+    await boss.updateQueue(spec.name, QUEUE_OPTIONS);
+    await applySchedule(boss, spec);
+  }
+}
+
 /**
  * Why pg-boss and not a hand-written outbox poller: it is a maintained PostgreSQL job queue (SKIP LOCKED
  * claims, so several server instances share it), it can insert jobs through *our* open transaction (the
@@ -150,12 +159,7 @@ export async function startQueue(
   );
   boss.on('warning', (warning) => logger.warn({ warning }, 'job queue warning'));
   await boss.start();
-  for (const spec of queues) {
-    await boss.createQueue(spec.name, { ...QUEUE_OPTIONS, policy: spec.singleton ? 'stately' : 'standard' });
-    // createQueue keeps an existing queue as it was; this applies changed settings on upgrade.
-    await boss.updateQueue(spec.name, QUEUE_OPTIONS);
-    await applySchedule(boss, spec);
-  }
+  await createQueues(boss, queues);
   /** Inserts through the caller's open transaction, so the job exists if, and only if, it commits. */
   async function sendWithin(
     tx: EntityManager,

@@ -38,7 +38,7 @@ function bearerToken(authorization: string | undefined): string | undefined {
 }
 
 /** The one key a request presents, from X-API-Key or Authorization: Bearer; ambiguity is refused, not resolved. */
-function presentedKey(req: Request): string | undefined {
+export function presentedKey(req: Request): string | undefined {
   const header = req.get('x-api-key')?.trim();
   const bearer = bearerToken(req.get('authorization'));
   if (header !== undefined && bearer !== undefined && header !== bearer) throw new UnauthorizedError(ONE_HEADER);

@@ -71,7 +71,7 @@ export function startServices(providers: readonly ServiceProvider[], deps: Omit<
 }
 
 /** What a LISTENing connection reports (db/notification-listener.ts). */
-export interface NotificationEvents {
+interface NotificationEvents {
   notified(payload: string): void;
   /** LISTEN is confirmed on a (new) connection: notifications of later commits arrive. */
   listening(): void;

@@ -6,7 +6,7 @@ import type { RouteDeps } from './implement.js';
 import type { Logger } from '../logger.js';
 
 /** What the contract says about a streaming endpoint (e.g. EVENT_STREAM): where it is and how it is guarded. */
-export interface StreamRouteDefinition {
+interface StreamRouteDefinition {
   operation: string;
   path: string;
   rateClass: RateClass;

@@ -10,7 +10,7 @@ import { Automation } from './automation.entity.js';
 import { automationsRouter } from './automation.router.js';
 import { automationsSeed } from './automation.seed.js';
 
-export { templateSendIssues, type TemplateSendDefinition } from './automation-checks.js';
+export { templateSendIssues } from './automation-checks.js';
 export { fillPlaceholders } from './automation-rules.js';
 
 /**

@@ -87,7 +87,7 @@ export interface ConversationsQuery {
 }
 
 /** A conversation as chat/conversations/list shows it, from `conversations c` narrowed by `where`. */
-export function conversationRows(
+function conversationRows(
   em: EntityManager,
   where: { sql: string; params: unknown[] },
   page: { limit: number; offset: number },

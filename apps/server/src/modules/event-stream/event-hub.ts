@@ -6,7 +6,7 @@ import type { Logger } from '../../logger.js';
 import { WorkspaceEvent } from './workspace-event.entity.js';
 
 /** The PostgreSQL channel the `workspace_events_number` trigger notifies with each committed event's cursor. */
-export const WORKSPACE_EVENTS_CHANNEL = 'workspace_events';
+const WORKSPACE_EVENTS_CHANNEL = 'workspace_events';
 /** Rows read per round trip, live or replaying. */
 export const EVENT_PAGE = 500;
 /** A missed notification (the LISTEN connection was lost) delays events at most this long. */
@@ -23,7 +23,7 @@ export interface HubEvent {
 }
 
 /** A stream as the hub feeds it: each batch of committed events, in cursor order, once. */
-export type HubListener = (events: readonly HubEvent[]) => void;
+type HubListener = (events: readonly HubEvent[]) => void;
 
 export function hubEventOf(
   row: Pick<WorkspaceEvent, 'cursor' | 'platform' | 'channel' | 'type' | 'payload'>,
@@ -58,23 +58,39 @@ interface HubDeps {
   listen: ListenFor;
 }
 
-/**
- * One per instance: a single LISTEN connection and a single reader for every stream the instance holds. A NOTIFY
- * (from any instance's commit) makes it read the events after its position, in pages, and hand each batch to every
- * stream, which filters it by its key's channels; a read already running absorbs the notifications that arrive
- * meanwhile into one more read. It starts with the first stream, so a server nobody streams from holds no
- * connection.
- */
-export function createEventHub({ em, logger, listen }: HubDeps): EventHub {
-  const listeners = new Set<HubListener>();
+/** Per-user stream counts of this instance, behind `EventHub.admit`. */
+function createAdmission(): EventHub['admit'] {
   const open = new Map<string, number>();
-  const state = {
-    position: 0n,
-    started: undefined as Promise<void> | undefined,
-    stop: undefined as (() => Promise<void>) | undefined,
-    reading: undefined as Promise<void> | undefined,
-    again: false,
+  return (userId) => {
+    const count = open.get(userId) ?? 0;
+    if (count >= EVENT_STREAM_MAX_PER_USER)
+      throw new AppError(
+        429,
+        'rate_limited',
+        `At most ${EVENT_STREAM_MAX_PER_USER} event streams per API user may be open at once; close one first.`,
+        { 'Retry-After': '3' },
+      );
+    open.set(userId, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (open.get(userId) ?? 1) - 1;
+      if (left > 0) open.set(userId, left);
+      else open.delete(userId);
+    };
   };
+}
+
+interface HubReader {
+  /** `position` is the cursor up to which the listeners have been fed. */
+  state: { position: bigint; reading: Promise<void> | undefined; again: boolean };
+  read(): Promise<void>;
+}
+
+/** The hub's single reader: pages of events after its position, handed to every listener. */
+function createReader(em: EntityManager, logger: Logger, listeners: ReadonlySet<HubListener>): HubReader {
+  const state: HubReader['state'] = { position: 0n, reading: undefined, again: false };
 
   async function readOnce(): Promise<number> {
     const rows = await em
@@ -111,6 +127,24 @@ export function createEventHub({ em, logger, listen }: HubDeps): EventHub {
     return state.reading;
   }
 
+  return { state, read };
+}
+
+/**
+ * One per instance: a single LISTEN connection and a single reader for every stream the instance holds. A NOTIFY
+ * (from any instance's commit) makes it read the events after its position, in pages, and hand each batch to every
+ * stream, which filters it by its key's channels; a read already running absorbs the notifications that arrive
+ * meanwhile into one more read. It starts with the first stream, so a server nobody streams from holds no
+ * connection.
+ */
+function createEventHub({ em, logger, listen }: HubDeps): EventHub {
+  const listeners = new Set<HubListener>();
+  const { state, read } = createReader(em, logger, listeners);
+  const lifecycle = {
+    started: undefined as Promise<void> | undefined,
+    stop: undefined as (() => Promise<void>) | undefined,
+  };
+
   async function start() {
     const listener = listen(
       WORKSPACE_EVENTS_CHANNEL,
@@ -124,7 +158,7 @@ export function createEventHub({ em, logger, listen }: HubDeps): EventHub {
     );
     const poll = setInterval(() => void read(), SAFETY_POLL_MS);
     poll.unref();
-    state.stop = async () => {
+    lifecycle.stop = async () => {
       clearInterval(poll);
       await listener.stop();
     };
@@ -135,31 +169,13 @@ export function createEventHub({ em, logger, listen }: HubDeps): EventHub {
   }
 
   return {
-    admit(userId) {
-      const count = open.get(userId) ?? 0;
-      if (count >= EVENT_STREAM_MAX_PER_USER)
-        throw new AppError(
-          429,
-          'rate_limited',
-          `At most ${EVENT_STREAM_MAX_PER_USER} event streams per API user may be open at once; close one first.`,
-          { 'Retry-After': '3' },
-        );
-      open.set(userId, count + 1);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (open.get(userId) ?? 1) - 1;
-        if (left > 0) open.set(userId, left);
-        else open.delete(userId);
-      };
-    },
+    admit: createAdmission(),
     async subscribe(listener) {
-      state.started ??= start().catch((error: unknown) => {
-        state.started = undefined;
+      lifecycle.started ??= start().catch((error: unknown) => {
+        lifecycle.started = undefined;
         throw error;
       });
-      await state.started;
+      await lifecycle.started;
       // The position moves in the same synchronous step that feeds the listeners, so a listener added now gets
       // exactly the events after it.
       listeners.add(listener);
@@ -167,7 +183,7 @@ export function createEventHub({ em, logger, listen }: HubDeps): EventHub {
     },
     async stop() {
       listeners.clear();
-      await state.stop?.();
+      await lifecycle.stop?.();
     },
   };
 }

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../kit/context.js';
 import { WorkspaceEvent } from './workspace-event.entity.js';
 
 /** The channel an event belongs to: its `data.channelId`, or none for a platform's own events (ticket.closed). */
-export function channelOf(event: WebhookEvent): string | null {
+function channelOf(event: WebhookEvent): string | null {
   const { channelId } = event.data as { channelId?: unknown };
   return typeof channelId === 'string' ? channelId : null;
 }

@@ -79,6 +79,36 @@ async function* replay(em: EntityManager, filter: StreamFilter, after: bigint, u
   }
 }
 
+function writeStreamHead(res: StreamRequest['res'], resume: bigint | 'reset' | 'live') {
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    // nginx and other proxies would hold the stream back in their buffers.
+    'X-Accel-Buffering': 'no',
+  });
+  res.write(`retry: ${EVENT_STREAM_RETRY_MS}\n\n`);
+  if (resume === 'reset') res.write(`event: ${EVENT_STREAM_RESET}\ndata: {}\n\n`);
+}
+
+/**
+ * Keeps proxies from timing the stream out and resolves the key again each time: a revoked key's stream ends, a
+ * live one's caller goes to `recheck` (its channels may have changed).
+ */
+function startPing(request: StreamRequest, recheck: (caller: Caller) => void): ReturnType<typeof setInterval> {
+  const { res } = request;
+  return setInterval(() => {
+    res.write(': ping\n\n');
+    void request.recheck().then(
+      (caller) => {
+        if (!caller) return res.end();
+        recheck(caller);
+      },
+      () => res.end(),
+    );
+  }, EVENT_STREAM_PING_SECONDS * 1000);
+}
+
 /**
  * GET events/stream: subscribes to the instance's hub first (buffering what it feeds), replays from the database
  * what a resuming client missed up to the hub's position, then sends the buffer and goes live. Every ping also
@@ -108,28 +138,13 @@ export function serveEventStream(deps: { em: EntityManager; services: Pick<Servi
       throw error;
     }
     const closed = new Promise<void>((resolve) => res.once('close', resolve));
-    const ping = setInterval(() => {
-      res.write(': ping\n\n');
-      void request.recheck().then(
-        (caller) => {
-          if (!caller) return res.end();
-          filter = filterFor(caller, params);
-        },
-        () => res.end(),
-      );
-    }, EVENT_STREAM_PING_SECONDS * 1000);
+    const ping = startPing(request, (caller) => {
+      filter = filterFor(caller, params);
+    });
     const end = () => res.end();
     signal.addEventListener('abort', end, { once: true });
     try {
-      res.writeHead(200, {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-cache, no-transform',
-        Connection: 'keep-alive',
-        // nginx and other proxies would hold the stream back in their buffers.
-        'X-Accel-Buffering': 'no',
-      });
-      res.write(`retry: ${EVENT_STREAM_RETRY_MS}\n\n`);
-      if (resume === 'reset') res.write(`event: ${EVENT_STREAM_RESET}\ndata: {}\n\n`);
+      writeStreamHead(request.res, resume);
       if (typeof resume === 'bigint') {
         state.sent = resume;
         for await (const events of replay(em, filter, resume, subscription.position)) send(events);

@@ -1,12 +1,12 @@
 import { EVENT_STREAM, EVENT_STREAM_REPLAY_HOURS } from '@switchboard/contract';
 import { defineModule } from '../../kit/module.js';
 import { retentionTask } from '../../kit/retention.js';
+import { taskQueue } from '../../kit/jobs.js';
 import { eventHubService } from './event-hub.js';
 import { serveEventStream } from './event-stream.service.js';
 import { WorkspaceEvent } from './workspace-event.entity.js';
 
 export { recordWorkspaceEvent } from './event-record.js';
-export { EVENT_HUB, type EventHub } from './event-hub.js';
 export { serveEventStream } from './event-stream.service.js';
 
 /**
@@ -22,7 +22,7 @@ export const eventStreamModule = defineModule({
     targets: [],
     tasks: [
       retentionTask({
-        queue: 'event-stream.retention',
+        queue: taskQueue('event-stream.retention'),
         entity: WorkspaceEvent,
         days: EVENT_STREAM_REPLAY_HOURS / 24,
         expired: (cutoff) => ({ createdAt: { $lt: cutoff } }),

@@ -23,7 +23,7 @@ export type {
   TemplateSyncResult,
 } from './messaging-provider.port.js';
 export { requireProvider, statusSink, type MessagingProviders } from './messaging-providers.js';
-export { cancelQueuedSends, queueBulkSends, queueSend, type BulkSends, type QueuedSend } from './outbox.js';
+export { cancelQueuedSends, queueBulkSends, queueSend } from './outbox.js';
 export { MESSAGING } from './messaging.js';
 export { recordOutbound } from './outbound-record.js';
 export { SESSION_WINDOWS, type SessionWindows } from './session-window.port.js';

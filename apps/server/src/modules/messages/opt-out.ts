@@ -4,7 +4,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { changeContactStatus } from '../contacts/index.js';
 
 /** A text as stop words are compared: no spaces, no accents (ARRÊT is ARRET), upper case. */
-export function normalizeKeyword(text: string): string {
+function normalizeKeyword(text: string): string {
   return text
     .normalize('NFD')
     .replace(/[\u0300-\u036f\s]/g, '')

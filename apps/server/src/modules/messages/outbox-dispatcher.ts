@@ -89,14 +89,18 @@ export function sendDispatcher(options: DispatcherOptions): BackgroundWorker {
   };
 }
 
-function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOptions): RunningWorker {
-  const id = randomUUID();
-  const lanes = new Map<string, Promise<void>>();
-  let stopping = false;
-  let healthySince: number | undefined;
-  const em = () => root.fork();
+/** What every part of one dispatcher shares; `stopping` ends its lanes after their current batch. */
+interface Dispatch {
+  id: string;
+  em: () => EntityManager;
+  log: Logger;
+  options: DispatcherOptions;
+  stopping: boolean;
+}
 
-  async function heartbeat() {
+function heartbeatOf({ id, em, log }: Dispatch): () => Promise<void> {
+  let healthySince: number | undefined;
+  return async () => {
     try {
       await beat(em(), id);
       healthySince ??= Date.now();
@@ -111,48 +115,58 @@ function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOp
       healthySince = undefined;
       log.warn({ reason: (error as Error).message }, 'send dispatcher heartbeat failed');
     }
-  }
+  };
+}
 
-  /** Records until PostgreSQL takes it (an outage waits here; the heartbeat of a live dispatcher resumes with it). */
-  async function record(outcomes: SendOutcome[]) {
-    for (;;) {
-      try {
-        return await recordSendOutcomes(em(), id, outcomes);
-      } catch (error) {
-        log.warn({ reason: (error as Error).message, messages: outcomes.length }, 'recording sends failed; retrying');
-        await sleepUntil(Date.now() + RECORD_RETRY_MS);
-      }
+/** Records until PostgreSQL takes it (an outage waits here; the heartbeat of a live dispatcher resumes with it). */
+async function record({ id, em, log }: Dispatch, outcomes: SendOutcome[]) {
+  for (;;) {
+    try {
+      return await recordSendOutcomes(em(), id, outcomes);
+    } catch (error) {
+      log.warn({ reason: (error as Error).message, messages: outcomes.length }, 'recording sends failed; retrying');
+      await sleepUntil(Date.now() + RECORD_RETRY_MS);
     }
   }
+}
 
-  async function sendBatch(claimed: ClaimedSend[], startMs: number, spacingMs: number) {
-    const calls = claimed.map(async (send, index) => {
-      await sleepUntil(startMs + index * spacingMs);
-      return callProvider(options.providers(), send);
-    });
-    const outcomes = await Promise.all(calls);
-    await record(outcomes);
-  }
+async function sendBatch(dispatch: Dispatch, claimed: ClaimedSend[], startMs: number, spacingMs: number) {
+  const calls = claimed.map(async (send, index) => {
+    await sleepUntil(startMs + index * spacingMs);
+    return callProvider(dispatch.options.providers(), send);
+  });
+  const outcomes = await Promise.all(calls);
+  await record(dispatch, outcomes);
+}
 
-  async function drain(channelId: string) {
-    const batch = Math.max(1, Math.min(MAX_BATCH, Math.ceil(options.ratePerSecond * BATCH_SECONDS)));
-    const inFlight = new Set<Promise<void>>();
-    while (!stopping) {
-      const slots = await takeSendSlots(em(), channelPaceKey(channelId), batch, options.ratePerSecond);
-      await sleepUntil(slots.startMs);
-      const claimed = await claimDueSends(em(), id, channelId, batch);
-      await returnSendSlots(em(), slots, batch - claimed.length);
-      if (claimed.length === 0) break;
-      const sending = sendBatch(claimed, slots.startMs, slots.spacingMs).finally(() => inFlight.delete(sending));
-      inFlight.add(sending);
-      if (inFlight.size >= BATCHES_IN_FLIGHT) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
+/** One channel's lane: claims and sends its due messages at the channel's pace until none are left. */
+async function drain(dispatch: Dispatch, channelId: string) {
+  const { id, em, options } = dispatch;
+  const batch = Math.max(1, Math.min(MAX_BATCH, Math.ceil(options.ratePerSecond * BATCH_SECONDS)));
+  const inFlight = new Set<Promise<void>>();
+  while (!dispatch.stopping) {
+    const slots = await takeSendSlots(em(), channelPaceKey(channelId), batch, options.ratePerSecond);
+    await sleepUntil(slots.startMs);
+    const claimed = await claimDueSends(em(), id, channelId, batch);
+    await returnSendSlots(em(), slots, batch - claimed.length);
+    if (claimed.length === 0) break;
+    const sending = sendBatch(dispatch, claimed, slots.startMs, slots.spacingMs).finally(() =>
+      inFlight.delete(sending),
+    );
+    inFlight.add(sending);
+    if (inFlight.size >= BATCHES_IN_FLIGHT) await Promise.race(inFlight);
   }
+  await Promise.all(inFlight);
+}
+
+function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOptions): RunningWorker {
+  const dispatch: Dispatch = { id: randomUUID(), em: () => root.fork(), log, options, stopping: false };
+  const { id, em } = dispatch;
+  const lanes = new Map<string, Promise<void>>();
 
   function startLane(channelId: string) {
     if (lanes.has(channelId)) return;
-    const lane = drain(channelId)
+    const lane = drain(dispatch, channelId)
       .catch((error: unknown) => log.warn({ channelId, reason: (error as Error).message }, 'send lane stopped'))
       .finally(() => lanes.delete(channelId));
     lanes.set(channelId, lane);
@@ -160,12 +174,13 @@ function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOp
 
   async function discover() {
     try {
-      for (const channelId of await channelsWithDueSends(em())) if (!stopping) startLane(channelId);
+      for (const channelId of await channelsWithDueSends(em())) if (!dispatch.stopping) startLane(channelId);
     } catch (error) {
       log.debug({ reason: (error as Error).message }, 'looking for due sends failed');
     }
   }
 
+  const heartbeat = heartbeatOf(dispatch);
   void heartbeat();
   const heartbeats = setInterval(() => void heartbeat(), HEARTBEAT_EVERY_MS);
   let discovering = Promise.resolve();
@@ -180,7 +195,7 @@ function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOp
   return {
     backlog: (manager) => outboxBacklog(manager),
     async stop(timeoutMs) {
-      stopping = true;
+      dispatch.stopping = true;
       clearInterval(discovery);
       clearInterval(heartbeats);
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());

@@ -13,8 +13,7 @@ import { webhookTarget } from './webhook.service.js';
 export { manageEndpoint } from './webhook-endpoints.service.js';
 
 export { WEBHOOK_POLICY } from './webhook-policy.js';
-export { rekeyWebhookSecrets, WEBHOOK_SECRETS, webhookSecrets, type WebhookSecrets } from './webhook-secret-box.js';
-export { newWebhookSecret } from './webhook-secrets.js';
+export { rekeyWebhookSecrets, WEBHOOK_SECRETS } from './webhook-secret-box.js';
 
 export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';
 export { queueWebhookEvent } from './webhook.service.js';
