@@ -63,6 +63,20 @@ const frozen = (caller: Caller): Caller =>
     channelIds: Object.freeze([...caller.channelIds]),
   });
 
+function indexedEntries(options: CallerCacheOptions) {
+  const hashesByUser = new Map<string, Set<string>>();
+  const entries = new LRUCache<string, Entry>({
+    max: options.maxEntries,
+    ttl: options.ttlMs,
+    dispose: (entry, hash) => {
+      const hashes = hashesByUser.get(entry.caller.userId);
+      hashes?.delete(hash);
+      if (hashes?.size === 0) hashesByUser.delete(entry.caller.userId);
+    },
+  });
+  return { entries, hashesByUser };
+}
+
 /**
  * An in-process cache of resolved API-key callers, keyed by the key's SHA-256, kept exact by invalidation:
  * - `connect` starts the change feed; until it reports `listening`, and whenever it is lost, nothing is served
@@ -80,16 +94,7 @@ export function startCallerCache(
   options: CallerCacheOptions,
   connect: (changes: CallerChanges) => ChangeFeed,
 ): CallerCache {
-  const hashesByUser = new Map<string, Set<string>>();
-  const entries = new LRUCache<string, Entry>({
-    max: options.maxEntries,
-    ttl: options.ttlMs,
-    dispose: (entry, hash) => {
-      const hashes = hashesByUser.get(entry.caller.userId);
-      hashes?.delete(hash);
-      if (hashes?.size === 0) hashesByUser.delete(entry.caller.userId);
-    },
-  });
+  const { entries, hashesByUser } = indexedEntries(options);
   const state = { listening: false, generation: 0, hits: 0, misses: 0 };
 
   const forget = (userId: string | null) => {
