@@ -31,7 +31,6 @@ export default tseslint.config(
       'apps/server/src/db/notification-listener.ts',
       'apps/server/src/db/seed/seed-loader.ts',
       'apps/server/src/events/worker.ts',
-      'apps/server/src/http/idempotency.ts',
       'apps/server/src/modules/whatsapp/inbound-receiver.router.ts',
       'apps/server/src/modules/whatsapp/inbound.ts',
       'apps/server/src/portal/auth.router.ts',

@@ -70,6 +70,26 @@ function replyBox(secrets: SecretBox | undefined, userId: string, key: string) {
 const SEALED_REPLY_UNREADABLE =
   `The reply kept for this ${IDEMPOTENCY_HEADER} cannot be opened ` + 'with the configured SECRETS_KEY.';
 
+const keyReused = () =>
+  new AppError(
+    422,
+    'idempotency_key_reused',
+    `This ${IDEMPOTENCY_HEADER} was already used with different parameters or another endpoint; use a new ` +
+      `key for a new request.`,
+  );
+const keyStillRunning = () =>
+  new AppError(
+    409,
+    'idempotency_key_in_progress',
+    `A request with this ${IDEMPOTENCY_HEADER} is still running; retry after it finishes.`,
+  );
+const keyRetriedConcurrently = () =>
+  new AppError(
+    409,
+    'idempotency_key_in_progress',
+    `A request with this ${IDEMPOTENCY_HEADER} is being retried concurrently; retry shortly.`,
+  );
+
 /** Route middleware (after the rate limit, before validation and the handler) for the contract's write classes. */
 export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logger: Logger, secrets?: SecretBox) {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -103,23 +123,10 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
         const existing = await store.stored(em, userId, key);
         if (!existing) continue;
         if (existing.fingerprint !== fingerprint) {
-          return next(
-            new AppError(
-              422,
-              'idempotency_key_reused',
-              `This ${IDEMPOTENCY_HEADER} was already used with different parameters or another endpoint; use a new ` +
-                `key for a new request.`,
-            ),
-          );
+          return next(keyReused());
         }
         if (existing.statusCode === null) {
-          return next(
-            new AppError(
-              409,
-              'idempotency_key_in_progress',
-              `A request with this ${IDEMPOTENCY_HEADER} is still running; retry after it finishes.`,
-            ),
-          );
+          return next(keyStillRunning());
         }
         // Only the status and body are kept; a kept 503 (AfterEffectError) still says when to look again.
         const retryAfter =
@@ -129,13 +136,7 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
           .set({ 'Idempotent-Replayed': 'true', ...retryAfter })
           .json(box.open(existing.responseBody));
       }
-      next(
-        new AppError(
-          409,
-          'idempotency_key_in_progress',
-          `A request with this ${IDEMPOTENCY_HEADER} is being retried concurrently; retry shortly.`,
-        ),
-      );
+      next(keyRetriedConcurrently());
     } catch (error) {
       next(error);
     }
