@@ -35,7 +35,6 @@ export default tseslint.config(
       'apps/server/src/modules/whatsapp/inbound.ts',
       'apps/server/src/portal/auth.router.ts',
       'apps/server/src/portal/channels.router.ts',
-      'apps/server/src/portal/keys.router.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
   },

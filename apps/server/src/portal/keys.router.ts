@@ -15,6 +15,24 @@ const keyName = z
 
 const PREFIX_PATTERN = /^sb_live_[A-Za-z0-9_-]{8}$/;
 
+function createKey(ctx: PortalContext) {
+  return asyncRoute(async (req, res) => {
+    const { user, viewer } = signedIn(req);
+    const em = ctx.em.fork();
+    const name = keyName.safeParse(req.body?.name);
+    if (!name.success) {
+      const keys = await listApiKeys({ em }, user.id);
+      const typed = typeof req.body?.name === 'string' ? req.body.name : undefined;
+      return res
+        .status(400)
+        .send(keysPage(ctx.assets, { viewer, keys, name: typed, nameError: name.error.issues[0]!.message }));
+    }
+    const created = await createApiKey({ em }, user.id, name.data);
+    req.log?.info({ userId: user.id, prefix: created.prefix }, 'portal API key created');
+    res.send(keyCreatedPage(ctx.assets, viewer, created));
+  });
+}
+
 export function keyRoutes(ctx: PortalContext): Router {
   const router = Router();
 
@@ -39,24 +57,7 @@ export function keyRoutes(ctx: PortalContext): Router {
     }),
   );
 
-  router.post(
-    '/keys',
-    asyncRoute(async (req, res) => {
-      const { user, viewer } = signedIn(req);
-      const em = ctx.em.fork();
-      const name = keyName.safeParse(req.body?.name);
-      if (!name.success) {
-        const keys = await listApiKeys({ em }, user.id);
-        const typed = typeof req.body?.name === 'string' ? req.body.name : undefined;
-        return res
-          .status(400)
-          .send(keysPage(ctx.assets, { viewer, keys, name: typed, nameError: name.error.issues[0]!.message }));
-      }
-      const created = await createApiKey({ em }, user.id, name.data);
-      req.log?.info({ userId: user.id, prefix: created.prefix }, 'portal API key created');
-      res.send(keyCreatedPage(ctx.assets, viewer, created));
-    }),
-  );
+  router.post('/keys', createKey(ctx));
 
   router.get(
     '/keys/:prefix/revoke',
