@@ -27,6 +27,64 @@ function minutes(seconds: number): string {
   return m === 1 ? '1 minute' : `${m} minutes`;
 }
 
+interface SignIn {
+  render: (req: Request, res: Response, status: number, view: Omit<SignInView, 'csrfToken'>) => unknown;
+  perAddress: ReturnType<typeof signInLimiter>;
+  perAccount: ReturnType<typeof signInLimiter>;
+  checkCredentials: ReturnType<typeof credentialChecker>;
+}
+
+function signIn(ctx: PortalContext, { render, perAddress, perAccount, checkCredentials }: SignIn) {
+  return asyncRoute(async (req, res) => {
+    const form = signInForm.safeParse(req.body);
+    if (!form.success) {
+      const email = typeof req.body?.email === 'string' ? req.body.email : undefined;
+      return render(req, res, 400, { email, error: 'Enter your email and password.' });
+    }
+    const { email, password, platform } = form.data;
+    // Counted per client address and email (one address guessing one account is stopped without locking its
+    // owner out from everywhere else), then per account (guessing from many addresses is stopped too). An email
+    // without an account counts like one, so the reply never tells them apart. `req.ip` is the client address
+    // as TRUST_PROXY allows it to be read from X-Forwarded-For.
+    const addressKey = `${req.ip}|${email}`;
+    const retryAfter = (await perAddress.attempt(addressKey)) || (await perAccount.attempt(email));
+    if (retryAfter > 0) {
+      res.setHeader('Retry-After', String(retryAfter));
+      return render(req, res, 429, {
+        email,
+        error: `Too many failed sign-in attempts. Try again in ${minutes(retryAfter)}.`,
+      });
+    }
+    const outcome = await checkCredentials(ctx.em.fork(), { email, password, platformDomain: platform || undefined });
+    if (outcome.status === 'invalid') {
+      return render(req, res, 401, {
+        email,
+        error: WRONG_CREDENTIALS,
+        askPlatform: Boolean(platform),
+        platformDomain: platform,
+      });
+    }
+    if (outcome.status === 'ambiguous') {
+      return render(req, res, 400, {
+        email,
+        askPlatform: true,
+        error: 'Enter the domain of the platform you want to open.',
+      });
+    }
+    if (!outcome.platformActive) {
+      return render(req, res, 403, { email, error: 'This platform is inactive: its users cannot sign in.' });
+    }
+    await Promise.all([perAddress.reset(addressKey), perAccount.refund(email)]);
+    const service = { em: ctx.em.fork() };
+    if (outcome.rehash) await rehashPassword(service, outcome.userId, password);
+    const user = await loadPortalUser(service, outcome.userId);
+    if (!user) return render(req, res, 401, { email, error: WRONG_CREDENTIALS });
+    await signInSession(req, user);
+    req.log?.info({ userId: outcome.userId }, 'portal sign-in');
+    res.redirect(303, `${PORTAL_PATH}/keys`);
+  });
+}
+
 export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router {
   const router = Router();
   const checkCredentials = credentialChecker();
@@ -43,57 +101,7 @@ export function authRoutes(ctx: PortalContext, redis: Redis | undefined): Router
     render(req, res, 200, { notice: req.query['signed-out'] === '1' ? 'You have signed out.' : undefined });
   });
 
-  router.post(
-    '/sign-in',
-    asyncRoute(async (req, res) => {
-      const form = signInForm.safeParse(req.body);
-      if (!form.success) {
-        const email = typeof req.body?.email === 'string' ? req.body.email : undefined;
-        return render(req, res, 400, { email, error: 'Enter your email and password.' });
-      }
-      const { email, password, platform } = form.data;
-      // Counted per client address and email (one address guessing one account is stopped without locking its
-      // owner out from everywhere else), then per account (guessing from many addresses is stopped too). An email
-      // without an account counts like one, so the reply never tells them apart. `req.ip` is the client address
-      // as TRUST_PROXY allows it to be read from X-Forwarded-For.
-      const addressKey = `${req.ip}|${email}`;
-      const retryAfter = (await perAddress.attempt(addressKey)) || (await perAccount.attempt(email));
-      if (retryAfter > 0) {
-        res.setHeader('Retry-After', String(retryAfter));
-        return render(req, res, 429, {
-          email,
-          error: `Too many failed sign-in attempts. Try again in ${minutes(retryAfter)}.`,
-        });
-      }
-      const outcome = await checkCredentials(ctx.em.fork(), { email, password, platformDomain: platform || undefined });
-      if (outcome.status === 'invalid') {
-        return render(req, res, 401, {
-          email,
-          error: WRONG_CREDENTIALS,
-          askPlatform: Boolean(platform),
-          platformDomain: platform,
-        });
-      }
-      if (outcome.status === 'ambiguous') {
-        return render(req, res, 400, {
-          email,
-          askPlatform: true,
-          error: 'Enter the domain of the platform you want to open.',
-        });
-      }
-      if (!outcome.platformActive) {
-        return render(req, res, 403, { email, error: 'This platform is inactive: its users cannot sign in.' });
-      }
-      await Promise.all([perAddress.reset(addressKey), perAccount.refund(email)]);
-      const service = { em: ctx.em.fork() };
-      if (outcome.rehash) await rehashPassword(service, outcome.userId, password);
-      const user = await loadPortalUser(service, outcome.userId);
-      if (!user) return render(req, res, 401, { email, error: WRONG_CREDENTIALS });
-      await signInSession(req, user);
-      req.log?.info({ userId: outcome.userId }, 'portal sign-in');
-      res.redirect(303, `${PORTAL_PATH}/keys`);
-    }),
-  );
+  router.post('/sign-in', signIn(ctx, { render, perAddress, perAccount, checkCredentials }));
 
   router.post(
     '/sign-out',
