@@ -29,7 +29,6 @@ export default tseslint.config(
     // Shrink this list, never grow it.
     files: [
       'apps/server/src/db/notification-listener.ts',
-      'apps/server/src/db/seed/seed-loader.ts',
       'apps/server/src/events/worker.ts',
       'apps/server/src/modules/whatsapp/inbound-receiver.router.ts',
       'apps/server/src/modules/whatsapp/inbound.ts',

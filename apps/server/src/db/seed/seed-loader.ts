@@ -87,6 +87,25 @@ function entrySchema(section: AnySeedSection, extensions: readonly AnySeedExtens
   return extensions.reduce<z.AnyZodObject>((item, extension) => item.extend(extension.fields), section.item);
 }
 
+/** Every section optional; an extension of a section no module has is a wiring mistake, refused at start-up. */
+function fileSchema(
+  sections: readonly AnySeedSection[],
+  extensions: readonly AnySeedExtension[],
+  extensionsOf: (key: string) => AnySeedExtension[],
+) {
+  for (const extension of extensions) {
+    if (!sections.some((section) => section.key === extension.extends))
+      throw new Error(`a seed extension extends "${extension.extends}", which no module has`);
+  }
+  return z
+    .object(
+      Object.fromEntries(
+        sections.map((section) => [section.key, z.array(entrySchema(section, extensionsOf(section.key))).default([])]),
+      ),
+    )
+    .strict();
+}
+
 /**
  * The seed file loader, composed from the modules' seed sections and extensions: the file schema (every section
  * optional, refs tie entries together within the file), parsing with errors located by JSON path, and loading.
@@ -95,17 +114,7 @@ export function createSeeder<S extends AnySeedEntry>(entries: readonly S[]) {
   const sections = (entries as readonly AnySeedEntry[]).filter(isSection);
   const extensions = (entries as readonly AnySeedEntry[]).filter(isExtension);
   const extensionsOf = (key: string) => extensions.filter((extension) => extension.extends === key);
-  for (const extension of extensions) {
-    if (!sections.some((section) => section.key === extension.extends))
-      throw new Error(`a seed extension extends "${extension.extends}", which no module has`);
-  }
-  const schema = z
-    .object(
-      Object.fromEntries(
-        sections.map((section) => [section.key, z.array(entrySchema(section, extensionsOf(section.key))).default([])]),
-      ),
-    )
-    .strict();
+  const schema = fileSchema(sections, extensions, extensionsOf);
   /** A parsed file: defaults applied, every section present. */
   type File = Record<string, Record<string, unknown>[]>;
   type Result = SeedResultOf<S>;
