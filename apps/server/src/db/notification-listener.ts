@@ -86,6 +86,31 @@ interface Connection {
   close(reason: string): void;
 }
 
+function listenerClient(url: string, application: string) {
+  return new pg.Client({
+    connectionString: url,
+    application_name: application,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    connectionTimeoutMillis: 5000,
+  });
+}
+
+function catchUpRoundTrips(state: { readonly live: Connection | undefined }, catchUpTimeoutMs: number) {
+  return sharedRoundTrips(async () => {
+    const connection = state.live;
+    if (!connection) return false;
+    try {
+      await within(connection.client.query(''), catchUpTimeoutMs);
+    } catch (error) {
+      // Failed or unanswered: this connection cannot be trusted to have delivered everything.
+      connection.close((error as Error).message);
+      return false;
+    }
+    return state.live === connection;
+  });
+}
+
 /**
  * A dedicated connection LISTENing on one channel, reconnecting after any failure, with a catch-up guarantee:
  * PostgreSQL signals listeners when a transaction commits, before the committing client hears "committed", and a
@@ -103,13 +128,7 @@ export function listenForNotifications(options: NotificationListenerOptions, eve
   };
 
   async function connect() {
-    const client = new pg.Client({
-      connectionString: url,
-      application_name: purpose.application,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      connectionTimeoutMillis: 5000,
-    });
+    const client = listenerClient(url, purpose.application);
     let closed = false;
     const connection: Connection = {
       client,
@@ -146,18 +165,7 @@ export function listenForNotifications(options: NotificationListenerOptions, eve
     state.outage = false;
   }
 
-  const catchUp = sharedRoundTrips(async () => {
-    const connection = state.live;
-    if (!connection) return false;
-    try {
-      await within(connection.client.query(''), catchUpTimeoutMs);
-    } catch (error) {
-      // Failed or unanswered: this connection cannot be trusted to have delivered everything.
-      connection.close((error as Error).message);
-      return false;
-    }
-    return state.live === connection;
-  });
+  const catchUp = catchUpRoundTrips(state, catchUpTimeoutMs);
 
   void connect();
   return {
