@@ -30,7 +30,6 @@ export default tseslint.config(
     files: [
       'apps/server/src/events/worker.ts',
       'apps/server/src/modules/whatsapp/inbound-receiver.router.ts',
-      'apps/server/src/modules/whatsapp/inbound.ts',
       'apps/server/src/portal/channels.router.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },

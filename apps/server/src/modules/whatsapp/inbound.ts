@@ -196,24 +196,15 @@ function readChange(
   }
 }
 
-function readMessagesChange(
-  wabaId: string,
-  rawValue: Record<string, unknown>,
-  where: string,
-  result: InboundParseResult,
-  receivedAt: Date,
-): void {
-  const value = messagesValue.safeParse(rawValue);
-  if (!value.success) {
-    result.ignored.push(`${where}: messages change without metadata.phone_number_id`);
-    return;
-  }
-  const phoneNumberId = value.data.metadata.phone_number_id;
-  const { statuses = [], messages = [], contacts = [] } = value.data;
-  for (const key of Object.keys(rawValue)) {
-    if (!KNOWN_VALUE_KEYS.has(key)) result.ignored.push(`${where}: "${key}" is not handled`);
-  }
+interface ChangeContext {
+  wabaId: string;
+  phoneNumberId: string;
+  where: string;
+  result: InboundParseResult;
+  receivedAt: Date;
+}
 
+function readStatuses(statuses: unknown[], { wabaId, phoneNumberId, where, result, receivedAt }: ChangeContext): void {
   statuses.forEach((rawStatus, index) => {
     const status = statusSchema.safeParse(rawStatus);
     if (!status.success) {
@@ -239,6 +230,27 @@ function readMessagesChange(
         : { error: { code: firstError.code, title: firstError.title ?? firstError.message ?? '' } }),
     });
   });
+}
+
+function readMessagesChange(
+  wabaId: string,
+  rawValue: Record<string, unknown>,
+  where: string,
+  result: InboundParseResult,
+  receivedAt: Date,
+): void {
+  const value = messagesValue.safeParse(rawValue);
+  if (!value.success) {
+    result.ignored.push(`${where}: messages change without metadata.phone_number_id`);
+    return;
+  }
+  const phoneNumberId = value.data.metadata.phone_number_id;
+  const { statuses = [], messages = [], contacts = [] } = value.data;
+  for (const key of Object.keys(rawValue)) {
+    if (!KNOWN_VALUE_KEYS.has(key)) result.ignored.push(`${where}: "${key}" is not handled`);
+  }
+
+  readStatuses(statuses, { wabaId, phoneNumberId, where, result, receivedAt });
 
   const names = new Map<string, string>();
   for (const rawContact of contacts) {
