@@ -13,6 +13,52 @@ import { CHANNELS, channelsPage, connectPage } from './views/channels.js';
 
 const BACK = { href: CHANNELS, label: 'Back to channels' };
 
+type OwnChannel = (req: Request, res: Response) => Promise<ChannelConnection | undefined>;
+
+function connectChannel(ctx: PortalContext, ownChannel: OwnChannel) {
+  return asyncRoute(async (req, res) => {
+    const channel = await ownChannel(req, res);
+    if (!channel) return;
+    const { viewer, user } = signedIn(req);
+    const typed = { phoneNumberId: String(req.body?.phoneNumberId ?? ''), wabaId: String(req.body?.wabaId ?? '') };
+    const credentials = whatsAppCredentialsSchema.safeParse(req.body ?? {});
+    if (!credentials.success) {
+      // The first problem of each field: an empty one is "required", not also "not printable".
+      const errors = Object.fromEntries(
+        credentials.error.issues.reverse().map((issue) => [String(issue.path[0]), `This ${issue.message}.`]),
+      );
+      return res.status(400).send(connectPage(ctx.assets, viewer, channel, { ...typed, errors }));
+    }
+    try {
+      const connected = await connectWhatsAppChannelAs(
+        callerContext(req, ctx),
+        ctx.services.get(WHATSAPP),
+        channel.channelId,
+        credentials.data,
+      );
+      req.log?.info(
+        {
+          userId: user.id,
+          channelId: channel.channelId,
+          phoneNumberId: connected.phoneNumberId,
+          templates: connected.templates,
+        },
+        'portal WhatsApp channel connected',
+      );
+      res.redirect(303, `${CHANNELS}?connected=${encodeURIComponent(channel.channelId)}`);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      req.log?.warn(
+        { userId: user.id, channelId: channel.channelId, code: error.code },
+        'portal WhatsApp connection refused',
+      );
+      res
+        .status(error.status)
+        .send(connectPage(ctx.assets, viewer, channel, { ...typed, failure: `Nothing was stored. ${error.message}` }));
+    }
+  });
+}
+
 /**
  * The Channels page: the channels the signed-in user is authorized for (those channels/list gives their key),
  * connecting one to the WhatsApp Cloud API or rotating its credentials, and what to paste into Meta (callback URL,
@@ -66,52 +112,7 @@ export function channelRoutes(ctx: PortalContext): Router {
     }),
   );
 
-  router.post(
-    '/channels/:channelId/connect',
-    asyncRoute(async (req, res) => {
-      const channel = await ownChannel(req, res);
-      if (!channel) return;
-      const { viewer, user } = signedIn(req);
-      const typed = { phoneNumberId: String(req.body?.phoneNumberId ?? ''), wabaId: String(req.body?.wabaId ?? '') };
-      const credentials = whatsAppCredentialsSchema.safeParse(req.body ?? {});
-      if (!credentials.success) {
-        // The first problem of each field: an empty one is "required", not also "not printable".
-        const errors = Object.fromEntries(
-          credentials.error.issues.reverse().map((issue) => [String(issue.path[0]), `This ${issue.message}.`]),
-        );
-        return res.status(400).send(connectPage(ctx.assets, viewer, channel, { ...typed, errors }));
-      }
-      try {
-        const connected = await connectWhatsAppChannelAs(
-          callerContext(req, ctx),
-          whatsApp(),
-          channel.channelId,
-          credentials.data,
-        );
-        req.log?.info(
-          {
-            userId: user.id,
-            channelId: channel.channelId,
-            phoneNumberId: connected.phoneNumberId,
-            templates: connected.templates,
-          },
-          'portal WhatsApp channel connected',
-        );
-        res.redirect(303, `${CHANNELS}?connected=${encodeURIComponent(channel.channelId)}`);
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        req.log?.warn(
-          { userId: user.id, channelId: channel.channelId, code: error.code },
-          'portal WhatsApp connection refused',
-        );
-        res
-          .status(error.status)
-          .send(
-            connectPage(ctx.assets, viewer, channel, { ...typed, failure: `Nothing was stored. ${error.message}` }),
-          );
-      }
-    }),
-  );
+  router.post('/channels/:channelId/connect', connectChannel(ctx, ownChannel));
 
   return router;
 }
