@@ -4,7 +4,7 @@ import { AppError } from '../../kit/errors.js';
 import type { RouteDeps } from '../../kit/implement.js';
 import { storeInboundDelivery } from './inbound-delivery.service.js';
 import { isValidWebhookSignature, isSameSecret } from './webhook-signature.js';
-import { failureBudget } from '../../kit/failure-budget.js';
+import { failureBudget, type FailureBudget } from '../../kit/failure-budget.js';
 import { loadSecret } from './whatsapp-credentials.js';
 import { WHATSAPP, type ChannelSecretName } from './whatsapp.js';
 
@@ -41,6 +41,52 @@ const queryText = (value: unknown): string | undefined => (typeof value === 'str
  * lookup: Meta signs every POST, so only a prober or a misconfigured sender fails at all.
  */
 const INBOUND_FAILURES = { points: 30, durationSeconds: 60 } as const;
+
+type SecretOf = (channelId: string, name: ChannelSecretName) => Promise<string | undefined>;
+type Refuse = (req: Request, error: AppError) => Promise<never>;
+
+/** body-parser's refusals of a webhook body, in the envelope; an oversized body counts as a failure. */
+function bodyErrorOf(failures: FailureBudget) {
+  return function bodyError(error: unknown, req: Request, _res: Response, next: NextFunction) {
+    const { type } = (error ?? {}) as { type?: string };
+    if (type !== 'entity.too.large') return next(error);
+    failures
+      .failed(req.ip ?? '')
+      .then(
+        () => next(new AppError(413, 'payload_too_large', `The webhook body exceeds the ${INBOUND_BODY_LIMIT} limit.`)),
+        next,
+      );
+  };
+}
+
+function verifySubscription(failures: FailureBudget, secretOf: SecretOf, refuse: Refuse) {
+  return asyncRoute(async (req, res) => {
+    await failures.check(req.ip ?? '');
+    const mode = queryText(req.query['hub.mode']);
+    const token = queryText(req.query['hub.verify_token']);
+    const challenge = queryText(req.query['hub.challenge']);
+    const verifyToken = await secretOf(req.params.channelId!, 'verifyToken');
+    const valid =
+      verifyToken !== undefined && mode === 'subscribe' && token !== undefined && isSameSecret(token, verifyToken);
+    if (!valid || challenge === undefined) {
+      req.log.warn(
+        { channelId: req.params.channelId, mode, connected: verifyToken !== undefined },
+        'whatsapp webhook verification refused',
+      );
+      return refuse(req, new AppError(403, 'forbidden', VERIFICATION_REFUSED));
+    }
+    req.log.info({ channelId: req.params.channelId }, 'whatsapp webhook verified');
+    res.status(200).type('text/plain').send(challenge);
+  });
+}
+
+const methodNotAllowed: RequestHandler = (_req, _res, next) => {
+  next(
+    new AppError(405, 'method_not_allowed', 'Use GET (verification) or POST (events) on this webhook URL.', {
+      Allow: 'GET, POST',
+    }),
+  );
+};
 
 export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
   const router = express.Router();
@@ -89,39 +135,9 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
     }
   }
 
-  /** body-parser's refusals of a webhook body, in the envelope; an oversized body counts as a failure. */
-  function bodyError(error: unknown, req: Request, _res: Response, next: NextFunction) {
-    const { type } = (error ?? {}) as { type?: string };
-    if (type !== 'entity.too.large') return next(error);
-    failures
-      .failed(req.ip ?? '')
-      .then(
-        () => next(new AppError(413, 'payload_too_large', `The webhook body exceeds the ${INBOUND_BODY_LIMIT} limit.`)),
-        next,
-      );
-  }
+  const bodyError = bodyErrorOf(failures);
 
-  router.get(
-    '/whatsapp/:channelId',
-    asyncRoute(async (req, res) => {
-      await failures.check(req.ip ?? '');
-      const mode = queryText(req.query['hub.mode']);
-      const token = queryText(req.query['hub.verify_token']);
-      const challenge = queryText(req.query['hub.challenge']);
-      const verifyToken = await secretOf(req.params.channelId!, 'verifyToken');
-      const valid =
-        verifyToken !== undefined && mode === 'subscribe' && token !== undefined && isSameSecret(token, verifyToken);
-      if (!valid || challenge === undefined) {
-        req.log.warn(
-          { channelId: req.params.channelId, mode, connected: verifyToken !== undefined },
-          'whatsapp webhook verification refused',
-        );
-        return refuse(req, new AppError(403, 'forbidden', VERIFICATION_REFUSED));
-      }
-      req.log.info({ channelId: req.params.channelId }, 'whatsapp webhook verified');
-      res.status(200).type('text/plain').send(challenge);
-    }),
-  );
+  router.get('/whatsapp/:channelId', verifySubscription(failures, secretOf, refuse));
 
   router.post(
     '/whatsapp/:channelId',
@@ -145,12 +161,6 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
     }),
   );
 
-  router.all('/whatsapp/:channelId', (_req, _res, next) => {
-    next(
-      new AppError(405, 'method_not_allowed', 'Use GET (verification) or POST (events) on this webhook URL.', {
-        Allow: 'GET, POST',
-      }),
-    );
-  });
+  router.all('/whatsapp/:channelId', methodNotAllowed);
   return router;
 }
