@@ -45,6 +45,14 @@ const INBOUND_FAILURES = { points: 30, durationSeconds: 60 } as const;
 type SecretOf = (channelId: string, name: ChannelSecretName) => Promise<string | undefined>;
 type Refuse = (req: Request, error: AppError) => Promise<never>;
 
+/** A refusal (403, 401) counted against the sender's address; its budget spent, the next request is a 429. */
+function refusalOf(failures: FailureBudget): Refuse {
+  return async (req: Request, error: AppError) => {
+    await failures.failed(req.ip ?? '');
+    throw error;
+  };
+}
+
 /** body-parser's refusals of a webhook body, in the envelope; an oversized body counts as a failure. */
 function bodyErrorOf(failures: FailureBudget) {
   return function bodyError(error: unknown, req: Request, _res: Response, next: NextFunction) {
@@ -104,11 +112,7 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
     return isValidWebhookSignature(body, signature, stored);
   }
 
-  /** A refusal (403, 401) counted against the sender's address; its budget spent, the next request is a 429. */
-  const refuse = async (req: Request, error: AppError) => {
-    await failures.failed(req.ip ?? '');
-    throw error;
-  };
+  const refuse = refusalOf(failures);
 
   /**
    * What can be refused before a byte of the body is read: an address whose failure budget is spent, a POST without
