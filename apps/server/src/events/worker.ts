@@ -55,6 +55,63 @@ export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
   ];
 }
 
+type Boss = Awaited<ReturnType<typeof startQueue>>['boss'];
+
+/**
+ * Runs one queue's jobs one by one. pg-boss records a failure on the job and retries it; the log is where people
+ * look. A database outage is not the job's fault and is logged once by the queue's outage watch: one short line here.
+ */
+async function consume<T extends object>(
+  boss: Boss,
+  name: string,
+  { concurrency, shareConcurrency }: Pick<Task, 'concurrency' | 'shareConcurrency'>,
+  jobLog: Logger,
+  what: string,
+  run: (data: T, signal: AbortSignal) => Promise<void>,
+) {
+  await boss.work<T>(
+    name,
+    {
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 1,
+      localConcurrency: concurrency,
+      ...(shareConcurrency !== undefined && { groupConcurrency: shareConcurrency }),
+    },
+    async (jobs) => {
+      for (const job of jobs) {
+        try {
+          await run(job.data, job.signal);
+        } catch (error) {
+          if (isDependencyOutage(error))
+            jobLog.warn(
+              { queue: name, job: job.data, reason: (error as Error).message },
+              `${what} interrupted by a database outage; pg-boss will retry it`,
+            );
+          else jobLog.error({ err: error, queue: name, job: job.data }, `${what} failed; pg-boss will retry it`);
+          throw error;
+        }
+      }
+    },
+  );
+}
+
+async function queueStatsOf(boss: Boss, queues: ReturnType<typeof queueSpecsOf>) {
+  const found = await Promise.all(queues.map((spec) => boss.getQueue(spec.name)));
+  return found.flatMap((q) =>
+    q
+      ? [
+          {
+            queue: q.name,
+            ready: q.readyCount,
+            deferred: q.deferredCount,
+            active: q.activeCount,
+            failed: q.failedCount,
+          },
+        ]
+      : [],
+  );
+}
+
 /**
  * The delivery worker, inside the server process: the modules' delivery targets and tasks. Jobs arrive by
  * LISTEN/NOTIFY as soon as the transaction that queued them commits; the 1-second poll is the backstop and what
@@ -76,48 +133,12 @@ export async function startEvents(
   const log = logger.child({ component: 'delivery' });
   const taskLog = logger.child({ component: 'task' });
 
-  /**
-   * Runs one queue's jobs one by one. pg-boss records a failure on the job and retries it; the log is where people
-   * look. A database outage is not the job's fault and is logged once by the queue's outage watch: one short line here.
-   */
-  async function consume<T extends object>(
-    name: string,
-    { concurrency, shareConcurrency }: Pick<Task, 'concurrency' | 'shareConcurrency'>,
-    jobLog: Logger,
-    what: string,
-    run: (data: T, signal: AbortSignal) => Promise<void>,
-  ) {
-    await boss.work<T>(
-      name,
-      {
-        pollingIntervalSeconds: 1,
-        notifyPollingIntervalSeconds: 1,
-        localConcurrency: concurrency,
-        ...(shareConcurrency !== undefined && { groupConcurrency: shareConcurrency }),
-      },
-      async (jobs) => {
-        for (const job of jobs) {
-          try {
-            await run(job.data, job.signal);
-          } catch (error) {
-            if (isDependencyOutage(error))
-              jobLog.warn(
-                { queue: name, job: job.data, reason: (error as Error).message },
-                `${what} interrupted by a database outage; pg-boss will retry it`,
-              );
-            else jobLog.error({ err: error, queue: name, job: job.data }, `${what} failed; pg-boss will retry it`);
-            throw error;
-          }
-        }
-      },
-    );
-  }
   const work = (target: DeliveryTarget) =>
-    consume<DeliveryJob>(target.queue, target, log, 'delivery job', (data, signal) =>
+    consume<DeliveryJob>(boss, target.queue, target, log, 'delivery job', (data, signal) =>
       runDelivery(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
     );
   const runTasks = (task: Task) =>
-    consume<JobData>(task.queue.name, task, taskLog, 'task', (data, signal) =>
+    consume<JobData>(boss, task.queue.name, task, taskLog, 'task', (data, signal) =>
       task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
     );
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
@@ -152,21 +173,6 @@ export async function startEvents(
       await stop(config.SHUTDOWN_TIMEOUT_MS);
       for (const jobs of modules) jobs.close?.();
     },
-    async queueStats() {
-      const found = await Promise.all(queues.map((spec) => boss.getQueue(spec.name)));
-      return found.flatMap((q) =>
-        q
-          ? [
-              {
-                queue: q.name,
-                ready: q.readyCount,
-                deferred: q.deferredCount,
-                active: q.activeCount,
-                failed: q.failedCount,
-              },
-            ]
-          : [],
-      );
-    },
+    queueStats: () => queueStatsOf(boss, queues),
   };
 }
