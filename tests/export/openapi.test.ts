@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../helpers/processes.js';
 import { pnpm, run, runBuilding } from '../sdk/commands.js';
 import { contractRoutes, isWrite } from './routes.js';
 
-type Schema = { required?: string[]; anyOf?: unknown[]; properties?: Record<string, unknown> };
+type Schema = { required?: string[]; anyOf?: unknown[]; oneOf?: unknown[]; properties?: Record<string, unknown> };
 type Operation = {
   operationId: string;
   summary: string;
@@ -332,7 +332,9 @@ describe('OpenAPI definition', () => {
     for (const route of routes.filter((r) => r.method === 'POST')) {
       const op = operation(route.path, route.method) as Operation & { requestBody: { required?: boolean } };
       const schema = op.requestBody.content['application/json'].schema as Schema;
-      expect(op.requestBody.required ?? false, route.path).toBe(Boolean(schema.required?.length || schema.anyOf));
+      expect(op.requestBody.required ?? false, route.path).toBe(
+        Boolean(schema.required?.length || schema.anyOf || schema.oneOf),
+      );
     }
     const body = (path: string) => operation(path, 'POST').requestBody!.content['application/json'].schema as Schema;
     const tickets = body('/api/platform/v1/tickets/manage');
@@ -393,7 +395,7 @@ describe('OpenAPI definition', () => {
       const schema = op.requestBody?.content['application/json'].schema as Schema | undefined;
       const properties = {
         ...schema?.properties,
-        ...Object.assign({}, ...((schema?.anyOf ?? []) as Schema[]).map((shape) => shape.properties)),
+        ...Object.assign({}, ...((schema?.anyOf ?? schema?.oneOf ?? []) as Schema[]).map((shape) => shape.properties)),
       };
       const channelId =
         route.method === 'GET'

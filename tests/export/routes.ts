@@ -15,4 +15,4 @@ export function contractRoutes(): ContractRoute[] {
 
 /** Writes (`api_write`, `api_admin_write`) take an Idempotency-Key; reads do not. */
 export const isWrite = (route: { metadata: { rateClass: string } }) =>
-  route.metadata.rateClass === 'api_write' || route.metadata.rateClass === 'api_admin_write';
+  ['api_write', 'api_message', 'api_admin_write'].includes(route.metadata.rateClass);

@@ -106,16 +106,15 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
     [ids.channels!.main],
   );
   const platformId = ids.platforms!.p!;
-  const hookUrl = 'https://hooks.example.com/fuzz';
-  // Two webhook endpoints: webhooks/manage's cases may (now and then: `delete` is mostly false) delete theirs; the
-  // delivery log's stays.
-  const addEndpoint = async () =>
+  // Two webhook endpoints (one per URL, as webhooks/manage requires): webhooks/manage's cases may (now and then:
+  // `delete` is mostly false) delete theirs; the delivery log's stays.
+  const addEndpoint = async (name: string) =>
     (
       await server
         .client(ids.users!.owner!.apiKey!)
-        .platform.webhooks.manage({ platformId, url: hookUrl, events: ['ticket.closed'] })
+        .platform.webhooks.manage({ platformId, url: `https://hooks.example.com/${name}`, events: ['ticket.closed'] })
     ).data.id;
-  const [managed, logged] = [await addEndpoint(), await addEndpoint()];
+  const [managed, logged] = [await addEndpoint('fuzz-managed'), await addEndpoint('fuzz-logged')];
   return {
     nextKey: keyRing(refs.map((ref) => ids.users![ref]!.apiKey!)),
     hintsFor: {
@@ -169,7 +168,7 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
       quantity: 1,
       title: 'Fuzzed',
       message: 'Fuzzed message',
-      url: hookUrl,
+      url: 'https://hooks.example.com/fuzz',
       events: 'ticket.closed',
     },
   };

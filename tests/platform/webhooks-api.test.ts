@@ -53,6 +53,7 @@ describe('webhooks/manage: create, update, delete', () => {
       description: 'CRM sync',
       events: ['ticket.closed', 'message.received'],
       enabled: true,
+      status: 'active',
       previousSecretExpiresAt: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
       createdAt: expect.stringMatching(ISO),
@@ -93,6 +94,7 @@ describe('webhooks/manage: create, update, delete', () => {
       events: ['message.status.updated'],
       description: null,
       enabled: false,
+      status: 'paused',
       updatedAt: expect.stringMatching(ISO),
     });
     expect(reply.data).not.toHaveProperty('secret');

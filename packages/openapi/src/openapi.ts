@@ -299,14 +299,18 @@ function expandRequiredSets(schema: SchemaObject): SchemaObject {
   const sets = schema.anyOf as { required: string[] }[] | undefined;
   if (!sets) return schema;
   const { anyOf: _anyOf, description, ...shape } = schema;
-  const alternatives = sets.map(({ required }) => ({ ...shape, required: [...(shape.required ?? []), ...required] }));
+  const alternatives = sets.map(({ required }) => ({
+    ...shape,
+    required: [...new Set([...(shape.required ?? []), ...required])],
+  }));
   return { ...(description && { description }), anyOf: alternatives };
 }
 
 /**
  * The contract's `variants` (automations/manage: one form per `action`) as `oneOf` whole shapes, each with only its
- * form's fields and the discriminator narrowed to its value, told apart by a `discriminator`: what generators turn
- * into a discriminated union, as the SDK's types are.
+ * form's fields and the discriminating field narrowed to its one value: what generators turn into a discriminated
+ * union, as the SDK's types are. No `discriminator` object: it may only select `$ref`s, and these shapes are inline.
+ * A field whose default is one form's value (a message's `type`, `text`) stays optional in that form alone.
  */
 function expandVariants(schema: SchemaObject): SchemaObject {
   const { variants, description, ...shape } = schema as SchemaObject & { variants?: ParamsVariants };
@@ -315,15 +319,20 @@ function expandVariants(schema: SchemaObject): SchemaObject {
   const properties = (shape.properties ?? {}) as Record<string, SchemaObject>;
   const inForms = new Set(Object.values(variants.forms).flatMap((form) => [...form.required, ...form.optional]));
   const shared = Object.keys(properties).filter((name) => name !== discriminator && !inForms.has(name));
+  const { default: byDefault, ...field } = properties[discriminator] ?? {};
   const oneOf = Object.entries(variants.forms).map(([value, form]) => ({
     ...shape,
     properties: Object.fromEntries([
-      [discriminator, { ...properties[discriminator], enum: [value] }],
+      [discriminator, { ...field, enum: [value], ...(byDefault === value && { default: value }) }],
       ...[...shared, ...form.required, ...form.optional].map((name) => [name, properties[name]]),
     ]),
-    required: [discriminator, ...form.required, ...(shape.required ?? []).filter((name) => shared.includes(name))],
+    required: [
+      ...(byDefault === value ? [] : [discriminator]),
+      ...form.required,
+      ...(shape.required ?? []).filter((name) => shared.includes(name)),
+    ],
   }));
-  return { ...(description && { description }), oneOf, discriminator: { propertyName: discriminator } };
+  return { ...(description && { description }), oneOf };
 }
 
 /** POST bodies: required sets as whole shapes, and `requestBody.required` wherever the schema requires a field. */

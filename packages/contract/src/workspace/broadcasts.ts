@@ -156,8 +156,8 @@ export const broadcastCreateParams = named(
         .max(100, 'must list at most 100 values')
         .optional()
         .describe(
-          'The template’s variables in order, as many as it has (none: leave out); each may hold ' +
-            '`{{contact.name}}`, `{{contact.phone}}` and `{{contact.customFields.<name>}}`, filled per recipient',
+          'The template’s variables in order, as many as it has (none: leave out); each may hold the placeholders ' +
+            '`contact.name`, `contact.phone` and `contact.customFields.<name>` in double braces, filled per recipient',
         ),
       audience: broadcastAudienceSchema,
       scheduledAt: isoTimeParam()
