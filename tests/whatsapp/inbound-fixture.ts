@@ -148,8 +148,9 @@ export async function insertOutbound(
 ) {
   await sql(
     databaseUrl,
-    `insert into messages (channel_id, msgid, direction, type, status, "to", template_name, language, provider) ` +
-      `values ($1, $2, 'outbound', 'template', $3, '15550001234', 'order_update', 'en_US', 'whatsapp_cloud')`,
+    `insert into messages (channel_id, msgid, provider_message_id, direction, type, status, "to", template_name, ` +
+      `language, provider) values ($1, $2, $2, 'outbound', 'template', $3, '15550001234', 'order_update', 'en_US', ` +
+      `'whatsapp_cloud')`,
     [channelId, msgid, status],
   );
   return msgid;
