@@ -72,6 +72,11 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
         createdAt: expect.any(String),
       },
       unreadCount: 1,
+      status: 'open',
+      snoozedUntil: null,
+      assignee: null,
+      lastInboundAt: inbox.data[0]!.lastMessage.createdAt,
+      resolvedAt: null,
       windowExpiresAt: new Date(Date.parse(inbox.data[0]!.lastMessage.createdAt) + 24 * 3_600_000).toISOString(),
     });
   });
@@ -170,6 +175,7 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
       media: null,
       replyTo: 'wamid.H2',
       automationId: null,
+      broadcastId: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
