@@ -43,6 +43,7 @@ describe('Postman collection', () => {
       ticketId: '',
       contactId: '',
       automationId: '',
+      broadcastId: '',
       webhookEndpointId: '',
       webhookUrl: '',
       webhookSecret: '',
@@ -99,9 +100,11 @@ describe('Postman collection', () => {
       const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
       expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
         'GET /api/platform/v1/addon/manage',
+        'GET /api/workspace/v1/broadcasts/manage',
         'GET /api/workspace/v1/contacts/delete',
         'GET /api/workspace/v1/labels/delete',
         'POST /api/platform/v1/addon/manage',
+        'POST /api/workspace/v1/broadcasts/manage',
         'POST /api/workspace/v1/contacts/delete',
         'POST /api/workspace/v1/labels/delete',
       ]);
