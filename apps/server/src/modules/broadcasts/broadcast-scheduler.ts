@@ -65,7 +65,12 @@ function createScheduler({ em, jobs, logger, run, channelRate }: SchedulerDeps):
   };
   const timer = run
     ? setInterval(() => {
-        running = running.then(tick).catch((error: unknown) => logger.error({ err: error }, 'broadcast tick failed'));
+        // No stack: a failed tick is mostly the database being away, which the server reports once on its own.
+        running = running
+          .then(tick)
+          .catch((error: unknown) =>
+            logger.warn({ reason: (error as Error).message }, 'broadcast tick failed; retrying on the next tick'),
+          );
       }, TICK_MS)
     : undefined;
   return {

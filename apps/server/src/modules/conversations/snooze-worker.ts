@@ -18,7 +18,9 @@ export const snoozeWorkerService = provide({
       if (running) return;
       running = true;
       wakeSnoozed(em, jobs)
-        .catch((error: unknown) => logger.warn({ err: error }, 'opening snoozed conversations failed; retrying'))
+        .catch((error: unknown) =>
+          logger.warn({ reason: (error as Error).message }, 'opening snoozed conversations failed; retrying'),
+        )
         .finally(() => (running = false));
     }, SNOOZE_CHECK_MS);
     timer.unref();
