@@ -55,7 +55,7 @@ describe('secrets at rest', () => {
   }) => {
     await server
       .client(acme.ownerKey)
-      .platform.webhooks.manage({ platformId: acme.platformId, url: HOOK, events: ['ticket.closed'] });
+      .platform.webhooks.manage({ platformId: acme.platformId, url: `${HOOK}?sealed`, events: ['ticket.closed'] });
     const again = (SECRETS_KEY: string) => startTestServer({ DATABASE_URL: server.databaseUrl, SECRETS_KEY });
     await expect(again('')).rejects.toThrow(
       'SECRETS_KEY is not set, but webhook endpoints exist whose signing secrets it encrypts: ' +

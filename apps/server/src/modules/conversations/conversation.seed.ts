@@ -23,6 +23,8 @@ export const conversationsSeed = seedSection({
     .strict(),
   async load(ctx, item, path) {
     const channel = await ctx.ref('channels', Channel, item.channel, `${path}.channel`);
+    // The messages section's rows may still be pending: the conversation row appears when they are written.
+    await ctx.em.flush();
     const contact = await ctx.em.findOne(Contact, { channel, phone: item.phone }, { fields: ['id'] });
     const conversation = contact && (await ctx.em.findOne(Conversation, { channel, contact }));
     if (!conversation) throw new SeedError(`${path}.phone`, 'no messages with this contact in the channel');
