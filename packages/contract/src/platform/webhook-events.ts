@@ -168,10 +168,7 @@ export const WEBHOOK_EVENTS = webhookEvents({
       ),
       by: named(
         'ConversationChangedBy',
-        z.union([
-          z.object({ type: z.literal('user'), id: idSchema }),
-          z.object({ type: z.literal('system') }),
-        ]),
+        z.union([z.object({ type: z.literal('user'), id: idSchema }), z.object({ type: z.literal('system') })]),
       ),
     }),
     example: {
