@@ -18,7 +18,9 @@ export const singleChannelDemo: SeedFile = {
  */
 export function demoVariables(baseUrl: string, seeded: SeedResult) {
   const ids = demoExampleIds(seeded);
-  const filled = (name: 'platformId' | 'channelId' | 'userId' | 'addonId' | 'ticketId' | 'automationId') => {
+  const filled = (
+    name: 'platformId' | 'channelId' | 'userId' | 'addonId' | 'ticketId' | 'automationId' | 'broadcastId',
+  ) => {
     const id = ids[name];
     if (!id) throw new Error(`the demo data fills no ${name}: a module's manifest lost its demo example`);
     return id;
@@ -32,11 +34,13 @@ export function demoVariables(baseUrl: string, seeded: SeedResult) {
     addonId: filled('addonId'),
     ticketId: filled('ticketId'),
     automationId: filled('automationId'),
+    broadcastId: filled('broadcastId'),
   };
 }
 
 /**
  * A webhook endpoint of the demo platform, made through the API, for the examples that read one (webhooks/deliveries).
+ * Not at the URL of webhooks/manage's example, which replaces the endpoint there.
  */
 export async function demoWebhookEndpointId(
   server: TestServer,
@@ -44,6 +48,6 @@ export async function demoWebhookEndpointId(
 ): Promise<string> {
   const reply = await server
     .client(apiKey)
-    .platform.webhooks.manage({ platformId, url: 'https://hooks.example.com/switchboard', events: ['ticket.closed'] });
+    .platform.webhooks.manage({ platformId, url: 'https://hooks.example.com/delivery-log', events: ['ticket.closed'] });
   return reply.data.id;
 }

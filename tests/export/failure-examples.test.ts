@@ -1,19 +1,10 @@
 import { demoSeed } from '@switchboard/server';
 import { EXAMPLE_IDS } from '@switchboard/contract';
 import { describe, expect } from 'vitest';
+import { queryOf } from '../helpers/query.js';
 import { test } from '../helpers/test.js';
 import { demoVariables } from './demo-ids.js';
 import { contractRoutes } from './routes.js';
-
-/** Query-string text of parameters as the API reads it: a list as a repeated key, an object as JSON text. */
-function queryOf(params: Record<string, unknown>): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    for (const item of Array.isArray(value) ? value : [value])
-      query.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
-  }
-  return query.toString();
-}
 
 const cases = contractRoutes().flatMap((route) =>
   Object.entries(route.metadata.failureExamples).map(([name, failure]) => ({
@@ -41,8 +32,9 @@ describe('documented failure examples', () => {
       addonId,
       ticketId,
       automationId,
+      broadcastId,
     } = demoVariables(server.baseUrl, await server.seed(demoSeed));
-    ids = { platformId, channelId, userId, addonId, ticketId, automationId };
+    ids = { platformId, channelId, userId, addonId, ticketId, automationId, broadcastId };
     apiKey = ownerKey;
   });
 

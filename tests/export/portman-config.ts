@@ -1,11 +1,22 @@
 import type { OpenAPIObject } from '@switchboard/openapi';
 
 type Node = Record<string, unknown>;
+/** A schema's forms: `oneOf` per variant (chat/message/send's types), each with `anyOf` of its required sets. */
+interface Forms {
+  required?: string[];
+  anyOf?: Forms[];
+  oneOf?: Forms[];
+}
+/** Every parameter some form of the schema requires, however deep the forms nest. */
+const requiredInForms = (forms: Forms): string[] => [
+  ...(forms.required ?? []),
+  ...[...(forms.anyOf ?? []), ...(forms.oneOf ?? [])].flatMap(requiredInForms),
+];
 /** The slices of an operation read here. */
 interface Operation {
   operationId: string;
   parameters?: { name: string; in: string; required?: boolean; example?: unknown }[];
-  requestBody?: { content: { 'application/json': { schema: { anyOf?: { required?: string[] }[] } } } };
+  requestBody?: { content: { 'application/json': { schema: Forms } } };
   responses: Record<
     string,
     { content?: { 'application/json': { examples?: Record<string, { value: { message: string } }> } } }
@@ -36,16 +47,17 @@ const queryValue = (value: unknown) => (Array.isArray(value) ? value.join(',') :
 
 /**
  * Portman leaves optional query parameters out, and OpenAPI cannot mark a query parameter required in some
- * cases only. The definition says those cases where it can: the POST body's `anyOf` (one of several forms, e.g.
- * tickets/manage create or update) and a documented 400 naming the parameter (templates/send `variables` for a
- * template with placeholders). Each GET sends the example's value of exactly those parameters, read from there.
+ * cases only. The definition says those cases where it can: the POST body's `anyOf` and `oneOf` (one of several
+ * forms, e.g. tickets/manage create or update, chat/message/send per type) and a documented 400 naming the
+ * parameter (templates/send `variables` for a template with placeholders). Each GET sends the example's value of
+ * exactly those parameters, read from there.
  */
 export function conditionalQueryOverwrites(doc: OpenAPIObject) {
   return Object.values(doc.paths).flatMap((item) => {
     const { get, post } = item as { get?: Operation; post?: Operation };
     if (!get || !post) return [];
-    const forms = post.requestBody?.content['application/json'].schema.anyOf ?? [];
-    const inForms = new Set(forms.flatMap((form) => form.required ?? []));
+    const schema = post.requestBody?.content['application/json'].schema;
+    const inForms = new Set(schema ? requiredInForms(schema) : []);
     const examples = post.responses['400']?.content?.['application/json'].examples ?? {};
     const named = new Set(Object.values(examples).map((example) => example.value.message.split(':')[0]));
     const needed = (get.parameters ?? []).filter(

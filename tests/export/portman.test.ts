@@ -49,7 +49,8 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(withClosedObjects(withoutStreams(doc))));
     const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
     const { platformId, channelId, userId, addonId, ticketId, automationId } = variables;
-    // contactId: set by the pre-request script of contacts/delete.
+    // contactId, broadcastId, scheduledMsgid: set by the pre-request scripts of contacts/delete, broadcasts/manage
+    // (broadcasts/recipients after it reads that broadcast) and chat/message/cancel.
     const ids = {
       platformId,
       channelId,
@@ -58,6 +59,8 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
       ticketId,
       automationId,
       contactId: '{{contactId}}',
+      broadcastId: '{{broadcastId}}',
+      scheduledMsgid: '{{scheduledMsgid}}',
       webhookEndpointId: await demoWebhookEndpointId(server, variables),
     };
     const rawReplacements = Object.entries(ids).map(([name, id]) => ({

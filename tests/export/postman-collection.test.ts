@@ -44,6 +44,7 @@ describe('Postman collection', () => {
       contactId: '',
       automationId: '',
       broadcastId: '',
+      scheduledMsgid: '',
       webhookEndpointId: '',
       webhookUrl: '',
       webhookSecret: '',
@@ -90,8 +91,8 @@ describe('Postman collection', () => {
   });
 
   it(
-    'runs a pre-request script before each delete (creating what it deletes) and before addon/manage (looking up ' +
-      'empty ids)',
+    'runs a pre-request script before each delete and cancel (creating what it deletes), before addon/manage ' +
+      '(looking up empty ids) and before webhooks/manage (deleting what an earlier run created at its URL)',
     () => {
       const items = apiFolders().flatMap((folder) => folder.item ?? []) as unknown as {
         request: Request;
@@ -100,11 +101,15 @@ describe('Postman collection', () => {
       const setups = items.filter((item) => item.event?.some((event) => event.listen === 'prerequest'));
       expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
         'GET /api/platform/v1/addon/manage',
+        'GET /api/platform/v1/webhooks/manage',
         'GET /api/workspace/v1/broadcasts/manage',
+        'GET /api/workspace/v1/chat/message/cancel',
         'GET /api/workspace/v1/contacts/delete',
         'GET /api/workspace/v1/labels/delete',
         'POST /api/platform/v1/addon/manage',
+        'POST /api/platform/v1/webhooks/manage',
         'POST /api/workspace/v1/broadcasts/manage',
+        'POST /api/workspace/v1/chat/message/cancel',
         'POST /api/workspace/v1/contacts/delete',
         'POST /api/workspace/v1/labels/delete',
       ]);
@@ -112,6 +117,9 @@ describe('Postman collection', () => {
         setups.find((item) => item.request.url.path.join('/') === path)!.event![0]!.script.exec.join('\n');
       expect(script('api/workspace/v1/contacts/delete')).toContain("'/api/workspace/v1/contacts/manage'");
       expect(script('api/workspace/v1/contacts/delete')).toContain("set('contactId', reply.data.id)");
+      expect(script('api/workspace/v1/chat/message/cancel')).toContain("set('scheduledMsgid', reply.data.msgid)");
+      expect(script('api/platform/v1/webhooks/manage')).toContain("'/api/platform/v1/webhooks/list'");
+      expect(script('api/platform/v1/webhooks/manage')).toContain('delete: true');
       for (const [variable, list] of [
         ['platformId', 'id/list'],
         ['userId', 'users/list'],

@@ -35,6 +35,7 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     const out = JSON.parse(result.stdout);
     expect(Object.keys(out).sort()).toEqual([
       'automations',
+      'broadcasts',
       'channels',
       'contacts',
       'messages',

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
+import { queryOf } from '../helpers/query.js';
 import { test as base } from '../helpers/test.js';
 import { paramsFor, requestFor, timeArbitrary, timeParams, type FuzzRequest } from './arbitraries.js';
 
@@ -115,6 +116,15 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
         .platform.webhooks.manage({ platformId, url: `https://hooks.example.com/${name}`, events: ['ticket.closed'] })
     ).data.id;
   const [managed, logged] = [await addEndpoint('fuzz-managed'), await addEndpoint('fuzz-logged')];
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+  // A message scheduled for tomorrow: chat/message/cancel's first valid case cancels it, later ones are refused.
+  const scheduled = await server.client(ids.users!.owner!.apiKey!).workspace.chat.templates.send({
+    channelId: ids.channels!.main,
+    to: '15550000001',
+    templateName: 'order_update',
+    variables: ['Ada', 'A-1001'],
+    scheduledAt: tomorrow,
+  });
   return {
     nextKey: keyRing(refs.map((ref) => ids.users![ref]!.apiKey!)),
     hintsFor: {
@@ -140,6 +150,23 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
         ...Object.fromEntries(['contactId', 'mediaUrl', 'caption', 'filename', 'replyTo'].map((k) => [k, undefined])),
       },
       [contract.workspace.chat.message.read.post.path]: { msgid: file.messages![1]!.msgid },
+      [contract.workspace.chat.message.cancel.post.path]: { msgid: scheduled.data.msgid },
+      // A broadcast for tomorrow (nothing is sent while the suite runs); the name makes later creates duplicates.
+      [contract.workspace.broadcasts.manage.post.path]: {
+        action: 'create',
+        variables: ['{{contact.name}}', 'A-1001'],
+        audience: { all: true },
+        scheduledAt: tomorrow,
+        broadcastId: undefined,
+      },
+      [contract.workspace.broadcasts.recipients.post.path]: { broadcastId: ids.broadcasts!.launch },
+      // A note on Ada's conversation, by phone (contacts/delete may have deleted the contactId hint's Alan).
+      [contract.workspace.chat.notes.manage.post.path]: {
+        action: 'create',
+        text: 'Fuzzed note',
+        contactId: undefined,
+        noteId: undefined,
+      },
     },
     // Values that work for this tenant, so a good share of cases pass validation and reach the database.
     hints: {
@@ -247,7 +274,7 @@ describe('time parameters at the edges of what PostgreSQL stores (issue #22)', (
     const shape = paramsObject(endpoint.post.body!)!.shape as Record<string, unknown>;
     const hints: Record<string, unknown> = { ...fuzz.hints, ...fuzz.hintsFor[endpoint.post.path] };
     const valid = Object.fromEntries(
-      Object.keys(shape).flatMap((name) => (name in hints ? [[name, hints[name]]] : [])),
+      Object.keys(shape).flatMap((name) => (hints[name] !== undefined ? [[name, hints[name]]] : [])),
     );
     await fc.assert(
       fc.asyncProperty(timeArbitrary, fc.constantFrom('POST', 'GET'), async (value, method) => {
@@ -256,7 +283,7 @@ describe('time parameters at the edges of what PostgreSQL stores (issue #22)', (
         const fuzzRequest: FuzzRequest =
           method === 'POST'
             ? { method, contentType: 'application/json', body: JSON.stringify(params) }
-            : { method, query: new URLSearchParams(params as Record<string, string>).toString() };
+            : { method, query: queryOf(params) };
         const reply = await send(server.baseUrl, route.path, fuzzRequest, fuzz.nextKey(classOf(endpoint)));
         expectContractReply(route, reply);
         // Valid apart from the time: a refusal names it.

@@ -111,6 +111,10 @@ async function createWorld(server: TestServer): Promise<World> {
 
 const test = base.extend('world', { scope: 'file' }, ({ server }) => createWorld(server));
 test.override('serverEnv', {
+  // The walk makes each call twice (API and portal) for several users: more than a minute's default budgets.
+  RATE_LIMIT_API_READ: '10000',
+  RATE_LIMIT_API_WRITE: '10000',
+  RATE_LIMIT_API_ADMIN_WRITE: '10000',
   WHATSAPP_GRAPH_URL: graph.url,
   WHATSAPP_GRAPH_VERSION: graph.version,
   TEMPLATE_SYNC_MINUTES: '0',

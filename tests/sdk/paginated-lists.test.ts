@@ -19,6 +19,12 @@ type ListMethod = ((params: object) => Promise<{ data: object[]; pagination: { t
 /** Every paginated endpoint of the contract (its reply carries `pagination`): new lists are covered as they land. */
 const LISTS = contractEndpoints(contract).filter(({ post }) => isPaginated(post));
 
+/**
+ * A conversation is addressed by `contactId` or `phone`, one of them required by a rule the schema's shape does not
+ * show (chat/notes/list): the example's address is kept like a required parameter.
+ */
+const ADDRESS = new Set(['contactId', 'phone']);
+
 /** The example's required parameters with the seeded demo's ids in place of the sample ids. */
 function requiredParams(endpoint: (typeof LISTS)[number], ids: Record<string, string>): Record<string, unknown> {
   const shape = paramsObject(endpoint.post.body!)!.shape as Record<string, { isOptional(): boolean }>;
@@ -26,7 +32,7 @@ function requiredParams(endpoint: (typeof LISTS)[number], ids: Record<string, st
     (Object.keys(EXAMPLE_IDS) as ExampleIdName[]).find((name) => EXAMPLE_IDS[name] === value);
   return Object.fromEntries(
     Object.entries(endpoint.post.metadata.example)
-      .filter(([name]) => !shape[name]!.isOptional())
+      .filter(([name]) => !shape[name]!.isOptional() || ADDRESS.has(name))
       .map(([name, value]) => [name, ids[sampleName(value) ?? ''] ?? value]),
   );
 }

@@ -63,6 +63,8 @@ const test = base
     }
   });
 test.override('serverEnv', {
+  // The file polls broadcasts/list for its signals: more than a minute's default api_read budget.
+  RATE_LIMIT_API_READ: '10000',
   SECRETS_KEY,
   WHATSAPP_GRAPH_URL: graph.url,
   TEMPLATE_SYNC_MINUTES: '0',

@@ -14,6 +14,8 @@ describe('the workspace endpoint table the table-driven suites iterate', () => {
       'automations/list',
       'automations/manage',
       'automations/runs',
+      'broadcasts/list',
+      'broadcasts/recipients',
       'chat/templates/list',
       'chat/templates/send',
       'chat/templates/sync',

@@ -32,6 +32,22 @@ describe('GET = POST on every workspace endpoint', () => {
       // The POST marked Ada's question (and what she sent before) read; the GET finds it read and marks nothing.
       expect(post.data.data.markedRead).toBeGreaterThan(0);
       expect(get.data).toEqual({ ...post.data, data: { ...post.data.data, markedRead: 0 } });
+    } else if (endpoint.name === 'chat/notes/manage') {
+      // Two creates are two notes: the same note but for its id and time.
+      expect(get.data.data.id).not.toBe(post.data.data.id);
+      const same = { id: 'x', createdAt: 'x' };
+      expect({ ...get.data, data: { ...get.data.data, ...same } }).toEqual({
+        ...post.data,
+        data: { ...post.data.data, ...same },
+      });
+    } else if (endpoint.name === 'chat/media/get') {
+      // Each ask is a new link to the same file, with opens of its own.
+      expect(get.data.data.url).not.toBe(post.data.data.url);
+      const link = { url: 'x', expiresAt: 'x' };
+      expect({ ...get.data, data: { ...get.data.data, ...link } }).toEqual({
+        ...post.data,
+        data: { ...post.data.data, ...link },
+      });
     } else if (endpoint.name === 'labels/manage') {
       // The GET repeats the POST's upsert: the same label, now reported as updated.
       expect(get.data).toEqual({ ...post.data, message: 'Label updated successfully' });

@@ -107,11 +107,18 @@ const envSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   /**
+   * Requests a minute per API user in each rate class (the user's specification fixes the defaults of `api_read`,
+   * `api_write` and `api_admin_write`); a deployment of its own may grant more.
+   */
+  RATE_LIMIT_API_READ: integer(1, 1_000_000).default(120),
+  RATE_LIMIT_API_WRITE: integer(1, 1_000_000).default(30),
+  RATE_LIMIT_API_ADMIN_WRITE: integer(1, 1_000_000).default(20),
+  /** The `api_message` rate class (single sends). */
+  RATE_LIMIT_API_MESSAGE: integer(1, 1_000_000).default(600),
+  /**
    * The send pipeline's budget per channel, messages a second across every instance (Meta's default throughput per
    * phone number is 80): queued sends (automations, scheduled sends, broadcasts) and API sends draw on it alike.
    */
-  /** The `api_message` rate class (single sends): requests a minute per API user. */
-  RATE_LIMIT_API_MESSAGE: integer(1, 1_000_000).default(600),
   SEND_RATE_PER_CHANNEL: integer(1, 100_000).default(80),
   /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
   SANDBOX_SENT_AFTER_MS: integer(0, 600_000).default(1000),

@@ -190,7 +190,12 @@ export async function startServer(config: Config, database: Database, logger: Lo
   const app = createApp({
     orm: database.orm,
     logger,
-    rateLimiters: createRateLimiters(redis, { api_message: config.RATE_LIMIT_API_MESSAGE }),
+    rateLimiters: createRateLimiters(redis, {
+      api_read: config.RATE_LIMIT_API_READ,
+      api_write: config.RATE_LIMIT_API_WRITE,
+      api_admin_write: config.RATE_LIMIT_API_ADMIN_WRITE,
+      api_message: config.RATE_LIMIT_API_MESSAGE,
+    }),
     services,
     jobs: events.queue,
     trustProxy: config.TRUST_PROXY,

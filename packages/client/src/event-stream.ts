@@ -1,13 +1,8 @@
-import {
-  EVENT_STREAM,
-  EVENT_STREAM_RESET,
-  EVENT_STREAM_RETRY_MS,
-  type EventStreamParams,
-  type WebhookEventType,
-} from '@switchboard/contract';
+import { EVENT_STREAM, EVENT_STREAM_RESET, EVENT_STREAM_RETRY_MS, type EventStreamParams } from '@switchboard/contract';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { isSwitchboardError, toSwitchboardError } from './errors.js';
-import type { SwitchboardEvent } from './generated/api.js';
+// The generated names, not the contract's: the declarations then need nothing of zod.
+import type { SwitchboardEvent, WebhookEventType } from './generated/api.js';
 
 /** One event of the stream: the body a webhook delivery of it carries, and its cursor (`id`) to resume after. */
 export type StreamedEvent = SwitchboardEvent & { id: string };

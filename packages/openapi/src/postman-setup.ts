@@ -37,7 +37,64 @@ const SETUPS: Record<string, ExampleSetup> = {
     },
     fills: { variable: 'broadcastId', from: 'reply.data.id' },
   },
+  // The example cancels a scheduled message: a throwaway template send scheduled for tomorrow.
+  workspaceChatMessageCancel: {
+    path: contract.workspace.chat.templates.send.post.path,
+    body: { to: '15550000001', templateName: 'order_update', variables: ['Ada', 'A-1001'] },
+    computed: { scheduledAt: 'new Date(Date.now() + 86400000).toISOString()' },
+    fills: { variable: 'scheduledMsgid', from: 'reply.data.msgid' },
+  },
 };
+
+/**
+ * Requests that create what may exist once (a webhook endpoint per URL): their pre-request script first deletes
+ * the one an earlier run of the collection created at the URL the request sends, so the collection runs any number
+ * of times. Keyed like SETUPS.
+ */
+interface ExampleClear {
+  list: string;
+  manage: string;
+  /** The variable the request's reply fills with the endpoint's id: emptied when that endpoint is deleted. */
+  variable: string;
+}
+const CLEARS: Record<string, ExampleClear> = {
+  platformWebhooksManage: {
+    list: contract.platform.webhooks.list.post.path,
+    manage: contract.platform.webhooks.manage.post.path,
+    variable: 'webhookEndpointId',
+  },
+};
+
+/** The Postman script lines that delete the endpoint at the request's own `url` of the request's platform. */
+function clearLines({ list, manage, variable }: ExampleClear): string[] {
+  const call = (path: string, body: string) => [
+    `  url: pm.variables.get('baseUrl') + '${path}',`,
+    "  method: 'POST',",
+    "  header: { 'Content-Type': 'application/json', 'X-API-Key': pm.variables.get('apiKey') },",
+    `  body: { mode: 'raw', raw: JSON.stringify(${body}) },`,
+  ];
+  return [
+    "const sent = pm.request.method === 'GET' ? pm.request.url.query.toObject() : JSON.parse(pm.request.body.raw);",
+    'const platformId = pm.variables.replaceIn(decodeURIComponent(sent.platformId));',
+    'const url = pm.variables.replaceIn(decodeURIComponent(sent.url));',
+    'pm.sendRequest({',
+    ...call(list, '{ platformId }'),
+    '}, (error, response) => {',
+    `  if (error || response.code !== 200) throw new Error('setup call ${list} failed: ' + ` +
+      '(error || response.text()));',
+    '  for (const endpoint of response.json().data.filter((each) => each.url === url)) {',
+    '    pm.sendRequest({',
+    ...call(manage, '{ platformId, endpointId: endpoint.id, delete: true }').map((line) => `    ${line}`),
+    '    }, (failure, deleted) => {',
+    `      if (failure || deleted.code !== 200) throw new Error('setup call ${manage} failed: ' + ` +
+      '(failure || deleted.text()));',
+    `      if (pm.variables.get('${variable}') === endpoint.id) ` +
+      `(pm.environment.has('${variable}') ? pm.environment : pm.collectionVariables).set('${variable}', '');`,
+    '    });',
+    '  }',
+    '});',
+  ];
+}
 
 /** The Postman script lines of one setup: the call (with the channelId variable when it is set), then the fill. */
 function setupLines({ path, body, computed = {}, fills }: ExampleSetup): string[] {
@@ -130,7 +187,12 @@ function lookupLines(lookups: Lookup[]): string[] {
 function preRequestLines(operationId: string): string[] {
   const setup = SETUPS[operationId];
   const lookups = LOOKUPS[operationId];
-  return [...(lookups ? lookupLines(lookups) : []), ...(setup ? setupLines(setup) : [])];
+  const clear = CLEARS[operationId];
+  return [
+    ...(lookups ? lookupLines(lookups) : []),
+    ...(setup ? setupLines(setup) : []),
+    ...(clear ? clearLines(clear) : []),
+  ];
 }
 
 /** The pre-request script of an operation that needs one, else undefined. */
@@ -140,12 +202,16 @@ export function setupScript(operationId: string): PostmanEvent | undefined {
 }
 
 /**
- * Every setup as Portman's `operationPreRequestScripts` config wants it (both routes of each endpoint). Not the
- * lookups: a Portman config writes every id into the requests itself.
+ * Every setup and clear as Portman's `operationPreRequestScripts` config wants it (both routes of each endpoint).
+ * Not the lookups: a Portman config writes every id into the requests itself.
  */
 export function portmanPreRequestScripts(): { openApiOperationIds: string[]; scripts: string[] }[] {
-  return Object.entries(SETUPS).map(([operationId, setup]) => ({
+  const scripts = [
+    ...Object.entries(SETUPS).map(([operationId, setup]) => [operationId, setupLines(setup)] as const),
+    ...Object.entries(CLEARS).map(([operationId, clear]) => [operationId, clearLines(clear)] as const),
+  ];
+  return scripts.map(([operationId, lines]) => ({
     openApiOperationIds: [operationId, `${operationId}Get`],
-    scripts: [setupLines(setup).join('\n')],
+    scripts: [lines.join('\n')],
   }));
 }

@@ -67,6 +67,9 @@ const VARIABLE_HELP: Record<string, string> = {
   broadcastId:
     'A broadcast id of the channel (for broadcasts/recipients; broadcasts/manage’s pre-request script creates a ' +
     'throwaway scheduled broadcast to cancel)',
+  scheduledMsgid:
+    'The msgid of a scheduled message (for chat/message/cancel; its pre-request script schedules a throwaway ' +
+    'template send for tomorrow to cancel)',
   webhookEndpointId:
     'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when ' +
     'empty)',

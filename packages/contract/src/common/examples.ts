@@ -1,5 +1,6 @@
 /**
- * Ids the request examples use: valid UUIDs, so the examples satisfy their own schemas (OpenAPI tools check that).
+ * Ids the request examples use: valid UUIDs (and a msgid of the form the server gives), so the examples satisfy
+ * their own schemas (OpenAPI tools check that).
  * The Postman export swaps each one for its `{{variable}}` (see POSTMAN_VARIABLES in @switchboard/openapi).
  */
 export const EXAMPLE_IDS = {
@@ -12,5 +13,7 @@ export const EXAMPLE_IDS = {
   webhookEndpointId: '9d2b6f4a-7c1e-4a3b-8f5d-2e6a0c9b7d13',
   automationId: '2c8e4a6b-0d1f-4b3c-9e5a-7f1b3d5c9e08',
   broadcastId: '5a3c7e9b-1f2d-4c6e-a8b0-3d5f7a9c1e24',
+  /** A msgid, not a UUID: the scheduled message chat/message/cancel's example cancels. */
+  scheduledMsgid: 'sbm.DEMO0000000000000000000000000001',
 } as const;
 export type ExampleIdName = keyof typeof EXAMPLE_IDS;

@@ -270,6 +270,7 @@ export const broadcastsContract = {
         status: 400,
         error: 'invalid_request',
         message: 'broadcastId: the broadcast is completed: only a scheduled or sending one can be cancelled',
+        request: { channelId: EXAMPLE_IDS.channelId, action: 'cancel', broadcastId: EXAMPLE_IDS.broadcastId },
       },
     },
   }),

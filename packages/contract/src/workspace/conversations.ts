@@ -159,7 +159,13 @@ function conversationManageProblems(values: ConversationManageValues, now = Date
 }
 
 export const conversationManageParams = withFieldRules<ConversationManageInput>()(conversationManageFields, {
-  sets: [['contactId'], ['phone']],
+  // The contact (by id or phone) and at least one change: `snoozedUntil` comes only with `status: snoozed`.
+  sets: [
+    ['contactId', 'status'],
+    ['contactId', 'assigneeId'],
+    ['phone', 'status'],
+    ['phone', 'assigneeId'],
+  ],
   check: (values) => conversationManageProblems(values),
 });
 
@@ -212,6 +218,7 @@ export const conversationsContract = {
         status: 400,
         error: 'invalid_request',
         message: 'snoozedUntil: is required with status snoozed',
+        request: { channelId: EXAMPLE_IDS.channelId, phone: '15550000001', status: 'snoozed' },
       },
     },
   }),

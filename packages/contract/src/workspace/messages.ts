@@ -297,7 +297,7 @@ export const messagesContract = {
     rateClass: 'api_message',
     access: { scope: 'workspace' },
     errors: ['message_not_scheduled'],
-    example: { msgid: 'sbm.DEMO0000000000000000000000000001' },
+    example: { msgid: EXAMPLE_IDS.scheduledMsgid },
   }),
   send: endpoint({
     operation: 'workspace.chat.message.send',
@@ -335,9 +335,9 @@ export const messagesContract = {
         status: 400,
         error: 'session_window_closed',
         message:
-          '15550000002 has never written to this channel, so no 24-hour window for session messages is open: ' +
+          '15550000004 has never written to this channel, so no 24-hour window for session messages is open: ' +
           'send a template (chat/templates/send) instead.',
-        request: { channelId: EXAMPLE_IDS.channelId, to: '15550000002', text: 'Hi Grace!' },
+        request: { channelId: EXAMPLE_IDS.channelId, to: '15550000004', text: 'Hi Katherine!' },
       },
     },
   }),

@@ -120,6 +120,7 @@ export const notesContract = {
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'contact_not_found'],
-    example: { channelId: EXAMPLE_IDS.channelId, phone: ADA, page: 1, limit: 50 },
+    // Grace's resolved conversation holds the demo's note.
+    example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000002', page: 1, limit: 50 },
   }),
 };

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * The signed token of a media link (`{PUBLIC_URL}/media/<token>`): `<message id>.<expiry>.<signature>`, the message's
- * row id (a UUID) and the expiry in Unix seconds, signed with HMAC-SHA256 (node:crypto) under a key derived from
+ * row id (a UUID) and the expiry in Unix milliseconds (so each chat/media/get gives a new link with opens of its
+ * own), signed with HMAC-SHA256 (node:crypto) under a key derived from
  * SECRETS_KEY. Changing either part breaks the signature, so a link cannot be made for another message, extended,
  * or forged without the key; nothing in it is secret or names the provider.
  */
@@ -24,17 +25,20 @@ export interface MediaLink {
   expiresAt: Date;
 }
 
-/** A token for the message's file, valid until `now` + the TTL (whole seconds, rounded up). */
+/** A token for the message's file, valid until `now` + the TTL. */
 export function signMediaLink(
   key: Buffer,
   messageId: string,
   now: Date,
   ttlSeconds = MEDIA_LINK_TTL_SECONDS,
 ): MediaLink {
-  const expires = Math.ceil(now.getTime() / 1000) + ttlSeconds;
+  const expires = now.getTime() + ttlSeconds * 1000;
   const payload = `${messageId}.${expires}`;
-  return { token: `${payload}.${signature(key, payload)}`, expiresAt: new Date(expires * 1000) };
+  return { token: `${payload}.${signature(key, payload)}`, expiresAt: new Date(expires) };
 }
+
+/** When a token expires, as it says (its signature not checked). */
+export const mediaLinkExpiry = (token: string) => new Date(Number(token.split('.')[1]));
 
 /**
  * The message id a token was signed for, or undefined when it is malformed, altered, signed elsewhere or expired.
@@ -42,10 +46,10 @@ export function signMediaLink(
  */
 export function verifyMediaLink(keys: Buffer | readonly Buffer[], token: string, now: Date): string | undefined {
   const [messageId, expires, signed, ...rest] = token.split('.');
-  if (rest.length > 0 || !messageId || !UUID.test(messageId) || !expires || !/^\d{1,12}$/.test(expires)) return;
+  if (rest.length > 0 || !messageId || !UUID.test(messageId) || !expires || !/^\d{1,15}$/.test(expires)) return;
   if (!signed || !SIGNATURE.test(signed)) return;
   const signedBy = (key: Buffer) =>
     timingSafeEqual(Buffer.from(signature(key, `${messageId}.${expires}`)), Buffer.from(signed));
   if (![keys].flat().some(signedBy)) return;
-  return Number(expires) * 1000 > now.getTime() ? messageId : undefined;
+  return Number(expires) > now.getTime() ? messageId : undefined;
 }

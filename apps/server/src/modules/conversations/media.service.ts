@@ -10,7 +10,7 @@ import {
   type MessagingProviders,
 } from '../messages/index.js';
 import { MediaLinkOpen } from './media-link-open.entity.js';
-import { MEDIA_LINK_MAX_OPENS, signMediaLink, verifyMediaLink } from './media-link.js';
+import { MEDIA_LINK_MAX_OPENS, mediaLinkExpiry, signMediaLink, verifyMediaLink } from './media-link.js';
 import type { MediaLinks } from './media-links.js';
 
 export interface MediaDeps {
@@ -44,7 +44,7 @@ export async function getMessageMedia(ctx: CallerContext, deps: MediaDeps, msgid
   if (!mediaId) throw new NotFoundError('media_not_found', `Message ${msgid} has no file a customer sent.`);
   const file = await providerOf(deps.providers, message.provider).describeMedia(ctx.em, message.channel.id, mediaId);
   const { token, expiresAt } = signMediaLink(deps.links.key, message.id, deps.now());
-  // Kept with the link for its life: opening it looks nothing up (the same link asked for twice keeps the first).
+  // Kept with the link for its life: opening it looks nothing up.
   await ctx.em
     .createQueryBuilder(MediaLinkOpen)
     .insert({ link: linkOf(token), opens: 0, file, expiresAt })
@@ -65,13 +65,12 @@ export async function getMessageMedia(ctx: CallerContext, deps: MediaDeps, msgid
  */
 async function countOpen(em: EntityManager, token: string): Promise<boolean> {
   const link = linkOf(token);
-  const expires = token.split('.')[1]!;
   const more = () =>
     em.nativeUpdate(MediaLinkOpen, { link, opens: { $lt: MEDIA_LINK_MAX_OPENS } }, { opens: raw('opens + 1') });
   if ((await more()) === 1) return true;
   const { affectedRows } = await em
     .createQueryBuilder(MediaLinkOpen)
-    .insert({ link, opens: 1, expiresAt: new Date(Number(expires) * 1000) })
+    .insert({ link, opens: 1, expiresAt: mediaLinkExpiry(token) })
     .onConflict('link')
     .ignore()
     .execute('run');
