@@ -23,6 +23,7 @@ const SLOW_SUITES = {
     'portal/portal-browser.test.ts',
     'sdk/generated-types.test.ts',
     'sdk/package.test.ts',
+    'sdk/readme-snippets.test.ts',
     'whatsapp/connect.test.ts',
     'whatsapp/secrets.test.ts',
     'whatsapp/template-sync.test.ts',

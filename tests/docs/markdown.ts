@@ -20,7 +20,7 @@ export function textOf(node: Nodes): string {
 }
 
 /** Every node of the tree, depth first, in document order. */
-function* walk(node: Nodes): Generator<Nodes> {
+export function* walk(node: Nodes): Generator<Nodes> {
   yield node;
   if ('children' in node) for (const child of node.children) yield* walk(child as Nodes);
 }

@@ -5,16 +5,20 @@ import { pnpmCommand, REPO_ROOT, type ProcessResult } from '../helpers/processes
 /** For tests that run tsc over the SDK's types, npm or newman: seconds each, more on a busy 2-core machine. */
 export const SLOW_TIMEOUT_MS = 120_000;
 
-/** Runs a program to completion and collects its output; never throws on a non-zero exit (callers assert it). */
+/**
+ * Runs a program to completion and collects its output; never throws on a non-zero exit (callers assert it). With
+ * `timeoutMs`, a program still running then is killed (its code is null), so a hung one outlives no test.
+ */
 export function run(
   command: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<ProcessResult> {
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, killSignal: 'SIGKILL' }),
   });
   let stdout = '';
   let stderr = '';
