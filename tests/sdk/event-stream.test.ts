@@ -36,10 +36,7 @@ afterAll(async () => {
 });
 
 describe('SDK: sb.events.stream', () => {
-  test('yields typed events, resumes by itself after a dropped connection, and ends on close()', async ({
-    server,
-    acme,
-  }) => {
+  test('yields typed events, reconnects by itself (onOpen each time), ends on close()', async ({ server, acme }) => {
     const receive = (text: string) =>
       receiveSandboxMessage({ em: server.database.orm.em.fork() }, server.jobs, {
         channelId: acme.mainChannelId,
@@ -54,7 +51,8 @@ describe('SDK: sb.events.stream', () => {
     const relay = await startRelay(Number(new URL(server.baseUrl).port));
     relays.push(relay);
     const sb = createClient({ baseUrl: relay.url, apiKey: acme.memberKey });
-    const stream = sb.events.stream({ types: ['message.received'], lastEventId: cursor });
+    let opens = 0;
+    const stream = sb.events.stream({ types: ['message.received'], lastEventId: cursor, onOpen: () => opens++ });
     const iterator = stream[Symbol.asyncIterator]();
 
     await receive('one');
@@ -67,6 +65,7 @@ describe('SDK: sb.events.stream', () => {
     const second = (await iterator.next()).value as StreamedEvent;
     expect(second.type === 'message.received' && second.data.text).toBe('two, while disconnected');
     expect(BigInt(second.id) > BigInt(first.id)).toBe(true);
+    expect(opens).toBe(2);
 
     const pending = iterator.next();
     stream.close();

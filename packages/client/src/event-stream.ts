@@ -21,6 +21,11 @@ export interface EventStreamOptions {
    * so reload what you show from the API; the stream goes on live.
    */
   onReset?: (() => void) | undefined;
+  /**
+   * Called each time a connection is accepted (the first, and each after a reconnect), like EventSource's `open`:
+   * from then on every event reaches the iteration (a UI can show itself live).
+   */
+  onOpen?: (() => void) | undefined;
 }
 
 /** `sb.events.stream(...)`: iterate with `for await`; it reconnects by itself and ends on `close()` or the signal. */
@@ -85,6 +90,7 @@ export function openEventStream(settings: StreamSettings, options: EventStreamOp
       if (response.status < 500) throw refusal;
       return false;
     }
+    options.onOpen?.();
     const messages: EventSourceMessage[] = [];
     const parser = createParser({
       onEvent: (message) => messages.push(message),
