@@ -114,6 +114,53 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
     expect(afterRead.unreadCount).toBe(unread!.n);
   });
 
+  test('messages written by one statement (as a broadcast queues them): conversations and totals exact', async ({
+    server,
+    tenant,
+    chat,
+    receive,
+  }) => {
+    await receive('15550006001', 'Already talking');
+    const totals = async () => ({
+      all: (await chat.conversations.list({ limit: 1 })).pagination.total,
+      unread: (await chat.conversations.list({ unread: true, limit: 1 })).pagination.total,
+      open: (await chat.conversations.list({ status: 'open', limit: 1 })).pagination.total,
+    });
+    const before = await totals();
+    const contacts = await sql<{ id: string; phone: string }>(
+      server.databaseUrl,
+      `insert into contacts (channel_id, name, phone) values ($1, 'Bulk new', '15550006002'),
+         ($1, 'Bulk quiet', '15550006003') returning id, phone`,
+      [tenant.channelId],
+    );
+    const id = (phone: string) => contacts.find((c) => c.phone === phone)?.id;
+    // Two unread from a new contact (the later one its last), one outbound to another, one more from an existing one.
+    await sql(
+      server.databaseUrl,
+      `insert into messages (channel_id, msgid, direction, type, status, "from", "to", contact_id, body, provider,
+                             created_at)
+       select $1, v.msgid, v.direction, 'text', v.status, v.sender, v.recipient, v.contact_id::uuid, v.body, 'sandbox',
+              now() - v.ago * interval '1 second'
+         from (values ('bulk.1', 'inbound', 'delivered', '15550006002', null, $2, 'First', 20),
+                      ('bulk.2', 'inbound', 'delivered', '15550006002', null, $2, 'Second', 10),
+                      ('bulk.3', 'outbound', 'queued', null, '15550006003', $3, 'Hello', 5),
+                      ('bulk.4', 'inbound', 'delivered', '15550006001', null,
+                       (select id from contacts where channel_id = $1 and phone = '15550006001'), 'Again', 0))
+              as v(msgid, direction, status, sender, recipient, contact_id, body, ago)`,
+      [tenant.channelId, id('15550006002'), id('15550006003')],
+    );
+    expect(await totals()).toEqual({ all: before.all + 2, unread: before.unread + 1, open: before.open + 2 });
+    const inbox = (await chat.conversations.list({ limit: 200 })).data;
+    const of = (phone: string) => inbox.find((conversation) => conversation.phone === phone)!;
+    expect(of('15550006002')).toMatchObject({ unreadCount: 2, lastMessage: { msgid: 'bulk.2' }, status: 'open' });
+    expect(of('15550006003')).toMatchObject({
+      unreadCount: 0,
+      lastMessage: { msgid: 'bulk.3' },
+      windowExpiresAt: null,
+    });
+    expect(of('15550006001')).toMatchObject({ unreadCount: 2, lastMessage: { msgid: 'bulk.4' } });
+  });
+
   test('the inbox: newest activity first, unread filter, a null window for a contact who never wrote', async ({
     server,
     tenant,
