@@ -148,12 +148,15 @@ async function drain(dispatch: Dispatch, channelId: string) {
     const slots = await takeSendSlots(em(), channelPaceKey(channelId), batch, options.ratePerSecond);
     await sleepUntil(slots.startMs);
     const claimed = await claimDueSends(em(), id, channelId, batch);
+    if (claimed.length > 0) {
+      const sending = sendBatch(dispatch, claimed, slots.startMs, slots.spacingMs).finally(() =>
+        inFlight.delete(sending),
+      );
+      inFlight.add(sending);
+    }
+    // Only once the batch is under way: a refund failing (an outage starting) must not strand the claimed messages.
     await returnSendSlots(em(), slots, batch - claimed.length);
     if (claimed.length === 0) break;
-    const sending = sendBatch(dispatch, claimed, slots.startMs, slots.spacingMs).finally(() =>
-      inFlight.delete(sending),
-    );
-    inFlight.add(sending);
     if (inFlight.size >= BATCHES_IN_FLIGHT) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);
