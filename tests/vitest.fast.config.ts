@@ -37,6 +37,7 @@ const SLOW_SUITES = {
     'whatsapp/inbound-crash.test.ts',
     'workspace/automations-crash.test.ts',
     'workspace/broadcasts-crash.test.ts',
+    'workspace/broadcasts-outage.test.ts',
   ],
   'fuzz every endpoint with 300 property-based cases (fewer would not reach a success on every endpoint)': [
     'hostile/fuzz.test.ts',

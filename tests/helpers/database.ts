@@ -36,3 +36,35 @@ export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
     await client.end();
   }
 }
+
+/**
+ * Holds `table` locked (ACCESS EXCLUSIVE, in a transaction of its own) until `release` (which may be called again):
+ * every statement that reads it waits meanwhile, which `waitingOn` shows, so a test can stop the server right at
+ * that read.
+ */
+export async function lockTable(url: string, table: string): Promise<{ release: () => Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('begin');
+  await client.query(`lock table "${table}" in access exclusive mode`);
+  let held = true;
+  return {
+    release: async () => {
+      if (!held) return;
+      held = false;
+      await client.query('commit');
+      await client.end();
+    },
+  };
+}
+
+/** The server's statements on `table` waiting for a lock (their backend pids): they wait on lockTable. */
+export async function waitingOn(url: string, table: string): Promise<number[]> {
+  const rows = await sql<{ pid: number }>(
+    url,
+    `select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'
+       and query like '%' || $1 || '%' and pid <> pg_backend_pid()`,
+    [table],
+  );
+  return rows.map((row) => row.pid);
+}

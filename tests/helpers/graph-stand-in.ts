@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
  * Refusals: an unknown bearer token gets 401 code 190; unknown ids get 400 code 100; a send of a template that is
  * not approved in that language gets 132001, a wrong parameter count 132000. Anything else (5xx, rate limits, slow
  * replies, dropped connections) is scripted with `replyOnce`/`replyAlways`, which take precedence over the behaviour
- * above.
+ * above; `answerDelayMs` slows every answer alike.
  */
 
 interface StandInPhoneNumber {
@@ -71,6 +71,11 @@ export interface GraphStandInOptions {
   maxPageSize?: number;
   /** Customers' files by media id. */
   media?: Record<string, StandInMedia>;
+  /**
+   * Every Graph answer (not media downloads) waits this long, unless a scripted reply sets its own `delayMs`: a slow
+   * Graph, so a steady stream of sends always has calls in flight for a crash or an outage to land on.
+   */
+  answerDelayMs?: number;
 }
 
 export interface GraphStandIn {
@@ -133,6 +138,7 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
   const templates = options.templates ?? {};
   const maxPageSize = options.maxPageSize ?? 100;
   const media = options.media ?? {};
+  const answerDelayMs = options.answerDelayMs ?? 0;
   const requests: RecordedRequest[] = [];
   const scripted: Array<ScriptedReply & { once: boolean }> = [];
   let connections = 0;
@@ -336,7 +342,8 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     if (script?.once) scripted.splice(scriptIndex, 1);
     if (!script && request.method === 'GET' && request.path === MEDIA_DOWNLOAD_PATH) return download(request, res);
     const reply = script ?? answer(request);
-    if (script?.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+    const delayMs = script?.delayMs ?? answerDelayMs;
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (script?.drop) return void res.socket?.destroy();
     if (res.destroyed) return;
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...script?.headers });

@@ -1,6 +1,6 @@
 import type { Broadcast } from '@switchboard/contract';
-import { afterAll, describe, expect } from 'vitest';
-import { sql } from '../helpers/database.js';
+import { afterAll, describe, expect, vi } from 'vitest';
+import { lockTable, sql, waitingOn } from '../helpers/database.js';
 import { startGraphStandIn, type RecordedRequest } from '../helpers/graph-stand-in.js';
 import { test as base } from '../helpers/test.js';
 import { newWebhookSecret, startWebhookReceiver } from '../platform/receivers.js';
@@ -86,6 +86,23 @@ const create = (
   audience,
   ...more,
 });
+
+/** Where a WhatsApp channel's credentials are read from before each of its sends. */
+const CREDENTIALS = 'whatsapp_connections';
+
+/** The one read of the channel's credentials waiting on a lockTable (other than `not`): its backend pid. */
+const credentialsRead = (databaseUrl: string, not?: number) =>
+  vi.waitFor(
+    async () => {
+      const waiting = (await waitingOn(databaseUrl, CREDENTIALS)).filter((pid) => pid !== not);
+      expect(waiting).toHaveLength(1);
+      return waiting[0]!;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+
+/** Cuts a backend's connection, as an outage would: the statement it was running fails. */
+const cut = (databaseUrl: string, pid: number) => sql(databaseUrl, 'select pg_terminate_backend($1)', [pid]);
 
 const sum = ({ recipients: _all, ...counts }: Broadcast['counts']) => Object.values(counts).reduce((a, b) => a + b, 0);
 
@@ -192,5 +209,56 @@ describe('broadcasts through the send pipeline', { timeout: 90_000 }, () => {
     expect(startedLate).toBeLessThan(5000);
     expect(done.counts).toMatchObject({ recipients: 3, sent: 3 });
     expect(sendsTo(phones)).toHaveLength(3);
+  });
+
+  test('a send whose credentials read failed is queued again and sent once they can be read: one Graph call', async ({
+    client,
+    wa,
+    audience,
+    until,
+    server,
+    onTestFinished,
+  }) => {
+    const { labelIds, phones } = await audience('unread', 1, 3000);
+    const lock = await lockTable(server.databaseUrl, CREDENTIALS);
+    onTestFinished(lock.release);
+    const { data } = await client.broadcasts.manage(create(wa.waChannelId, 'Unread', { labelIds }));
+    // The dispatcher claimed the message and its provider waits for the credentials: that read fails before any
+    // call to Meta, so the message is queued again and claimed again, and the next read waits.
+    const first = await credentialsRead(server.databaseUrl);
+    await cut(server.databaseUrl, first);
+    await credentialsRead(server.databaseUrl, first);
+    expect(sendsTo(phones)).toEqual([]);
+    await lock.release();
+    const done = await until(data.id, (b) => b.status === 'completed');
+    expect(done.counts).toMatchObject({ recipients: 1, sent: 1, failed: 0 });
+    expect(sendsTo(phones)).toHaveLength(1);
+  });
+
+  test('a broadcast cancelled while its send waited for credentials skips it: never sent', async ({
+    client,
+    wa,
+    audience,
+    until,
+    server,
+    onTestFinished,
+  }) => {
+    const { labelIds, phones } = await audience('unsent', 1, 3100);
+    const lock = await lockTable(server.databaseUrl, CREDENTIALS);
+    onTestFinished(lock.release);
+    const { data } = await client.broadcasts.manage(create(wa.waChannelId, 'Unsent', { labelIds }));
+    // Cancelled while claimed (it is no longer queued, so the cancel leaves it to its call), then the call turns out
+    // never to have been made: it must end cancelled, not go back to the queue of a cancelled broadcast.
+    const read = await credentialsRead(server.databaseUrl);
+    await client.broadcasts.manage({ channelId: wa.waChannelId, action: 'cancel', broadcastId: data.id });
+    await cut(server.databaseUrl, read);
+    const settled = await until(data.id, (b) => b.counts.queued === 0);
+    expect(settled).toMatchObject({ status: 'cancelled', counts: { recipients: 1, skipped: 1 } });
+    await lock.release();
+    const messages = await sql(server.databaseUrl, 'select status, reason from messages where broadcast_id = $1', [
+      data.id,
+    ]);
+    expect(messages).toEqual([{ status: 'cancelled', reason: 'cancelled' }]);
+    expect(sendsTo(phones)).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ export type {
   StatusSink,
   TemplateSyncResult,
 } from './messaging-provider.port.js';
+export { SendNotMadeError } from './messaging-provider.port.js';
 export { requireProvider, statusSink, type MessagingProviders } from './messaging-providers.js';
 export { cancelQueuedSends, queueBulkSends, queueSend } from './outbox.js';
 export { MESSAGING } from './messaging.js';

@@ -66,6 +66,19 @@ export interface MediaContent extends MediaFile {
 }
 
 /**
+ * What a provider's `send`/`sendSession` throws when it failed before anything went out to its service (WhatsApp: the
+ * channel's credentials could not be read, as while PostgreSQL is away): the message was certainly not sent, so the
+ * send pipeline queues it again instead of recording an unknown outcome. The failure itself is the `cause` (an
+ * outage there still makes an API send a 503).
+ */
+export class SendNotMadeError extends Error {
+  constructor(cause: unknown) {
+    super(`nothing was sent: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'SendNotMadeError';
+  }
+}
+
+/**
  * A messaging provider (sandbox, WhatsApp Cloud API, …). `send` returns the provider's own message id, which
  * becomes the message's `msgid`; later progress arrives through the StatusSink the provider was built with.
  */

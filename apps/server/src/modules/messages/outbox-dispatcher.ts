@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../kit/errors.js';
 import type { BackgroundWorker, RunningWorker } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
+import { SendNotMadeError } from './messaging-provider.port.js';
 import type { MessagingProviders } from './messaging-providers.js';
 import {
   beat,
@@ -37,7 +38,10 @@ const RECORD_RETRY_MS = 500;
 /** Meta's code in a provider error's text, `(code 131026…)` (whatsapp/graph-errors.ts writes it so). */
 const PROVIDER_CODE = /\(code (\d+)/;
 
-/** What one provider call came to; a throw that is not the provider's answer leaves the outcome unknown. */
+/**
+ * What one provider call came to; a throw that is not the provider's answer leaves the outcome unknown, unless the
+ * provider says nothing went out (SendNotMadeError): then the message is sent later, not lost.
+ */
 async function callProvider(providers: MessagingProviders, send: ClaimedSend): Promise<SendOutcome> {
   try {
     const provider = providers.get(send.provider);
@@ -63,6 +67,7 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend): P
           });
     return { id: send.id, status: 'accepted', providerMessageId };
   } catch (error) {
+    if (error instanceof SendNotMadeError) return { id: send.id, status: 'queued' };
     if (!(error instanceof AppError))
       return { id: send.id, status: 'failed', errorCode: null, errorTitle: null, reason: 'outcome_unknown' };
     const code = PROVIDER_CODE.exec(error.message)?.[1];
@@ -136,6 +141,8 @@ async function sendBatch(dispatch: Dispatch, claimed: ClaimedSend[], startMs: nu
     return callProvider(dispatch.options.providers(), send);
   });
   const outcomes = await Promise.all(calls);
+  const notMade = outcomes.filter((outcome) => outcome.status === 'queued').length;
+  if (notMade > 0) dispatch.log.warn({ messages: notMade }, 'sends the provider could not start; queued again');
   await record(dispatch, outcomes);
 }
 
@@ -148,12 +155,15 @@ async function drain(dispatch: Dispatch, channelId: string) {
     const slots = await takeSendSlots(em(), channelPaceKey(channelId), batch, options.ratePerSecond);
     await sleepUntil(slots.startMs);
     const claimed = await claimDueSends(em(), id, channelId, batch);
+    if (claimed.length > 0) {
+      const sending = sendBatch(dispatch, claimed, slots.startMs, slots.spacingMs).finally(() =>
+        inFlight.delete(sending),
+      );
+      inFlight.add(sending);
+    }
+    // Only once the batch is under way: a refund failing (an outage starting) must not strand the claimed messages.
     await returnSendSlots(em(), slots, batch - claimed.length);
     if (claimed.length === 0) break;
-    const sending = sendBatch(dispatch, claimed, slots.startMs, slots.spacingMs).finally(() =>
-      inFlight.delete(sending),
-    );
-    inFlight.add(sending);
     if (inFlight.size >= BATCHES_IN_FLIGHT) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);

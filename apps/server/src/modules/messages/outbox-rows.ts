@@ -18,10 +18,11 @@ export interface ClaimedSend {
   reply_to_provider_id: string | null;
 }
 
-/** What a provider call came to. */
+/** What a provider call came to; `queued`: the provider sent nothing (SendNotMadeError), so it is to be made later. */
 export type SendOutcome =
   | { id: string; status: 'accepted'; providerMessageId: string }
-  | { id: string; status: 'failed'; errorCode: number | null; errorTitle: string | null; reason: string | null };
+  | { id: string; status: 'failed'; errorCode: number | null; errorTitle: string | null; reason: string | null }
+  | { id: string; status: 'queued' };
 
 /**
  * Claims up to `limit` of a channel's due messages for one dispatcher: `sending`, committed before any call is
@@ -48,7 +49,9 @@ export async function claimDueSends(
 
 /**
  * Records a batch's outcomes in one statement, only on rows this dispatcher still holds (`sending`, its id): a row
- * another dispatcher declared `outcome_unknown` meanwhile keeps that verdict.
+ * another dispatcher declared `outcome_unknown` meanwhile keeps that verdict. A send not made goes back to `queued`
+ * (its due time kept, so it is claimed again first, at a slot of the budget), or to `cancelled` when its broadcast
+ * was cancelled while it was claimed (cancelQueuedSends left that reason on it).
  */
 export async function recordSendOutcomes(
   em: EntityManager,
@@ -56,20 +59,18 @@ export async function recordSendOutcomes(
   outcomes: readonly SendOutcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  const rows = outcomes.map((outcome) =>
-    outcome.status === 'accepted'
-      ? { id: outcome.id, status: 'accepted', pid: outcome.providerMessageId }
-      : {
-          id: outcome.id,
-          status: 'failed',
-          code: outcome.errorCode,
-          title: outcome.errorTitle,
-          reason: outcome.reason,
-        },
-  );
+  const rows = outcomes.map((outcome) => {
+    if (outcome.status === 'accepted') return { id: outcome.id, status: 'accepted', pid: outcome.providerMessageId };
+    if (outcome.status === 'queued') return { id: outcome.id, status: 'queued' };
+    const { errorCode: code, errorTitle: title, reason } = outcome;
+    return { id: outcome.id, status: 'failed', code, title, reason };
+  });
   await em.execute(
-    `update "messages" as m set "status" = v."status", "provider_message_id" = v."pid", "error_code" = v."code",
-        "error_title" = v."title", "reason" = v."reason", "sending_by" = null, "updated_at" = now()
+    `update "messages" as m set
+        "status" = case when v."status" = 'queued' and m."reason" = 'cancelled' then 'cancelled' else v."status" end,
+        "reason" = case when v."status" = 'queued' then m."reason" else v."reason" end,
+        "provider_message_id" = v."pid", "error_code" = v."code", "error_title" = v."title", "sending_by" = null,
+        "updated_at" = now()
       from jsonb_to_recordset(?::jsonb) as v("id" uuid, "status" text, "pid" text, "code" int, "title" text,
         "reason" text)
       where m."id" = v."id" and m."status" = 'sending' and m."sending_by" = ?`,

@@ -123,6 +123,9 @@ export async function queueBulkSends(tx: EntityManager, spec: BulkSends): Promis
  * `cancelled`); claimed ones finish their call. Returns how many were cancelled.
  */
 export async function cancelQueuedSends(tx: EntityManager, filter: { broadcastId: string }): Promise<number> {
+  // A claimed send whose provider call turns out not to have been made goes back to the outbox unless this mark
+  // (a reason, not a status: it stays `sending`) says it was cancelled meanwhile (recordSendOutcomes).
+  await tx.nativeUpdate(Message, { broadcastId: filter.broadcastId, status: 'sending' }, { reason: 'cancelled' });
   return tx.nativeUpdate(
     Message,
     { broadcastId: filter.broadcastId, status: { $in: ['queued', 'scheduled'] } },

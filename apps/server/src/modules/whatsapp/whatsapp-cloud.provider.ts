@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../kit/errors.js';
 import type { Logger } from '../../logger.js';
-import type {
-  MediaContent,
-  MediaFile,
-  MessagingProvider,
-  OutboundSessionMessage,
-  OutboundTemplateMessage,
-  TemplateSyncResult,
+import {
+  SendNotMadeError,
+  type MediaContent,
+  type MediaFile,
+  type MessagingProvider,
+  type OutboundSessionMessage,
+  type OutboundTemplateMessage,
+  type TemplateSyncResult,
 } from '../messages/index.js';
 import { syncChannelTemplates } from './template-sync.service.js';
 import { requireCredentials } from './whatsapp-credentials.js';
@@ -26,13 +28,27 @@ export class WhatsAppCloudProvider implements MessagingProvider {
   ) {}
 
   async send(message: OutboundTemplateMessage): Promise<{ providerMessageId: string }> {
-    const credentials = await requireCredentials(this.em.fork(), this.whatsApp, message.channelId);
+    const credentials = await this.credentialsToSend(message.channelId);
     return this.whatsApp.graph.sendTemplate(credentials, message);
   }
 
   async sendSession(message: OutboundSessionMessage): Promise<{ providerMessageId: string }> {
-    const credentials = await requireCredentials(this.em.fork(), this.whatsApp, message.channelId);
+    const credentials = await this.credentialsToSend(message.channelId);
     return this.whatsApp.graph.sendSession(credentials, message);
+  }
+
+  /**
+   * The channel's credentials for a send, read before any Graph call: a refusal (not connected, secrets unreadable)
+   * stays the send's answer, but a failed read (the database) means nothing reached Meta, which the pipeline must
+   * know so as to send the message later rather than record it lost.
+   */
+  private async credentialsToSend(channelId: string) {
+    try {
+      return await requireCredentials(this.em.fork(), this.whatsApp, channelId);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new SendNotMadeError(error);
+    }
   }
 
   async markRead(channelId: string, providerMessageId: string): Promise<void> {
