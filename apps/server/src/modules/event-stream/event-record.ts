@@ -9,18 +9,17 @@ function channelOf(event: WebhookEvent): string | null {
 }
 
 /**
- * Records the event for the live stream inside the caller's transaction: it streams if, and only if, that
- * transaction commits (its cursor and the NOTIFY that wakes every instance come with the commit).
+ * Records events for the live stream inside the caller's transaction, in one statement: they stream if, and only
+ * if, that transaction commits (their cursors and the NOTIFY that wakes every instance come with the commit).
  */
-export async function recordWorkspaceEvent(
+export async function recordWorkspaceEvents(
   { em: tx }: ServiceContext,
   platformId: string,
-  event: WebhookEvent,
+  events: readonly WebhookEvent[],
 ): Promise<void> {
-  await tx.insert(WorkspaceEvent, {
-    platform: platformId,
-    channel: channelOf(event),
-    type: event.type,
-    payload: event,
-  });
+  if (events.length === 0) return;
+  await tx.insertMany(
+    WorkspaceEvent,
+    events.map((event) => ({ platform: platformId, channel: channelOf(event), type: event.type, payload: event })),
+  );
 }

@@ -6,7 +6,7 @@ import { eventHubService } from './event-hub.js';
 import { serveEventStream } from './event-stream.service.js';
 import { WorkspaceEvent } from './workspace-event.entity.js';
 
-export { recordWorkspaceEvent } from './event-record.js';
+export { recordWorkspaceEvents } from './event-record.js';
 export { serveEventStream } from './event-stream.service.js';
 
 /**

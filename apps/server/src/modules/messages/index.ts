@@ -11,7 +11,8 @@ import { sendDispatcher } from './outbox-dispatcher.js';
 export { wroteBefore } from './inbound-history.js';
 export { Message } from './message.entity.js';
 export { sendSessionMessage } from './message-send.service.js';
-export { applyStatusUpdate, findAccessibleMessage, recordInboundMessage } from './message.service.js';
+export { findAccessibleMessage, recordInboundMessage } from './message.service.js';
+export { applyStatusUpdate } from './message-status.service.js';
 export type {
   DeliveryStatus,
   MediaContent,
@@ -23,7 +24,8 @@ export type {
   TemplateSyncResult,
 } from './messaging-provider.port.js';
 export { SendNotMadeError } from './messaging-provider.port.js';
-export { requireProvider, statusSink, type MessagingProviders } from './messaging-providers.js';
+export { requireProvider, type MessagingProviders } from './messaging-providers.js';
+export { statusSink } from './status-sink.js';
 export { cancelQueuedSends, queueBulkSends, queueSend } from './outbox.js';
 export { MESSAGING } from './messaging.js';
 export { recordOutbound } from './outbound-record.js';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEventOf, WebhookEventType } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { queueWebhookEvents } from '../webhooks/index.js';
 
 /** A message's status changed (a provider's report moved it on; repeated, late and backward reports send nothing). */
 export const MESSAGE_STATUS_UPDATED = 'message.status.updated' satisfies WebhookEventType;
@@ -16,10 +16,30 @@ export type MessageReceivedData = WebhookEventOf<typeof MESSAGE_RECEIVED>['data'
 type MessageEvent = WebhookEventOf<typeof MESSAGE_STATUS_UPDATED | typeof MESSAGE_RECEIVED>;
 
 /**
- * Queues the event for the channel's platform inside the caller's transaction, so it exists exactly when the change
- * does. The body has ticket.closed's shape: `{type, timestamp, data}`.
+ * Queues the events for their channels' platforms inside the caller's transaction, so each exists exactly when its
+ * change does: one lookup of the channels, then each platform's events together. The body has ticket.closed's
+ * shape: `{type, timestamp, data}`.
  */
-export async function queueMessageEvent(tx: EntityManager, jobs: JobQueue, event: MessageEvent): Promise<void> {
-  const channel = await tx.findOneOrFail(Channel, event.data.channelId, { fields: ['platform'] });
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event);
+export async function queueMessageEvents(
+  tx: EntityManager,
+  jobs: JobQueue,
+  events: readonly MessageEvent[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const channelIds = [...new Set(events.map((event) => event.data.channelId))];
+  const channels = await tx.find(Channel, { id: { $in: channelIds } }, { fields: ['platform'] });
+  const platformOf = new Map(channels.map((channel) => [channel.id, channel.platform.id]));
+  const byPlatform = new Map<string, MessageEvent[]>();
+  for (const event of events) {
+    const platformId = platformOf.get(event.data.channelId);
+    if (!platformId) throw new Error(`no channel ${event.data.channelId} for its message event`);
+    const ofPlatform = byPlatform.get(platformId) ?? [];
+    ofPlatform.push(event);
+    byPlatform.set(platformId, ofPlatform);
+  }
+  for (const [platformId, ofPlatform] of byPlatform) await queueWebhookEvents({ em: tx }, jobs, platformId, ofPlatform);
 }
+
+/** One event (see queueMessageEvents). */
+export const queueMessageEvent = (tx: EntityManager, jobs: JobQueue, event: MessageEvent) =>
+  queueMessageEvents(tx, jobs, [event]);

@@ -1,26 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
-import {
-  PROVIDER_STATUSES,
-  type MessageCancelResult,
-  type MessageMedia,
-  type MessageStatus,
-} from '@switchboard/contract';
+import { type MessageCancelResult, type MessageMedia, type MessageStatus } from '@switchboard/contract';
 import { BadRequestError, ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { queueTrigger } from '../../kit/triggers.js';
 import { authorizedChannelIds } from '../channels/index.js';
 import { Message } from './message.entity.js';
-import {
-  MESSAGE_RECEIVED,
-  MESSAGE_STATUS_UPDATED,
-  queueMessageEvent,
-  type MessageReceivedData,
-  type MessageStatusUpdatedData,
-} from './message-events.js';
-import type { DeliveryStatus, StatusUpdate } from './messaging-provider.port.js';
-import { nextStatus, statusesReplacedBy } from './status-order.js';
+import { MESSAGE_RECEIVED, queueMessageEvent, type MessageReceivedData } from './message-events.js';
 import { applyOptOutWords } from './opt-out.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
@@ -83,50 +69,6 @@ export async function cancelScheduledMessage(ctx: CallerContext, msgid: string):
     );
   }
   return { msgid, status: 'cancelled' };
-}
-
-/**
- * The status sink: applies a provider's report to its outbound message by status-order.ts's rule and, when the
- * status changes, queues `message.status.updated` in the same transaction. The row is locked first so the event's
- * `previousStatus` is exact when reports of one message race; the UPDATE keeps the rule's condition as well.
- * Returns the change, or undefined when the report changes nothing (unknown message, repeated, late or backwards).
- */
-export async function applyStatusUpdate(
-  { em: tx }: ServiceContext,
-  jobs: JobQueue,
-  update: StatusUpdate,
-): Promise<MessageStatusUpdatedData | undefined> {
-  const message = await tx.findOne(
-    Message,
-    {
-      providerMessageId: update.providerMessageId,
-      provider: update.provider,
-      direction: 'outbound',
-      status: { $in: [...PROVIDER_STATUSES] },
-      ...(update.channelId ? { channel: update.channelId } : {}),
-    },
-    { fields: ['msgid', 'status', 'channel'], lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
-  if (!message) return undefined;
-  const current = message.status as DeliveryStatus;
-  if (nextStatus(current, update.status) === current) return undefined;
-  const error = update.status === 'failed' ? update.error : undefined;
-  const changed = await tx.nativeUpdate(
-    Message,
-    { id: message.id, status: { $in: statusesReplacedBy(update.status) } },
-    { status: update.status, errorCode: error?.code ?? null, errorTitle: error?.title ?? null, updatedAt: new Date() },
-  );
-  if (changed !== 1) return undefined;
-  const data: MessageStatusUpdatedData = {
-    msgid: message.msgid,
-    channelId: message.channel.id,
-    status: update.status,
-    previousStatus: current,
-    ...(error ? { error } : {}),
-    timestamp: update.timestamp ?? new Date().toISOString(),
-  };
-  await queueMessageEvent(tx, jobs, { type: MESSAGE_STATUS_UPDATED, timestamp: data.timestamp, data });
-  return data;
 }
 
 /**

@@ -42,8 +42,14 @@ export interface StatusUpdate {
   timestamp?: string;
 }
 
-/** The single way status updates come back from any provider; it stores them (never moving a status backwards). */
-export type StatusSink = (update: StatusUpdate) => Promise<void>;
+/**
+ * The single way status updates come back from any provider; it stores them (never moving a status backwards).
+ * `close()` drops what it has not stored yet: the server is stopping.
+ */
+export interface StatusSink {
+  (update: StatusUpdate): Promise<void>;
+  close(): void;
+}
 
 /** What a template sync left listed: templates stored (approved, pending, rejected), and of those the approved ones. */
 export interface TemplateSyncResult {

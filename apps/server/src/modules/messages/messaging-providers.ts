@@ -1,9 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../kit/errors.js';
-import type { JobQueue } from '../../kit/jobs.js';
-import type { Logger } from '../../logger.js';
-import { applyStatusUpdate } from './message.service.js';
-import type { MessagingProvider, StatusSink } from './messaging-provider.port.js';
+import type { MessagingProvider } from './messaging-provider.port.js';
 import { channelPaceKey, sleepUntil, takeSendSlots } from './send-pace.js';
 
 /** The configured providers by name; a channel's `provider` column picks one. */
@@ -26,22 +23,6 @@ export function requireProvider(providers: MessagingProviders, name: string): Me
     throw new AppError(503, 'service_unavailable', `This channel's messaging provider "${name}" is not configured.`);
   }
   return provider;
-}
-
-/**
- * Stores a provider's status reports that arrive in the process (the sandbox's), each in its own transaction with
- * the event it causes; failures are logged. The WhatsApp Cloud API's reports arrive by webhook and are applied by
- * its inbound job through the same applyStatusUpdate.
- */
-export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): StatusSink {
-  return async (update) => {
-    try {
-      const change = await em.fork().transactional((tx) => applyStatusUpdate({ em: tx }, jobs, update));
-      logger.debug({ ...update, applied: change !== undefined }, 'message status update');
-    } catch (error) {
-      logger.error({ err: error, ...update }, 'storing a message status update failed');
-    }
-  };
 }
 
 /**

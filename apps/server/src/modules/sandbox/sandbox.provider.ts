@@ -43,6 +43,7 @@ export class SandboxProvider implements MessagingProvider {
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.report.close();
   }
 
   private later(delayMs: number, providerMessageId: string, status: DeliveryStatus) {

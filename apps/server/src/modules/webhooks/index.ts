@@ -16,7 +16,7 @@ export { WEBHOOK_POLICY } from './webhook-policy.js';
 export { rekeyWebhookSecrets, WEBHOOK_SECRETS } from './webhook-secret-box.js';
 
 export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';
-export { queueWebhookEvent } from './webhook.service.js';
+export { queueWebhookEvent, queueWebhookEvents } from './webhook.service.js';
 
 /**
  * Outbound webhooks: endpoints (webhooks/manage, the Developer Portal, the seed file or `pnpm cli webhook add`),

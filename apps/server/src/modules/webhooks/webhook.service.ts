@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEvent } from '@switchboard/contract';
-import { recordWorkspaceEvent } from '../event-stream/index.js';
+import { recordWorkspaceEvents } from '../event-stream/index.js';
 import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import { DestinationRefusedError, fetchDestination, type DestinationPolicy } from './destination.js';
 import { signingSecrets, signWebhook } from './webhook-secrets.js';
@@ -135,32 +135,41 @@ export function webhookTarget(
 }
 
 /**
- * The one place every event is emitted: records it for the live stream (events/stream), and one delivery per
+ * The one place every event is emitted: records each for the live stream (events/stream), and one delivery per
  * subscribed, active endpoint of the platform, queued, all inside the caller's transaction. Its webhook-id
  * (`msg_…`) is fixed here and reused by every retry. The body is typed by the event's schema in the contract
- * (WEBHOOK_EVENTS), which the OpenAPI and the SDK publish.
+ * (WEBHOOK_EVENTS), which the OpenAPI and the SDK publish. Many events of one platform (a batch of status reports)
+ * cost one lookup of the endpoints and one insert of their stream records.
  */
-export async function queueWebhookEvent(
+export async function queueWebhookEvents(
   { em: tx }: ServiceContext,
   jobs: JobQueue,
   platformId: string,
-  event: WebhookEvent,
+  events: readonly WebhookEvent[],
 ): Promise<void> {
-  await recordWorkspaceEvent({ em: tx }, platformId, event);
+  if (events.length === 0) return;
+  await recordWorkspaceEvents({ em: tx }, platformId, events);
+  const types = [...new Set(events.map((event) => event.type))];
   const endpoints = await tx.find(
     WebhookEndpoint,
-    { platform: platformId, isActive: true, events: { $contains: [event.type] } },
-    { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } },
+    { platform: platformId, isActive: true, events: { $overlap: types } },
+    { fields: ['id', 'events'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
-  for (const endpoint of endpoints) {
-    const id = randomUUID();
-    await tx.insert(WebhookDelivery, {
-      id,
-      endpoint: endpoint.id,
-      webhookId: `msg_${randomUUID().replaceAll('-', '')}`,
-      eventType: event.type,
-      payload: event,
-    });
-    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0, share: platformId });
+  for (const event of events) {
+    for (const endpoint of endpoints.filter((each) => each.events.includes(event.type))) {
+      const id = randomUUID();
+      await tx.insert(WebhookDelivery, {
+        id,
+        endpoint: endpoint.id,
+        webhookId: `msg_${randomUUID().replaceAll('-', '')}`,
+        eventType: event.type,
+        payload: event,
+      });
+      await jobs.enqueue(tx, WEBHOOK_QUEUE, { id, attempt: 0, share: platformId });
+    }
   }
 }
+
+/** One event (see queueWebhookEvents). */
+export const queueWebhookEvent = (ctx: ServiceContext, jobs: JobQueue, platformId: string, event: WebhookEvent) =>
+  queueWebhookEvents(ctx, jobs, platformId, [event]);
