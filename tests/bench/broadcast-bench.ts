@@ -134,10 +134,12 @@ export async function broadcastBench(context: BenchContext): Promise<BroadcastFi
     });
     const resolveAndQueueMs = Date.now() - started;
     log(`broadcasts: ${broadcast.counts.recipients} recipients resolved and queued in ${resolveAndQueueMs} ms`);
-    const handed = (c: Record<string, number>) => c.recipients! - c.queued! - c.skipped!;
+    // Skipped recipients (unsubscribed, blocked) are never sent: the share is of those to send.
+    const toSend = (c: Record<string, number>) => c.recipients! - c.skipped!;
+    const handed = (c: Record<string, number>) => toSend(c) - c.queued!;
     const during = sendP50(context, server.baseUrl);
-    const tenth = await until(db, broadcast.id, (c) => handed(c) >= c.recipients! * 0.1);
-    const ninetieth = await until(db, broadcast.id, (c) => handed(c) >= c.recipients! * 0.9);
+    const tenth = await until(db, broadcast.id, (c) => handed(c) >= toSend(c) * 0.1);
+    const ninetieth = await until(db, broadcast.id, (c) => handed(c) >= toSend(c) * 0.9);
     const dispatchPerSecond = (handed(ninetieth.counts) - handed(tenth.counts)) / ((ninetieth.at - tenth.at) / 1000);
     const sent = await until(db, broadcast.id, (c) => c.queued === 0);
     const dispatchCpuMsPerMessage = (cpuMs(server.pid) - cpuBefore) / Math.max(1, handed(sent.counts));

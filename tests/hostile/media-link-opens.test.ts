@@ -1,4 +1,7 @@
+import { createLogger } from '@switchboard/server';
 import { expect } from 'vitest';
+import { mediaLinkRetentionTask } from '../../apps/server/src/modules/conversations/media-link-retention.js';
+import { sql } from '../helpers/database.js';
 import { test } from '../helpers/test.js';
 
 /** A media link opens at most 30 times (issue #31): each open fetches the file with the tenant's credentials. */
@@ -21,3 +24,29 @@ test(
     expect((await fetch(local(fresh.data.url))).status).toBe(200);
   },
 );
+
+test('the open counts of expired links are swept, the live ones kept', async ({ server, acme }) => {
+  const get = () => server.client(acme.memberKey).workspace.chat.media.get({ msgid: acme.mediaMsgid });
+  const [expired, live] = [(await get()).data.url, (await get()).data.url];
+  const signature = (url: string) => url.split('.').at(-1)!;
+  await sql(
+    server.databaseUrl,
+    `update media_link_opens set expires_at = now() - interval '1 second' where link = $1`,
+    [signature(expired)],
+  );
+  const links = () =>
+    sql(server.databaseUrl, 'select link from media_link_opens where link = any($1)', [
+      [signature(expired), signature(live)],
+    ]);
+  expect(await links()).toHaveLength(2);
+  await mediaLinkRetentionTask.run(
+    {},
+    {
+      em: server.database.orm.em.fork(),
+      jobs: server.jobs,
+      logger: createLogger('silent'),
+      signal: AbortSignal.timeout(60_000),
+    },
+  );
+  expect((await links()).map((row) => row.link)).toEqual([signature(live)]);
+});

@@ -8,6 +8,7 @@ import { ConversationStateCount } from './conversation-state-count.entity.js';
 import { snoozeWorkerService } from './snooze-worker.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
 import { MediaLinkOpen } from './media-link-open.entity.js';
+import { mediaLinkRetentionTask } from './media-link-retention.js';
 import { mediaLinksService } from './media-links.js';
 import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { sessionWindowsService } from './session-window.provider.js';
@@ -38,4 +39,5 @@ export const conversationsModule = defineModule({
     ],
   },
   services: [sessionWindowsService, mediaLinksService, snoozeWorkerService],
+  jobs: () => ({ targets: [], tasks: [mediaLinkRetentionTask] }),
 });
