@@ -14,7 +14,7 @@ import { benchDatabase } from './bench-database.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
 import { sampleContacts } from './bulk-contacts.js';
-import { conversationPhones } from './bulk-messages.js';
+import { conversationPhones, lifecycleAssignees } from './bulk-messages.js';
 import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
 import { streamBench, streamReport } from './stream-bench.js';
@@ -51,11 +51,25 @@ interface Conversations {
 
 const WORKSPACE = '/api/workspace/v1';
 
+/** The filters an agent's inbox uses: by status (one or several), a colleague's, theirs and open, unassigned. */
+const inboxFilters = (channelId: string, assignees: string[]): LoadSpec['bodies'] => [
+  { body: { channelId, status: 'open' } },
+  { body: { channelId, status: ['open', 'pending'] } },
+  { body: { channelId, assigneeId: 'none' } },
+  ...assignees
+    .slice(0, 5)
+    .flatMap((assigneeId) => [
+      { body: { channelId, assigneeId } },
+      { body: { channelId, status: 'open', assigneeId } },
+    ]),
+];
+
 function scenarios(
   channelId: string,
   msgids: string[],
   samples: { name: string; phone: string }[],
   conversations: Conversations,
+  assignees: string[],
 ): Scenario[] {
   const terms = searchTerms(samples, 4_000);
   const search = terms.map(({ search, termClass }) => ({ body: { channelId, search }, termClass }));
@@ -89,6 +103,12 @@ function scenarios(
       path: `${WORKSPACE}/chat/conversations/list`,
       mode: 'closed',
       bodies: page1,
+    },
+    {
+      name: 'chat/conversations/list by status and assignee',
+      path: `${WORKSPACE}/chat/conversations/list`,
+      mode: 'closed',
+      bodies: inboxFilters(channelId, assignees),
     },
     {
       name: 'chat/message/send (sandbox)',
@@ -245,10 +265,16 @@ async function main() {
       );
       if (ONLY?.every((only) => only === 'broadcasts')) return;
     }
-    const list = scenarios(channelId, msgids, await sampleContacts(database.url, 2_000), {
-      spread: await conversationPhones(database.url, 2_000),
-      open: await conversationPhones(database.url, 100, true),
-    });
+    const list = scenarios(
+      channelId,
+      msgids,
+      await sampleContacts(database.url, 2_000),
+      {
+        spread: await conversationPhones(database.url, 2_000),
+        open: await conversationPhones(database.url, 100, true),
+      },
+      await lifecycleAssignees(database.url, channelId),
+    );
     log('warming up both servers (not measured)');
     for (const server of servers)
       for (const scenario of list.filter((s) => s.mode === 'closed' && (!s.productOnly || server.name === 'product')))

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { createLogger, loadConfig, migrate, openDatabase, startEmbeddedPostgres } from '@switchboard/server';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { bulkLoadContacts, existingTenant, markReady, seedTenant, type BenchTenant } from './bulk-contacts.js';
-import { bulkLoadMessages } from './bulk-messages.js';
+import { bulkLoadMessages, spreadLifecycle } from './bulk-messages.js';
 
 export interface BenchDatabaseOptions {
   contacts: number;
@@ -91,6 +91,8 @@ export async function benchDatabase(options: BenchDatabaseOptions): Promise<Benc
   const tenant = await seedTenant(databaseUrl, users, messages);
   await bulkLoadContacts(databaseUrl, tenant.channelId, contacts, log);
   await bulkLoadMessages(databaseUrl, tenant.channelId, MESSAGES_PER_CONVERSATION, log, conversations);
+  log('  conversation statuses and assignees');
+  await spreadLifecycle(databaseUrl, tenant.channelId);
   await markReady(databaseUrl);
   log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { url: databaseUrl, tenant, dispose };

@@ -49,6 +49,66 @@ export async function bulkLoadMessages(
   }
 }
 
+/** Conversations per statement of spreadLifecycle: each counter row is then updated a bounded number of times. */
+const LIFECYCLE_CHUNK = 2_000;
+
+/**
+ * Gives the channel's conversations the spread of an inbox that agents work: about 65% resolved, 20% open, 10%
+ * pending and 5% snoozed (until tomorrow), 70% of them assigned to one of 20 of the channel's users, the rest
+ * unassigned, by a hash of the contact (the same on every run). Through the product's row triggers on
+ * `conversations`, in chunks, so the per-state counts are the ones production would keep. Returns the assignees.
+ */
+export async function spreadLifecycle(databaseUrl: string, channelId: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows: users } = await client.query<{ id: string }>(
+      `select u.id from users u join channel_users cu on cu.user_id = u.id where cu.channel_id = $1
+        order by u.email limit 20`,
+      [channelId],
+    );
+    const assignees = users.map((user) => user.id);
+    for (let last = '00000000-0000-0000-0000-000000000000'; ;) {
+      const { rows } = await client.query<{ last: string | null }>(
+        `with batch as (select contact_id from conversations where channel_id = $1 and contact_id > $2::uuid
+                          order by contact_id limit ${LIFECYCLE_CHUNK}),
+              spread as (select contact_id, abs(hashtext(contact_id::text)) as h from batch),
+              changed as (
+                update conversations c
+                   set status = case when s.h % 20 < 13 then 'resolved' when s.h % 20 < 17 then 'open'
+                                     when s.h % 20 < 19 then 'pending' else 'snoozed' end,
+                       resolved_at = case when s.h % 20 < 13 then c.last_activity_at end,
+                       snoozed_until = case when s.h % 20 = 19 then now() + interval '1 day' end,
+                       assignee_id = case when s.h % 10 < 7 then ($3::uuid[])[1 + s.h % array_length($3::uuid[], 1)] end
+                  from spread s
+                 where c.channel_id = $1 and c.contact_id = s.contact_id
+                returning c.contact_id)
+         select max(contact_id::text) as last from changed`,
+        [channelId, last, assignees],
+      );
+      if (!rows[0]!.last) break;
+      last = rows[0]!.last;
+    }
+    await client.query('vacuum analyze conversations');
+    return assignees;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The assignees spreadLifecycle chose, for a database seeded earlier. */
+export async function lifecycleAssignees(databaseUrl: string, channelId: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client
+    .query<{ id: string }>(
+      `select distinct assignee_id as id from conversations where channel_id = $1 and assignee_id is not null`,
+      [channelId],
+    )
+    .finally(() => client.end());
+  return rows.map((row) => row.id);
+}
+
 /**
  * Phones of `count` conversations of the channel: spread over the inbox (ids are random), or, with `openWindow`,
  * the most recently active ones whose customer wrote within the last 23 hours (a session message may go to them).

@@ -86,7 +86,12 @@ const routes: Record<string, (ctx: CallerContext, params: Params) => Promise<obj
   },
   '/api/workspace/v1/chat/conversations/list': async (ctx, params) => {
     const channel = await resolveChannel(ctx, params.channelId as string | undefined);
-    return listConversations(ctx, channel.id, { page: Number(params.page ?? 1), limit: Number(params.limit ?? 50) });
+    return listConversations(ctx, channel.id, {
+      page: Number(params.page ?? 1),
+      limit: Number(params.limit ?? 50),
+      status: params.status as 'open' | undefined,
+      assigneeId: params.assigneeId as string | undefined,
+    });
   },
   '/api/workspace/v1/chat/message/status': async (ctx, params) => ({
     data: await findMessageStatus(ctx, params.msgid as string),

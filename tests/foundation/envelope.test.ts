@@ -51,6 +51,10 @@ describe('response envelope and HTTP edge cases', () => {
     const put = await server.http.put(CHANNELS, {}, { headers });
     expectEnvelopeError(put, 405, 'method_not_allowed');
     expect(put.headers.allow).toBe('POST, GET');
+    // The live stream is GET only.
+    const post = await server.http.post('/api/workspace/v1/events/stream', {}, { headers });
+    expectEnvelopeError(post, 405, 'method_not_allowed');
+    expect(post.headers.allow).toBe('GET');
   });
 
   test('400 for malformed JSON, 415 for a body that is not JSON, 413 over 1 MB', async ({ server, headers }) => {

@@ -94,7 +94,12 @@ export function createApp(deps: AppDeps): Express {
   registerApiRoutes(app, routeSlices, routeDeps, httpDeps);
   registerStreamRoutes(app, streamRoutes, routeDeps, httpDeps, deps.shutdown ?? new AbortController().signal);
 
-  app.use(notFound(routeSlices.map((slice) => slice.router)));
+  app.use(
+    notFound(
+      routeSlices.map((slice) => slice.router),
+      streamRoutes.map((stream) => ({ path: stream.route.path, method: 'GET' })),
+    ),
+  );
   app.use(errorHandler(deps.logger, outages));
   return app;
 }

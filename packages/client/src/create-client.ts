@@ -30,7 +30,15 @@ export interface SwitchboardClient extends SwitchboardApi {
     verify: typeof verifyWebhook;
   };
   events: {
-    /** The live event stream (GET events/stream) as an async iterable that resumes by itself (see openEventStream). */
+    /**
+     * The live event stream (GET events/stream, Server-Sent Events): every event of the key's channels, typed as
+     * webhooks deliver them, as an async iterable (`for await`). It reconnects by itself after a dropped connection
+     * and resumes after the last event it yielded; `lastEventId` resumes a stream you stored, `onOpen` says when it
+     * is live, `onReset` that a gap was too old to replay (24 h); `close()` or `signal` ends it. A refusal (401,
+     * 403, 429 past 10 streams per user) is thrown from the iteration as the SDK's error.
+     * @example
+     * for await (const event of sb.events.stream({ types: ['message.received'] })) console.log(event.data.text);
+     */
     stream(options?: EventStreamOptions): EventStream;
   };
 }

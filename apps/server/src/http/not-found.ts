@@ -4,12 +4,12 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../kit/errors.js';
 
 /**
- * Whatever no route answered: 405 for a path the mounted contract slices know with another method, 404
- * otherwise, both in the envelope.
+ * Whatever no route answered: 405 for a path the mounted contract slices (or a stream) know with another method,
+ * 404 otherwise, both in the envelope.
  */
-export function notFound(routers: readonly AppRouter[]) {
+export function notFound(routers: readonly AppRouter[], streams: readonly { path: string; method: string }[] = []) {
   const methodsByPath = new Map<string, string[]>();
-  for (const route of routers.flatMap(contractRoutes))
+  for (const route of [...routers.flatMap(contractRoutes), ...streams])
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
   return (req: Request, res: Response, next: NextFunction) => {
     const allowed = methodsByPath.get(req.path);

@@ -43,7 +43,7 @@ function levelOf(status: number): 'info' | 'warn' | 'error' {
 
 /**
  * One line per request when its reply is finished (`request completed`) or its connection closed before that
- * (`request aborted`): method, redacted URL, status, reply length and time taken. Never the headers either way:
+ * (`request aborted`, or `stream closed` for a live stream): method, redacted URL, status, reply length and time taken. Never the headers either way:
  * requests carry API keys and session cookies, replies set them.
  */
 function logOutcome(logger: Logger, req: Request, res: Response, started: number) {
@@ -56,6 +56,8 @@ function logOutcome(logger: Logger, req: Request, res: Response, started: number
     responseTime: Math.round(performance.now() - started),
   };
   if (res.writableFinished) logger[levelOf(status)](line, 'request completed');
+  // A live stream (events/stream) ends when its client goes: that is how it is used, not a fault.
+  else if (String(res.getHeader('content-type')).startsWith('text/event-stream')) logger.info(line, 'stream closed');
   else logger.warn(line, 'request aborted');
 }
 

@@ -128,8 +128,8 @@ export const templatesContract = {
       'failing or rate limiting; `Retry-After`); none of them records a message. A MARKETING template to a contact ' +
       'whose status is `unsubscribed` (they sent a stop word) or `blocked`: 400 `contact_unsubscribed` / ' +
       '`contact_blocked`, nothing sent (UTILITY and AUTHENTICATION templates still go). With `scheduledAt` the ' +
-      'message is recorded `scheduled` and sent at that time through the send pipeline (Meta’s refusals then show ' +
-      'as status `failed`).',
+      'message is recorded `scheduled` (message `Template message scheduled`) and sent at that time through the ' +
+      'send pipeline (Meta’s refusals then show as status `failed`).',
     params: templateSendParams,
     response: okEnvelope(templateSendResult),
     rateClass: 'api_message',

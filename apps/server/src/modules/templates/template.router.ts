@@ -15,7 +15,8 @@ export function templatesRouter({ em, logger, services }: RouteDeps) {
     send: implement<typeof contract.workspace.chat.templates.send>(em, logger, async ({ channelId, ...send }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
       const data = await sendTemplate(ctx, messaging, channel.id, send);
-      return { success: true, data, message: 'Template message queued' };
+      const message = data.status === 'scheduled' ? 'Template message scheduled' : 'Template message queued';
+      return { success: true, data, message };
     }),
     sync: implement<typeof contract.workspace.chat.templates.sync>(em, logger, async ({ channelId }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
