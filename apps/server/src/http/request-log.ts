@@ -43,8 +43,8 @@ function levelOf(status: number): 'info' | 'warn' | 'error' {
 
 /**
  * One line per request when its reply is finished (`request completed`) or its connection closed before that
- * (`request aborted`, or `stream closed` for a live stream): method, redacted URL, status, reply length and time taken. Never the headers either way:
- * requests carry API keys and session cookies, replies set them.
+ * (`request aborted`, or `stream closed` for a live stream): method, redacted URL, status, reply length and time
+ * taken. Never the headers either way: requests carry API keys and session cookies, replies set them.
  */
 function logOutcome(logger: Logger, req: Request, res: Response, started: number) {
   const status = res.statusCode;

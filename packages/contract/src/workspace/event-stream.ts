@@ -60,7 +60,8 @@ export const EVENT_STREAM = {
     `${EVENT_STREAM_REPLAY_HOURS} hours, then continue live; an older cursor starts with one \`event: ` +
     `${EVENT_STREAM_RESET}\` and continues live. A \`: ping\` comment comes every ${EVENT_STREAM_PING_SECONDS} s, ` +
     `\`retry: ${EVENT_STREAM_RETRY_MS}\` opens the stream. At most ${EVENT_STREAM_MAX_PER_USER} streams per API ` +
-    'user at once (the next is 429 `rate_limited`); a revoked key’s stream ends at its next ping (within 15 s). The key ' +
-    'goes in a header, never the URL: browsers use a fetch-based SSE client (the SDK’s `sb.events.stream` is one).',
+    'user at once (the next is 429 `rate_limited`); a revoked key’s stream ends at its next ping (within 15 s). ' +
+    'The key goes in a header, never the URL: browsers use a fetch-based SSE client (the SDK’s `sb.events.stream` ' +
+    'is one).',
   example: { types: 'message.received,conversation.updated' },
 } as const;

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /** Stands for "no assignee" in the state counts' key (as in Migration20261128140100_conversation_lifecycle). */
 const NONE = `'00000000-0000-0000-0000-000000000000'::uuid`;
 
-/** The counters' upsert of one statement's per-key changes, skipping a deleted channel's (its counters went with it). */
+/** The counters' upsert of a statement's per-key changes, but a deleted channel's (its counters went with it). */
 const ADD_TO = (table: string, key: string, changes: string) => `
         insert into ${table} as n (${key}, total, unread)
         select ${key}, total, unread from (${changes}) d
