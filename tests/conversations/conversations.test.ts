@@ -114,7 +114,7 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
     expect(afterRead.unreadCount).toBe(unread!.n);
   });
 
-  test('messages written by one statement (as a broadcast queues them): conversations and totals exact', async ({
+  test('one statement’s messages keep the inbox exact; one in the outbox joins once sent', async ({
     server,
     tenant,
     chat,
@@ -130,11 +130,19 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
     const contacts = await sql<{ id: string; phone: string }>(
       server.databaseUrl,
       `insert into contacts (channel_id, name, phone) values ($1, 'Bulk new', '15550006002'),
-         ($1, 'Bulk quiet', '15550006003') returning id, phone`,
+         ($1, 'Bulk quiet', '15550006003'), ($1, 'Bulk later', '15550006004') returning id, phone`,
       [tenant.channelId],
     );
     const id = (phone: string) => contacts.find((c) => c.phone === phone)?.id;
-    // Two unread from a new contact (the later one its last), one outbound to another, one more from an existing one.
+    const contactOf = async (phone: string) =>
+      (
+        await sql<{ id: string }>(server.databaseUrl, 'select id from contacts where channel_id = $1 and phone = $2', [
+          tenant.channelId,
+          phone,
+        ])
+      )[0]!.id;
+    // Two unread from a new contact (the later one its last), one sent to another, one more from an existing one, and
+    // one waiting in the outbox, which joins its conversation only once it is sent.
     await sql(
       server.databaseUrl,
       `insert into messages (channel_id, msgid, direction, type, status, "from", "to", contact_id, body, provider,
@@ -143,11 +151,11 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
               now() - v.ago * interval '1 second'
          from (values ('bulk.1', 'inbound', 'delivered', '15550006002', null, $2, 'First', 20),
                       ('bulk.2', 'inbound', 'delivered', '15550006002', null, $2, 'Second', 10),
-                      ('bulk.3', 'outbound', 'queued', null, '15550006003', $3, 'Hello', 5),
-                      ('bulk.4', 'inbound', 'delivered', '15550006001', null,
-                       (select id from contacts where channel_id = $1 and phone = '15550006001'), 'Again', 0))
+                      ('bulk.3', 'outbound', 'accepted', null, '15550006003', $3, 'Hello', 5),
+                      ('bulk.5', 'outbound', 'queued', null, '15550006004', $5, 'Soon', 3),
+                      ('bulk.4', 'inbound', 'delivered', '15550006001', null, $4, 'Again', 0))
               as v(msgid, direction, status, sender, recipient, contact_id, body, ago)`,
-      [tenant.channelId, id('15550006002'), id('15550006003')],
+      [tenant.channelId, id('15550006002'), id('15550006003'), await contactOf('15550006001'), id('15550006004')],
     );
     expect(await totals()).toEqual({ all: before.all + 2, unread: before.unread + 1, open: before.open + 2 });
     const inbox = (await chat.conversations.list({ limit: 200 })).data;
@@ -159,6 +167,11 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
       windowExpiresAt: null,
     });
     expect(of('15550006001')).toMatchObject({ unreadCount: 2, lastMessage: { msgid: 'bulk.4' } });
+    expect(inbox.some((conversation) => conversation.phone === '15550006004')).toBe(false);
+    await sql(server.databaseUrl, `update messages set status = 'accepted' where msgid = 'bulk.5'`);
+    expect((await totals()).all).toBe(before.all + 3);
+    const sent = (await chat.conversations.list({ limit: 200 })).data.find((c) => c.phone === '15550006004');
+    expect(sent).toMatchObject({ unreadCount: 0, lastMessage: { msgid: 'bulk.5' } });
   });
 
   test('the inbox: newest activity first, unread filter, a null window for a contact who never wrote', async ({

@@ -50,6 +50,17 @@ const test = base
     const label = (await client.labels.list({ channelId: wa.waChannelId })).data.find((l) => l.name === name)!;
     return { labelIds: [label.id], phones: new Set(phones) };
   })
+  /**
+   * A one-recipient broadcast (a label of its own) whose send waits for the channel's credentials: a lock holds
+   * their table until `release()`, at the latest when the test ends.
+   */
+  .extend('held', ({ server, wa, client, audience }, { onCleanup }) => async (name: string, first: number) => {
+    const { labelIds, phones } = await audience(name.toLowerCase(), 1, first);
+    const lock = await lockTable(server.databaseUrl, CREDENTIALS);
+    onCleanup(lock.release);
+    const { data } = await client.broadcasts.manage(create(wa.waChannelId, name, { labelIds }));
+    return { phones, release: lock.release, broadcastId: data.id };
+  })
   /** Polls broadcasts/list (the signal) until the broadcast satisfies `done`. */
   .extend('until', ({ client, wa }) => async (id: string, done: (b: Broadcast) => boolean, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;
@@ -212,25 +223,19 @@ describe('broadcasts through the send pipeline', { timeout: 90_000 }, () => {
   });
 
   test('a send whose credentials read failed is queued again and sent once they can be read: one Graph call', async ({
-    client,
-    wa,
-    audience,
+    held,
     until,
     server,
-    onTestFinished,
   }) => {
-    const { labelIds, phones } = await audience('unread', 1, 3000);
-    const lock = await lockTable(server.databaseUrl, CREDENTIALS);
-    onTestFinished(lock.release);
-    const { data } = await client.broadcasts.manage(create(wa.waChannelId, 'Unread', { labelIds }));
+    const { phones, release, broadcastId } = await held('Unread', 3000);
     // The dispatcher claimed the message and its provider waits for the credentials: that read fails before any
     // call to Meta, so the message is queued again and claimed again, and the next read waits.
     const first = await credentialsRead(server.databaseUrl);
     await cut(server.databaseUrl, first);
     await credentialsRead(server.databaseUrl, first);
     expect(sendsTo(phones)).toEqual([]);
-    await lock.release();
-    const done = await until(data.id, (b) => b.status === 'completed');
+    await release();
+    const done = await until(broadcastId, (b) => b.status === 'completed');
     expect(done.counts).toMatchObject({ recipients: 1, sent: 1, failed: 0 });
     expect(sendsTo(phones)).toHaveLength(1);
   });
@@ -238,25 +243,21 @@ describe('broadcasts through the send pipeline', { timeout: 90_000 }, () => {
   test('a broadcast cancelled while its send waited for credentials skips it: never sent', async ({
     client,
     wa,
-    audience,
+    held,
     until,
     server,
-    onTestFinished,
   }) => {
-    const { labelIds, phones } = await audience('unsent', 1, 3100);
-    const lock = await lockTable(server.databaseUrl, CREDENTIALS);
-    onTestFinished(lock.release);
-    const { data } = await client.broadcasts.manage(create(wa.waChannelId, 'Unsent', { labelIds }));
+    const { phones, release, broadcastId } = await held('Unsent', 3100);
     // Cancelled while claimed (it is no longer queued, so the cancel leaves it to its call), then the call turns out
     // never to have been made: it must end cancelled, not go back to the queue of a cancelled broadcast.
     const read = await credentialsRead(server.databaseUrl);
-    await client.broadcasts.manage({ channelId: wa.waChannelId, action: 'cancel', broadcastId: data.id });
+    await client.broadcasts.manage({ channelId: wa.waChannelId, action: 'cancel', broadcastId });
     await cut(server.databaseUrl, read);
-    const settled = await until(data.id, (b) => b.counts.queued === 0);
+    const settled = await until(broadcastId, (b) => b.counts.queued === 0);
     expect(settled).toMatchObject({ status: 'cancelled', counts: { recipients: 1, skipped: 1 } });
-    await lock.release();
+    await release();
     const messages = await sql(server.databaseUrl, 'select status, reason from messages where broadcast_id = $1', [
-      data.id,
+      broadcastId,
     ]);
     expect(messages).toEqual([{ status: 'cancelled', reason: 'cancelled' }]);
     expect(sendsTo(phones)).toEqual([]);

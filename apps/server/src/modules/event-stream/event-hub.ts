@@ -5,7 +5,7 @@ import { provide, serviceKey, type ListenFor } from '../../kit/services.js';
 import type { Logger } from '../../logger.js';
 import { WorkspaceEvent } from './workspace-event.entity.js';
 
-/** The PostgreSQL channel the `workspace_events_number` trigger notifies with each committed event's cursor. */
+/** The PostgreSQL channel the `workspace_events_number` trigger notifies, once per committing transaction. */
 const WORKSPACE_EVENTS_CHANNEL = 'workspace_events';
 /** Rows read per round trip, live or replaying. */
 export const EVENT_PAGE = 500;
