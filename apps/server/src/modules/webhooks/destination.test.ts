@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { get, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -214,5 +216,52 @@ describe('pinnedLookup', () => {
     lookup('x', { all: true }, (error, address) => answers.push([error, address]));
     lookup('x', { family: 6 }, (error) => answers.push((error as NodeJS.ErrnoException).code));
     expect(answers).toEqual([[null, [{ address: '93.184.216.34', family: 4 }]], 'ENOTFOUND']);
+  });
+});
+
+/**
+ * A port where a TCP connect hangs, as with a host that drops packets: a listener in a stopped process, its accept
+ * queue (backlog 1) filled, so the kernel answers no further handshake.
+ */
+async function unansweredPort(): Promise<{ port: number; close(): void }> {
+  const listener = spawn(
+    process.execPath,
+    [
+      '-e',
+      "require('net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, " +
+        'function () { console.log(this.address().port) })',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = Number(String(await once(listener.stdout!, 'data')));
+  listener.kill('SIGSTOP');
+  const queued = Array.from({ length: 4 }, () => connect(port, '127.0.0.1').on('error', () => undefined));
+  await Promise.all(queued.slice(0, 2).map((socket) => once(socket, 'connect')));
+  return {
+    port,
+    close() {
+      for (const socket of queued) socket.destroy();
+      listener.kill('SIGKILL');
+    },
+  };
+}
+
+describe('fetchDestination against a host that never completes the connection', () => {
+  it('gives up connecting after its connect timeout, well before the whole request’s', async () => {
+    const { port, close } = await unansweredPort();
+    try {
+      const attempt = fetchDestination(`http://127.0.0.1:${port}/hooks`, LOCAL, {
+        method: 'POST',
+        body: '{}',
+        signal: AbortSignal.timeout(8_000),
+      });
+      const failure = await attempt.then(
+        () => undefined,
+        (error: unknown) => error as Error & { cause?: { code?: string } },
+      );
+      expect(failure?.cause?.code).toBe('UND_ERR_CONNECT_TIMEOUT');
+    } finally {
+      close();
+    }
   });
 });
