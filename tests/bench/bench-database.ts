@@ -59,9 +59,16 @@ async function databaseExists(adminUrl: string, name: string): Promise<boolean> 
   return rowCount === 1;
 }
 
+/** Applies the build's pending migrations to the database. */
+async function migrated(databaseUrl: string): Promise<void> {
+  const database = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl }), createLogger('warn', 2), 2);
+  await migrate(database.orm).finally(() => database.close());
+}
+
 /**
  * The benchmark database, seeded once: with `keep`, an existing completely seeded database of the same name is
- * reused as it is (the server applies any newer migrations when it starts), otherwise it is created afresh.
+ * reused with any newer migrations applied (a server on DATABASE_URL does not migrate when it starts), otherwise it
+ * is created afresh.
  */
 export async function benchDatabase(options: BenchDatabaseOptions): Promise<BenchDatabase> {
   const { contacts, users, messages, conversations, keep, log } = options;
@@ -79,12 +86,12 @@ export async function benchDatabase(options: BenchDatabaseOptions): Promise<Benc
     keep && (await databaseExists(server.adminUrl, name)) ? await existingTenant(databaseUrl) : undefined;
   if (reusable) {
     log(`reusing the seeded database ${name} (BENCH_KEEP=1)`);
+    await migrated(databaseUrl);
     return { url: databaseUrl, tenant: reusable, dispose };
   }
   await admin(server.adminUrl, `drop database if exists "${name}" with (force)`);
   await admin(server.adminUrl, `create database "${name}"`);
-  const database = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl }), createLogger('warn', 2), 2);
-  await migrate(database.orm).finally(() => database.close());
+  await migrated(databaseUrl);
 
   const started = Date.now();
   log(`seeding ${name}: ${users.toLocaleString('en-US')} API users, ${messages.toLocaleString('en-US')} messages`);

@@ -1,53 +1,44 @@
 import { describe, expect } from 'vitest';
+import { queryOf } from '../helpers/query.js';
 import { test as base } from '../helpers/test.js';
 import { WORKSPACE_ENDPOINTS } from './endpoints.js';
 
 const test = base.extend('headers', ({ acme }) => ({ 'X-API-Key': acme.memberKey }));
 
+/**
+ * Endpoints whose repeat answers anew: a send is a new message, a create a new note, an ask a new media link
+ * (`created`, which must differ), and the times that move with them (`touched`, as the same contact updated again).
+ */
+const REPEATS: Record<string, { created?: string; touched: string[] }> = {
+  'chat/templates/send': { created: 'msgid', touched: [] },
+  'chat/message/send': { created: 'msgid', touched: [] },
+  'contacts/manage': { touched: ['updatedAt'] },
+  'chat/notes/manage': { created: 'id', touched: ['createdAt'] },
+  'chat/media/get': { created: 'url', touched: ['expiresAt'] },
+};
+
 /** Every endpoint answers GET with its parameters in the query string exactly as POST with a JSON body. */
 describe('GET = POST on every workspace endpoint', () => {
   test.for(WORKSPACE_ENDPOINTS)('$name', async (endpoint, { server, acme, headers }) => {
     const params = endpoint.params(acme);
-    const query = new URLSearchParams(
-      Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
-    ).toString();
+    const query = queryOf(params);
     const post = await server.http.post(endpoint.path, params, { headers });
     const get = await server.http.get(`${endpoint.path}${query ? `?${query}` : ''}`, { headers });
     expect(post.status).toBe(200);
     expect(get.status).toBe(200);
-    if (endpoint.name === 'chat/templates/send' || endpoint.name === 'chat/message/send') {
-      // Two sends are two messages: same reply but for the new msgid.
-      expect(get.data.data.msgid).not.toBe(post.data.data.msgid);
-      expect({ ...get.data, data: { ...get.data.data, msgid: 'x' } }).toEqual({
+    const repeat = REPEATS[endpoint.name];
+    if (repeat) {
+      // Each call answers anew in these fields: `created` must differ, the others may.
+      if (repeat.created) expect(get.data.data[repeat.created]).not.toBe(post.data.data[repeat.created]);
+      const fresh = Object.fromEntries([repeat.created, ...repeat.touched].flatMap((f) => (f ? [[f, 'x']] : [])));
+      expect({ ...get.data, data: { ...get.data.data, ...fresh } }).toEqual({
         ...post.data,
-        data: { ...post.data.data, msgid: 'x' },
-      });
-    } else if (endpoint.name === 'contacts/manage') {
-      // The same update again: the same contact, touched a second time.
-      expect({ ...get.data, data: { ...get.data.data, updatedAt: 'x' } }).toEqual({
-        ...post.data,
-        data: { ...post.data.data, updatedAt: 'x' },
+        data: { ...post.data.data, ...fresh },
       });
     } else if (endpoint.name === 'chat/message/read') {
       // The POST marked Ada's question (and what she sent before) read; the GET finds it read and marks nothing.
       expect(post.data.data.markedRead).toBeGreaterThan(0);
       expect(get.data).toEqual({ ...post.data, data: { ...post.data.data, markedRead: 0 } });
-    } else if (endpoint.name === 'chat/notes/manage') {
-      // Two creates are two notes: the same note but for its id and time.
-      expect(get.data.data.id).not.toBe(post.data.data.id);
-      const same = { id: 'x', createdAt: 'x' };
-      expect({ ...get.data, data: { ...get.data.data, ...same } }).toEqual({
-        ...post.data,
-        data: { ...post.data.data, ...same },
-      });
-    } else if (endpoint.name === 'chat/media/get') {
-      // Each ask is a new link to the same file, with opens of its own.
-      expect(get.data.data.url).not.toBe(post.data.data.url);
-      const link = { url: 'x', expiresAt: 'x' };
-      expect({ ...get.data, data: { ...get.data.data, ...link } }).toEqual({
-        ...post.data,
-        data: { ...post.data.data, ...link },
-      });
     } else if (endpoint.name === 'labels/manage') {
       // The GET repeats the POST's upsert: the same label, now reported as updated.
       expect(get.data).toEqual({ ...post.data, message: 'Label updated successfully' });

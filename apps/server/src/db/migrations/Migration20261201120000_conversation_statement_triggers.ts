@@ -16,35 +16,20 @@ const CHANGES = (key: string, rows: string, sign: 1 | -1) =>
   `select ${key}, ${sign} * count(*)::int as total, ${sign} * (count(*) filter (where unread_count > 0))::int as unread
      from ${rows} group by ${key}`;
 
-const STATE_KEY = `channel_id, status, assignee_key`;
-const STATE_ROWS = (rows: string) => `(select channel_id, status, coalesce(assignee_id, ${NONE}) as assignee_key,
-       unread_count from ${rows}) r`;
+/** The outbox's statuses: a message in one of them has not been sent yet. */
+const UNSENT = `('queued', 'scheduled', 'sending')`;
 
 /**
- * A broadcast queues 100,000 messages in one INSERT … SELECT: the row triggers that kept conversations and their
- * counts made that one upsert of `conversations` and two updates of the channel's counter rows per message, and
- * every update of a row already updated in the same transaction walks the versions before it, so the statement
- * took minutes (docs/benchmarks.md, Broadcasts). The message insert and the conversations' insert and delete now fire
- * once per statement with transition tables: one upsert of every conversation the statement touched (in key order,
- * so concurrent statements lock alike), and one change per counter row. Updates of a conversation keep their row
- * triggers: their WHEN clauses skip all but the rare update that moves a count.
+ * The upsert of the conversations of `rows` (messages), once per statement: the newest message wins by the listing
+ * order (created_at, then id), as the row trigger had it; in key order, so concurrent statements lock alike.
  */
-export class ConversationStatementTriggers extends Migration {
-  override name = 'Migration20261201120000_conversation_statement_triggers';
-
-  override up(): void {
-    this.addSql(`drop trigger "conversations_message_insert" on "messages";`);
-    this.addSql(`drop function "conversations_message_inserted"();`);
-    // The newest message wins by the listing order (created_at, then id), as the row trigger had it.
-    this.addSql(`create function "conversations_messages_inserted"() returns trigger language plpgsql as $$
-      begin
+const UPSERT = (rows: string) => `
         insert into conversations as c (channel_id, contact_id, last_message_id, last_activity_at, last_inbound_at,
                                          unread_count)
         select distinct on (m.channel_id, m.contact_id) m.channel_id, m.contact_id, m.id, m.created_at,
                max(m.created_at) filter (where m.direction = 'inbound') over conversation,
                (count(*) filter (where m.direction = 'inbound' and m.status <> 'read') over conversation)::int
-          from new_rows m
-         where m.contact_id is not null
+          from ${rows} m
         window conversation as (partition by m.channel_id, m.contact_id)
          order by m.channel_id, m.contact_id, m.created_at desc, m.id desc
         on conflict (channel_id, contact_id) do update set
@@ -55,11 +40,50 @@ export class ConversationStatementTriggers extends Migration {
           last_activity_at = greatest(c.last_activity_at, excluded.last_activity_at),
           last_inbound_at = greatest(c.last_inbound_at, excluded.last_inbound_at),
           unread_count = c.unread_count + excluded.unread_count,
-          updated_at = now();
+          updated_at = now();`;
+
+const STATE_KEY = `channel_id, status, assignee_key`;
+const STATE_ROWS = (rows: string) => `(select channel_id, status, coalesce(assignee_id, ${NONE}) as assignee_key,
+       unread_count from ${rows}) r`;
+
+/**
+ * A broadcast queues 100,000 messages in one INSERT … SELECT: the row triggers that kept conversations and their
+ * counts made that one upsert of `conversations` and two updates of the channel's counter rows per message, and
+ * every update of a row already updated in the same transaction walks the versions before it, so the statement
+ * took minutes (docs/benchmarks.md, Broadcasts). The message insert and the conversations' insert and delete now fire
+ * once per statement with transition tables: one upsert of every conversation the statement touched, and one
+ * change per counter row. Updates of a conversation keep their row triggers: their WHEN clauses skip all but the
+ * rare update that moves a count.
+ *
+ * And a message joins its conversation (the inbox's order, `lastMessage`) when it is sent, not while it waits in
+ * the send pipeline's outbox: a message scheduled for next week, or cancelled, is not the conversation's news, and a
+ * broadcast's start writes no conversations (they follow its sends, a dispatcher's batch at a time). The history
+ * (chat/messages/list) shows outbox messages as before, with their status. An update that takes messages out of the
+ * outbox (sent, accepted, failed; not cancelled) counts them then.
+ */
+export class ConversationStatementTriggers extends Migration {
+  override name = 'Migration20261201120000_conversation_statement_triggers';
+
+  override up(): void {
+    this.addSql(`drop trigger "conversations_message_insert" on "messages";`);
+    this.addSql(`drop function "conversations_message_inserted"();`);
+    this.addSql(`create function "conversations_messages_inserted"() returns trigger language plpgsql as $$
+      begin
+        ${UPSERT(`(select * from new_rows where contact_id is not null and status not in ${UNSENT})`)}
         return null;
       end $$;`);
     this.addSql(`create trigger "conversations_messages_insert" after insert on "messages"
       referencing new table as new_rows for each statement execute function "conversations_messages_inserted"();`);
+    this.addSql(`create function "conversations_messages_sent"() returns trigger language plpgsql as $$
+      begin
+        ${UPSERT(`(select n.* from new_rows n join old_rows o on o.id = n.id
+                    where n.contact_id is not null and o.status in ${UNSENT}
+                      and n.status not in ${UNSENT} and n.status <> 'cancelled')`)}
+        return null;
+      end $$;`);
+    this.addSql(`create trigger "conversations_messages_sent" after update on "messages"
+      referencing old table as old_rows new table as new_rows
+      for each statement execute function "conversations_messages_sent"();`);
 
     this.addSql(`drop trigger "conversations_count_insert_delete" on "conversations";`);
     this.addSql(`drop trigger "conversations_state_insert_delete" on "conversations";`);
@@ -82,6 +106,8 @@ export class ConversationStatementTriggers extends Migration {
   }
 
   override down(): void {
+    this.addSql(`drop trigger "conversations_messages_sent" on "messages";`);
+    this.addSql(`drop function "conversations_messages_sent"();`);
     this.addSql(`drop trigger "conversations_counted_delete" on "conversations";`);
     this.addSql(`drop trigger "conversations_counted_insert" on "conversations";`);
     this.addSql(`drop function "conversations_counted_deleted"();`);
