@@ -78,7 +78,10 @@ function foldVariants(forms: JsonSchema[]): ToolSpec['inputSchema'] {
     properties: { [discriminator]: { const: picks(form)[0] } },
     required: form.required,
   }));
-  return { type: 'object', properties, additionalProperties: false, oneOf };
+  const requiredByAll = (forms[0]!.required as string[]).filter((name) =>
+    forms.every((form) => (form.required as string[]).includes(name)),
+  );
+  return { type: 'object', properties, required: requiredByAll, additionalProperties: false, oneOf };
 }
 
 /**
