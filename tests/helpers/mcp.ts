@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
@@ -35,4 +36,14 @@ export async function callFails(
   expect(result.isError, `${name} succeeded: ${JSON.stringify(result.structuredContent)}`).toBe(true);
   expect(result.structuredContent).toBeUndefined();
   return JSON.parse((result.content[0] as { text: string }).text);
+}
+
+/** The `switchboard-mcp` bin as built in this workspace (packages/mcp), over stdio, against a server. */
+export async function mcpOverStdio(
+  bin: string,
+  env: { SWITCHBOARD_URL: string; SWITCHBOARD_API_KEY: string; SWITCHBOARD_MCP_TOOLS?: string },
+): Promise<Client> {
+  const client = new Client({ name: 'switchboard-tests', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin], env, stderr: 'pipe' }));
+  return client;
 }

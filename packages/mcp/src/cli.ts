@@ -9,7 +9,7 @@ import { createMcpServer } from './server.js';
 import { sdkCallApi } from './stdio-api.js';
 import { selectTools } from './tool-set.js';
 
-const USAGE = `Usage: SWITCHBOARD_URL=https://switchboard.example.com SWITCHBOARD_API_KEY=sk_… switchboard-mcp
+const USAGE = `Usage: SWITCHBOARD_URL=https://switchboard.example.com SWITCHBOARD_API_KEY=sb_live_… switchboard-mcp
 
 Serves Switchboard's API as MCP tools over stdio.
   SWITCHBOARD_URL        the server root (no /api/…)
