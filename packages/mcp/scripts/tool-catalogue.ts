@@ -52,6 +52,26 @@ function withoutTextRules(schema: unknown): unknown {
   return Object.fromEntries(kept.map(([key, value]) => [key, withoutTextRules(value)]));
 }
 
+/** Keywords that describe a value rather than constrain it: they stay beside a nullable's `anyOf`. */
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'deprecated', 'examples', 'example']);
+
+/**
+ * OpenAPI 3.1's nullable (`type: ["string", "null"]`) as `anyOf` of single types: legal JSON Schema either way, but
+ * clients that map tool schemas onto a single-`type` dialect (Gemini's function declarations) reject the list; the
+ * MCP Inspector's `--strict` flags it.
+ */
+function portableNullables(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(portableNullables);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, portableNullables(value)]));
+  const types = node.type;
+  if (!Array.isArray(types) || !types.includes('null') || types.length !== 2) return node;
+  const outer = Object.fromEntries(Object.entries(node).filter(([key]) => ANNOTATIONS.has(key)));
+  const inner = Object.fromEntries(Object.entries(node).filter(([key]) => !ANNOTATIONS.has(key) && key !== 'type'));
+  if (Array.isArray(inner.enum)) inner.enum = inner.enum.filter((value) => value !== null);
+  return { ...outer, anyOf: [{ type: types.find((type) => type !== 'null'), ...inner }, { type: 'null' }] };
+}
+
 /**
  * One form per `action` (automations/manage) or `type` (chat/message/send): the OpenAPI's `oneOf` of whole shapes
  * becomes one object with every field, and a `oneOf` that says which fields each form requires.
@@ -112,13 +132,17 @@ function asObject(schema: JsonSchema): ToolSpec['inputSchema'] {
 function inputSchemaOf(route: ContractRoute, doc: OpenAPIObject): ToolSpec['inputSchema'] {
   const body = doc.paths[route.path]?.post?.requestBody as { content: Record<string, { schema: unknown }> } | undefined;
   if (!body) return { type: 'object', properties: {}, additionalProperties: false };
-  return asObject(withoutTextRules(inlined(body.content['application/json']!.schema, doc)) as JsonSchema);
+  return asObject(
+    portableNullables(withoutTextRules(inlined(body.content['application/json']!.schema, doc))) as JsonSchema,
+  );
 }
 
 /** The success envelope's schema without `success`: what a tool's `structuredContent` holds. */
 function outputSchemaOf(route: ContractRoute, doc: OpenAPIObject): ToolSpec['outputSchema'] {
   const reply = doc.paths[route.path]!.post!.responses['200'] as { content: Record<string, { schema: unknown }> };
-  const envelope = withoutTextRules(inlined(reply.content['application/json']!.schema, doc)) as JsonSchema;
+  const envelope = portableNullables(
+    withoutTextRules(inlined(reply.content['application/json']!.schema, doc)),
+  ) as JsonSchema;
   const { success: _success, ...properties } = envelope.properties as Record<string, JsonSchema>;
   const required = (envelope.required as string[]).filter((name) => name !== 'success');
   return { type: 'object', properties, required };
