@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { REPO_ROOT } from '../helpers/processes.js';
@@ -8,8 +10,15 @@ import { run } from '../sdk/commands.js';
 const INSPECTOR = path.join(REPO_ROOT, 'tests/node_modules/.bin/mcp-inspector');
 const BIN = path.join(REPO_ROOT, 'packages/mcp/dist/cli.js');
 
+/** The Inspector keeps a catalogue and storage under HOME: a scratch one, so a run leaves nothing behind. */
+const HOME = mkdtempSync(path.join(tmpdir(), 'mcp-inspector-home-'));
+
 async function inspect(target: string[], method: string[]): Promise<unknown> {
-  const result = await run(INSPECTOR, ['--cli', ...target, ...method], { cwd: REPO_ROOT, timeoutMs: 90_000 });
+  const result = await run(INSPECTOR, ['--cli', ...target, ...method], {
+    cwd: REPO_ROOT,
+    env: { HOME },
+    timeoutMs: 90_000,
+  });
   expect(result.code, result.stderr).toBe(0);
   // --strict reports schema portability problems on stderr: there are none.
   expect(result.stderr).not.toMatch(/warning|error/i);
