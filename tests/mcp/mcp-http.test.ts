@@ -161,6 +161,24 @@ describe('POST /mcp: the API as MCP tools over Streamable HTTP', { timeout: 60_0
     });
   });
 
+  test('answers one tools/call with no session first, as the README’s curl sends it', async ({ server, acme }) => {
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'chat_conversations_list', arguments: { channelId: acme.mainChannelId, status: 'open' } },
+    };
+    const reply = await server.http.post('/mcp', call, { headers: { ...MCP_HEADERS, 'X-API-Key': acme.ownerKey } });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toMatch(/^application\/json/);
+    expect(reply.data).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { structuredContent: { data: expect.any(Array) } },
+    });
+    expect(reply.data.result.structuredContent.data.map((c: { phone: string }) => c.phone)).toContain('15550000001');
+  });
+
   test('without a valid key: 401 with WWW-Authenticate, before anything MCP', async ({ server }) => {
     for (const headers of [MCP_HEADERS, { ...MCP_HEADERS, 'X-API-Key': 'sb_live_not_a_key' }]) {
       const reply = await server.http.post('/mcp', INITIALIZE, { headers });

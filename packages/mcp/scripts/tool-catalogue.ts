@@ -20,9 +20,15 @@ const UNSTATED = { readOnly: false, destructive: true, idempotent: false, openWo
 const HTTP_METHODS_PARAGRAPH = /^Accepts POST with a JSON body or GET/;
 
 /** `/api/workspace/v1/custom-fields/list` → `custom_fields_list`; platform paths keep `platform_` in front. */
-export function toolName(path: string): string {
+function toolName(path: string): string {
   const [, , area, , ...words] = path.split('/');
   return [...(area === 'platform' ? ['platform'] : []), ...words].join('_').replaceAll('-', '_');
+}
+
+/** The tools of one resource area: `platform`, or a workspace path's first word (`contacts`, `custom_fields`). */
+function groupOf(path: string): string {
+  const [, , area, , first] = path.split('/');
+  return area === 'platform' ? 'platform' : first!.replaceAll('-', '_');
 }
 
 /** Replaces every `#/components/schemas/…` reference with a copy of what it names: a tool's schema stands alone. */
@@ -154,13 +160,13 @@ function descriptionOf(route: ContractRoute): string {
   return (paragraphs[0] === summary ? paragraphs : [summary, ...paragraphs]).join('\n\n');
 }
 
-export function toolOf(route: ContractRoute, doc: OpenAPIObject): ToolSpec {
+function toolOf(route: ContractRoute, doc: OpenAPIObject): ToolSpec {
   const name = toolName(route.path);
   const title = route.summary ?? name;
   const effects = endpointEffects(route) ?? UNSTATED;
   return {
     name,
-    group: name.split('_')[0]!,
+    group: groupOf(route.path),
     title,
     description: descriptionOf(route),
     operation: route.metadata.operation,

@@ -8,7 +8,7 @@ export type JsonSchema = { [keyword: string]: unknown };
 export interface ToolSpec {
   /** From the path: `contacts_list`, `chat_message_send`, `platform_tickets_manage`. */
   name: string;
-  /** The first word of the name (`contacts`, `chat`, `platform`): what `?tools=` narrows by. */
+  /** Its resource area (`contacts`, `custom_fields`, `chat`, `platform`): what `?tools=` names. */
   group: string;
   /** The contract's summary. */
   title: string;

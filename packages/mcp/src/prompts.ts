@@ -49,7 +49,8 @@ const answerConversation: PromptDefinition = {
     return [
       `Answer the customer at ${phone}.`,
       `Their conversation, newest message first (chat_messages_list):\n${json(history.data)}`,
-      `Your team’s private notes on it, newest first (chat_notes_list; the customer never sees them):\n${json(notes.data)}`,
+      'Your team’s private notes on it, newest first (chat_notes_list; the customer never sees them):\n' +
+        json(notes.data),
       'Draft a reply in the customer’s language that answers what they last asked, using the notes. WhatsApp allows ' +
         'a free-form message only within 24 hours of the customer’s last inbound message: if that was longer ago, ' +
         'or they never wrote, suggest an approved template (chat_templates_list) with its variables instead.',

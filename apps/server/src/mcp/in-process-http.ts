@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import { duplexPair } from 'node:stream';
 import type { Express } from 'express';
 
-export interface InProcessRequest {
+interface InProcessRequest {
   path: string;
   headers: Record<string, string>;
   body: unknown;
@@ -10,7 +10,7 @@ export interface InProcessRequest {
   remoteAddress: string | undefined;
 }
 
-export interface InProcessReply {
+interface InProcessReply {
   status: number;
   headers: IncomingHttpHeaders;
   body: unknown;

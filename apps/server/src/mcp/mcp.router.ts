@@ -6,7 +6,7 @@ import type { HttpDeps } from '../http/register.js';
 import { AppError, ValidationError } from '../kit/errors.js';
 import type { InProcessHttp } from './in-process-http.js';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 /** What a tool call carries over from the MCP request: the same key, request id, client and, on writes, retry key. */
 const CARRIED = ['x-api-key', 'authorization', 'x-request-id', 'user-agent', 'x-forwarded-for'] as const;

@@ -4,7 +4,7 @@ import { html, type SafeHtml } from '../html.js';
 const KEY_PLACEHOLDER = '<your API key>';
 
 /** The two ways an MCP client reaches this server: its endpoint over HTTP, or the `switchboard-mcp` bin over stdio. */
-export function mcpClientConfigs(serverUrl: string, apiKey = KEY_PLACEHOLDER) {
+function mcpClientConfigs(serverUrl: string, apiKey = KEY_PLACEHOLDER) {
   const http = { type: 'http', url: `${serverUrl}/mcp`, headers: { 'X-API-Key': apiKey } };
   const stdio = {
     command: 'npx',
