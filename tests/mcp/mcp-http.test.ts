@@ -179,6 +179,42 @@ describe('POST /mcp: the API as MCP tools over Streamable HTTP', { timeout: 60_0
     expect(reply.data.result.structuredContent.data.map((c: { phone: string }) => c.phone)).toContain('15550000001');
   });
 
+  test('prompts read through the tools: a conversation with its notes, and the inbox', async ({ server, acme }) => {
+    const client = await mcpOverHttp(server.baseUrl, { 'X-API-Key': acme.memberKey });
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['answer_conversation', 'summarize_inbox']);
+    await server.client(acme.memberKey).workspace.chat.notes.manage({
+      action: 'create',
+      phone: '15550000001',
+      text: 'Ada prefers e-mail for invoices.',
+    });
+    const answer = await client.getPrompt({ name: 'answer_conversation', arguments: { phone: '15550000001' } });
+    const answerText = (answer.messages[0]!.content as { text: string }).text;
+    const { data: history } = await server
+      .client(acme.memberKey)
+      .workspace.chat.messages.list({ phone: '15550000001', limit: 20 });
+    expect(answerText).toContain(history[0]!.msgid);
+    expect(answerText).toContain('Ada prefers e-mail for invoices.');
+    expect(answerText).toMatch(/24 hours/);
+    expect(answerText).toMatch(/chat_message_send/);
+
+    const inbox = await client.getPrompt({ name: 'summarize_inbox', arguments: {} });
+    const inboxText = (inbox.messages[0]!.content as { text: string }).text;
+    const { data: open, pagination } = await server
+      .client(acme.memberKey)
+      .workspace.chat.conversations.list({ status: ['open', 'pending'], limit: 100 });
+    expect(inboxText).toContain(`The inbox has ${pagination.total} open or pending conversations`);
+    for (const conversation of open) expect(inboxText).toContain(conversation.contactId);
+    // A refusal of a read is the prompt's error, with the API's code.
+    await expect(
+      client.getPrompt({ name: 'answer_conversation', arguments: { phone: '15550009999' } }),
+    ).rejects.toThrow(/chat_messages_list: contact_not_found/);
+    await expect(client.getPrompt({ name: 'answer_conversation', arguments: {} })).rejects.toThrow(
+      /phone: is required/,
+    );
+    await client.close();
+  });
+
   test('without a valid key: 401 with WWW-Authenticate, before anything MCP', async ({ server }) => {
     for (const headers of [MCP_HEADERS, { ...MCP_HEADERS, 'X-API-Key': 'sb_live_not_a_key' }]) {
       const reply = await server.http.post('/mcp', INITIALIZE, { headers });

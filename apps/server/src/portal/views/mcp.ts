@@ -15,6 +15,7 @@ function mcpClientConfigs(serverUrl: string, apiKey = KEY_PLACEHOLDER) {
   return { endpoint: http.url, http: config(http), stdio: config(stdio) };
 }
 
+/** A read-only field and its Copy button, named for what it copies (several sit on one page). */
 function copyable(id: string, label: SafeHtml, what: string, value: string, rows?: number): SafeHtml {
   const field = rows
     ? html`<textarea id="${id}" readonly rows="${rows}" spellcheck="false">${value}</textarea>`
@@ -22,7 +23,8 @@ function copyable(id: string, label: SafeHtml, what: string, value: string, rows
   return html`<label for="${id}">${label}</label>
     <div class="key-box">
       ${field}
-      <button class="button secondary" type="button" data-copy-target="${id}" data-copy-what="${what}">Copy</button>
+      <button class="button secondary" type="button" data-copy-target="${id}" data-copy-what="${what}">Copy<span
+        class="visually-hidden"> the ${what}</span></button>
     </div>`;
 }
 
@@ -44,7 +46,7 @@ export function mcpSection(serverUrl: string, apiKey?: string): SafeHtml {
     ${copyable(
       'mcp-http-config',
       html`Client configuration over HTTP`,
-      'MCP configuration',
+      'MCP client configuration over HTTP',
       configs.http,
       lines(configs.http),
     )}
@@ -52,7 +54,7 @@ export function mcpSection(serverUrl: string, apiKey?: string): SafeHtml {
       'mcp-stdio-config',
       html`Desktop client configuration <span class="hint">stdio, through the <code>@switchboard/mcp</code>
         package</span>`,
-      'MCP configuration',
+      'MCP client configuration over stdio',
       configs.stdio,
       lines(configs.stdio),
     )}
