@@ -51,6 +51,9 @@ export interface McpServerOptions {
 }
 
 /**
+ * @modelcontextprotocol/sdk 1.x, the official SDK's line that takes zod `^3.25 || ^4`: the contract is pinned to zod
+ * 3.25 (zod 4 breaks ts-rest), and the SDK's 2.x packages need zod 4.2.
+ *
  * An MCP server (the official SDK's low-level `Server`: the tools are data, not zod schemas) offering the API's
  * endpoints as tools and the prompts built on them. Connect it to a transport: stdio, or one Streamable HTTP request.
  */
