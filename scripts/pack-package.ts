@@ -1,6 +1,6 @@
 /**
  * Packs the publishable workspace package in the current directory (`pnpm sdk:pack`, `pnpm mcp:pack`) from a staging
- * copy: dist/, README.md and a package.json without what only this repository uses (devDependencies, scripts whose
+ * copy: what its `files` name (dist/, a bin), README.md and a package.json without what only this repository uses (devDependencies, scripts whose
  * files are not shipped), its `workspace:` dependencies pinned to those packages' versions (published beside it).
  * Prints the tarball's path last, as `pnpm pack` does.
  */
@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-type Manifest = Record<string, unknown> & { name: string; version: string; dependencies?: Record<string, string> };
+type Manifest = Record<string, unknown> & {
+  name: string;
+  version: string;
+  files: string[];
+  dependencies?: Record<string, string>;
+};
 
 const PACKAGES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages');
 const readManifest = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
@@ -38,7 +43,8 @@ function pack(packageDir: string, destination: string): string {
   try {
     const manifest = publishedManifest(readManifest(packageDir));
     writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    cpSync(path.join(packageDir, 'dist'), path.join(staging, 'dist'), { recursive: true });
+    for (const entry of manifest.files)
+      cpSync(path.join(packageDir, entry), path.join(staging, entry), { recursive: true });
     cpSync(path.join(packageDir, 'README.md'), path.join(staging, 'README.md'));
     mkdirSync(destination, { recursive: true });
     const file = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], {

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { answerAda, Transcript } from './agent-session.js';
 
 /** The bin as the workspace builds it (the packed tarball is tested in mcp-stdio.test.ts). */
-const BIN = path.join(REPO_ROOT, 'packages/mcp/dist/cli.js');
+const BIN = path.join(REPO_ROOT, 'packages/mcp/bin/switchboard-mcp.js');
 const TRANSCRIPTS = path.join(REPO_ROOT, 'tests/artifacts');
 
 const TRANSPORTS: { name: string; connect(server: TestServer, apiKey: string): Promise<Client> }[] = [

@@ -8,7 +8,7 @@ import { run } from '../sdk/commands.js';
 
 /** The MCP Inspector's command line (a devDependency of the tests), as a developer runs it against a server. */
 const INSPECTOR = path.join(REPO_ROOT, 'tests/node_modules/.bin/mcp-inspector');
-const BIN = path.join(REPO_ROOT, 'packages/mcp/dist/cli.js');
+const BIN = path.join(REPO_ROOT, 'packages/mcp/bin/switchboard-mcp.js');
 
 /** The Inspector keeps a catalogue and storage under HOME: a scratch one, so a run leaves nothing behind. */
 const HOME = mkdtempSync(path.join(tmpdir(), 'mcp-inspector-home-'));

@@ -39,7 +39,7 @@ describe('switchboard-mcp over stdio, from the packed @switchboard/mcp installed
     await runOk('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...tarballs], {
       cwd: project,
     });
-    bin = path.join(project, 'node_modules/@switchboard/mcp/dist/cli.js');
+    bin = path.join(project, 'node_modules/.bin/switchboard-mcp');
     server = await started;
     acme = await createTenant(server, 'Acme');
     globex = await createTenant(server, 'Globex');
@@ -53,7 +53,7 @@ describe('switchboard-mcp over stdio, from the packed @switchboard/mcp installed
   it('installs with a `switchboard-mcp` bin and its own dependencies only, and announces its version', async () => {
     const manifest = JSON.parse(readFileSync(path.join(project, 'node_modules/@switchboard/mcp/package.json'), 'utf8'));
     expect(manifest.version).toBe(MCP_VERSION);
-    expect(manifest.bin).toEqual({ 'switchboard-mcp': './dist/cli.js' });
+    expect(manifest.bin).toEqual({ 'switchboard-mcp': './bin/switchboard-mcp.js' });
     expect(manifest.devDependencies).toBeUndefined();
     expect(JSON.stringify(manifest.dependencies)).not.toMatch(/workspace:/);
     const client = await connect(acme.memberKey);
