@@ -1,8 +1,8 @@
 /**
  * Packs the publishable workspace package in the current directory (`pnpm sdk:pack`, `pnpm mcp:pack`) from a staging
- * copy: what its `files` name (dist/, a bin), README.md and a package.json without what only this repository uses (devDependencies, scripts whose
- * files are not shipped), its `workspace:` dependencies pinned to those packages' versions (published beside it).
- * Prints the tarball's path last, as `pnpm pack` does.
+ * copy: what its `files` name (dist/, a bin), README.md and a package.json without what only this repository uses
+ * (devDependencies, scripts whose files are not shipped), its `workspace:` dependencies pinned to those packages'
+ * versions (published beside it). Prints the tarball's path last, as `pnpm pack` does.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
- * `switchboard-mcp` (bin/switchboard-mcp.js runs it): Switchboard's tools over stdio, for desktop MCP clients. Every call goes to the server at
- * SWITCHBOARD_URL with SWITCHBOARD_API_KEY through the SDK; SWITCHBOARD_MCP_TOOLS narrows the tools as `/mcp?tools=`
- * does. stdout carries the protocol: anything else goes to stderr.
+ * `switchboard-mcp` (bin/switchboard-mcp.js runs it): Switchboard's tools over stdio, for desktop MCP clients. Every
+ * call goes to the server at SWITCHBOARD_URL with SWITCHBOARD_API_KEY through the SDK; SWITCHBOARD_MCP_TOOLS narrows
+ * the tools as `/mcp?tools=` does. stdout carries the protocol: anything else goes to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from './server.js';
