@@ -134,9 +134,18 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', { timeout
     firstKey = await generateKey(page, 'Browser test key');
     expect(firstKey).toMatch(/^sb_live_[A-Za-z0-9_-]{43}$/);
     await shot(page, 'key-created');
-    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(firstKey);
+    // An AI agent's configuration, with the new key in it, is one click away too.
+    await page.getByRole('button', { name: 'Copy the MCP client configuration over HTTP' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(2);
+    const config = JSON.parse(String(await page.evaluate('navigator.clipboard.readText()')));
+    expect(config.mcpServers.switchboard).toEqual({
+      type: 'http',
+      url: url('/mcp'),
+      headers: { 'X-API-Key': firstKey },
+    });
     const reply = await callApi(firstKey);
     expect(reply.status).toBe(200);
     expect(((await reply.json()) as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([tenant.channelId]);

@@ -19,6 +19,8 @@ import type { SecretBox } from './kit/secrets.js';
 import type { Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import type { Logger } from './logger.js';
+import { inProcessHttp } from './mcp/in-process-http.js';
+import { mcpRoutes } from './mcp/mcp.router.js';
 import { apiKeyLookup, idempotencyStore } from './modules/index.js';
 import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
@@ -91,6 +93,8 @@ export function createApp(deps: AppDeps): Express {
     callers: deps.callers,
     secrets: deps.secrets,
   };
+  // MCP: each tool call is an API request through this very app (in-process HTTP), so it meets every rule above.
+  app.use(mcpRoutes(httpDeps, inProcessHttp(app)));
   registerApiRoutes(app, routeSlices, routeDeps, httpDeps);
   registerStreamRoutes(app, streamRoutes, routeDeps, httpDeps, deps.shutdown ?? new AbortController().signal);
 

@@ -277,6 +277,8 @@ export const webhooksContract = {
     response: okEnvelope(webhookManageResultSchema),
     rateClass: 'api_admin_write',
     access: { scope: 'platform' },
+    // Deletes endpoints and rotates secrets; `redeliver` posts to the receiver again.
+    effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     errors: ['webhook_not_found', 'delivery_not_found', 'duplicate_url'],
     example: {
       platformId: EXAMPLE_IDS.platformId,

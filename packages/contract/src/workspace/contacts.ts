@@ -180,6 +180,8 @@ export const contactsContract = {
     response: okEnvelope(contactSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // An upsert by phone: the same call again changes nothing more.
+    effects: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
     errors: ['no_channel'],
     example: {
       channelId: EXAMPLE_IDS.channelId,

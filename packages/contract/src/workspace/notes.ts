@@ -92,6 +92,8 @@ export const notesContract = {
     response: okEnvelope(noteSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // `delete` removes a note; `create` again writes another.
+    effects: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
     errors: ['no_channel', 'contact_not_found', 'note_not_found'],
     example: {
       channelId: EXAMPLE_IDS.channelId,
