@@ -1,11 +1,12 @@
 /**
  * What a stream's replay (`Last-Event-ID`) reads, on a scratch database of its own (created and dropped here):
  * `events` events of the replay window spread over TENANTS platforms (a channel each, every hundredth event of a
- * tenant its platform's own), then the replay statement of one tenant's stream, resuming an hour back, explained with and
- * without the replay indexes (Migration20261206110000_workspace_events_replay_indexes).
+ * tenant its platform's own) and a quiet tenant, then the replay statement of a busy tenant's stream resuming an hour
+ * back and of the quiet one's resuming at the window's start, explained with and without the replay indexes
+ * (Migration20261206110000_workspace_events_replay_indexes).
  */
 import pg from 'pg';
-import { createLogger, loadConfig, migrate, openDatabase } from '@switchboard/server';
+import { scratchDatabase } from './bench-database.js';
 
 const TENANTS = 100;
 /** One event every this many ms, the newest now: a million events span about 14 hours of the 24-hour window. */
@@ -138,20 +139,9 @@ export async function measureReplay(
   events: number,
   log: (line: string) => void,
 ): Promise<ReplayFigures> {
-  const name = `switchboard_replay_${events}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  await admin(`drop database if exists "${name}" with (force)`);
-  await admin(`create database "${name}"`);
-  const client = new pg.Client({ connectionString: url.toString() });
+  const scratch = await scratchDatabase(adminUrl, `switchboard_replay_${events}`);
+  const client = new pg.Client({ connectionString: scratch.url });
   try {
-    const database = await openDatabase(loadConfig({ DATABASE_URL: url.toString() }), createLogger('warn', 2), 2);
-    await migrate(database.orm).finally(() => database.close());
     await client.connect();
     log(`replay: ${events.toLocaleString('en-US')} events over ${TENANTS} tenants`);
     await seedEvents(client, events);
@@ -171,7 +161,7 @@ export async function measureReplay(
     return { events, tenants: TENANTS, cases: figures };
   } finally {
     await client.end().catch(() => undefined);
-    await admin(`drop database if exists "${name}" with (force)`);
+    await scratch.drop();
   }
 }
 

@@ -50,7 +50,7 @@ describe('failures nothing handled, in the built server', { timeout: 180_000 }, 
 
   const answers = async () => (await fetch(`${baseUrl}/healthz`)).status;
 
-  it('a stream whose user loses the channel it asked for ends at its next ping, logged once; the server goes on', async () => {
+  it('a stream whose user lost the channel it named ends at a ping, logged once; the server goes on', async () => {
     const [ownerKey, memberKey] = keys as [string, string];
     const channels = await fetch(`${baseUrl}/api/workspace/v1/channels/list`, {
       method: 'POST',
@@ -81,7 +81,7 @@ describe('failures nothing handled, in the built server', { timeout: 180_000 }, 
     other.close();
   });
 
-  it('an unhandled rejection is logged and the server goes on; an uncaught exception stops it in order, exit 1', async () => {
+  it('an unhandled rejection is logged, serving goes on; an uncaught exception stops in order, exit 1', async () => {
     server.child.kill('SIGUSR2');
     await server.waitFor(/"msg":"unhandled promise rejection: logged, the server goes on"/);
     expect(lines(server, 'unhandled promise rejection: logged, the server goes on')[0]).toContain('injected rejection');

@@ -7,6 +7,8 @@ import { asyncRoute, mayUsePortal, refusal, signedIn, signedInUser, type PortalC
 import { PORTAL_PATH, storedSignIn } from './session.js';
 import { EVENTS_STREAM_PATH, eventsPage } from './views/events.js';
 
+const BACK = { href: `${PORTAL_PATH}/events`, label: 'Back to Live events' };
+
 /**
  * The tail's caller at a ping, by the rules every portal page applies (identify, then requireAccess), to the
  * session as stored now: signed out, a password change, the platform switched off, `settings:api` taken away,
@@ -50,7 +52,7 @@ export function eventRoutes(ctx: PortalContext): Router {
         });
       } catch (error) {
         // Refused before it started (a channel that is not the user's): the API's 403, as a page.
-        if (!refusal(req, res, ctx, error, { href: `${PORTAL_PATH}/events`, label: 'Back to Live events' })) throw error;
+        if (!refusal(req, res, ctx, error, BACK)) throw error;
       }
     }),
   );

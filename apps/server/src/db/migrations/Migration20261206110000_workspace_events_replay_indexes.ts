@@ -10,9 +10,7 @@ export class WorkspaceEventsReplayIndexes extends Migration {
   override name = 'Migration20261206110000_workspace_events_replay_indexes';
 
   override up(): void {
-    this.addSql(
-      `create index "workspace_events_channel_cursor_index" on "workspace_events" ("channel_id", "cursor");`,
-    );
+    this.addSql(`create index "workspace_events_channel_cursor_index" on "workspace_events" ("channel_id", "cursor");`);
     this.addSql(
       `create index "workspace_events_platform_cursor_index" on "workspace_events" ("platform_id", "cursor") ` +
         `where "channel_id" is null;`,
