@@ -146,7 +146,7 @@ describe.concurrent('the portal’s Live events tail ends with the session', { t
   });
 });
 
-describe('the portal’s Live events tail and the server stopping', () => {
+describe('the portal’s Live events tail and the server stopping', { timeout: 120_000 }, () => {
   test('an open tail ends when the server stops, so the drain does not wait for it', async ({ server, tenant }) => {
     // A drain that waited for the tail would hold the stop for this long.
     const own = await startTestServer({ DATABASE_URL: server.databaseUrl, SHUTDOWN_TIMEOUT_MS: '600000' });

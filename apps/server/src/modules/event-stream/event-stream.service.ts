@@ -190,17 +190,19 @@ export function serveEventStream(deps: { em: EntityManager; services: Pick<Servi
       release();
       throw error;
     }
-    const closed = new Promise<void>((resolve) => res.once('close', resolve));
-    const end = () => outlet.end();
-    signal.addEventListener('abort', end, { once: true });
-    writeStreamHead(res, resume);
+    // The signal, not the reply's 'close' event: a client gone during the awaits above has closed it already.
+    const gone = new Promise<void>((resolve) => {
+      const stop = () => resolve(outlet.end());
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    });
+    if (!res.writableEnded) writeStreamHead(res, resume);
     const ping = startPing(request, outlet, (caller) => {
       state.filter = filterFor(caller, params);
     });
     await goLive(em, outlet, state, resume, subscription.position);
-    await closed;
+    await gone;
     clearInterval(ping);
-    signal.removeEventListener('abort', end);
     subscription.unsubscribe();
     release();
   };
