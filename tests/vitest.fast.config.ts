@@ -16,7 +16,6 @@ const SLOW_SUITES = {
     'foundation/cli.test.ts',
     'foundation/layering.test.ts',
     'foundation/lifecycle.test.ts',
-    'hostile/portal-event-tail.test.ts',
     'ops/bundle.test.ts',
     'ops/http-manners.test.ts',
     'ops/process-failures.test.ts',
@@ -46,6 +45,7 @@ const SLOW_SUITES = {
   ],
   'seed 100,000 contacts or messages, or wait for a schedule': [
     'conversations/conversations-plans.test.ts',
+    'hostile/portal-event-tail.test.ts',
     'workspace/contacts-plans.test.ts',
     'whatsapp/template-sync-schedule.test.ts',
   ],
