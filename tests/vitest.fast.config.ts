@@ -21,6 +21,7 @@ const SLOW_SUITES = {
     'mcp/mcp-stdio.test.ts',
     'ops/bundle.test.ts',
     'ops/http-manners.test.ts',
+    'ops/process-failures.test.ts',
     'ops/safe-defaults.test.ts',
     'ops/start-command.test.ts',
     'portal/portal-browser.test.ts',
@@ -47,6 +48,7 @@ const SLOW_SUITES = {
   ],
   'seed 100,000 contacts or messages, or wait for a schedule': [
     'conversations/conversations-plans.test.ts',
+    'hostile/portal-event-tail.test.ts',
     'workspace/contacts-plans.test.ts',
     'whatsapp/template-sync-schedule.test.ts',
   ],

@@ -18,6 +18,7 @@ import { conversationPhones, lifecycleAssignees } from './bulk-messages.js';
 import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
 import { streamBench, streamReport } from './stream-bench.js';
+import { measureReplay, replayReport } from './replay-bench.js';
 import { measureWrites, writeReport } from './write-bench.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
@@ -204,10 +205,22 @@ async function writes() {
   writeFileSync(path.join(ARTIFACTS, `bench-writes-${contacts}.json`), JSON.stringify(figures, null, 2));
 }
 
+/**
+ * The replay figures (`replay` in BENCH_ONLY picks them; on by default), on a scratch database of
+ * BENCH_REPLAY_EVENTS events (default 1,000,000) of DATABASE_URL's server.
+ */
+async function replay() {
+  if (ONLY && !ONLY.includes('replay')) return;
+  if (!process.env.DATABASE_URL) return log('no DATABASE_URL: the replay figures need a PostgreSQL server; skipped');
+  const figures = await measureReplay(process.env.DATABASE_URL, Number(process.env.BENCH_REPLAY_EVENTS ?? 1e6), log);
+  process.stdout.write(replayReport(figures));
+}
+
 async function main() {
   const started = new Date();
   await writes();
-  if (ONLY?.every((only) => only === 'writes')) return;
+  await replay();
+  if (ONLY?.every((only) => only === 'writes' || only === 'replay')) return;
   const database = await benchDatabase({
     contacts: CONTACTS,
     users: USERS,

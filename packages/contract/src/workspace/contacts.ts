@@ -190,6 +190,8 @@ export const contactsContract = {
       email: 'katherine@example.com',
       status: 'active',
       addLabels: ['vip'],
+      // In a workspace without the label yet, it is made on the way.
+      createMissingLabels: true,
     },
   }),
   get: endpoint({
@@ -204,7 +206,8 @@ export const contactsContract = {
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'contact_not_found'],
-    example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000001' },
+    // The contact contacts/manage's example, the request before it, creates or updates.
+    example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000004' },
   }),
   delete: endpoint({
     operation: 'workspace.contacts.delete',
