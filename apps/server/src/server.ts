@@ -184,6 +184,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
           deliveryFailures: deliveryFailureGauges,
           queueStats: events.queueStats,
           jobBacklog: events.backlog,
+          queueGauges: events.gauges,
           callerCache: callers?.stats,
         });
   const shutdown = new AbortController();

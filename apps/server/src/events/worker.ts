@@ -7,6 +7,7 @@ import type {
   JobDeps,
   JobQueue,
   ModuleJobs,
+  QueueGauge,
   RunningWorker,
   Task,
 } from '../kit/jobs.js';
@@ -14,6 +15,7 @@ import type { Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
 import { runDelivery } from './delivery.js';
+import { splitTurn } from './fair-shares.js';
 import { startQueue, type JobBacklog, type QueueSpec } from './queue.js';
 
 export type { JobBacklog } from './queue.js';
@@ -27,6 +29,8 @@ export interface QueueStats {
   failed: number;
 }
 
+export type { QueueGauge } from '../kit/jobs.js';
+
 export interface EventsRuntime {
   queue: JobQueue;
   /** Stops fetching jobs and waits (up to SHUTDOWN_TIMEOUT_MS) for running attempts; call before the pool closes. */
@@ -35,6 +39,8 @@ export interface EventsRuntime {
   queueStats(): Promise<QueueStats[]>;
   /** The jobs due now and later, counted in PostgreSQL: what "the worker is idle" is read from (/metrics, tests). */
   backlog(): Promise<JobBacklog>;
+  /** Every queue's backlog and lag, the job queues' and the background workers' (their own tables), for /metrics. */
+  gauges(): Promise<QueueGauge[]>;
 }
 
 /** Builds each module's delivery targets; the worker knows jobs by name only. */
@@ -55,14 +61,15 @@ export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
   ];
 }
 
-type Boss = Awaited<ReturnType<typeof startQueue>>['boss'];
+type Runtime = Awaited<ReturnType<typeof startQueue>>;
+type Boss = Runtime['boss'];
 
 /**
  * Runs one queue's jobs one by one. pg-boss records a failure on the job and retries it; the log is where people
  * look. A database outage is not the job's fault and is logged once by the queue's outage watch: one short line here.
  */
 async function consume<T extends object>(
-  boss: Boss,
+  { boss, clock }: Pick<Runtime, 'boss' | 'clock'>,
   name: string,
   { concurrency, shareConcurrency }: Pick<Task, 'concurrency' | 'shareConcurrency'>,
   jobLog: Logger,
@@ -80,7 +87,9 @@ async function consume<T extends object>(
     async (jobs) => {
       for (const job of jobs) {
         try {
-          await run(job.data, job.signal);
+          const { data, turn } = splitTurn(job.data);
+          await clock.started(name, turn);
+          await run(data, job.signal);
         } catch (error) {
           if (isDependencyOutage(error))
             jobLog.warn(
@@ -128,17 +137,18 @@ export async function startEvents(
   const targets = modules.flatMap((jobs) => jobs.targets);
   const tasks = modules.flatMap((jobs) => jobs.tasks ?? []);
   const queues = queueSpecsOf(modules);
-  const { boss, queue, backlog, stop } = await startQueue(database.url, logger, queues);
+  const runtime = await startQueue(database.url, logger, queues);
+  const { boss, queue, backlog, stop } = runtime;
   const policy = { schedule: config.DELIVERY_RETRY_SCHEDULE, windowHours: config.DELIVERY_RETRY_HOURS };
   const log = logger.child({ component: 'delivery' });
   const taskLog = logger.child({ component: 'task' });
 
   const work = (target: DeliveryTarget) =>
-    consume<DeliveryJob>(boss, target.queue, target, log, 'delivery job', (data, signal) =>
+    consume<DeliveryJob>(runtime, target.queue, target, log, 'delivery job', (data, signal) =>
       runDelivery(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
     );
   const runTasks = (task: Task) =>
-    consume<JobData>(boss, task.queue.name, task, taskLog, 'task', (data, signal) =>
+    consume<JobData>(runtime, task.queue.name, task, taskLog, 'task', (data, signal) =>
       task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
     );
   const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
@@ -147,7 +157,7 @@ export async function startEvents(
   if (config.DELIVERY_WORKER) {
     for (const target of targets) await work(target);
     for (const task of tasks) await runTasks(task);
-    for (const worker of workers) running.push(worker.start({ em: database.orm.em.fork(), logger }));
+    for (const worker of workers) running.push(worker.start({ em: database.orm.em.fork(), logger, jobs: queue }));
     logger.info(
       { ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours },
       'delivery worker started',
@@ -174,5 +184,9 @@ export async function startEvents(
       for (const jobs of modules) jobs.close?.();
     },
     queueStats: () => queueStatsOf(boss, queues),
+    async gauges() {
+      const own = await Promise.all(running.map((worker) => worker.gauges?.(database.orm.em.fork()) ?? []));
+      return [...(await runtime.gauges()), ...own.flat()];
+    },
   };
 }

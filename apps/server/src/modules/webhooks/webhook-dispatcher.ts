@@ -1,0 +1,284 @@
+import { WEBHOOK_BATCH_MAX } from '@switchboard/contract';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BackgroundWorker, JobQueue, RunningWorker } from '../../kit/jobs.js';
+import type { RetryPolicy } from '../../kit/retry.js';
+import type { Logger } from '../../logger.js';
+import { DestinationConnection, type DestinationPolicy } from './destination.js';
+import { signingSecrets } from './webhook-secrets.js';
+import type { WebhookSecrets } from './webhook-secret-box.js';
+import {
+  claimDueDeliveries,
+  deliveryGauge,
+  endpointsWithDueDeliveries,
+  laneEndpoint,
+  releaseClaims,
+  WEBHOOK_QUEUE,
+  type ClaimedDelivery,
+  type LaneEndpoint,
+} from './webhook-lanes.js';
+import { postDeliveries, type PostOutcome } from './webhook-post.js';
+import { AttemptRecorder } from './webhook-recorder.js';
+import { ConcurrencyWindow, isStrained } from './webhook-window.js';
+
+/** How deliveries are made: WEBHOOK_TIMEOUT_MS, WEBHOOK_DISABLE_AFTER_HOURS, WEBHOOK_CONCURRENCY, the retries. */
+export interface DispatcherSettings {
+  timeoutMs: number;
+  disableAfterHours: number;
+  /** POSTs one instance has in flight at most, over every endpoint. */
+  concurrency: number;
+  policy: RetryPolicy;
+  destinations: DestinationPolicy;
+  secrets: WebhookSecrets;
+}
+
+/** How often the dispatcher looks for endpoints with due deliveries (new ones, and retries coming due). */
+const DISCOVER_EVERY_MS = 100;
+/** An endpoint's window starts here and grows with its answers (webhook-window.ts). */
+const ENDPOINT_WINDOW = { initial: 4, max: 64 };
+/** A claim outlives the POST's timeout by this much: a delivery is attempted again only once its instance is gone. */
+const LEASE_MARGIN_SECONDS = 10;
+/** The deliveries of a disabled endpoint end in batches of this many, without a POST. */
+const DISABLED_BATCH = 500;
+
+/** What every lane of one dispatcher shares. */
+interface Dispatch {
+  settings: DispatcherSettings;
+  em: () => EntityManager;
+  log: Logger;
+  recorder: AttemptRecorder;
+  stopping: boolean;
+  /** Aborts the POSTs still running when a stop has waited long enough. */
+  abort: AbortController;
+  /** POSTs in flight, per platform and in all. */
+  inFlight: Map<string, number>;
+  posts: number;
+  /** Deliveries claimed by this instance and not yet answered. */
+  claimed: number;
+  windows: Map<string, ConcurrencyWindow>;
+  lanes: Map<string, Promise<void>>;
+  /** Resolves when a POST ends anywhere (a slot is free again), or at a stop. */
+  freed: Promise<void>;
+  wake: () => void;
+}
+
+function slotFreed(dispatch: Dispatch): void {
+  const wake = dispatch.wake;
+  dispatch.freed = new Promise((resolve) => (dispatch.wake = resolve));
+  wake();
+}
+
+/** Slots this platform may still take: the instance's free ones, at most half of them all per platform. */
+function platformRoom(dispatch: Dispatch, platformId: string): number {
+  const { concurrency } = dispatch.settings;
+  const share = Math.max(1, Math.floor(concurrency / 2)) - (dispatch.inFlight.get(platformId) ?? 0);
+  return Math.min(concurrency - dispatch.posts, share);
+}
+
+function windowOf(dispatch: Dispatch, endpointId: string): ConcurrencyWindow {
+  let window = dispatch.windows.get(endpointId);
+  if (!window) {
+    window = new ConcurrencyWindow({ ...ENDPOINT_WINDOW, slowMs: dispatch.settings.timeoutMs / 2 });
+    dispatch.windows.set(endpointId, window);
+  }
+  return window;
+}
+
+/** One lane's POSTs in flight, and the connections they share. */
+interface Lane {
+  endpointId: string;
+  platformId: string;
+  window: ConcurrencyWindow;
+  connection: DestinationConnection;
+  inFlight: number;
+}
+
+function settle(dispatch: Dispatch, lane: Lane, group: readonly ClaimedDelivery[], outcome: PostOutcome | null) {
+  lane.inFlight -= 1;
+  dispatch.posts -= 1;
+  dispatch.inFlight.set(lane.platformId, (dispatch.inFlight.get(lane.platformId) ?? 1) - 1);
+  dispatch.claimed -= group.length;
+  slotFreed(dispatch);
+  if (outcome) return;
+  // Stopped mid-POST: the receiver's answer is unknown, so the deliveries are due again at once (an instance that
+  // dies instead leaves them claimed until the lease ends).
+  releaseClaims(
+    dispatch.em(),
+    group.map((delivery) => delivery.id),
+  ).catch((error: unknown) =>
+    dispatch.log.warn({ reason: (error as Error).message }, 'giving back webhook claims failed; their lease ends them'),
+  );
+}
+
+/** Starts one POST of `group` (one delivery, or a batch); its outcome goes to the recorder and the lane's window. */
+function startPost(dispatch: Dispatch, lane: Lane, endpoint: LaneEndpoint, group: readonly ClaimedDelivery[]) {
+  lane.inFlight += 1;
+  dispatch.posts += 1;
+  dispatch.inFlight.set(lane.platformId, (dispatch.inFlight.get(lane.platformId) ?? 0) + 1);
+  const secrets = signingSecrets({
+    secret: dispatch.settings.secrets.open(endpoint.id, endpoint.secret_ciphertext),
+    previousSecret:
+      endpoint.previous_secret_ciphertext &&
+      dispatch.settings.secrets.open(endpoint.id, endpoint.previous_secret_ciphertext),
+    previousSecretExpiresAt: endpoint.previous_secret_expires_at,
+  });
+  const deliveries = group.map((delivery) => ({ webhookId: delivery.webhook_id, payload: delivery.payload }));
+  const { timeoutMs } = dispatch.settings;
+  const startedAt = Date.now();
+  const target = { url: endpoint.url, secrets, batch: endpoint.batch };
+  void postDeliveries(lane.connection, target, deliveries, timeoutMs, dispatch.abort.signal)
+    .then((outcome) => {
+      if (dispatch.abort.signal.aborted) return null;
+      lane.window.record(
+        { strained: isStrained(outcome.statusCode, outcome.durationMs, timeoutMs / 2), startedAt },
+        Date.now(),
+      );
+      const attempted = { endpointId: endpoint.id, platformId: endpoint.platform_id, url: endpoint.url };
+      dispatch.recorder.add({ deliveries: group, endpoint: attempted, outcome });
+      return outcome;
+    })
+    .then((outcome) => settle(dispatch, lane, group, outcome));
+}
+
+/** A disabled endpoint's due deliveries end `failed` without a POST, a batch at a time. */
+async function endDisabled(dispatch: Dispatch, endpoint: LaneEndpoint): Promise<boolean> {
+  const lease = Math.ceil(dispatch.settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
+  const claimed = await claimDueDeliveries(dispatch.em(), endpoint.id, DISABLED_BATCH, lease);
+  const outcome = { ok: false, statusCode: null, error: 'endpoint disabled', final: true, durationMs: 0 };
+  if (claimed.length > 0) dispatch.recorder.add({ deliveries: claimed, endpoint: null, outcome });
+  return claimed.length > 0;
+}
+
+/** Claims what the lane has room for now and starts its POSTs; false when nothing was due. */
+async function claimAndPost(dispatch: Dispatch, lane: Lane, room: number): Promise<boolean> {
+  const endpoint = await laneEndpoint(dispatch.em(), lane.endpointId);
+  if (!endpoint) return false;
+  if (!endpoint.is_active) return endDisabled(dispatch, endpoint);
+  const perPost = endpoint.batch ? WEBHOOK_BATCH_MAX : 1;
+  const lease = Math.ceil(dispatch.settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
+  const claimed = await claimDueDeliveries(dispatch.em(), lane.endpointId, room * perPost, lease);
+  dispatch.claimed += claimed.length;
+  for (let at = 0; at < claimed.length; at += perPost)
+    startPost(dispatch, lane, endpoint, claimed.slice(at, at + perPost));
+  return claimed.length > 0;
+}
+
+/**
+ * One endpoint's lane: claims its due deliveries while its window and the platform's share have room, until none
+ * are due and its POSTs have ended. It claims once half its window is free (or it has nothing in flight), so a busy
+ * endpoint costs one claim per several deliveries, not one each.
+ */
+async function drain(dispatch: Dispatch, lane: Lane): Promise<void> {
+  while (!dispatch.stopping) {
+    const room = Math.min(lane.window.limit - lane.inFlight, platformRoom(dispatch, lane.platformId));
+    if (room <= 0 || (lane.inFlight > 0 && room * 2 < lane.window.limit)) {
+      await dispatch.freed;
+      continue;
+    }
+    if (!(await claimAndPost(dispatch, lane, room))) {
+      if (lane.inFlight === 0) break;
+      await dispatch.freed;
+    }
+  }
+  while (lane.inFlight > 0) await dispatch.freed;
+}
+
+function startLane(dispatch: Dispatch, endpoint: LaneEndpoint): void {
+  if (dispatch.lanes.has(endpoint.id) || dispatch.stopping) return;
+  const lane: Lane = {
+    endpointId: endpoint.id,
+    platformId: endpoint.platform_id,
+    window: windowOf(dispatch, endpoint.id),
+    connection: new DestinationConnection(dispatch.settings.destinations),
+    inFlight: 0,
+  };
+  const running = drain(dispatch, lane)
+    .catch((error: unknown) =>
+      dispatch.log.warn({ endpointId: endpoint.id, reason: (error as Error).message }, 'webhook lane stopped'),
+    )
+    .finally(() => {
+      dispatch.lanes.delete(endpoint.id);
+      void lane.connection.close();
+    });
+  dispatch.lanes.set(endpoint.id, running);
+}
+
+async function discover(dispatch: Dispatch): Promise<void> {
+  try {
+    for (const endpoint of await endpointsWithDueDeliveries(dispatch.em())) startLane(dispatch, endpoint);
+  } catch (error) {
+    dispatch.log.debug({ reason: (error as Error).message }, 'looking for due webhook deliveries failed');
+  }
+}
+
+/** Stops claiming, lets the POSTs under way end (up to `timeoutMs`, then aborts them) and writes their outcomes. */
+async function stopDispatch(dispatch: Dispatch, timeoutMs: number): Promise<void> {
+  dispatch.stopping = true;
+  slotFreed(dispatch);
+  const deadline = Date.now() + timeoutMs;
+  const lanes = Promise.all(dispatch.lanes.values());
+  const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+  await Promise.race([lanes, timeout]);
+  dispatch.abort.abort();
+  await lanes;
+  await dispatch.recorder.stop(Math.max(1000, deadline - Date.now()));
+}
+
+function startDispatcher(
+  settings: DispatcherSettings,
+  root: EntityManager,
+  log: Logger,
+  jobs: JobQueue,
+): RunningWorker {
+  const em = () => root.fork();
+  const recorder = new AttemptRecorder({
+    em,
+    jobs,
+    log,
+    policy: settings.policy,
+    disableAfterHours: settings.disableAfterHours,
+  });
+  const dispatch: Dispatch = {
+    ...{ settings, em, log, recorder, stopping: false, abort: new AbortController() },
+    ...{ inFlight: new Map(), posts: 0, claimed: 0, windows: new Map(), lanes: new Map() },
+    freed: Promise.resolve(),
+    wake: () => undefined,
+  };
+  slotFreed(dispatch);
+  let discovering = Promise.resolve();
+  const discovery = setInterval(() => {
+    discovering = discovering.then(() => discover(dispatch));
+  }, DISCOVER_EVERY_MS);
+  log.info({ concurrency: settings.concurrency, endpointWindow: ENDPOINT_WINDOW }, 'webhook dispatcher started');
+
+  const gauge = async (manager: EntityManager) => {
+    const { queue, due, later, lagSeconds } = await deliveryGauge(manager);
+    // Claimed deliveries are pending with a lease in the future: this instance's count as due until written.
+    const ours = dispatch.claimed + recorder.unwritten;
+    return { queue, due: due + ours, later: Math.max(0, later - ours), lagSeconds };
+  };
+  return {
+    backlog: (manager) => gauge(manager),
+    gauges: async (manager) => [await gauge(manager)],
+    async stop(timeoutMs) {
+      clearInterval(discovery);
+      await discovering;
+      await stopDispatch(dispatch, timeoutMs);
+    },
+  };
+}
+
+/**
+ * The webhook dispatcher, one per instance with the worker (DELIVERY_WORKER): each endpoint with due deliveries is
+ * worked by its own lane, claiming its deliveries in batches from their table (webhook-lanes.ts) and POSTing as many
+ * at once as the endpoint's window allows (webhook-window.ts), within the platform's share of the instance's slots.
+ * Outcomes are written in batches (webhook-recorder.ts). Why not one pg-boss job per delivery: docs/architecture.md.
+ */
+export function webhookDispatcher(settings: DispatcherSettings): BackgroundWorker {
+  return {
+    name: 'webhook dispatcher',
+    start: ({ em, logger, jobs }) =>
+      startDispatcher(settings, em, logger.child({ component: 'webhook-dispatcher' }), jobs),
+  };
+}
+
+export { WEBHOOK_QUEUE };
