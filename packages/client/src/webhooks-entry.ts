@@ -1,11 +1,16 @@
 // `@switchboard/client/webhooks`: verifying and typing webhook deliveries without the API client, the contract or
 // zod, for a receiver whose bundle must stay small (an edge function). Measured in tests/sdk/light-imports.test.ts.
 import type { WebhookHeaders } from './webhook-signature.js';
-import { verifySignedEvent } from './webhook-signature.js';
+import { verifySignedBatch, verifySignedEvent, type WebhookBatchEvent } from './webhook-signature.js';
 import type { SwitchboardEvent } from './generated/api.js';
 
 export type * from './generated/events.js';
-export { WebhookVerificationError, type WebhookHeaders, type WebhookVerificationReason } from './webhook-signature.js';
+export {
+  WebhookVerificationError,
+  type WebhookBatchEvent,
+  type WebhookHeaders,
+  type WebhookVerificationReason,
+} from './webhook-signature.js';
 
 /**
  * Checks a webhook delivery and returns its event, typed: `switch (event.type)` narrows `event.data`.
@@ -25,4 +30,17 @@ export function verifyWebhook(
   secret: string | readonly string[],
 ): SwitchboardEvent {
   return verifySignedEvent(rawBody, headers, secret);
+}
+
+/**
+ * Checks a batched delivery (an endpoint with `batch: true`: a JSON array of up to 100 events, signed once) and
+ * returns its events, oldest first, each with its `webhookId`; a single delivery is read as a batch of one. As
+ * verifyWebhook: the signature, the timestamp and each event's type, not its schema.
+ */
+export function verifyWebhookBatch(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string | readonly string[],
+): WebhookBatchEvent[] {
+  return verifySignedBatch(rawBody, headers, secret);
 }

@@ -119,7 +119,8 @@ function startPost(dispatch: Dispatch, lane: Lane, endpoint: LaneEndpoint, group
     previousSecret:
       endpoint.previous_secret_ciphertext &&
       dispatch.settings.secrets.open(endpoint.id, endpoint.previous_secret_ciphertext),
-    previousSecretExpiresAt: endpoint.previous_secret_expires_at,
+    // Raw rows may carry timestamps as text.
+    previousSecretExpiresAt: endpoint.previous_secret_expires_at && new Date(endpoint.previous_secret_expires_at),
   });
   const deliveries = group.map((delivery) => ({ webhookId: delivery.webhook_id, payload: delivery.payload }));
   const { timeoutMs } = dispatch.settings;

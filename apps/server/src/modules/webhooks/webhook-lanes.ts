@@ -18,7 +18,7 @@ export interface ClaimedDelivery {
   webhook_id: string;
   payload: Record<string, unknown>;
   attempts: number;
-  created_at: Date;
+  created_at: Date | string;
 }
 
 /** The endpoint a lane delivers to, read at each claim (a rotation, a pause or a new URL applies at once). */
@@ -30,7 +30,7 @@ export interface LaneEndpoint {
   batch: boolean;
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
-  previous_secret_expires_at: Date | null;
+  previous_secret_expires_at: Date | string | null;
 }
 
 /**
