@@ -92,12 +92,17 @@ interface Lane {
   inFlight: number;
 }
 
+/** Takes (or, negative, gives back) `slots` of the lane's platform and of the instance for the lane. */
+function hold(dispatch: Dispatch, lane: Lane, slots: number): void {
+  lane.inFlight += slots;
+  dispatch.posts += slots;
+  dispatch.inFlight.set(lane.platformId, (dispatch.inFlight.get(lane.platformId) ?? 0) + slots);
+  if (slots < 0) slotFreed(dispatch);
+}
+
 function settle(dispatch: Dispatch, lane: Lane, group: readonly ClaimedDelivery[], outcome: PostOutcome | null) {
-  lane.inFlight -= 1;
-  dispatch.posts -= 1;
-  dispatch.inFlight.set(lane.platformId, (dispatch.inFlight.get(lane.platformId) ?? 1) - 1);
   dispatch.claimed -= group.length;
-  slotFreed(dispatch);
+  hold(dispatch, lane, -1);
   if (outcome) return;
   // Stopped mid-POST: the receiver's answer is unknown, so the deliveries are due again at once (an instance that
   // dies instead leaves them claimed until the lease ends).
@@ -109,11 +114,11 @@ function settle(dispatch: Dispatch, lane: Lane, group: readonly ClaimedDelivery[
   );
 }
 
-/** Starts one POST of `group` (one delivery, or a batch); its outcome goes to the recorder and the lane's window. */
+/**
+ * Starts one POST of `group` (one delivery, or a batch) on a slot already held; its outcome goes to the recorder and
+ * the lane's window.
+ */
 function startPost(dispatch: Dispatch, lane: Lane, endpoint: LaneEndpoint, group: readonly ClaimedDelivery[]) {
-  lane.inFlight += 1;
-  dispatch.posts += 1;
-  dispatch.inFlight.set(lane.platformId, (dispatch.inFlight.get(lane.platformId) ?? 0) + 1);
   const secrets = signingSecrets({
     secret: dispatch.settings.secrets.open(endpoint.id, endpoint.secret_ciphertext),
     previousSecret:
@@ -149,18 +154,25 @@ async function endDisabled(dispatch: Dispatch, endpoint: LaneEndpoint): Promise<
   return claimed.length > 0;
 }
 
-/** Claims what the lane has room for now and starts its POSTs; false when nothing was due. */
-async function claimAndPost(dispatch: Dispatch, lane: Lane, room: number): Promise<boolean> {
-  const endpoint = await laneEndpoint(dispatch.em(), lane.endpointId);
-  if (!endpoint) return false;
-  if (!endpoint.is_active) return endDisabled(dispatch, endpoint);
-  const perPost = endpoint.batch ? WEBHOOK_BATCH_MAX : 1;
-  const lease = Math.ceil(dispatch.settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
-  const claimed = await claimDueDeliveries(dispatch.em(), lane.endpointId, room * perPost, lease);
-  dispatch.claimed += claimed.length;
-  for (let at = 0; at < claimed.length; at += perPost)
-    startPost(dispatch, lane, endpoint, claimed.slice(at, at + perPost));
-  return claimed.length > 0;
+/** Claims what `slots` allow and starts the POSTs; the slots are held from before the claim, so lanes claiming at
+ * once never take more than the platform's share between them. False when nothing was due. */
+async function claimAndPost(dispatch: Dispatch, lane: Lane, slots: number): Promise<boolean> {
+  hold(dispatch, lane, slots);
+  let posts = 0;
+  try {
+    const endpoint = await laneEndpoint(dispatch.em(), lane.endpointId);
+    if (!endpoint) return false;
+    if (!endpoint.is_active) return await endDisabled(dispatch, endpoint);
+    const perPost = endpoint.batch ? WEBHOOK_BATCH_MAX : 1;
+    const lease = Math.ceil(dispatch.settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
+    const claimed = await claimDueDeliveries(dispatch.em(), lane.endpointId, slots * perPost, lease);
+    dispatch.claimed += claimed.length;
+    for (; posts * perPost < claimed.length; posts++)
+      startPost(dispatch, lane, endpoint, claimed.slice(posts * perPost, (posts + 1) * perPost));
+    return claimed.length > 0;
+  } finally {
+    hold(dispatch, lane, posts - slots);
+  }
 }
 
 /**
