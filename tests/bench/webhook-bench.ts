@@ -9,7 +9,6 @@ import {
   queueWebhookEvents,
   seed,
   startServer,
-  type Database,
 } from '@switchboard/server';
 import pg from 'pg';
 import { startProduct } from './servers.js';
@@ -18,7 +17,8 @@ import { startProduct } from './servers.js';
  * The webhook figures (`webhooks` in BENCH_ONLY; issue #45): one platform's endpoint answering in
  * BENCH_WEBHOOK_ANSWER_MS (default 6) receives `message.status.updated`-sized events produced at BENCH_WEBHOOK_RATE
  * a second (default 200, a broadcast's statuses at the channel budget) for BENCH_WEBHOOK_SECONDS (default 60), while
- * another platform's endpoint, which never answers, has 0, 10,000 or 100,000 deliveries waiting (BENCH_WEBHOOK_WAITING).
+ * another platform's endpoint, which never answers, has 0, 10,000 or 100,000 deliveries waiting
+ * (BENCH_WEBHOOK_WAITING).
  * Events are committed from this process through the product's own write path (queueWebhookEvents, a worker-less
  * instance); the product (its own process, `node apps/server/dist/main.js`) delivers them. Per run: events produced
  * and delivered a second, deliveries per 10 s, the lag (receipt − the event's commit) p50/p99, and how long the
@@ -159,9 +159,10 @@ async function run(bench: Bench, fast: Awaited<ReturnType<typeof receiver>>, wai
       await new Promise((resolve) => setTimeout(resolve, 100));
     const drainedAfterMs = Math.max(0, (fast.arrivals.at(-1)?.at ?? stoppedAt) - stoppedAt);
     const perTenSeconds: number[] = [];
-    for (const { at } of fast.arrivals)
-      perTenSeconds[Math.floor((at - started) / 10_000)] =
-        (perTenSeconds[Math.floor((at - started) / 10_000)] ?? 0) + 1;
+    for (const { at } of fast.arrivals) {
+      const bucket = Math.floor((at - started) / 10_000);
+      perTenSeconds[bucket] = (perTenSeconds[bucket] ?? 0) + 1;
+    }
     const lags = fast.arrivals.map((arrival) => arrival.lag).sort((a, b) => a - b);
     await client.query(`delete from webhook_deliveries where endpoint_id = ${noisyEndpoint}`);
     return {
@@ -197,10 +198,11 @@ async function timed(client: pg.Client, query: string, values: unknown[], times 
   );
 }
 
-/** The former share count (SHARE_WAITING_SQL, up to 10,000) against the turn tables' statement (events/fair-shares.ts). */
+/** The former share count (SHARE_WAITING_SQL, up to 10,000) and the turn tables' statement (events/fair-shares.ts). */
 const FORMER_COUNT = `select count(*)::int from (select 1 from pgboss.job where name = $1 and group_id = $2
   and state < 'active' limit 10000) share_jobs`;
-const TAKE_TURN = `with clock as (select coalesce((select served_turn from job_queue_turns where queue = $1), 0) as served),
+const TAKE_TURN = `with clock as (
+    select coalesce((select served_turn from job_queue_turns where queue = $1), 0) as served),
   taken as (insert into job_share_turns as s (queue, share, next_turn) select $1, $2, served + 1 from clock
     on conflict (queue, share) do update set next_turn = greatest(s.next_turn, (select served from clock)) + 1
     returning s.next_turn - 1 as turn)
@@ -284,8 +286,9 @@ export async function webhookBench(
 export function webhookReport(figures: WebhookFigures): string {
   const rows = figures.runs.map(
     (r) =>
-      `| ${r.waiting.toLocaleString('en')} | ${r.producedPerSecond} | ${r.deliveredPerSecond} | ${r.lagP50Ms}/${r.lagP99Ms} | ` +
-      `${r.drainedAfterMs} | ${r.perTenSeconds.join(', ')} | ${r.load.map((l) => l.toFixed(1)).join('→')} |`,
+      `| ${r.waiting.toLocaleString('en')} | ${r.producedPerSecond} | ${r.deliveredPerSecond} | ` +
+      `${r.lagP50Ms}/${r.lagP99Ms} | ${r.drainedAfterMs} | ${r.perTenSeconds.join(', ')} | ` +
+      `${r.load.map((l) => l.toFixed(1)).join('→')} |`,
   );
   const shares = figures.shares.map(
     (s) => `| ${s.waiting.toLocaleString('en')} | ${s.formerCountMs.toFixed(3)} | ${s.turnMs.toFixed(3)} |`,
@@ -293,7 +296,8 @@ export function webhookReport(figures: WebhookFigures): string {
   return [
     `webhooks: ${figures.rate} events/s for ${figures.seconds} s, the endpoint answering in ${figures.answerMs} ms`,
     '',
-    '| waiting (other platform) | produced/s | delivered/s | lag p50/p99 ms | drained after the load, ms | deliveries per 10 s | load |',
+    '| waiting (other platform) | produced/s | delivered/s | lag p50/p99 ms | drained after the load, ms | ' +
+      'deliveries per 10 s | load |',
     '|---|---|---|---|---|---|---|',
     ...rows,
     '',

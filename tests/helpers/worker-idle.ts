@@ -41,7 +41,8 @@ export function processBacklog(server: ServerProcess): () => Promise<JobBacklog>
 
 /**
  * Idle, with every job and webhook delivery that waits for a retry run now: a job whose worker was killed, or whose
- * completion an outage swallowed, is re-run by pg-boss after its backoff (a delivery when its claim's lease ends). Running it at once, then waiting for idle again, shows
+ * completion an outage swallowed, is re-run by pg-boss after its backoff (a delivery when its claim's lease ends).
+ * Running it at once, then waiting for idle again, shows
  * that the re-run does nothing (the backlog then has nothing left for later) instead of waiting out the backoff.
  */
 export async function untilRetriesRun(

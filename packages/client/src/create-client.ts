@@ -189,5 +189,6 @@ export function createClient(options: ClientOptions): SwitchboardClient {
   });
   const streamSettings = { baseUrl: validBaseUrl(options.baseUrl), apiKey: options.apiKey, userAgent: agent };
   const events = { stream: (streamOptions?: EventStreamOptions) => openEventStream(streamSettings, streamOptions) };
-  return { ...tree, paginate, webhooks: { verify: verifyWebhook, verifyBatch: verifyWebhookBatch }, events } as unknown as SwitchboardClient;
+  const webhooks = { verify: verifyWebhook, verifyBatch: verifyWebhookBatch };
+  return { ...tree, paginate, webhooks, events } as unknown as SwitchboardClient;
 }

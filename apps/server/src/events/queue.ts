@@ -96,6 +96,18 @@ async function shareOptions(db: Db, queue: string, data: object, share: string |
   return { data: withTurn(data, turn), options: { group: { id: share }, priority: -ahead } satisfies SendOptions };
 }
 
+/** Sends a job through the caller's open transaction, so the job exists if, and only if, it commits. */
+function sender(boss: PgBoss) {
+  return async (tx: EntityManager, queue: string, data: object, options: SendOptions & { share?: string }) => {
+    const transaction = tx.getTransactionContext<Parameters<typeof fromKysely>[0]>();
+    if (!transaction) throw new Error(`queueing a ${queue} job needs an open transaction`);
+    const { share, ...send } = options;
+    const db = fromKysely(transaction);
+    const fair = await shareOptions(db, queue, data, share);
+    await boss.send(queue, fair.data, { ...send, ...fair.options, db });
+  };
+}
+
 /** A queue the worker runs, as the modules declared it (see DeliveryTarget and Task in kit/jobs.ts). */
 export interface QueueSpec {
   name: string;
@@ -162,20 +174,7 @@ export async function startQueue(
   await createQueues(boss, queues);
   const clock = clockOf(() => boss.getDb());
   for (const spec of queues) await clock.ensure(spec.name);
-  /** Inserts through the caller's open transaction, so the job exists if, and only if, it commits. */
-  async function sendWithin(
-    tx: EntityManager,
-    queue: string,
-    data: object,
-    options: SendOptions & { share?: string },
-  ): Promise<void> {
-    const transaction = tx.getTransactionContext<Parameters<typeof fromKysely>[0]>();
-    if (!transaction) throw new Error(`queueing a ${queue} job needs an open transaction`);
-    const { share, ...send } = options;
-    const db = fromKysely(transaction);
-    const fair = await shareOptions(db, queue, data, share);
-    await boss.send(queue, fair.data, { ...send, ...fair.options, db });
-  }
+  const sendWithin = sender(boss);
   const names = queues.map((spec) => spec.name);
   const wanted = new Map(queues.flatMap((spec) => (spec.wanted ? [[spec.name, spec.wanted] as const] : [])));
   return {

@@ -121,6 +121,11 @@ async function queueStatsOf(boss: Boss, queues: ReturnType<typeof queueSpecsOf>)
   );
 }
 
+const sumOf = (counts: readonly JobBacklog[]): JobBacklog => ({
+  due: counts.reduce((sum, count) => sum + count.due, 0),
+  later: counts.reduce((sum, count) => sum + count.later, 0),
+});
+
 /**
  * The delivery worker, inside the server process: the modules' delivery targets and tasks. Jobs arrive by
  * LISTEN/NOTIFY as soon as the transaction that queued them commits; the 1-second poll is the backstop and what
@@ -171,13 +176,8 @@ export async function startEvents(
 
   return {
     queue,
-    async backlog() {
-      const counts = [await backlog(), ...(await Promise.all(running.map((w) => w.backlog(database.orm.em.fork()))))];
-      return {
-        due: counts.reduce((sum, count) => sum + count.due, 0),
-        later: counts.reduce((sum, count) => sum + count.later, 0),
-      };
-    },
+    backlog: async () =>
+      sumOf([await backlog(), ...(await Promise.all(running.map((w) => w.backlog(database.orm.em.fork()))))]),
     async stop() {
       await Promise.all(running.map((worker) => worker.stop(config.SHUTDOWN_TIMEOUT_MS)));
       await stop(config.SHUTDOWN_TIMEOUT_MS);

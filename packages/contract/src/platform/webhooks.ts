@@ -280,10 +280,10 @@ export const webhooksContract = {
         'signing for 24 h beside it: each POST then carries two signatures in `webhook-signature`, and a receiver ' +
         'accepts it with either secret (message `Webhook secret rotated successfully`); `delete: true` deletes the ' +
         'endpoint and its delivery log (message `Webhook endpoint deleted successfully`).',
-      `\`batch: true\` (at creation or later) delivers in batches: each POST carries up to ${WEBHOOK_BATCH_MAX} events ` +
-        'as a JSON array, oldest first, each element an event with its own `webhookId` (the `webhook-id` it would ' +
-        'have alone, the same on every retry: act once per `webhookId`); the `webhook-id` header then names the ' +
-        'batch, and the signature covers the whole array. A 2xx acknowledges every event in it.',
+      `\`batch: true\` (at creation or later) delivers in batches: each POST carries up to ${WEBHOOK_BATCH_MAX} ` +
+        'events as a JSON array, oldest first, each element an event with its own `webhookId` (the `webhook-id` it ' +
+        'would have alone, the same on every retry: act once per `webhookId`); the `webhook-id` header then names ' +
+        'the batch, and the signature covers the whole array. A 2xx acknowledges every event in it.',
       '`redeliver` (a delivery id, alone): queues one fresh attempt of a delivered or failed delivery with the same ' +
         '`webhook-id`; the reply is the delivery (message `Redelivery queued`).',
       'URLs must be https:// and must not resolve to a private, loopback or link-local address (checked again at ' +

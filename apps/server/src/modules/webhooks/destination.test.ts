@@ -171,7 +171,7 @@ describe('checkDestination', () => {
 });
 
 describe('pinnedLookup', () => {
-  it('a destination connection connects to the address it checked, not to what the name resolves to later', async () => {
+  it('a connection connects to the address it checked, not to what the name resolves to later', async () => {
     // Only 127.0.0.2 listens: the system resolver's answer for localhost (127.0.0.1, ::1) would be refused.
     const server = createServer((_req, res) => res.end('pinned'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
