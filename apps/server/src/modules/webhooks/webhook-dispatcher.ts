@@ -125,7 +125,7 @@ function startPost(dispatch: Dispatch, lane: Lane, endpoint: LaneEndpoint, group
       endpoint.previous_secret_ciphertext &&
       dispatch.settings.secrets.open(endpoint.id, endpoint.previous_secret_ciphertext),
     // Raw rows may carry timestamps as text.
-    previousSecretExpiresAt: endpoint.previous_secret_expires_at && new Date(endpoint.previous_secret_expires_at),
+    previousSecretExpiresAt: endpoint.previous_secret_expires_at ? new Date(endpoint.previous_secret_expires_at) : null,
   });
   const deliveries = group.map((delivery) => ({ webhookId: delivery.webhook_id, payload: delivery.payload }));
   const { timeoutMs } = dispatch.settings;
