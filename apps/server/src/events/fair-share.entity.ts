@@ -19,7 +19,7 @@ const JobQueueTurnSchema = defineEntity({
   tableName: 'job_queue_turns',
   properties: {
     queue: p.string().length(100).primary(),
-    servedTurn: p.bigint('number').default(0),
+    servedTurn: p.bigint('number'),
   },
 });
 export class JobQueueTurn extends JobQueueTurnSchema.class {}

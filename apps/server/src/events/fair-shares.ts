@@ -51,7 +51,9 @@ export function clockOf(db: () => Db) {
   const seen = new Map<string, number>();
   return {
     async ensure(queue: string) {
-      await db().executeSql(`insert into job_queue_turns (queue) values ($1) on conflict do nothing`, [queue]);
+      await db().executeSql(`insert into job_queue_turns (queue, served_turn) values ($1, 0) on conflict do nothing`, [
+        queue,
+      ]);
     },
     async started(queue: string, turn: number | undefined) {
       if (turn === undefined || turn <= (seen.get(queue) ?? -1)) return;

@@ -24,7 +24,7 @@ export class WebhookLanes extends Migration {
         "next_turn" bigint not null, constraint "job_share_turns_pkey" primary key ("queue", "share"));`,
     );
     this.addSql(
-      `create table "job_queue_turns" ("queue" varchar(100) not null, "served_turn" bigint not null default 0,
+      `create table "job_queue_turns" ("queue" varchar(100) not null, "served_turn" bigint not null,
         constraint "job_queue_turns_pkey" primary key ("queue"));`,
     );
     // The jobs that used to carry webhook deliveries: the rows themselves are the queue now.
