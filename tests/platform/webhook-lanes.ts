@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from '../helpers/database.js';
 
 /** One POST as a load receiver saw it. */
-export interface LoadHit {
+interface LoadHit {
   at: number;
   headers: IncomingHttpHeaders;
   body: string;

@@ -10,7 +10,7 @@ const JobShareTurnSchema = defineEntity({
     nextTurn: p.bigint('number'),
   },
 });
-export class JobShareTurn extends JobShareTurnSchema.class {}
+class JobShareTurn extends JobShareTurnSchema.class {}
 JobShareTurnSchema.setClass(JobShareTurn);
 
 /** The latest turn a worker started in one pg-boss queue: the queue's clock (see events/fair-shares.ts). */
@@ -22,7 +22,7 @@ const JobQueueTurnSchema = defineEntity({
     servedTurn: p.bigint('number'),
   },
 });
-export class JobQueueTurn extends JobQueueTurnSchema.class {}
+class JobQueueTurn extends JobQueueTurnSchema.class {}
 JobQueueTurnSchema.setClass(JobQueueTurn);
 
 /** The tables the job queue's fair shares keep: wiring.ts adds them to the modules' entities. */

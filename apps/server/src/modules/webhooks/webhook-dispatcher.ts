@@ -12,7 +12,6 @@ import {
   endpointsWithDueDeliveries,
   laneEndpoint,
   releaseClaims,
-  WEBHOOK_QUEUE,
   type ClaimedDelivery,
   type LaneEndpoint,
 } from './webhook-lanes.js';
@@ -294,4 +293,3 @@ export function webhookDispatcher(settings: DispatcherSettings): BackgroundWorke
   };
 }
 
-export { WEBHOOK_QUEUE };

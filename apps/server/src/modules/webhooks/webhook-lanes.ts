@@ -10,7 +10,7 @@ import type { Backlog, QueueGauge } from '../../kit/jobs.js';
  */
 
 /** The queue name the dispatcher's deliveries are known by (logs, /metrics). */
-export const WEBHOOK_QUEUE = 'webhook.deliver';
+const WEBHOOK_QUEUE = 'webhook.deliver';
 
 /** A claimed delivery, as its POST and its record need it. */
 export interface ClaimedDelivery {

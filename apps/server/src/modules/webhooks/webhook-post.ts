@@ -27,7 +27,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
  * The body and `webhook-id` of a POST: one delivery is its event and its own id; a batch is the JSON array of its
  * events, each with its `webhookId`, under an id derived from theirs (the same batch retried keeps its id).
  */
-export function postBody(deliveries: readonly PostedDelivery[], batch: boolean): { webhookId: string; body: string } {
+function postBody(deliveries: readonly PostedDelivery[], batch: boolean): { webhookId: string; body: string } {
   if (!batch) return { webhookId: deliveries[0]!.webhookId, body: JSON.stringify(deliveries[0]!.payload) };
   const ids = deliveries.map((delivery) => delivery.webhookId);
   const digest = createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 32);
