@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Database } from '../db/orm.js';
 import type {
@@ -121,6 +122,14 @@ async function queueStatsOf(boss: Boss, queues: ReturnType<typeof queueSpecsOf>)
   );
 }
 
+function announce(logger: Logger, on: boolean, described: Record<string, unknown>, queues: readonly QueueSpec[]) {
+  if (on) return logger.info(described, 'delivery worker started');
+  logger.info(
+    { queues: queues.map((spec) => spec.name) },
+    'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker',
+  );
+}
+
 const sumOf = (counts: readonly JobBacklog[]): JobBacklog => ({
   due: counts.reduce((sum, count) => sum + count.due, 0),
   later: counts.reduce((sum, count) => sum + count.later, 0),
@@ -156,28 +165,27 @@ export async function startEvents(
     consume<JobData>(runtime, task.queue.name, task, taskLog, 'task', (data, signal) =>
       task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
     );
-  const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
+  const described = Object.assign({ retryHours: policy.windowHours }, ...modules.map((jobs) => jobs.describe));
   const workers = modules.flatMap((jobs) => jobs.workers ?? []);
   const running: RunningWorker[] = [];
+  // Workers this instance does not run still show what waits in their tables.
+  const queuedOf = async (em: EntityManager) =>
+    config.DELIVERY_WORKER ? [] : (await Promise.all(workers.map((worker) => worker.queued?.(em) ?? []))).flat();
   if (config.DELIVERY_WORKER) {
     for (const target of targets) await work(target);
     for (const task of tasks) await runTasks(task);
     for (const worker of workers) running.push(worker.start({ em: database.orm.em.fork(), logger, jobs: queue }));
-    logger.info(
-      { ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours },
-      'delivery worker started',
-    );
-  } else {
-    logger.info(
-      { queues: queues.map((spec) => spec.name) },
-      'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker',
-    );
   }
+  announce(logger, config.DELIVERY_WORKER, { ...described, retrySchedule: policy.schedule }, queues);
 
   return {
     queue,
     backlog: async () =>
-      sumOf([await backlog(), ...(await Promise.all(running.map((w) => w.backlog(database.orm.em.fork()))))]),
+      sumOf([
+        await backlog(),
+        ...(await Promise.all(running.map((worker) => worker.backlog(database.orm.em.fork())))),
+        ...(await queuedOf(database.orm.em.fork())),
+      ]),
     async stop() {
       await Promise.all(running.map((worker) => worker.stop(config.SHUTDOWN_TIMEOUT_MS)));
       await stop(config.SHUTDOWN_TIMEOUT_MS);
@@ -186,7 +194,7 @@ export async function startEvents(
     queueStats: () => queueStatsOf(boss, queues),
     async gauges() {
       const own = await Promise.all(running.map((worker) => worker.gauges?.(database.orm.em.fork()) ?? []));
-      return [...(await runtime.gauges()), ...own.flat()];
+      return [...(await runtime.gauges()), ...own.flat(), ...(await queuedOf(database.orm.em.fork()))];
     },
   };
 }

@@ -171,6 +171,11 @@ export interface Backlog {
 export interface BackgroundWorker {
   name: string;
   start(deps: { em: EntityManager; logger: Logger; jobs: JobQueue }): RunningWorker;
+  /**
+   * Its queues as its table holds them, on an instance that does not run it (DELIVERY_WORKER=false): what waits there
+   * counts in that instance's backlog and /metrics too.
+   */
+  queued?(em: EntityManager): Promise<QueueGauge[]>;
 }
 
 export interface RunningWorker {

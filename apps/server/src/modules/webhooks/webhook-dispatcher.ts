@@ -290,6 +290,6 @@ export function webhookDispatcher(settings: DispatcherSettings): BackgroundWorke
     name: 'webhook dispatcher',
     start: ({ em, logger, jobs }) =>
       startDispatcher(settings, em, logger.child({ component: 'webhook-dispatcher' }), jobs),
+    queued: async (em) => [await deliveryGauge(em)],
   };
 }
-
