@@ -105,6 +105,7 @@ async function benchTenants(adminUrl: string, fastUrl: string, silentUrl: string
       users: [
         { ref: 'owner', platform: 'measured', email: 'owner@measured.example.com', name: 'Owner', role: 'owner' },
       ].map((user) => ({ ...user, platformAccess: true, apiKey: true })),
+      channels: [{ ref: 'main', platform: 'measured', name: 'Bench', phone: '15550001111', users: ['owner'] }],
     },
     writer.services,
   );
@@ -114,8 +115,8 @@ async function benchTenants(adminUrl: string, fastUrl: string, silentUrl: string
 type Bench = Awaited<ReturnType<typeof benchTenants>>;
 
 /** A status event as a broadcast's status batch emits it, stamped with its commit time for the lag. */
-function statusEvent(n: number, committedAt: number) {
-  const data = { msgid: `wamid.bench${n}`, status: 'delivered', committedAt, channelId: 'bench', to: '15550001111' };
+function statusEvent(n: number, committedAt: number, channelId: string) {
+  const data = { msgid: `wamid.bench${n}`, status: 'delivered', committedAt, channelId, to: '15550001111' };
   return { type: 'message.status.updated', timestamp: new Date(committedAt).toISOString(), data } as never;
 }
 
@@ -127,7 +128,8 @@ async function produce(bench: Bench, platformId: string): Promise<number> {
   for (let tick = 0; Date.now() - started < SECONDS * 1000; tick++) {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + tick * TICK_MS - Date.now())));
     await bench.database.orm.em.fork().transactional(async (tx) => {
-      const events = Array.from({ length: perTick }, (_, i) => statusEvent(produced + i, Date.now()));
+      const channelId = bench.ids.channels!.main!;
+      const events = Array.from({ length: perTick }, (_, i) => statusEvent(produced + i, Date.now(), channelId));
       await queueWebhookEvents({ em: tx }, bench.writer.jobs, platformId, events);
     });
     produced += perTick;
