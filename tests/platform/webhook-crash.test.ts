@@ -80,7 +80,8 @@ describe('webhook deliveries survive SIGKILL mid-backlog', () => {
     const ids = new Set(receiver.hits.map((hit) => hit.headers['webhook-id']));
     expect(ids.size).toBe(COUNT);
     console.info(
-      `${beforeCrash} POSTs before the SIGKILL; ${receiver.hits.length - COUNT} deliveries POSTed twice (at least once)`,
+      `${beforeCrash} POSTs before the SIGKILL; ${receiver.hits.length - COUNT} deliveries POSTed twice ` +
+        '(at least once)',
     );
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
