@@ -61,6 +61,8 @@ export class AttemptRecorder {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private stopping = false;
+  /** Since when writing fails (an outage): logged once when it starts and once when it ends. */
+  private failingSince: number | undefined;
 
   constructor(private readonly deps: RecorderDeps) {}
 
@@ -109,16 +111,21 @@ export class AttemptRecorder {
           await recordEndpointHealth(tx, jobs, endpoint, ok, now, disableAfterHours);
       });
     } catch (error) {
-      log.warn(
-        { reason: (error as Error).message, posts: batch.length },
-        'recording webhook attempts failed; retrying',
-      );
+      if (this.failingSince === undefined)
+        log.warn(
+          { reason: (error as Error).message, posts: batch.length },
+          'recording webhook attempts failed; retrying',
+        );
+      this.failingSince ??= Date.now();
       this.waiting.unshift(...batch);
       if (!this.stopping) this.timer ??= setTimeout(() => this.flushNow(), RETRY_FLUSH_MS);
       return;
     } finally {
       this.writing = 0;
     }
+    if (this.failingSince !== undefined)
+      log.info({ failedForMs: Date.now() - this.failingSince }, 'recording webhook attempts works again');
+    this.failingSince = undefined;
     if (this.waiting.length > 0) this.flushNow();
   }
 }
