@@ -12,7 +12,7 @@ import type {
   RunningWorker,
   Task,
 } from '../kit/jobs.js';
-import type { Services } from '../kit/services.js';
+import type { ListenFor, Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
 import { runDelivery } from './delivery.js';
@@ -146,6 +146,7 @@ export async function startEvents(
   logger: Logger,
   factories: readonly JobFactory[],
   services: Pick<Services, 'get'>,
+  listen: ListenFor,
 ): Promise<EventsRuntime> {
   const modules = factories.map((jobs) => jobs({ config, logger, services }));
   const targets = modules.flatMap((jobs) => jobs.targets);
@@ -174,7 +175,8 @@ export async function startEvents(
   if (config.DELIVERY_WORKER) {
     for (const target of targets) await work(target);
     for (const task of tasks) await runTasks(task);
-    for (const worker of workers) running.push(worker.start({ em: database.orm.em.fork(), logger, jobs: queue }));
+    for (const worker of workers)
+      running.push(worker.start({ em: database.orm.em.fork(), logger, jobs: queue, listen }));
   }
   announce(logger, config.DELIVERY_WORKER, { ...described, retrySchedule: policy.schedule }, queues);
 

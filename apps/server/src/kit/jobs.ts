@@ -2,7 +2,7 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { Services } from './services.js';
+import type { ListenFor, Services } from './services.js';
 
 /** Attempt delivery of one row (an email, a webhook delivery) that had `attempt` attempts when queued. */
 export interface DeliveryJob {
@@ -170,7 +170,7 @@ export interface Backlog {
  */
 export interface BackgroundWorker {
   name: string;
-  start(deps: { em: EntityManager; logger: Logger; jobs: JobQueue }): RunningWorker;
+  start(deps: { em: EntityManager; logger: Logger; jobs: JobQueue; listen: ListenFor }): RunningWorker;
   /**
    * Its queues as its table holds them, on an instance that does not run it (DELIVERY_WORKER=false): what waits there
    * counts in that instance's backlog and /metrics too.

@@ -1,6 +1,6 @@
 import { WEBHOOK_BATCH_MAX } from '@switchboard/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BackgroundWorker, JobQueue, RunningWorker } from '../../kit/jobs.js';
+import type { BackgroundWorker, RunningWorker } from '../../kit/jobs.js';
 import type { RetryPolicy } from '../../kit/retry.js';
 import type { Logger } from '../../logger.js';
 import { DestinationConnection, type DestinationPolicy } from './destination.js';
@@ -8,6 +8,7 @@ import { signingSecrets } from './webhook-secrets.js';
 import type { WebhookSecrets } from './webhook-secret-box.js';
 import {
   claimDueDeliveries,
+  DELIVERIES_CHANNEL,
   deliveryGauge,
   endpointsWithDueDeliveries,
   laneEndpoint,
@@ -38,6 +39,8 @@ const ENDPOINT_WINDOW = { initial: 4, max: 64 };
 const LEASE_MARGIN_SECONDS = 10;
 /** The deliveries of a disabled endpoint end in batches of this many, without a POST. */
 const DISABLED_BATCH = 500;
+
+type WorkerDeps = Parameters<BackgroundWorker['start']>[0];
 
 /** What every lane of one dispatcher shares. */
 interface Dispatch {
@@ -235,20 +238,33 @@ async function stopDispatch(dispatch: Dispatch, timeoutMs: number): Promise<void
   await dispatch.recorder.stop(Math.max(1000, deadline - Date.now()));
 }
 
-function startDispatcher(
-  settings: DispatcherSettings,
-  root: EntityManager,
-  log: Logger,
-  jobs: JobQueue,
-): RunningWorker {
-  const em = () => root.fork();
-  const recorder = new AttemptRecorder({
-    em,
-    jobs,
-    log,
-    policy: settings.policy,
-    disableAfterHours: settings.disableAfterHours,
-  });
+/**
+ * Runs `discover` when asked, one at a time: asked again while it runs, it runs once more after. Asked every
+ * DISCOVER_EVERY_MS (retries come due by the clock) and whenever a transaction that queued deliveries commits.
+ */
+function discoverer(dispatch: Dispatch) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const run = (): Promise<void> =>
+    discover(dispatch).then(() => {
+      if (!again || dispatch.stopping) return;
+      again = false;
+      return run();
+    });
+  return {
+    request() {
+      if (running) again = true;
+      else running = run().finally(() => (running = undefined));
+    },
+    settled: () => running ?? Promise.resolve(),
+  };
+}
+
+function startDispatcher(settings: DispatcherSettings, deps: WorkerDeps): RunningWorker {
+  const log = deps.logger.child({ component: 'webhook-dispatcher' });
+  const em = () => deps.em.fork();
+  const { policy, disableAfterHours } = settings;
+  const recorder = new AttemptRecorder({ em, jobs: deps.jobs, log, policy, disableAfterHours });
   const dispatch: Dispatch = {
     ...{ settings, em, log, recorder, stopping: false, abort: new AbortController() },
     ...{ inFlight: new Map(), posts: 0, claimed: 0, windows: new Map(), lanes: new Map() },
@@ -256,10 +272,16 @@ function startDispatcher(
     wake: () => undefined,
   };
   slotFreed(dispatch);
-  let discovering = Promise.resolve();
-  const discovery = setInterval(() => {
-    discovering = discovering.then(() => discover(dispatch));
-  }, DISCOVER_EVERY_MS);
+  const discovery = discoverer(dispatch);
+  const timer = setInterval(() => discovery.request(), DISCOVER_EVERY_MS);
+  const listener = deps.listen(
+    DELIVERIES_CHANNEL,
+    { notified: () => discovery.request(), listening: () => discovery.request(), lost: () => undefined },
+    {
+      lost: 'webhook dispatcher: lost its wake-up listener; it looks for new deliveries every 100 ms meanwhile',
+      back: 'webhook dispatcher: wake-up listener back',
+    },
+  );
   log.info({ concurrency: settings.concurrency, endpointWindow: ENDPOINT_WINDOW }, 'webhook dispatcher started');
 
   const gauge = async (manager: EntityManager) => {
@@ -272,8 +294,10 @@ function startDispatcher(
     backlog: (manager) => gauge(manager),
     gauges: async (manager) => [await gauge(manager)],
     async stop(timeoutMs) {
-      clearInterval(discovery);
-      await discovering;
+      clearInterval(timer);
+      await listener.stop();
+      dispatch.stopping = true;
+      await discovery.settled();
       await stopDispatch(dispatch, timeoutMs);
     },
   };
@@ -288,8 +312,7 @@ function startDispatcher(
 export function webhookDispatcher(settings: DispatcherSettings): BackgroundWorker {
   return {
     name: 'webhook dispatcher',
-    start: ({ em, logger, jobs }) =>
-      startDispatcher(settings, em, logger.child({ component: 'webhook-dispatcher' }), jobs),
+    start: (deps) => startDispatcher(settings, deps),
     queued: async (em) => [await deliveryGauge(em)],
   };
 }

@@ -54,6 +54,14 @@ export async function endpointsWithDueDeliveries(em: EntityManager): Promise<Lan
   );
 }
 
+/** The channel on which a committed delivery wakes the dispatchers (it also looks every 100 ms). */
+export const DELIVERIES_CHANNEL = 'webhook_deliveries';
+
+/** Wakes every instance's dispatcher when the caller's transaction commits (once per transaction, however many). */
+export async function notifyDispatchers(tx: EntityManager): Promise<void> {
+  await tx.execute(`select pg_notify('${DELIVERIES_CHANNEL}', '')`, [], 'run');
+}
+
 /** The endpoint as a lane needs it now; null once it is deleted. */
 export async function laneEndpoint(em: EntityManager, endpointId: string): Promise<LaneEndpoint | null> {
   const rows = await em.execute<LaneEndpoint[]>(

@@ -4,6 +4,7 @@ import { recordWorkspaceEvents } from '../event-stream/index.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { notifyDispatchers } from './webhook-lanes.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 /**
@@ -42,7 +43,9 @@ export async function queueWebhookEvents(
         nextAttemptAt: now,
       })),
   );
-  if (deliveries.length > 0) await tx.insertMany(WebhookDelivery, deliveries);
+  if (deliveries.length === 0) return;
+  await tx.insertMany(WebhookDelivery, deliveries);
+  await notifyDispatchers(tx);
 }
 
 /** One event (see queueWebhookEvents). */
