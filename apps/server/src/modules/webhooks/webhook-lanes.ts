@@ -144,7 +144,10 @@ export async function releaseClaims(em: EntityManager, ids: readonly string[]): 
   );
 }
 
-/** Pending deliveries: due now (or under a claim, `claimed` of them this instance's) and due later; the lag. */
+/**
+ * Pending deliveries as the table holds them: due now, and due later (scheduled retries, and claims under way, whose
+ * lease is in the future: the dispatcher counts its own as due); the lag of the oldest due one.
+ */
 export async function deliveryGauge(em: EntityManager): Promise<QueueGauge> {
   const [row] = await em.execute<(Backlog & { lagSeconds: number })[]>(
     `select count(*) filter (where "next_attempt_at" <= now())::int as "due",
