@@ -48,7 +48,7 @@ describe('webhook deliveries survive SIGKILL mid-backlog', () => {
     } finally {
       await database.close();
     }
-    [{ id: endpointId }] = await sql<{ id: string }>(databaseUrl, 'select id from webhook_endpoints');
+    endpointId = (await sql<{ id: string }>(databaseUrl, 'select id from webhook_endpoints'))[0]!.id;
   });
   afterAll(async () => {
     if (running?.child.exitCode === null) running.child.kill('SIGKILL');
