@@ -95,27 +95,31 @@ function verifySignature(body: string, headers: Record<string, string>, secrets:
 /** A body check run on each verified event (the main entry's schema check). */
 type CheckBody = (type: WebhookEventType, payload: unknown) => void;
 
-/** The signature (by one of `secret`), then the body parsed as JSON; throws the reason otherwise. */
+/** The signature (by one of `secret`), then the body parsed as JSON; throws the reason otherwise. (Every byte of
+ * this path counts: `@switchboard/client/webhooks` has a size budget, tests/sdk/package.test.ts.) */
 function verifiedJson(
   rawBody: string | Uint8Array,
   headers: WebhookHeaders,
   secret: string | readonly string[],
-): { payload: unknown; webhookId: string } {
+): unknown {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (!secrets.length || secrets.some((each) => typeof each !== 'string' || !each))
     throw new TypeError('webhooks.verify needs the endpoint’s signing secret (whsec_…), or a list of them');
   const body = bodyText(rawBody);
-  const values = headerValues(headers);
-  verifySignature(body, values, secrets);
+  verifySignature(body, headerValues(headers), secrets);
   try {
-    return { payload: JSON.parse(body), webhookId: values['webhook-id']! };
+    return JSON.parse(body);
   } catch {
     throw new WebhookVerificationError('invalid_payload', 'The body is not JSON');
   }
 }
 
-/** A verified body as an event of a known type (then `checkBody`), or the reason it is not. */
+/**
+ * A verified body as an event of a known type (then `checkBody`), or the reason it is not. A batch (a JSON array: an
+ * endpoint with `batch: true`) is not one event: verifySignedBatch reads it.
+ */
 function knownEvent(payload: unknown, checkBody?: CheckBody): SwitchboardEvent {
+  if (Array.isArray(payload)) throw new WebhookVerificationError('invalid_payload', 'A batch: use verifyWebhookBatch');
   const type = (payload as { type?: unknown } | null)?.type;
   if (!WEBHOOK_EVENT_TYPES.includes(type as WebhookEventType))
     throw new WebhookVerificationError(
@@ -134,23 +138,14 @@ function knownEvent(payload: unknown, checkBody?: CheckBody): SwitchboardEvent {
  * `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_…` secret, and a timestamp within 5 minutes of this
  * machine's clock), that its body is JSON, and that its `type` is an event type this SDK version knows; then
  * `checkBody` (the main entry's schema check), if given. Returns the body as sent, so fields a newer server adds still
- * reach the caller. A batch (a JSON array: an endpoint with `batch: true`) is refused: verifySignedBatch reads it.
+ * reach the caller. A batch is refused: verifySignedBatch reads it.
  */
-export function verifySignedEvent(
+export const verifySignedEvent = (
   rawBody: string | Uint8Array,
   headers: WebhookHeaders,
   secret: string | readonly string[],
   checkBody?: CheckBody,
-): SwitchboardEvent {
-  const { payload } = verifiedJson(rawBody, headers, secret);
-  if (Array.isArray(payload))
-    throw new WebhookVerificationError(
-      'invalid_payload',
-      'This delivery is a batch (a JSON array of events, from an endpoint with batch: true): verify it with ' +
-        'verifyWebhookBatch',
-    );
-  return knownEvent(payload, checkBody);
-}
+): SwitchboardEvent => knownEvent(verifiedJson(rawBody, headers, secret), checkBody);
 
 /** An event of a batch, with its own `webhookId` (stable across retries: act once per id). */
 export type WebhookBatchEvent = SwitchboardEvent & { webhookId: string };
@@ -167,8 +162,9 @@ export function verifySignedBatch(
   secret: string | readonly string[],
   checkBody?: CheckBody,
 ): WebhookBatchEvent[] {
-  const { payload, webhookId } = verifiedJson(rawBody, headers, secret);
-  if (!Array.isArray(payload)) return [{ ...knownEvent(payload, checkBody), webhookId }];
+  const payload = verifiedJson(rawBody, headers, secret);
+  if (!Array.isArray(payload))
+    return [{ ...knownEvent(payload, checkBody), webhookId: headerValues(headers)['webhook-id']! }];
   return payload.map((item: unknown) => {
     const id = (item as { webhookId?: unknown } | null)?.webhookId;
     if (typeof id !== 'string') throw new WebhookVerificationError('invalid_payload', 'A batch event has no webhookId');
