@@ -95,8 +95,10 @@ function verifySignature(body: string, headers: Record<string, string>, secrets:
 /** A body check run on each verified event (the main entry's schema check). */
 type CheckBody = (type: WebhookEventType, payload: unknown) => void;
 
-/** The signature (by one of `secret`), then the body parsed as JSON; throws the reason otherwise. (Every byte of
- * this path counts: `@switchboard/client/webhooks` has a size budget, tests/sdk/package.test.ts.) */
+/**
+ * The signature (by one of `secret`), then the body parsed as JSON; throws the reason otherwise. (Every byte of this
+ * path counts: `@switchboard/client/webhooks` has a size budget, tests/sdk/package.test.ts.)
+ */
 function verifiedJson(
   rawBody: string | Uint8Array,
   headers: WebhookHeaders,

@@ -16,7 +16,7 @@ import {
   type ClaimedDelivery,
   type LaneEndpoint,
 } from './webhook-lanes.js';
-import { postDeliveries, type PostOutcome } from './webhook-post.js';
+import { postDeliveries, type PostOutcome, type PostTarget } from './webhook-post.js';
 import { AttemptRecorder } from './webhook-recorder.js';
 import { ConcurrencyWindow, isStrained } from './webhook-window.js';
 
@@ -116,23 +116,33 @@ function settle(dispatch: Dispatch, lane: Lane, group: readonly ClaimedDelivery[
   );
 }
 
+/** Where a lane's POSTs go and what signs them, opened once per claim (a rotation applies from the next one). */
+function postTarget(dispatch: Dispatch, endpoint: LaneEndpoint): PostTarget {
+  const { secrets } = dispatch.settings;
+  const signing = signingSecrets({
+    secret: secrets.open(endpoint.id, endpoint.secret_ciphertext),
+    previousSecret:
+      endpoint.previous_secret_ciphertext && secrets.open(endpoint.id, endpoint.previous_secret_ciphertext),
+    // Raw rows may carry timestamps as text.
+    previousSecretExpiresAt: endpoint.previous_secret_expires_at ? new Date(endpoint.previous_secret_expires_at) : null,
+  });
+  return { url: endpoint.url, secrets: signing, batch: endpoint.batch };
+}
+
 /**
  * Starts one POST of `group` (one delivery, or a batch) on a slot already held; its outcome goes to the recorder and
  * the lane's window.
  */
-function startPost(dispatch: Dispatch, lane: Lane, endpoint: LaneEndpoint, group: readonly ClaimedDelivery[]) {
-  const secrets = signingSecrets({
-    secret: dispatch.settings.secrets.open(endpoint.id, endpoint.secret_ciphertext),
-    previousSecret:
-      endpoint.previous_secret_ciphertext &&
-      dispatch.settings.secrets.open(endpoint.id, endpoint.previous_secret_ciphertext),
-    // Raw rows may carry timestamps as text.
-    previousSecretExpiresAt: endpoint.previous_secret_expires_at ? new Date(endpoint.previous_secret_expires_at) : null,
-  });
+function startPost(
+  dispatch: Dispatch,
+  lane: Lane,
+  endpoint: LaneEndpoint,
+  target: PostTarget,
+  group: readonly ClaimedDelivery[],
+) {
   const deliveries = group.map((delivery) => ({ webhookId: delivery.webhook_id, payload: delivery.payload }));
   const { timeoutMs } = dispatch.settings;
   const startedAt = Date.now();
-  const target = { url: endpoint.url, secrets, batch: endpoint.batch };
   void postDeliveries(lane.connection, target, deliveries, timeoutMs, dispatch.abort.signal)
     .then((outcome) => {
       if (dispatch.abort.signal.aborted) return null;
@@ -156,8 +166,10 @@ async function endDisabled(dispatch: Dispatch, endpoint: LaneEndpoint): Promise<
   return claimed.length > 0;
 }
 
-/** Claims what `slots` allow and starts the POSTs; the slots are held from before the claim, so lanes claiming at
- * once never take more than the platform's share between them. False when nothing was due. */
+/**
+ * Claims what `slots` allow and starts the POSTs; the slots are held from before the claim, so lanes claiming at
+ * once never take more than the platform's share between them. False when nothing was due.
+ */
 async function claimAndPost(dispatch: Dispatch, lane: Lane, slots: number): Promise<boolean> {
   hold(dispatch, lane, slots);
   let posts = 0;
@@ -169,8 +181,9 @@ async function claimAndPost(dispatch: Dispatch, lane: Lane, slots: number): Prom
     const lease = Math.ceil(dispatch.settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
     const claimed = await claimDueDeliveries(dispatch.em(), lane.endpointId, slots * perPost, lease);
     dispatch.claimed += claimed.length;
+    const target = postTarget(dispatch, endpoint);
     for (; posts * perPost < claimed.length; posts++)
-      startPost(dispatch, lane, endpoint, claimed.slice(posts * perPost, (posts + 1) * perPost));
+      startPost(dispatch, lane, endpoint, target, claimed.slice(posts * perPost, (posts + 1) * perPost));
     return claimed.length > 0;
   } finally {
     hold(dispatch, lane, posts - slots);

@@ -8,6 +8,13 @@ export interface PostedDelivery {
   payload: Record<string, unknown>;
 }
 
+/** Where a POST goes: the URL, the secrets that sign it, and whether its deliveries go as one batch. */
+export interface PostTarget {
+  url: string;
+  secrets: readonly string[];
+  batch: boolean;
+}
+
 /** What one POST came to; `final`: retrying cannot help (the destination is refused). */
 export interface PostOutcome {
   ok: boolean;
@@ -41,7 +48,7 @@ function postBody(deliveries: readonly PostedDelivery[], batch: boolean): { webh
  */
 export async function postDeliveries(
   connection: DestinationConnection,
-  target: { url: string; secrets: readonly string[]; batch: boolean },
+  target: PostTarget,
   deliveries: readonly PostedDelivery[],
   timeoutMs: number,
   stop: AbortSignal,
