@@ -245,7 +245,7 @@ describe('the packed SDK, installed outside the workspace', () => {
     }
   });
 
-  it('exports the verifiers and their error from @switchboard/client/webhooks, alike to import and require', async () => {
+  it('exports the verifiers and their error from @switchboard/client/webhooks, as import and require', async () => {
     const script = (load: string) => `console.log(JSON.stringify(Object.keys(${load}).sort()))`;
     const esm = await runOk(
       process.execPath,
