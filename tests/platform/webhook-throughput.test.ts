@@ -60,17 +60,21 @@ test(
     await expect.poll(() => pendingOf(server.databaseUrl, endpointId), { timeout: 60_000, interval: 100 }).toBe(0);
     const perSecond = count / ((Date.now() - started) / 1000);
     console.info(`${count} deliveries in ${Date.now() - started} ms: ${Math.round(perSecond)}/s, ${fast.peak} at once`);
-    expect(fast.hits).toHaveLength(count);
+    // Each delivered (a POST slower than the 1 s timeout on a starved machine is retried: counted once here).
+    expect(new Set(fast.hits.map((hit) => hit.headers['webhook-id'])).size).toBe(count);
     // The window grew with the endpoint's answers (it starts at 4); the floor holds on a loaded machine.
     expect(fast.peak).toBeGreaterThanOrEqual(16);
     expect(perSecond).toBeGreaterThan(100);
-    const [log] = await sql<{ delivered: number; attempts: number }>(
+    const [log] = await sql<{ delivered: number; logged: number }>(
       server.databaseUrl,
-      `select count(*) filter (where d.status = 'delivered')::int as delivered, count(a.id)::int as attempts
-       from webhook_deliveries d left join webhook_attempts a on a.delivery_id = d.id where d.endpoint_id = $1`,
+      `select count(*) filter (where status = 'delivered')::int as delivered,
+          count(*) filter (where exists (select 1 from webhook_attempts as a where a.delivery_id = d.id
+            and a.attempt = d.attempts and a.status_code = 200))::int as logged
+         from webhook_deliveries as d where d.endpoint_id = $1`,
       [endpointId],
     );
-    expect(log).toEqual({ delivered: count, attempts: count });
+    // Every delivery delivered, its last attempt in the log as the 200 it was.
+    expect(log).toEqual({ delivered: count, logged: count });
   },
 );
 
