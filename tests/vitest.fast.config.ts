@@ -38,6 +38,7 @@ const SLOW_SUITES = {
     'hostile/database-outage.test.ts',
     'hostile/redis-outage.test.ts',
     'platform/ticket-closed-crash.test.ts',
+    'platform/webhook-crash.test.ts',
     'whatsapp/inbound-crash.test.ts',
     'workspace/automations-crash.test.ts',
     'workspace/broadcasts-crash.test.ts',
@@ -45,6 +46,9 @@ const SLOW_SUITES = {
   ],
   'fuzz every endpoint with 300 property-based cases (fewer would not reach a success on every endpoint)': [
     'hostile/fuzz.test.ts',
+  ],
+  'deliver thousands of webhooks to measure throughput, or wait out rounds of timeouts': [
+    'platform/webhook-throughput.test.ts',
   ],
   'seed 100,000 contacts or messages, or wait for a schedule': [
     'conversations/conversations-plans.test.ts',

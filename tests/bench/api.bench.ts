@@ -10,6 +10,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { automationLatency } from './automation-latency.js';
 import { broadcastBench, broadcastReport } from './broadcast-bench.js';
+import { webhookBench, webhookReport } from './webhook-bench.js';
 import { benchDatabase } from './bench-database.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
@@ -216,11 +217,22 @@ async function replay() {
   process.stdout.write(replayReport(figures));
 }
 
+/** The webhook and fair-share figures (`webhooks` in BENCH_ONLY), on a scratch database of DATABASE_URL's server. */
+async function webhooks() {
+  if (!ONLY?.includes('webhooks')) return;
+  if (!process.env.DATABASE_URL) return log('no DATABASE_URL: the webhook figures need a PostgreSQL server; skipped');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const figures = await webhookBench(process.env.DATABASE_URL, DIST, ARTIFACTS, log);
+  process.stdout.write(webhookReport(figures));
+  writeFileSync(path.join(ARTIFACTS, 'bench-webhooks.json'), JSON.stringify(figures, null, 2));
+}
+
 async function main() {
   const started = new Date();
   await writes();
   await replay();
-  if (ONLY?.every((only) => only === 'writes' || only === 'replay')) return;
+  await webhooks();
+  if (ONLY?.every((only) => ['writes', 'replay', 'webhooks'].includes(only))) return;
   const database = await benchDatabase({
     contacts: CONTACTS,
     users: USERS,
