@@ -15,6 +15,7 @@ import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
 import { sampleContacts } from './bulk-contacts.js';
 import { conversationPhones, lifecycleAssignees } from './bulk-messages.js';
+import { inboxFilters } from './inbox-queries.js';
 import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
 import { streamBench, streamReport } from './stream-bench.js';
@@ -41,6 +42,8 @@ interface Scenario {
   bodies: LoadSpec['bodies'];
   /** The raw baseline has no messaging providers: only the product runs it. */
   productOnly?: boolean;
+  /** A name BENCH_ONLY picks it by besides its own (e.g. `inbox`). */
+  group?: string;
 }
 
 /** Phones to address conversations by: spread over the inbox, and the newest ones (their 24-hour window is open). */
@@ -51,18 +54,9 @@ interface Conversations {
 
 const WORKSPACE = '/api/workspace/v1';
 
-/** The filters an agent's inbox uses: by status (one or several), a colleague's, theirs and open, unassigned. */
-const inboxFilters = (channelId: string, assignees: string[]): LoadSpec['bodies'] => [
-  { body: { channelId, status: 'open' } },
-  { body: { channelId, status: ['open', 'pending'] } },
-  { body: { channelId, assigneeId: 'none' } },
-  ...assignees
-    .slice(0, 5)
-    .flatMap((assigneeId) => [
-      { body: { channelId, assigneeId } },
-      { body: { channelId, status: 'open', assigneeId } },
-    ]),
-];
+/** The agent inbox's filters (inbox-queries.ts), in turn. */
+const inboxBodies = (channelId: string, assignees: string[]): LoadSpec['bodies'] =>
+  inboxFilters(assignees).map(({ query }) => ({ body: { channelId, ...query } }));
 
 function scenarios(
   channelId: string,
@@ -103,12 +97,14 @@ function scenarios(
       path: `${WORKSPACE}/chat/conversations/list`,
       mode: 'closed',
       bodies: page1,
+      group: 'inbox',
     },
     {
       name: 'chat/conversations/list by status and assignee',
       path: `${WORKSPACE}/chat/conversations/list`,
       mode: 'closed',
-      bodies: inboxFilters(channelId, assignees),
+      bodies: inboxBodies(channelId, assignees),
+      group: 'inbox',
     },
     {
       name: 'chat/message/send (sandbox)',
@@ -131,10 +127,11 @@ function scenarios(
       mode: 'open',
       rate: 200,
       bodies: page1,
+      group: 'inbox',
     },
     { name: 'search at 100 req/s', path: `${WORKSPACE}/contacts/list`, mode: 'open', rate: 100, bodies: search },
   ];
-  return all.filter((s) => !ONLY || ONLY.some((only) => s.name.startsWith(only)));
+  return all.filter((s) => !ONLY || ONLY.some((only) => s.name.startsWith(only) || s.group === only));
 }
 
 function runLoad(spec: LoadSpec): Promise<LoadResult> {
