@@ -16,7 +16,8 @@ import { searchTerms } from './names.js';
 import { sampleContacts } from './bulk-contacts.js';
 import { conversationPhones, lifecycleAssignees } from './bulk-messages.js';
 import { inboxFilters } from './inbox-queries.js';
-import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
+import pg from 'pg';
+import { backendsCpuMs, cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
 import { streamBench, streamReport } from './stream-bench.js';
 import { measureWrites, writeReport } from './write-bench.js';
@@ -152,10 +153,20 @@ function runLoad(spec: LoadSpec): Promise<LoadResult> {
   });
 }
 
-/** One scenario against one server, with the server's peak RSS sampled while it runs and its CPU time per request. */
-async function measure(server: ServerUnderTest, scenario: Scenario, keys: string[], seconds = SECONDS) {
+/** The growth of the server's PostgreSQL backends' CPU since `before` (backendsCpuMs), in ms. */
+async function databaseCpuSince(db: pg.Client, server: ServerUnderTest, before: Map<number, number>) {
+  const after = await backendsCpuMs(db, server.appName);
+  return [...after].reduce((sum, [pid, used]) => sum + used - (before.get(pid) ?? 0), 0);
+}
+
+/**
+ * One scenario against one server, with the server's peak RSS sampled while it runs and its CPU time per request,
+ * and its database's (the CPU of its PostgreSQL backends, through `db`).
+ */
+async function measure(server: ServerUnderTest, scenario: Scenario, keys: string[], db: pg.Client, seconds = SECONDS) {
   const load = loadavg()[0]!;
   const cpuBefore = cpuMs(server.pid);
+  const databaseBefore = await backendsCpuMs(db, server.appName);
   let peakRss = rssMb(server.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid))), 200);
   await server.probe?.();
@@ -170,8 +181,17 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
       keys,
       bodies: scenario.bodies,
     });
-    const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / Math.max(1, result.latency.count);
-    return { ...result, peakRss, loadBefore: load, cpuPerRequest, probe: await server.probe?.() };
+    const requests = Math.max(1, result.latency.count);
+    const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / requests;
+    const databaseCpuPerRequest = (await databaseCpuSince(db, server, databaseBefore)) / requests;
+    return {
+      ...result,
+      peakRss,
+      loadBefore: load,
+      cpuPerRequest,
+      databaseCpuPerRequest,
+      probe: await server.probe?.(),
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -217,6 +237,8 @@ async function main() {
   if (process.env.BENCH_SEED_ONLY === '1') return database.dispose();
   const { apiKeys, channelId, msgids } = database.tenant;
   const servers: ServerUnderTest[] = [];
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
   try {
     mkdirSync(ARTIFACTS, { recursive: true });
     servers.push(
@@ -275,7 +297,7 @@ async function main() {
     log('warming up both servers (not measured)');
     for (const server of servers)
       for (const scenario of list.filter((s) => s.mode === 'closed' && (!s.productOnly || server.name === 'product')))
-        await measure(server, scenario, apiKeys, 2);
+        await measure(server, scenario, apiKeys, db, 2);
     const idleCpu = Object.fromEntries(
       await Promise.all(servers.map(async (server) => [server.name, await idleCpuPerSecond(server)] as const)),
     );
@@ -292,7 +314,7 @@ async function main() {
             mode: scenario.mode,
             scenario: scenario.name,
             server: server.name,
-            ...(await measure(server, scenario, apiKeys)),
+            ...(await measure(server, scenario, apiKeys, db)),
           });
         }
       }
@@ -313,6 +335,7 @@ async function main() {
     writeFileSync(file, JSON.stringify({ contacts: CONTACTS, seconds: SECONDS, rows }, null, 2));
     log(`raw results: ${file}`);
   } finally {
+    await db.end();
     for (const server of servers) await server.stop();
     await database.dispose();
   }

@@ -67,7 +67,9 @@ async function main() {
         texts.push((await explain<string>(client, statement, 'analyze, buffers')).join('\n'));
       }
       writeFileSync(path.join(OUT, `${index}.plan.txt`), `-- ${name}\n${texts.join('\n\n')}\n`);
-      rows.push(`| ${name} | ${statements.length} | ${hit} | ${read} | ${planningMs.toFixed(2)} | ${executionMs.toFixed(2)} |`);
+      rows.push(
+        `| ${name} | ${statements.length} | ${hit} | ${read} | ${planningMs.toFixed(2)} | ${executionMs.toFixed(2)} |`,
+      );
       process.stderr.write(`${rows.at(-1)}\n`);
     }
     process.stdout.write(

@@ -11,6 +11,8 @@ export interface Row extends LoadResult {
   loadBefore: number;
   /** The server process's CPU ms (user + system) over the run, per request answered. */
   cpuPerRequest: number;
+  /** Its PostgreSQL backends' CPU ms over the run, per request answered (0 when the database is elsewhere). */
+  databaseCpuPerRequest: number;
   /** BENCH_PROBE=1: the server's event-loop delay and GC pauses over the run. */
   probe?: ProbeReport;
 }
@@ -119,8 +121,9 @@ export function report(rows: Row[], info: RunInfo): string {
   if (cpuRows.length) {
     lines.push(
       '',
-      '| scenario | server CPU ms/req product/raw (ratio), per round | the same less idle CPU (ratio), per round |',
-      '|---|---|---|',
+      '| scenario | server CPU ms/req product/raw (ratio), per round | the same less idle CPU (ratio), per round | ' +
+        'database CPU ms/req product/raw, per round |',
+      '|---|---|---|---|',
     );
     for (const scenario of cpuRows) {
       const rounds = [...new Set(rows.map((r) => r.round))];
@@ -135,7 +138,12 @@ export function report(rows: Row[], info: RunInfo): string {
           const ratio = cpu('product') / Math.max(0.01, cpu('raw'));
           return `${cpu('product').toFixed(2)}/${cpu('raw').toFixed(2)} (${ratio.toFixed(2)})`;
         });
-      lines.push(`| ${scenario} | ${cells(false).join(', ')} | ${cells(true).join(', ')} |`);
+      const database = rounds.map((round) => {
+        const cpu = (server: Row['server']) =>
+          rows.find((r) => r.scenario === scenario && r.round === round && r.server === server)?.databaseCpuPerRequest;
+        return `${cpu('product')?.toFixed(2)}/${cpu('raw')?.toFixed(2)}`;
+      });
+      lines.push(`| ${scenario} | ${cells(false).join(', ')} | ${cells(true).join(', ')} | ${database.join(', ')} |`);
     }
   }
   lines.push(
@@ -144,7 +152,8 @@ export function report(rows: Row[], info: RunInfo): string {
       `product ${fmt(info.idleCpu.product ?? 0)} ms/s, raw ${fmt(info.idleCpu.raw ?? 0)} ms/s.`,
     '',
     'p50, req/s and CPU per request are means over rounds; p99 is the worst round. CPU per request is the server ' +
-      'process alone (PostgreSQL and the load driver excluded): product minus raw is what the framework costs.',
+      'process alone (PostgreSQL and the load driver excluded): product minus raw is what the framework costs. ' +
+      'Database CPU per request is that of the PostgreSQL backends each server connected (on this machine).',
     '',
   );
   return lines.join('\n');

@@ -193,12 +193,7 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
     expect(late).toMatchObject({ unreadCount: 3, lastMessage: { msgid: 'bulk.2', text: 'Second' } });
   });
 
-  test('a contact renamed is renamed in its conversation', async ({
-    server,
-    tenant,
-    chat,
-    receive,
-  }) => {
+  test('a contact renamed is renamed in its conversation', async ({ server, tenant, chat, receive }) => {
     await receive('15550006101', 'Hi there');
     const contacts = server.client(tenant.key).workspace.contacts;
     await contacts.manage({ phone: '15550006101', name: 'Grace Hopper' });
