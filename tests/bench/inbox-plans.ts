@@ -12,17 +12,13 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
-import { createLogger, loadConfig, openDatabase } from '@switchboard/server';
 import type { Caller } from '../../apps/server/src/kit/context.js';
 import { listConversations } from '../../apps/server/src/modules/conversations/conversation.service.js';
 import { REPO_ROOT } from '../helpers/processes.js';
-import { existingTenant } from './bulk-contacts.js';
 import { lifecycleAssignees } from './bulk-messages.js';
 import { inboxQueries } from './inbox-queries.js';
-import { explain, withStatements } from './recorded-sql.js';
+import { explain, seededDatabase, withStatements } from './recorded-sql.js';
 
-const URL = process.env.BENCH_DATABASE_URL;
 const OUT = path.join(REPO_ROOT, 'tests', 'artifacts', 'inbox-plans');
 
 interface ExplainedPlan {
@@ -32,15 +28,10 @@ interface ExplainedPlan {
 }
 
 async function main() {
-  if (!URL) throw new Error('set BENCH_DATABASE_URL to a database seeded by pnpm bench');
-  const tenant = await existingTenant(URL);
-  if (!tenant) throw new Error(`${URL} is not a completely seeded benchmark database`);
-  const database = await openDatabase(loadConfig({ DATABASE_URL: URL }), createLogger('silent'), 2);
-  const client = new pg.Client({ connectionString: URL });
-  await client.connect();
+  const { url, tenant, database, client } = await seededDatabase(process.env.BENCH_DATABASE_URL);
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  const assignees = await lifecycleAssignees(URL, tenant.channelId);
+  const assignees = await lifecycleAssignees(url, tenant.channelId);
   // Only `assigneeId: me` reads the caller, and the benchmark's filters name users by id.
   const caller = { userId: assignees[0] } as Caller;
   const rows: string[] = [];

@@ -191,11 +191,12 @@ export async function startRaw(
     SERVER_DIST: dist,
     ...probe.env,
   };
-  // BENCH_RAW_FLAGS: Node flags for the raw server (e.g. `--cpu-prof`, to set its profile beside the product's).
+  // The product's heap flags (`pnpm start`'s young generation size), so garbage collection is alike on both sides.
+  // BENCH_RAW_FLAGS: more Node flags for the raw server (e.g. `--cpu-prof`, for a profile beside the product's).
   const extra = process.env.BENCH_RAW_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(
     process.execPath,
-    [...extra, '--import', 'tsx', ...probe.flags, path.join(import.meta.dirname, 'raw-server.ts')],
+    [...startFlags(), ...extra, '--import', 'tsx', ...probe.flags, path.join(import.meta.dirname, 'raw-server.ts')],
     {
       cwd: REPO_ROOT,
       env,
