@@ -198,13 +198,15 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
 }
 
 /**
- * CPU ms a server spends per second with no request to answer (its job worker polling, timers): over a round it is
- * part of the CPU per request, the more so the fewer requests a loaded machine lets through.
+ * CPU ms a server, and its database, spend per second with no request to answer (its job worker polling, timers):
+ * over a round it is part of the CPU per request, the more so the fewer requests a loaded machine lets through.
  */
-async function idleCpuPerSecond(server: ServerUnderTest, seconds = 5): Promise<number> {
+async function idleCpuPerSecond(server: ServerUnderTest, db: pg.Client, seconds = 5) {
   const before = cpuMs(server.pid);
+  const databaseBefore = await backendsCpuMs(db, server.appName);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  return (cpuMs(server.pid) - before) / seconds;
+  const database = await databaseCpuSince(db, server, databaseBefore);
+  return { server: (cpuMs(server.pid) - before) / seconds, database: database / seconds };
 }
 
 /**
@@ -299,7 +301,7 @@ async function main() {
       for (const scenario of list.filter((s) => s.mode === 'closed' && (!s.productOnly || server.name === 'product')))
         await measure(server, scenario, apiKeys, db, 2);
     const idleCpu = Object.fromEntries(
-      await Promise.all(servers.map(async (server) => [server.name, await idleCpuPerSecond(server)] as const)),
+      await Promise.all(servers.map(async (server) => [server.name, await idleCpuPerSecond(server, db)] as const)),
     );
 
     const rows: Row[] = [];

@@ -26,8 +26,8 @@ export interface RunInfo {
   started: Date;
   /** Each server's resident memory when the rounds are over, in MB. */
   rssAtEnd: Partial<Record<Row['server'], number>>;
-  /** Each server's CPU ms per second while idle, measured after the warm-up (see api.bench.ts). */
-  idleCpu: Partial<Record<Row['server'], number>>;
+  /** Each server's CPU ms per second while idle, and its database's, measured after the warm-up (see api.bench.ts). */
+  idleCpu: Partial<Record<Row['server'], { server: number; database: number }>>;
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
@@ -122,7 +122,7 @@ export function report(rows: Row[], info: RunInfo): string {
     lines.push(
       '',
       '| scenario | server CPU ms/req product/raw (ratio), per round | the same less idle CPU (ratio), per round | ' +
-        'database CPU ms/req product/raw, per round |',
+        'database CPU ms/req product/raw (less idle), per round |',
       '|---|---|---|---|',
     );
     for (const scenario of cpuRows) {
@@ -132,16 +132,20 @@ export function report(rows: Row[], info: RunInfo): string {
           const cpu = (server: Row['server']) => {
             const row = rows.find((r) => r.scenario === scenario && r.round === round && r.server === server);
             if (!row) return 0;
-            const idle = lessIdle ? (info.idleCpu[server] ?? 0) / Math.max(0.1, row.requestsPerSecond) : 0;
+            const idle = lessIdle ? (info.idleCpu[server]?.server ?? 0) / Math.max(0.1, row.requestsPerSecond) : 0;
             return Math.max(0, row.cpuPerRequest - idle);
           };
           const ratio = cpu('product') / Math.max(0.01, cpu('raw'));
           return `${cpu('product').toFixed(2)}/${cpu('raw').toFixed(2)} (${ratio.toFixed(2)})`;
         });
       const database = rounds.map((round) => {
-        const cpu = (server: Row['server']) =>
-          rows.find((r) => r.scenario === scenario && r.round === round && r.server === server)?.databaseCpuPerRequest;
-        return `${cpu('product')?.toFixed(2)}/${cpu('raw')?.toFixed(2)}`;
+        const cpu = (server: Row['server'], lessIdle: boolean) => {
+          const row = rows.find((r) => r.scenario === scenario && r.round === round && r.server === server);
+          if (!row) return '–';
+          const idle = lessIdle ? (info.idleCpu[server]?.database ?? 0) / Math.max(0.1, row.requestsPerSecond) : 0;
+          return Math.max(0, row.databaseCpuPerRequest - idle).toFixed(2);
+        };
+        return `${cpu('product', false)}/${cpu('raw', false)} (${cpu('product', true)}/${cpu('raw', true)})`;
       });
       lines.push(`| ${scenario} | ${cells(false).join(', ')} | ${cells(true).join(', ')} | ${database.join(', ')} |`);
     }
@@ -149,7 +153,8 @@ export function report(rows: Row[], info: RunInfo): string {
   lines.push(
     '',
     `RSS at the end: product ${info.rssAtEnd.product ?? '–'} MB, raw ${info.rssAtEnd.raw ?? '–'} MB. Idle CPU: ` +
-      `product ${fmt(info.idleCpu.product ?? 0)} ms/s, raw ${fmt(info.idleCpu.raw ?? 0)} ms/s.`,
+      `product ${fmt(info.idleCpu.product?.server ?? 0)} ms/s (its database ${fmt(info.idleCpu.product?.database ?? 0)}), ` +
+      `raw ${fmt(info.idleCpu.raw?.server ?? 0)} ms/s (its database ${fmt(info.idleCpu.raw?.database ?? 0)}).`,
     '',
     'p50, req/s and CPU per request are means over rounds; p99 is the worst round. CPU per request is the server ' +
       'process alone (PostgreSQL and the load driver excluded): product minus raw is what the framework costs. ' +

@@ -74,11 +74,7 @@ try {
 
 const baseUrl = config.PUBLIC_URL ?? `http://localhost:${running.port}`;
 logger.info(`Switchboard ready on ${baseUrl}`);
-if (running.demo) {
-  // The banner goes to stdout directly: after the (batched) log lines before it.
-  await new Promise((resolve) => logger.flush(resolve));
-  printDemoBanner(baseUrl, running.demo);
-}
+if (running.demo) printDemoBanner(baseUrl, running.demo);
 
 const reason = await stopRequested;
 logger.info({ reason }, 'shutting down: draining requests');
