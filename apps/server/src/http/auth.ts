@@ -59,11 +59,7 @@ export async function authenticateKey(
   if (!apiKey) throw new UnauthorizedError('Missing API key. Send it in the X-API-Key header.');
   if (!keys.isWellFormed(apiKey)) throw new UnauthorizedError('Malformed API key.');
   const caller = callers
-    ? await callers.resolve(
-        keys.hash(apiKey),
-        () => keys.findCaller(em.fork(), apiKey),
-        (apiKeyId) => keys.recordUse(em.fork(), apiKeyId),
-      )
+    ? await callers.resolve(keys.hash(apiKey), () => keys.findCaller(em.fork(), apiKey))
     : await keys.findCaller(em.fork(), apiKey);
   if (!caller) throw new UnauthorizedError('Invalid or revoked API key.');
   if (!caller.platformActive)

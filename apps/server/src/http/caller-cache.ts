@@ -42,16 +42,40 @@ interface Entry {
   nextUseRecordAt: number;
 }
 
+/** How long the uses of cached keys gather before they are recorded together. */
+const USE_RECORD_DELAY_MS = 1_000;
+
+/**
+ * The last uses of keys served from the cache, recorded together: one statement a second for every key due,
+ * instead of one transaction per key (a server used by a few thousand keys wrote tens a second; docs/benchmarks.md,
+ * channels/list). Last use is advisory; what is pending when the cache stops is recorded then.
+ */
+function useRecorder(recordUses: (apiKeyIds: string[]) => void) {
+  const due = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (due.size) recordUses([...due]);
+    due.clear();
+  };
+  return {
+    used(apiKeyId: string) {
+      due.add(apiKeyId);
+      timer ??= setTimeout(flush, USE_RECORD_DELAY_MS).unref();
+    },
+    stop() {
+      clearTimeout(timer);
+      flush();
+    },
+  };
+}
+
 export interface CallerCache {
   /**
    * The caller of the key with this hash: from the cache when it holds the key and is up to date with every
    * change committed before the call; else from `lookup`, remembered if nothing changed meanwhile.
    */
-  resolve(
-    keyHash: string,
-    lookup: () => Promise<Caller | null>,
-    recordUse: (apiKeyId: string) => void,
-  ): Promise<Caller | null>;
+  resolve(keyHash: string, lookup: () => Promise<Caller | null>): Promise<Caller | null>;
   stats(): CallerCacheStats;
   stop(): Promise<void>;
 }
@@ -93,9 +117,11 @@ function indexedEntries(options: CallerCacheOptions) {
 export function startCallerCache(
   options: CallerCacheOptions,
   connect: (changes: CallerChanges) => ChangeFeed,
+  recordUses: (apiKeyIds: string[]) => void,
 ): CallerCache {
   const { entries, hashesByUser } = indexedEntries(options);
   const state = { listening: false, generation: 0, hits: 0, misses: 0 };
+  const uses = useRecorder(recordUses);
 
   const forget = (userId: string | null) => {
     state.generation += 1;
@@ -123,7 +149,7 @@ export function startCallerCache(
   }
 
   return {
-    async resolve(keyHash, lookup, recordUse) {
+    async resolve(keyHash, lookup) {
       if (state.listening && entries.has(keyHash) && (await feed.catchUp())) {
         const entry = entries.get(keyHash);
         if (entry) {
@@ -131,7 +157,7 @@ export function startCallerCache(
           const now = Date.now();
           if (now >= entry.nextUseRecordAt) {
             entry.nextUseRecordAt = now + LAST_USE_INTERVAL_MS;
-            if (entry.caller.apiKeyId) recordUse(entry.caller.apiKeyId);
+            if (entry.caller.apiKeyId) uses.used(entry.caller.apiKeyId);
           }
           return entry.caller;
         }
@@ -145,6 +171,9 @@ export function startCallerCache(
       return caller;
     },
     stats: () => ({ hits: state.hits, misses: state.misses, listening: state.listening }),
-    stop: () => feed.stop(),
+    stop: () => {
+      uses.stop();
+      return feed.stop();
+    },
   };
 }

@@ -19,6 +19,9 @@ export interface ApiKeyLookup {
    * record is older than LAST_USE_INTERVAL_MS.
    */
   findCaller(em: EntityManager, apiKey: string): Promise<Caller | null>;
-  /** Records a use of a key served from a cache, unless one was recorded within LAST_USE_INTERVAL_MS; never waits. */
-  recordUse(em: EntityManager, apiKeyId: string): void;
+  /**
+   * Records a use of each of these keys (served from a cache), unless one was recorded within
+   * LAST_USE_INTERVAL_MS, in one statement; never waits.
+   */
+  recordUses(em: EntityManager, apiKeyIds: readonly string[]): void;
 }
