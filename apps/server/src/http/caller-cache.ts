@@ -1,6 +1,6 @@
 import { isUuid } from '@switchboard/contract';
 import { LRUCache } from 'lru-cache';
-import { LAST_USE_INTERVAL_MS } from '../kit/auth.js';
+import { LAST_USE_INTERVAL_MS, type FoundCaller } from '../kit/auth.js';
 import type { Caller } from '../kit/context.js';
 
 /** How the cache hears about committed changes to what a cached caller means (see startCallerCache). */
@@ -42,13 +42,14 @@ interface Entry {
   nextUseRecordAt: number;
 }
 
-/** How long the uses of cached keys gather before they are recorded together. */
-const USE_RECORD_DELAY_MS = 1_000;
+/** How long the due uses of keys gather before they are recorded together. */
+const USE_RECORD_DELAY_MS = 250;
 
 /**
- * The last uses of keys served from the cache, recorded together: one statement a second for every key due,
- * instead of one transaction per key (a server used by a few thousand keys wrote tens a second; docs/benchmarks.md,
- * channels/list). Last use is advisory; what is pending when the cache stops is recorded then.
+ * The last uses of the keys this cache serves, recorded together: one statement per USE_RECORD_DELAY_MS for every
+ * key due (its lookup said so, or a minute passed since this cache recorded it), instead of one transaction per key
+ * (a server used by a few thousand keys wrote tens a second; docs/benchmarks.md, channels/list). Last use is
+ * advisory; what is pending when the cache stops is recorded then.
  */
 function useRecorder(recordUses: (apiKeyIds: string[]) => void) {
   const due = new Set<string>();
@@ -75,7 +76,7 @@ export interface CallerCache {
    * The caller of the key with this hash: from the cache when it holds the key and is up to date with every
    * change committed before the call; else from `lookup`, remembered if nothing changed meanwhile.
    */
-  resolve(keyHash: string, lookup: () => Promise<Caller | null>): Promise<Caller | null>;
+  resolve(keyHash: string, lookup: () => Promise<FoundCaller | null>): Promise<Caller | null>;
   stats(): CallerCacheStats;
   stop(): Promise<void>;
 }
@@ -166,8 +167,11 @@ export function startCallerCache(
       const generation = state.generation;
       // The catch-up runs beside the lookup: a change committed before this request whose notice is still on its
       // way is heard before the result is stored (and stops the store), instead of evicting it a moment later.
-      const [caller, caughtUp] = await Promise.all([lookup(), state.listening ? feed.catchUp() : false]);
-      if (caller && caughtUp && state.listening && generation === state.generation) store(keyHash, caller);
+      const [found, caughtUp] = await Promise.all([lookup(), state.listening ? feed.catchUp() : false]);
+      if (!found) return null;
+      const { lastUseDue, ...caller } = found;
+      if (lastUseDue) uses.used(caller.apiKeyId);
+      if (caughtUp && state.listening && generation === state.generation) store(keyHash, caller);
       return caller;
     },
     stats: () => ({ hits: state.hits, misses: state.misses, listening: state.listening }),

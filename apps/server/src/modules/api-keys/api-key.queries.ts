@@ -49,7 +49,7 @@ const callerOf = (row: CallerRow): Omit<Caller, 'apiKeyId'> => ({
 /**
  * Last use is advisory: written at most once per LAST_USE_INTERVAL_MS per key (the condition keeps several
  * instances from writing it again), without holding up the request, for any number of keys in one statement (the
- * caller cache gathers them). The caller cache's invalidation trigger ignores this column, so recording a use never
+ * caller cache gathers those of a second). The caller cache's invalidation trigger ignores this column, so recording a use never
  * evicts anything.
  */
 function recordUses(em: EntityManager, apiKeyIds: readonly string[]): void {
@@ -84,8 +84,7 @@ async function findCaller(em: EntityManager, apiKey: string) {
     [LAST_USE_INTERVAL_MS, displayPrefix(apiKey)],
   );
   if (!row || !hashesMatch(row.key_hash, apiKey) || row.revoked_at) return null;
-  if (row.last_used_stale) recordUses(em, [row.api_key_id]);
-  return { ...callerOf(row), apiKeyId: row.api_key_id };
+  return { ...callerOf(row), apiKeyId: row.api_key_id, lastUseDue: row.last_used_stale };
 }
 
 /**
