@@ -150,7 +150,8 @@ export async function broadcastBench(context: BenchContext): Promise<BroadcastFi
     const firstSend = await until(db, broadcast.id, (c) => handed(c) >= 1, 10);
     const [preparationMs, firstSendMs] = [prepared.at - started, firstSend.at - started];
     log(
-      `broadcasts: ${prepared.counts.recipients} recipients prepared in ${preparationMs} ms, first sent at ${firstSendMs}`,
+      `broadcasts: ${prepared.counts.recipients} recipients prepared in ${preparationMs} ms, ` +
+        `first sent at ${firstSendMs} ms`,
     );
     const tenth = await until(db, broadcast.id, (c) => handed(c) >= toSend(c) * 0.1);
     const ninetieth = await until(db, broadcast.id, (c) => handed(c) >= toSend(c) * 0.9);

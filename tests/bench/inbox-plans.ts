@@ -6,7 +6,8 @@
  * Prints a Markdown table (buffers hit and read, planning and execution ms) and leaves every plan in
  * tests/artifacts/inbox-plans.
  *
- *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/switchboard_bench_1000000_100000 npx tsx tests/bench/inbox-plans.ts
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/switchboard_bench_1000000_100000 \
+ *     npx tsx tests/bench/inbox-plans.ts
  *
  * Needs a database seeded by `pnpm bench` (BENCH_KEEP=1 or BENCH_SEED_ONLY=1) with the current migrations applied.
  */

@@ -47,6 +47,12 @@ function summary(rows: Row[]) {
   };
 }
 
+/** A server's idle CPU and its database's, as the report words them. */
+function idleOf(info: RunInfo, server: Row['server']): string {
+  const idle = info.idleCpu[server];
+  return `${fmt(idle?.server ?? 0)} ms/s (its database ${fmt(idle?.database ?? 0)})`;
+}
+
 /** The results as Markdown tables (pasteable into docs/benchmarks.md), with the machine's conditions. */
 export function report(rows: Row[], info: RunInfo): string {
   const scenarios = [...new Set(rows.map((r) => r.scenario))];
@@ -153,8 +159,7 @@ export function report(rows: Row[], info: RunInfo): string {
   lines.push(
     '',
     `RSS at the end: product ${info.rssAtEnd.product ?? '–'} MB, raw ${info.rssAtEnd.raw ?? '–'} MB. Idle CPU: ` +
-      `product ${fmt(info.idleCpu.product?.server ?? 0)} ms/s (its database ${fmt(info.idleCpu.product?.database ?? 0)}), ` +
-      `raw ${fmt(info.idleCpu.raw?.server ?? 0)} ms/s (its database ${fmt(info.idleCpu.raw?.database ?? 0)}).`,
+      `product ${idleOf(info, 'product')}, raw ${idleOf(info, 'raw')}.`,
     '',
     'p50, req/s and CPU per request are means over rounds; p99 is the worst round. CPU per request is the server ' +
       'process alone (PostgreSQL and the load driver excluded): product minus raw is what the framework costs. ' +

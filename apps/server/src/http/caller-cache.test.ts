@@ -191,7 +191,7 @@ describe('caller cache', () => {
     expect(h.used).toEqual([['k1'], ['k1']]);
   });
 
-  it('records the uses of the keys due at about the same time together, and what is pending when it stops', async () => {
+  it('records the uses of keys due at about the same time together, and what is pending when it stops', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     const h = harness();
     h.changes().listening();

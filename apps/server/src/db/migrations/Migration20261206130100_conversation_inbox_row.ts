@@ -8,6 +8,8 @@ const UNSENT = `('queued', 'scheduled', 'sending')`;
 
 /** What the inbox shows of a conversation's newest message, kept on its row beside the message's id. */
 const SUMMARY = ['last_message_msgid', 'last_message_direction', 'last_message_type', 'last_message_text'];
+/** The contact's columns and the summary, as the upsert writes them. */
+const INBOX_COLUMNS = `contact_phone, contact_name, ${SUMMARY.join(', ')}`;
 
 /** A column of the newest message: the statement's when it is newer by the listing order (created_at, then id). */
 const newest = (column: string, orNone: string) =>
@@ -23,7 +25,7 @@ const newest = (column: string, orNone: string) =>
  */
 const upsert = (inbox: boolean) => (rows: string) => `
         insert into conversations as c (channel_id, contact_id, last_message_id, last_activity_at, last_inbound_at,
-                                        unread_count${inbox ? `, contact_phone, contact_name, ${SUMMARY.join(', ')}` : ''})
+                                        unread_count${inbox ? `, ${INBOX_COLUMNS}` : ''})
         select distinct on (m.channel_id, m.contact_id) m.channel_id, m.contact_id, m.id, m.created_at,
                max(m.created_at) filter (where m.direction = 'inbound') over conversation,
                (count(*) filter (where m.direction = 'inbound' and m.status <> 'read') over conversation)::int

@@ -49,8 +49,8 @@ const callerOf = (row: CallerRow): Omit<Caller, 'apiKeyId'> => ({
 /**
  * Last use is advisory: written at most once per LAST_USE_INTERVAL_MS per key (the condition keeps several
  * instances from writing it again), without holding up the request, for any number of keys in one statement (the
- * caller cache gathers those of a second). The caller cache's invalidation trigger ignores this column, so recording a use never
- * evicts anything.
+ * caller cache gathers those of a moment). The caller cache's invalidation trigger ignores this column, so recording
+ * a use never evicts anything.
  */
 function recordUses(em: EntityManager, apiKeyIds: readonly string[]): void {
   const now = new Date();

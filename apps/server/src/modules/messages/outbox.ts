@@ -102,8 +102,8 @@ export async function queueBulkSends(tx: EntityManager, spec: BulkSends): Promis
   const provider = await channelProvider(tx, spec.channelId);
   const sql = `insert into "messages" ("id", "channel_id", "msgid", "direction", "type", "status", "to", "contact_id",
       "template_name", "language", "variables", "provider", "broadcast_id", "due_at", "created_at", "updated_at")
-    select ${TIME_ORDERED_UUID_SQL}, ?, ${PIPELINE_MSGID_SQL}, 'outbound', 'template', 'queued', r."phone", r."contact_id",
-      ?, ?, r."variables", ?, ?,
+    select ${TIME_ORDERED_UUID_SQL}, ?, ${PIPELINE_MSGID_SQL}, 'outbound', 'template', 'queued', r."phone",
+      r."contact_id", ?, ?, r."variables", ?, ?,
       ?::timestamptz + make_interval(secs => (row_number() over (order by r."position") - 1)::float8 / ?::float8),
       now(), now()
     from (${spec.recipients.sql}) as r`;
