@@ -4,16 +4,17 @@ import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
 import { isoTime, isoTimestamp } from '../../kit/iso-timestamp.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
+import { executePrepared } from '../../kit/prepared-statement.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
-import { executePrepared } from '../../kit/prepared-statement.js';
 import { NO_ASSIGNEE } from './conversation-state-count.entity.js';
 import { ASSIGNEE_KEY } from './conversation.entity.js';
 
 /*
  * Hand-written SQL for the two hot lists, returning plain rows (STACK: hydrated entities serialise several times
- * slower): each page is read off its index in listing order (messages_conversation_index,
- * conversations_channel_recent_index; the EXPLAIN test in tests/conversations shows it) and joined to what it shows.
+ * slower): each page is read off its index in listing order (messages_conversation_index, the conversations indexes;
+ * the EXPLAIN test in tests/conversations shows it); a message's page holds what it shows, an inbox page all but
+ * the assignees' names.
  */
 
 export interface MessagesQuery {
