@@ -16,7 +16,9 @@ import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
 import { sampleContacts } from './bulk-contacts.js';
 import { conversationPhones, lifecycleAssignees } from './bulk-messages.js';
-import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
+import { inboxFilters } from './inbox-queries.js';
+import pg from 'pg';
+import { backendsCpuMs, cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
 import { streamBench, streamReport } from './stream-bench.js';
 import { measureReplay, replayReport } from './replay-bench.js';
@@ -43,6 +45,8 @@ interface Scenario {
   bodies: LoadSpec['bodies'];
   /** The raw baseline has no messaging providers: only the product runs it. */
   productOnly?: boolean;
+  /** A name BENCH_ONLY picks it by besides its own (e.g. `inbox`). */
+  group?: string;
 }
 
 /** Phones to address conversations by: spread over the inbox, and the newest ones (their 24-hour window is open). */
@@ -53,18 +57,9 @@ interface Conversations {
 
 const WORKSPACE = '/api/workspace/v1';
 
-/** The filters an agent's inbox uses: by status (one or several), a colleague's, theirs and open, unassigned. */
-const inboxFilters = (channelId: string, assignees: string[]): LoadSpec['bodies'] => [
-  { body: { channelId, status: 'open' } },
-  { body: { channelId, status: ['open', 'pending'] } },
-  { body: { channelId, assigneeId: 'none' } },
-  ...assignees
-    .slice(0, 5)
-    .flatMap((assigneeId) => [
-      { body: { channelId, assigneeId } },
-      { body: { channelId, status: 'open', assigneeId } },
-    ]),
-];
+/** The agent inbox's filters (inbox-queries.ts), in turn. */
+const inboxBodies = (channelId: string, assignees: string[]): LoadSpec['bodies'] =>
+  inboxFilters(assignees).map(({ query }) => ({ body: { channelId, ...query } }));
 
 function scenarios(
   channelId: string,
@@ -105,12 +100,14 @@ function scenarios(
       path: `${WORKSPACE}/chat/conversations/list`,
       mode: 'closed',
       bodies: page1,
+      group: 'inbox',
     },
     {
       name: 'chat/conversations/list by status and assignee',
       path: `${WORKSPACE}/chat/conversations/list`,
       mode: 'closed',
-      bodies: inboxFilters(channelId, assignees),
+      bodies: inboxBodies(channelId, assignees),
+      group: 'inbox',
     },
     {
       name: 'chat/message/send (sandbox)',
@@ -133,10 +130,11 @@ function scenarios(
       mode: 'open',
       rate: 200,
       bodies: page1,
+      group: 'inbox',
     },
     { name: 'search at 100 req/s', path: `${WORKSPACE}/contacts/list`, mode: 'open', rate: 100, bodies: search },
   ];
-  return all.filter((s) => !ONLY || ONLY.some((only) => s.name.startsWith(only)));
+  return all.filter((s) => !ONLY || ONLY.some((only) => s.name.startsWith(only) || s.group === only));
 }
 
 function runLoad(spec: LoadSpec): Promise<LoadResult> {
@@ -157,10 +155,20 @@ function runLoad(spec: LoadSpec): Promise<LoadResult> {
   });
 }
 
-/** One scenario against one server, with the server's peak RSS sampled while it runs and its CPU time per request. */
-async function measure(server: ServerUnderTest, scenario: Scenario, keys: string[], seconds = SECONDS) {
+/** The growth of the server's PostgreSQL backends' CPU since `before` (backendsCpuMs), in ms. */
+async function databaseCpuSince(db: pg.Client, server: ServerUnderTest, before: Map<number, number>) {
+  const after = await backendsCpuMs(db, server.appName);
+  return [...after].reduce((sum, [pid, used]) => sum + used - (before.get(pid) ?? 0), 0);
+}
+
+/**
+ * One scenario against one server, with the server's peak RSS sampled while it runs and its CPU time per request,
+ * and its database's (the CPU of its PostgreSQL backends, through `db`).
+ */
+async function measure(server: ServerUnderTest, scenario: Scenario, keys: string[], db: pg.Client, seconds = SECONDS) {
   const load = loadavg()[0]!;
   const cpuBefore = cpuMs(server.pid);
+  const databaseBefore = await backendsCpuMs(db, server.appName);
   let peakRss = rssMb(server.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid))), 200);
   await server.probe?.();
@@ -175,21 +183,32 @@ async function measure(server: ServerUnderTest, scenario: Scenario, keys: string
       keys,
       bodies: scenario.bodies,
     });
-    const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / Math.max(1, result.latency.count);
-    return { ...result, peakRss, loadBefore: load, cpuPerRequest, probe: await server.probe?.() };
+    const requests = Math.max(1, result.latency.count);
+    const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / requests;
+    const databaseCpuPerRequest = (await databaseCpuSince(db, server, databaseBefore)) / requests;
+    return {
+      ...result,
+      peakRss,
+      loadBefore: load,
+      cpuPerRequest,
+      databaseCpuPerRequest,
+      probe: await server.probe?.(),
+    };
   } finally {
     clearInterval(sampler);
   }
 }
 
 /**
- * CPU ms a server spends per second with no request to answer (its job worker polling, timers): over a round it is
- * part of the CPU per request, the more so the fewer requests a loaded machine lets through.
+ * CPU ms a server, and its database, spend per second with no request to answer (its job worker polling, timers):
+ * over a round it is part of the CPU per request, the more so the fewer requests a loaded machine lets through.
  */
-async function idleCpuPerSecond(server: ServerUnderTest, seconds = 5): Promise<number> {
+async function idleCpuPerSecond(server: ServerUnderTest, db: pg.Client, seconds = 5) {
   const before = cpuMs(server.pid);
+  const databaseBefore = await backendsCpuMs(db, server.appName);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  return (cpuMs(server.pid) - before) / seconds;
+  const database = await databaseCpuSince(db, server, databaseBefore);
+  return { server: (cpuMs(server.pid) - before) / seconds, database: database / seconds };
 }
 
 /**
@@ -245,6 +264,8 @@ async function main() {
   if (process.env.BENCH_SEED_ONLY === '1') return database.dispose();
   const { apiKeys, channelId, msgids } = database.tenant;
   const servers: ServerUnderTest[] = [];
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
   try {
     mkdirSync(ARTIFACTS, { recursive: true });
     servers.push(
@@ -303,9 +324,9 @@ async function main() {
     log('warming up both servers (not measured)');
     for (const server of servers)
       for (const scenario of list.filter((s) => s.mode === 'closed' && (!s.productOnly || server.name === 'product')))
-        await measure(server, scenario, apiKeys, 2);
+        await measure(server, scenario, apiKeys, db, 2);
     const idleCpu = Object.fromEntries(
-      await Promise.all(servers.map(async (server) => [server.name, await idleCpuPerSecond(server)] as const)),
+      await Promise.all(servers.map(async (server) => [server.name, await idleCpuPerSecond(server, db)] as const)),
     );
 
     const rows: Row[] = [];
@@ -320,7 +341,7 @@ async function main() {
             mode: scenario.mode,
             scenario: scenario.name,
             server: server.name,
-            ...(await measure(server, scenario, apiKeys)),
+            ...(await measure(server, scenario, apiKeys, db)),
           });
         }
       }
@@ -341,6 +362,7 @@ async function main() {
     writeFileSync(file, JSON.stringify({ contacts: CONTACTS, seconds: SECONDS, rows }, null, 2));
     log(`raw results: ${file}`);
   } finally {
+    await db.end();
     for (const server of servers) await server.stop();
     await database.dispose();
   }

@@ -55,7 +55,8 @@ const LIFECYCLE_CHUNK = 2_000;
 /**
  * Gives the channel's conversations the spread of an inbox that agents work: about 65% resolved, 20% open, 10%
  * pending and 5% snoozed (until tomorrow), 70% of them assigned to one of 20 of the channel's users, the rest
- * unassigned, by a hash of the contact (the same on every run). Through the product's row triggers on
+ * unassigned, by two hashes of the contact (the same on every run; the assignee's apart from the status's, so each
+ * agent has conversations in every status). Through the product's row triggers on
  * `conversations`, in chunks, so the per-state counts are the ones production would keep. Returns the assignees.
  */
 export async function spreadLifecycle(databaseUrl: string, channelId: string): Promise<string[]> {
@@ -72,14 +73,16 @@ export async function spreadLifecycle(databaseUrl: string, channelId: string): P
       const { rows } = await client.query<{ last: string | null }>(
         `with batch as (select contact_id from conversations where channel_id = $1 and contact_id > $2::uuid
                           order by contact_id limit ${LIFECYCLE_CHUNK}),
-              spread as (select contact_id, abs(hashtext(contact_id::text)) as h from batch),
+              spread as (select contact_id, abs(hashtext(contact_id::text)) as h,
+                                abs(hashtext(contact_id::text || '/assignee')) as a from batch),
               changed as (
                 update conversations c
                    set status = case when s.h % 20 < 13 then 'resolved' when s.h % 20 < 17 then 'open'
                                      when s.h % 20 < 19 then 'pending' else 'snoozed' end,
                        resolved_at = case when s.h % 20 < 13 then c.last_activity_at end,
                        snoozed_until = case when s.h % 20 = 19 then now() + interval '1 day' end,
-                       assignee_id = case when s.h % 10 < 7 then ($3::uuid[])[1 + s.h % array_length($3::uuid[], 1)] end
+                       assignee_id = case when s.a % 10 < 7
+                                          then ($3::uuid[])[1 + (s.a / 10) % array_length($3::uuid[], 1)] end
                   from spread s
                  where c.channel_id = $1 and c.contact_id = s.contact_id
                 returning c.contact_id)
@@ -89,7 +92,9 @@ export async function spreadLifecycle(databaseUrl: string, channelId: string): P
       if (!rows[0]!.last) break;
       last = rows[0]!.last;
     }
-    await client.query('vacuum analyze conversations');
+    // The counters' rows were updated once per conversation: vacuumed as autovacuum would soon do.
+    for (const table of ['conversations', 'conversation_state_counts', 'channel_conversation_counts'])
+      await client.query(`vacuum analyze ${table}`);
     return assignees;
   } finally {
     await client.end();

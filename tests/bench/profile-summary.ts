@@ -31,7 +31,7 @@ const LAYERS: [RegExp, string][] = [
   ],
   [/\/zod\//, 'zod request parsing'],
   [
-    /\/express\/lib\/response\.js|\/http\/(error-handler|reply-headers|request-id)\.js/,
+    /\/express\/lib\/response\.js|\/http\/(error-handler|json-reply|reply-headers|request-id)\.js/,
     'envelope + response serialization',
   ],
   [

@@ -89,6 +89,7 @@ const routes: Record<string, (ctx: CallerContext, params: Params) => Promise<obj
     return listConversations(ctx, channel.id, {
       page: Number(params.page ?? 1),
       limit: Number(params.limit ?? 50),
+      unread: params.unread === true,
       status: params.status as 'open' | undefined,
       assigneeId: params.assigneeId as string | undefined,
     });

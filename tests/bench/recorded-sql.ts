@@ -1,6 +1,7 @@
-import type pg from 'pg';
-import type { Database } from '@switchboard/server';
+import pg from 'pg';
+import { createLogger, loadConfig, openDatabase, type Database } from '@switchboard/server';
 import type { CallerContext } from '../../apps/server/src/kit/context.js';
+import { existingTenant } from './bulk-contacts.js';
 
 type EntityManager = ReturnType<Database['orm']['em']['fork']>;
 
@@ -47,6 +48,20 @@ export async function withStatements<T>(
   };
   const result = await run({ em: recording } as unknown as CallerContext);
   return { result, statements };
+}
+
+/**
+ * The database the SQL tools (sql-bench.ts, inbox-plans.ts) read, BENCH_DATABASE_URL: one seeded by `pnpm bench`
+ * with the current migrations applied. Its tenant, the server's ORM on it and a connection of the tool's own.
+ */
+export async function seededDatabase(url: string | undefined) {
+  if (!url) throw new Error('set BENCH_DATABASE_URL to a database seeded by pnpm bench');
+  const tenant = await existingTenant(url);
+  if (!tenant) throw new Error(`${url} is not a completely seeded benchmark database`);
+  const database = await openDatabase(loadConfig({ DATABASE_URL: url }), createLogger('silent'), 2);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return { url, tenant, database, client };
 }
 
 /** A prepared statement's parameters as the literals of an EXECUTE. */

@@ -11,6 +11,8 @@ export interface Row extends LoadResult {
   loadBefore: number;
   /** The server process's CPU ms (user + system) over the run, per request answered. */
   cpuPerRequest: number;
+  /** Its PostgreSQL backends' CPU ms over the run, per request answered (0 when the database is elsewhere). */
+  databaseCpuPerRequest: number;
   /** BENCH_PROBE=1: the server's event-loop delay and GC pauses over the run. */
   probe?: ProbeReport;
 }
@@ -24,8 +26,8 @@ export interface RunInfo {
   started: Date;
   /** Each server's resident memory when the rounds are over, in MB. */
   rssAtEnd: Partial<Record<Row['server'], number>>;
-  /** Each server's CPU ms per second while idle, measured after the warm-up (see api.bench.ts). */
-  idleCpu: Partial<Record<Row['server'], number>>;
+  /** Each server's CPU ms per second while idle, and its database's, measured after the warm-up (see api.bench.ts). */
+  idleCpu: Partial<Record<Row['server'], { server: number; database: number }>>;
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
@@ -43,6 +45,12 @@ function summary(rows: Row[]) {
     rss: max(rows.map((r) => r.peakRss)),
     cpu: mean(rows.map((r) => r.cpuPerRequest)),
   };
+}
+
+/** A server's idle CPU and its database's, as the report words them. */
+function idleOf(info: RunInfo, server: Row['server']): string {
+  const idle = info.idleCpu[server];
+  return `${fmt(idle?.server ?? 0)} ms/s (its database ${fmt(idle?.database ?? 0)})`;
 }
 
 /** The results as Markdown tables (pasteable into docs/benchmarks.md), with the machine's conditions. */
@@ -119,8 +127,9 @@ export function report(rows: Row[], info: RunInfo): string {
   if (cpuRows.length) {
     lines.push(
       '',
-      '| scenario | server CPU ms/req product/raw (ratio), per round | the same less idle CPU (ratio), per round |',
-      '|---|---|---|',
+      '| scenario | server CPU ms/req product/raw (ratio), per round | the same less idle CPU (ratio), per round | ' +
+        'database CPU ms/req product/raw (less idle), per round |',
+      '|---|---|---|---|',
     );
     for (const scenario of cpuRows) {
       const rounds = [...new Set(rows.map((r) => r.round))];
@@ -129,22 +138,32 @@ export function report(rows: Row[], info: RunInfo): string {
           const cpu = (server: Row['server']) => {
             const row = rows.find((r) => r.scenario === scenario && r.round === round && r.server === server);
             if (!row) return 0;
-            const idle = lessIdle ? (info.idleCpu[server] ?? 0) / Math.max(0.1, row.requestsPerSecond) : 0;
+            const idle = lessIdle ? (info.idleCpu[server]?.server ?? 0) / Math.max(0.1, row.requestsPerSecond) : 0;
             return Math.max(0, row.cpuPerRequest - idle);
           };
           const ratio = cpu('product') / Math.max(0.01, cpu('raw'));
           return `${cpu('product').toFixed(2)}/${cpu('raw').toFixed(2)} (${ratio.toFixed(2)})`;
         });
-      lines.push(`| ${scenario} | ${cells(false).join(', ')} | ${cells(true).join(', ')} |`);
+      const database = rounds.map((round) => {
+        const cpu = (server: Row['server'], lessIdle: boolean) => {
+          const row = rows.find((r) => r.scenario === scenario && r.round === round && r.server === server);
+          if (!row) return '–';
+          const idle = lessIdle ? (info.idleCpu[server]?.database ?? 0) / Math.max(0.1, row.requestsPerSecond) : 0;
+          return Math.max(0, row.databaseCpuPerRequest - idle).toFixed(2);
+        };
+        return `${cpu('product', false)}/${cpu('raw', false)} (${cpu('product', true)}/${cpu('raw', true)})`;
+      });
+      lines.push(`| ${scenario} | ${cells(false).join(', ')} | ${cells(true).join(', ')} | ${database.join(', ')} |`);
     }
   }
   lines.push(
     '',
     `RSS at the end: product ${info.rssAtEnd.product ?? '–'} MB, raw ${info.rssAtEnd.raw ?? '–'} MB. Idle CPU: ` +
-      `product ${fmt(info.idleCpu.product ?? 0)} ms/s, raw ${fmt(info.idleCpu.raw ?? 0)} ms/s.`,
+      `product ${idleOf(info, 'product')}, raw ${idleOf(info, 'raw')}.`,
     '',
     'p50, req/s and CPU per request are means over rounds; p99 is the worst round. CPU per request is the server ' +
-      'process alone (PostgreSQL and the load driver excluded): product minus raw is what the framework costs.',
+      'process alone (PostgreSQL and the load driver excluded): product minus raw is what the framework costs. ' +
+      'Database CPU per request is that of the PostgreSQL backends each server connected (on this machine).',
     '',
   );
   return lines.join('\n');

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
 import { freePort } from '../helpers/ports.js';
 import { REPO_ROOT } from '../helpers/processes.js';
 import type { ProbeReport } from './runtime-probe.js';
@@ -9,6 +10,8 @@ export interface ServerUnderTest {
   name: 'product' | 'raw';
   baseUrl: string;
   pid: number;
+  /** The application_name of its PostgreSQL connections (PGAPPNAME): whose backends' CPU is its database's. */
+  appName: string;
   /** With BENCH_PROBE=1 (runtime-probe.ts): what the process saw since the last call (event loop, GC). */
   probe?(): Promise<ProbeReport>;
   stop(): Promise<void>;
@@ -48,6 +51,27 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * CPU ms used so far by each PostgreSQL backend connected as `appName`, when the database server runs on this
+ * machine (its processes' /proc entries; none otherwise). Over a run, the growth summed over the backends alive at
+ * its end (a backend opened meanwhile counts from zero) is the database's CPU for that server's requests; a
+ * backend closed during the run (the pool's idle timeout) is missed, which under load does not happen.
+ */
+export async function backendsCpuMs(client: pg.Client, appName: string): Promise<Map<number, number>> {
+  const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+    appName,
+  ]);
+  const used = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      used.set(pid, cpuMs(pid));
+    } catch {
+      // Gone meanwhile, or not on this machine.
+    }
+  }
+  return used;
+}
+
 async function waitUntilServing(child: ChildProcess, baseUrl: string, apiKey: string, logFile: string): Promise<void> {
   const deadline = Date.now() + 15 * 60_000; // a kept database may first get a new index built over a million rows
   while (Date.now() < deadline) {
@@ -64,13 +88,17 @@ async function waitUntilServing(child: ChildProcess, baseUrl: string, apiKey: st
   throw new Error(`server not serving after 15 minutes; see ${logFile}`);
 }
 
+/** The application_name each server's database connections carry. */
+const appNameOf = (name: ServerUnderTest['name']) => `switchboard-bench-${name}`;
+
 function serverUnderTest(
   name: ServerUnderTest['name'],
   baseUrl: string,
   child: ChildProcess,
   probe?: (pid: number) => Promise<ProbeReport>,
 ): ServerUnderTest {
-  return { name, baseUrl, pid: child.pid!, probe: probe && (() => probe(child.pid!)), stop: stopper(child) };
+  const pid = child.pid!;
+  return { name, baseUrl, pid, appName: appNameOf(name), probe: probe && (() => probe(pid)), stop: stopper(child) };
 }
 
 function stopper(child: ChildProcess) {
@@ -119,6 +147,7 @@ export async function startProduct(
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     DATABASE_URL: databaseUrl,
+    PGAPPNAME: appNameOf('product'),
     PORT: String(port),
     ...probe.env,
     ...extraEnv,
@@ -156,14 +185,18 @@ export async function startRaw(
   const env = {
     PATH: process.env.PATH ?? '',
     DATABASE_URL: databaseUrl,
+    PGAPPNAME: appNameOf('raw'),
     PORT: String(port),
     POOL_SIZE: '20',
     SERVER_DIST: dist,
     ...probe.env,
   };
+  // The product's heap flags (`pnpm start`'s young generation size), so garbage collection is alike on both sides.
+  // BENCH_RAW_FLAGS: more Node flags for the raw server (e.g. `--cpu-prof`, for a profile beside the product's).
+  const extra = process.env.BENCH_RAW_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...probe.flags, path.join(import.meta.dirname, 'raw-server.ts')],
+    [...startFlags(), ...extra, '--import', 'tsx', ...probe.flags, path.join(import.meta.dirname, 'raw-server.ts')],
     {
       cwd: REPO_ROOT,
       env,

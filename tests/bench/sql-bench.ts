@@ -16,13 +16,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { createLogger, loadConfig, openDatabase } from '@switchboard/server';
 import { listContacts } from '../../apps/server/src/modules/contacts/contact.service.js';
 import { REPO_ROOT } from '../helpers/processes.js';
-import { existingTenant, sampleContacts } from './bulk-contacts.js';
+import { sampleContacts } from './bulk-contacts.js';
 import { searchTerms, type TermClass } from './names.js';
-import pg from 'pg';
-import { explain, literalsOf, withStatements, type Statement } from './recorded-sql.js';
+import { explain, literalsOf, seededDatabase, withStatements, type Statement } from './recorded-sql.js';
 
 const URL = process.env.BENCH_DATABASE_URL;
 const TERMS = Number(process.env.SQL_BENCH_TERMS ?? 25);
@@ -92,15 +90,10 @@ function pgbench(scripts: string[], defines: string[]) {
 }
 
 async function main() {
-  if (!URL) throw new Error('set BENCH_DATABASE_URL to a database seeded by pnpm bench');
-  const tenant = await existingTenant(URL);
-  if (!tenant) throw new Error(`${URL} is not a completely seeded benchmark database`);
-  const database = await openDatabase(loadConfig({ DATABASE_URL: URL }), createLogger('silent'), 2);
-  const client = new pg.Client({ connectionString: URL });
-  await client.connect();
+  const { url, tenant, database, client } = await seededDatabase(URL);
   rmSync(OUT, { recursive: true, force: true });
   try {
-    const terms = searchTerms(await sampleContacts(URL, 2_000), 4_000);
+    const terms = searchTerms(await sampleContacts(url, 2_000), 4_000);
     const classes: { name: string; searches: (string | undefined)[] }[] = [
       { name: 'page 1, no search', searches: [undefined] },
       ...(['fragment', 'surname', 'full name', 'phone'] as TermClass[]).map((termClass) => ({

@@ -15,7 +15,9 @@ import { createFreshDatabase, sql } from '../helpers/database.js';
 /**
  * The query plans of chat/messages/list and chat/conversations/list at 100,000 messages (10,000 contacts, ten
  * messages each, every contact a conversation): a page is read off its index in listing order, never by sorting the
- * channel's messages or conversations.
+ * channel's messages or conversations; an inbox page reads `conversations` alone (its rows carry the contact and
+ * the newest message), each filter off the index that matches it. Plans are of the statements as the server runs
+ * them (prepared, generic plans).
  */
 const CONTACTS = 10_000;
 const PER_CONTACT = 10;
@@ -52,19 +54,23 @@ describe('conversation query plans at 100k messages', { timeout: 300_000 }, () =
     await database?.close();
   });
 
-  /** Each statement's scans of messages and conversations and whether it sorts anything, as PostgreSQL plans it. */
+  /**
+   * Each statement's scans of messages, conversations and contacts and whether it sorts, as PostgreSQL plans it
+   * (explained once the service is done: it runs its statements concurrently).
+   */
   async function plansOf<T>(run: Parameters<typeof withStatements<T>>[2]) {
     const plans: { scans: string[]; sorts: boolean }[] = [];
-    const { result } = await withStatements(database.orm.em.fork(), client, run, async (statement) => {
+    const { result, statements } = await withStatements(database.orm.em.fork(), client, run);
+    for (const statement of statements) {
       const [plan] = (await explain<[{ Plan: PlanNode }]>(client, statement, 'format json'))[0]!;
       const nodes = nodesOf(plan.Plan);
       plans.push({
         scans: nodes
-          .filter((n) => ['messages', 'conversations'].includes(n['Relation Name'] ?? ''))
+          .filter((n) => ['messages', 'conversations', 'contacts'].includes(n['Relation Name'] ?? ''))
           .map((n) => `${n['Node Type']}: ${n['Index Name'] ?? n['Relation Name']}`),
         sorts: nodes.some((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort'),
       });
-    });
+    }
     return { result, plans };
   }
   const messages = (query: Partial<MessagesQuery>) =>
@@ -99,24 +105,18 @@ describe('conversation query plans at 100k messages', { timeout: 300_000 }, () =
     expect(plans[0]).toEqual({ scans: ['Index Scan: messages_channel_recent_index'], sorts: false });
   });
 
-  it('reads the inbox off the conversations index, its last messages by primary key', async () => {
+  it('reads the inbox off the conversations index alone: no contact or message looked up', async () => {
     const { result, plans } = await conversations({});
     expect(result.data).toHaveLength(50);
     expect(result.pagination.total).toBe(CONTACTS);
-    expect(plans[0]).toEqual({
-      scans: ['Index Scan: conversations_channel_recent_index', 'Index Scan: messages_pkey'],
-      sorts: false,
-    });
+    expect(plans[0]).toEqual({ scans: ['Index Scan: conversations_channel_recent_index'], sorts: false });
   });
 
   it('reads the unread inbox off its partial index', async () => {
     const { result, plans } = await conversations({ unread: true });
     expect(result.pagination.total).toBe(CONTACTS / 10);
     expect(result.data.every((c) => c.unreadCount === 1)).toBe(true);
-    expect(plans[0]).toEqual({
-      scans: ['Index Scan: conversations_channel_unread_index', 'Index Scan: messages_pkey'],
-      sorts: false,
-    });
+    expect(plans[0]).toEqual({ scans: ['Index Scan: conversations_channel_unread_index'], sorts: false });
   });
 
   describe('the lifecycle filters (status, assignee), each off its own index, totals exact', () => {
@@ -151,36 +151,36 @@ describe('conversation query plans at 100k messages', { timeout: 300_000 }, () =
       const { result, plans } = await conversations({ status: 'pending' });
       expect(result.data.every((c) => c.status === 'pending')).toBe(true);
       expect(result.pagination.total).toBe(await counted(`status = 'pending'`));
-      expect(plans[0]).toEqual({
-        scans: ['Index Scan: conversations_channel_status_index', 'Index Scan: messages_pkey'],
-        sorts: false,
-      });
+      expect(plans[0]).toEqual({ scans: ['Index Scan: conversations_channel_status_index'], sorts: false });
       expect(plans[1]!.scans).toEqual([]);
     });
 
-    it('status: several statuses off an index (theirs, or the listing order filtered when they are many)', async () => {
+    it('status: several statuses off the listing order, filtered, without a sort', async () => {
       const { result, plans } = await conversations({ status: ['open', 'pending'] });
+      expect(result.data.every((c) => ['open', 'pending'].includes(c.status))).toBe(true);
       expect(result.pagination.total).toBe(await counted(`status in ('open', 'pending')`));
-      expect(plans[0]!.scans[0]).toMatch(/^Index Scan: conversations_channel_(status|recent)_index$/);
+      expect(plans[0]).toEqual({ scans: ['Index Scan: conversations_channel_recent_index'], sorts: false });
     });
 
     it('assigneeId: a user off conversations_channel_assignee_index, without a sort', async () => {
       const { result, plans } = await conversations({ assigneeId: userId });
       expect(result.data.every((c) => c.assignee?.id === userId)).toBe(true);
       expect(result.pagination.total).toBe(await counted('assignee_id = $2', [userId]));
-      expect(plans[0]).toEqual({
-        scans: ['Index Scan: conversations_channel_assignee_index', 'Index Scan: messages_pkey'],
-        sorts: false,
-      });
+      expect(plans[0]).toEqual({ scans: ['Index Scan: conversations_channel_assignee_index'], sorts: false });
     });
 
-    it('assigneeId none, and status with an assignee: off an index, totals exact', async () => {
+    it('assigneeId none off the assignee index, and status with an assignee off theirs, totals exact', async () => {
       const none = await conversations({ assigneeId: 'none' });
+      expect(none.result.data.every((c) => c.assignee === null)).toBe(true);
       expect(none.result.pagination.total).toBe(await counted('assignee_id is null'));
-      expect(none.plans[0]!.scans[0]).toMatch(/^Index Scan: conversations_channel_(assignee|status|recent)_index$/);
+      expect(none.plans[0]).toEqual({ scans: ['Index Scan: conversations_channel_assignee_index'], sorts: false });
       const both = await conversations({ status: 'resolved', assigneeId: userId });
+      expect(both.result.data.every((c) => c.status === 'resolved' && c.assignee?.id === userId)).toBe(true);
       expect(both.result.pagination.total).toBe(await counted(`status = 'resolved' and assignee_id = $2`, [userId]));
-      expect(both.plans[0]!.scans[0]).toMatch(/^Index Scan: conversations_channel_(assignee|status)_index$/);
+      expect(both.plans[0]).toEqual({
+        scans: ['Index Scan: conversations_channel_assignee_status_index'],
+        sorts: false,
+      });
     });
   });
 });

@@ -160,18 +160,48 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
     expect(await totals()).toEqual({ all: before.all + 2, unread: before.unread + 1, open: before.open + 2 });
     const inbox = (await chat.conversations.list({ limit: 200 })).data;
     const of = (phone: string) => inbox.find((conversation) => conversation.phone === phone)!;
-    expect(of('15550006002')).toMatchObject({ unreadCount: 2, lastMessage: { msgid: 'bulk.2' }, status: 'open' });
+    expect(of('15550006002')).toMatchObject({
+      name: 'Bulk new',
+      unreadCount: 2,
+      lastMessage: { msgid: 'bulk.2', direction: 'inbound', type: 'text', text: 'Second' },
+      status: 'open',
+    });
     expect(of('15550006003')).toMatchObject({
       unreadCount: 0,
-      lastMessage: { msgid: 'bulk.3' },
+      lastMessage: { msgid: 'bulk.3', direction: 'outbound', text: 'Hello' },
       windowExpiresAt: null,
     });
-    expect(of('15550006001')).toMatchObject({ unreadCount: 2, lastMessage: { msgid: 'bulk.4' } });
+    expect(of('15550006001')).toMatchObject({ unreadCount: 2, lastMessage: { msgid: 'bulk.4', text: 'Again' } });
     expect(inbox.some((conversation) => conversation.phone === '15550006004')).toBe(false);
     await sql(server.databaseUrl, `update messages set status = 'accepted' where msgid = 'bulk.5'`);
     expect((await totals()).all).toBe(before.all + 3);
     const sent = (await chat.conversations.list({ limit: 200 })).data.find((c) => c.phone === '15550006004');
-    expect(sent).toMatchObject({ unreadCount: 0, lastMessage: { msgid: 'bulk.5' } });
+    expect(sent).toMatchObject({
+      name: 'Bulk later',
+      unreadCount: 0,
+      lastMessage: { msgid: 'bulk.5', direction: 'outbound', text: 'Soon' },
+    });
+    // An older message recorded later (a late redelivery) counts as unread but is not the conversation's newest.
+    await sql(
+      server.databaseUrl,
+      `insert into messages (channel_id, msgid, direction, type, status, "from", contact_id, body, provider, created_at)
+       values ($1, 'bulk.late', 'inbound', 'text', 'delivered', '15550006002', $2, 'Late', 'sandbox',
+               now() - interval '1 hour')`,
+      [tenant.channelId, id('15550006002')],
+    );
+    const late = (await chat.conversations.list({ limit: 200 })).data.find((c) => c.phone === '15550006002');
+    expect(late).toMatchObject({ unreadCount: 3, lastMessage: { msgid: 'bulk.2', text: 'Second' } });
+  });
+
+  test('a contact renamed is renamed in its conversation', async ({ server, tenant, chat, receive }) => {
+    await receive('15550006101', 'Hi there');
+    const contacts = server.client(tenant.key).workspace.contacts;
+    await contacts.manage({ phone: '15550006101', name: 'Grace Hopper' });
+    const listed = (await chat.conversations.list({ limit: 200 })).data.find((c) => c.phone === '15550006101');
+    expect(listed).toMatchObject({ name: 'Grace Hopper', lastMessage: { text: 'Hi there' } });
+    await sql(server.databaseUrl, `update contacts set name = 'G. Hopper' where phone = '15550006101'`);
+    const renamed = (await chat.conversations.list({ limit: 200 })).data.find((c) => c.phone === '15550006101');
+    expect(renamed!.name).toBe('G. Hopper');
   });
 
   test('the inbox: newest activity first, unread filter, a null window for a contact who never wrote', async ({

@@ -74,6 +74,7 @@ describe('API key authentication', () => {
     ]);
     expect(before!.last_used_at).toBeNull();
     await server.client(acme.auditorKey).workspace.channels.list();
+    // Written just after the reply, with the other keys' uses of that moment.
     await expect
       .poll(
         async () =>
@@ -82,6 +83,7 @@ describe('API key authentication', () => {
               acme.auditorKey.slice(0, 16),
             ])
           )[0]!.last_used_at,
+        { timeout: 10_000 },
       )
       .not.toBeNull();
   });

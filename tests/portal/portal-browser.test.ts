@@ -159,10 +159,13 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', { timeout
     const row = page.locator(`tr[data-prefix="${firstKey.slice(0, 16)}"]`);
     // last_used_at is written just after the call is served; reload until the page shows it.
     await expect
-      .poll(async () => {
-        await page.reload();
-        return row.locator('td.last-used').innerText();
-      })
+      .poll(
+        async () => {
+          await page.reload();
+          return row.locator('td.last-used').innerText();
+        },
+        { timeout: 10_000 },
+      )
       .toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     const text = await row.innerText();
     expect(text).toContain('Browser test key');

@@ -110,7 +110,7 @@ describe('contacts/list query plans at 100k contacts', { timeout: 300_000 }, () 
         );
       // The listing, a short and a longer name term, a phone fragment and one digit; a broad term's walk is planned
       // for its values.
-      expect(prepared.map((p) => p.name)).toEqual(Array(5).fill(expect.stringMatching(/^contacts_list_[\w-]{27}$/)));
+      expect(prepared.map((p) => p.name)).toEqual(Array(5).fill(expect.stringMatching(/^prepared_[\w-]{27}$/)));
       for (const statement of prepared) expect(Number(statement.generic_plans)).toBeGreaterThan(0);
     } finally {
       await single.close();

@@ -5,6 +5,7 @@ import type { CallerCache } from './http/caller-cache.js';
 import { corsFor } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
+import { jsonReplies } from './http/json-reply.js';
 import { createLocalApi } from './http/local-api.js';
 import { notFound } from './http/not-found.js';
 import { createOutageMonitor } from './http/outage.js';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustProxy ?? false);
   // Express parses `a[b]=c` into objects by default; API parameters are flat.
   app.set('query parser', 'simple');
+  jsonReplies(app);
 
   app.use(requestId);
   app.use(replyHeaders);

@@ -47,8 +47,11 @@ export function isDependencyOutage(error: unknown, depth = 0): boolean {
 export interface OutageLog {
   /** Logs the first failure of an outage; later ones are silent until up(). */
   down(details: Record<string, unknown>, via?: Logger): void;
-  /** Logs the end of an outage, if one was going on. */
-  up(via?: Logger): void;
+  /**
+   * Logs the end of an outage, if one was going on. `via` is called only then: every API reply reports here, and a
+   * request's logger is made on first use (http/request-log.ts).
+   */
+  up(via?: () => Logger): void;
 }
 
 /** One warn line when a dependency goes away and one when it is back, instead of one per failed call. */
@@ -60,9 +63,9 @@ export function outageLog(logger: Logger, messages: { down: string; up: string }
       downSince = Date.now();
       via.warn(details, messages.down);
     },
-    up(via = logger) {
+    up(via = () => logger) {
       if (downSince === undefined) return;
-      via.warn({ downForMs: Date.now() - downSince }, messages.up);
+      via().warn({ downForMs: Date.now() - downSince }, messages.up);
       downSince = undefined;
     },
   };

@@ -21,7 +21,7 @@ import { prepareSchema } from './lifecycle/schema.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
-import { CALLER_CHANGES_CHANNEL, idempotencyStore } from './modules/index.js';
+import { apiKeyLookup, CALLER_CHANGES_CHANNEL, idempotencyStore } from './modules/index.js';
 import { deliveryFailureGauges, jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
 /** Bounds the API-key caller cache's memory (an entry's size: docs/benchmarks.md, "Memory"). */
@@ -112,6 +112,7 @@ function startCallers(config: Config, database: Database, logger: Logger, closer
         { url: database.url, channel: CALLER_CHANGES_CHANNEL, logger, catchUpTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS },
         changes,
       ),
+    (apiKeyIds) => apiKeyLookup.recordUses(database.orm.em.fork(), apiKeyIds),
   );
   closers.add(() => callers.stop());
   return callers;

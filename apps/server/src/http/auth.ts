@@ -45,6 +45,15 @@ export function presentedKey(req: Request): string | undefined {
   return header ?? bearer;
 }
 
+/** The caller of a key looked up without a cache, its use recorded when due. */
+async function lookedUp(em: EntityManager, keys: ApiKeyLookup, apiKey: string): Promise<Caller | null> {
+  const found = await keys.findCaller(em.fork(), apiKey);
+  if (!found) return null;
+  const { lastUseDue, ...caller } = found;
+  if (lastUseDue) keys.recordUses(em.fork(), [caller.apiKeyId]);
+  return caller;
+}
+
 /**
  * Resolves an API key to its caller (through the cache when given, else the api-keys module's lookup), or throws
  * 401. The lookups run on forks of `em`, made only when the database is needed (a cache hit needs none).
@@ -59,12 +68,8 @@ export async function authenticateKey(
   if (!apiKey) throw new UnauthorizedError('Missing API key. Send it in the X-API-Key header.');
   if (!keys.isWellFormed(apiKey)) throw new UnauthorizedError('Malformed API key.');
   const caller = callers
-    ? await callers.resolve(
-        keys.hash(apiKey),
-        () => keys.findCaller(em.fork(), apiKey),
-        (apiKeyId) => keys.recordUse(em.fork(), apiKeyId),
-      )
-    : await keys.findCaller(em.fork(), apiKey);
+    ? await callers.resolve(keys.hash(apiKey), () => keys.findCaller(em.fork(), apiKey))
+    : await lookedUp(em, keys, apiKey);
   if (!caller) throw new UnauthorizedError('Invalid or revoked API key.');
   if (!caller.platformActive)
     throw new AppError(

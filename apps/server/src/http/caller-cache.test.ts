@@ -6,7 +6,7 @@ import { startCallerCache, type CallerCacheOptions, type CallerChanges } from '.
 const ADA = '00000000-0000-4000-8000-00000000000a';
 const BOB = '00000000-0000-4000-8000-00000000000b';
 
-const callerOf = (userId: string, apiKeyId = `key-of-${userId}`): Caller => ({
+const callerOf = (userId: string, apiKeyId = `key-of-${userId}`): Caller & { apiKeyId: string } => ({
   userId,
   apiKeyId,
   platformId: 'platform',
@@ -23,27 +23,29 @@ function harness(options: Partial<CallerCacheOptions> = {}) {
   let changes!: CallerChanges;
   let beforeCatchUp: () => void = () => undefined;
   let caughtUp = true;
-  const cache = startCallerCache({ ttlMs: 60_000, maxEntries: 100, ...options }, (events) => {
-    changes = events;
-    return {
-      catchUp: async () => {
-        beforeCatchUp();
-        return caughtUp;
-      },
-      stop: async () => undefined,
-    };
-  });
+  /** Each recording of uses: the keys it named. */
+  const used: string[][] = [];
+  const cache = startCallerCache(
+    { ttlMs: 60_000, maxEntries: 100, ...options },
+    (events) => {
+      changes = events;
+      return {
+        catchUp: async () => {
+          beforeCatchUp();
+          return caughtUp;
+        },
+        stop: async () => undefined,
+      };
+    },
+    (apiKeyIds) => used.push(apiKeyIds),
+  );
   const lookups: string[] = [];
-  const used: string[] = [];
-  const resolve = (hash: string, caller: Caller | null = callerOf(ADA)) =>
-    cache.resolve(
-      hash,
-      async () => {
-        lookups.push(hash);
-        return caller;
-      },
-      (apiKeyId) => used.push(apiKeyId),
-    );
+  /** Resolves `hash`; a lookup finds `caller` (and says whether its last use is due). */
+  const resolve = (hash: string, caller: ReturnType<typeof callerOf> | null = callerOf(ADA), lastUseDue = false) =>
+    cache.resolve(hash, async () => {
+      lookups.push(hash);
+      return caller && { ...caller, lastUseDue };
+    });
   return {
     cache,
     changes: () => changes,
@@ -129,14 +131,10 @@ describe('caller cache', () => {
   it('does not remember a lookup during which a change was heard', async () => {
     const h = harness();
     h.changes().listening();
-    await h.cache.resolve(
-      'hash-a',
-      async () => {
-        h.changes().notified(BOB);
-        return callerOf(ADA);
-      },
-      () => undefined,
-    );
+    await h.cache.resolve('hash-a', async () => {
+      h.changes().notified(BOB);
+      return { ...callerOf(ADA), lastUseDue: false };
+    });
     await h.resolve('hash-a');
     expect(h.lookups).toEqual(['hash-a']);
   });
@@ -178,17 +176,40 @@ describe('caller cache', () => {
     expect(h.lookups).toEqual(['hash-a', 'hash-a']);
   });
 
-  it('records a cached key’s use once per LAST_USE_INTERVAL_MS (the lookup itself recorded the first)', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+  it('records a key’s use when its lookup says it is due, then once per LAST_USE_INTERVAL_MS', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
     const h = harness();
     h.changes().listening();
-    await h.resolve('hash-a', callerOf(ADA, 'k1'));
+    await h.resolve('hash-a', callerOf(ADA, 'k1'), true);
     await h.resolve('hash-a');
-    expect(h.used).toEqual([]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(h.used).toEqual([['k1']]);
     vi.setSystemTime(Date.now() + LAST_USE_INTERVAL_MS);
     await h.resolve('hash-a');
     await h.resolve('hash-a');
-    expect(h.used).toEqual(['k1']);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(h.used).toEqual([['k1'], ['k1']]);
+  });
+
+  it('records the uses of keys due at about the same time together, and what is pending when it stops', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const h = harness();
+    h.changes().listening();
+    for (const [hash, key] of [
+      ['ada-1', 'k1'],
+      ['ada-2', 'k2'],
+      ['bob-1', 'k3'],
+    ] as const)
+      await h.resolve(hash, callerOf(hash.startsWith('bob') ? BOB : ADA, key));
+    vi.setSystemTime(Date.now() + LAST_USE_INTERVAL_MS);
+    await h.resolve('ada-1');
+    await h.resolve('ada-2');
+    expect(h.used).toEqual([]);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(h.used).toEqual([['k1', 'k2']]);
+    await h.resolve('bob-1');
+    await h.cache.stop();
+    expect(h.used).toEqual([['k1', 'k2'], ['k3']]);
   });
 
   it('hands out callers that cannot be changed by the request that got them', async () => {

@@ -1,6 +1,6 @@
 import { isUuid } from '@switchboard/contract';
 import { LRUCache } from 'lru-cache';
-import { LAST_USE_INTERVAL_MS } from '../kit/auth.js';
+import { LAST_USE_INTERVAL_MS, type FoundCaller } from '../kit/auth.js';
 import type { Caller } from '../kit/context.js';
 
 /** How the cache hears about committed changes to what a cached caller means (see startCallerCache). */
@@ -42,16 +42,41 @@ interface Entry {
   nextUseRecordAt: number;
 }
 
+/** How long the due uses of keys gather before they are recorded together. */
+const USE_RECORD_DELAY_MS = 250;
+
+/**
+ * The last uses of the keys this cache serves, recorded together: one statement per USE_RECORD_DELAY_MS for every
+ * key due (its lookup said so, or a minute passed since this cache recorded it), instead of one transaction per key
+ * (a server used by a few thousand keys wrote tens a second; docs/benchmarks.md, channels/list). Last use is
+ * advisory; what is pending when the cache stops is recorded then.
+ */
+function useRecorder(recordUses: (apiKeyIds: string[]) => void) {
+  const due = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (due.size) recordUses([...due]);
+    due.clear();
+  };
+  return {
+    used(apiKeyId: string) {
+      due.add(apiKeyId);
+      timer ??= setTimeout(flush, USE_RECORD_DELAY_MS).unref();
+    },
+    stop() {
+      clearTimeout(timer);
+      flush();
+    },
+  };
+}
+
 export interface CallerCache {
   /**
    * The caller of the key with this hash: from the cache when it holds the key and is up to date with every
    * change committed before the call; else from `lookup`, remembered if nothing changed meanwhile.
    */
-  resolve(
-    keyHash: string,
-    lookup: () => Promise<Caller | null>,
-    recordUse: (apiKeyId: string) => void,
-  ): Promise<Caller | null>;
+  resolve(keyHash: string, lookup: () => Promise<FoundCaller | null>): Promise<Caller | null>;
   stats(): CallerCacheStats;
   stop(): Promise<void>;
 }
@@ -93,9 +118,11 @@ function indexedEntries(options: CallerCacheOptions) {
 export function startCallerCache(
   options: CallerCacheOptions,
   connect: (changes: CallerChanges) => ChangeFeed,
+  recordUses: (apiKeyIds: string[]) => void,
 ): CallerCache {
   const { entries, hashesByUser } = indexedEntries(options);
   const state = { listening: false, generation: 0, hits: 0, misses: 0 };
+  const uses = useRecorder(recordUses);
 
   const forget = (userId: string | null) => {
     state.generation += 1;
@@ -123,7 +150,7 @@ export function startCallerCache(
   }
 
   return {
-    async resolve(keyHash, lookup, recordUse) {
+    async resolve(keyHash, lookup) {
       if (state.listening && entries.has(keyHash) && (await feed.catchUp())) {
         const entry = entries.get(keyHash);
         if (entry) {
@@ -131,7 +158,7 @@ export function startCallerCache(
           const now = Date.now();
           if (now >= entry.nextUseRecordAt) {
             entry.nextUseRecordAt = now + LAST_USE_INTERVAL_MS;
-            if (entry.caller.apiKeyId) recordUse(entry.caller.apiKeyId);
+            if (entry.caller.apiKeyId) uses.used(entry.caller.apiKeyId);
           }
           return entry.caller;
         }
@@ -140,11 +167,17 @@ export function startCallerCache(
       const generation = state.generation;
       // The catch-up runs beside the lookup: a change committed before this request whose notice is still on its
       // way is heard before the result is stored (and stops the store), instead of evicting it a moment later.
-      const [caller, caughtUp] = await Promise.all([lookup(), state.listening ? feed.catchUp() : false]);
-      if (caller && caughtUp && state.listening && generation === state.generation) store(keyHash, caller);
+      const [found, caughtUp] = await Promise.all([lookup(), state.listening ? feed.catchUp() : false]);
+      if (!found) return null;
+      const { lastUseDue, ...caller } = found;
+      if (lastUseDue) uses.used(caller.apiKeyId);
+      if (caughtUp && state.listening && generation === state.generation) store(keyHash, caller);
       return caller;
     },
     stats: () => ({ hits: state.hits, misses: state.misses, listening: state.listening }),
-    stop: () => feed.stop(),
+    stop: () => {
+      uses.stop();
+      return feed.stop();
+    },
   };
 }

@@ -24,9 +24,12 @@ function queryShape(req: Request): z.ZodRawShape {
  * here, so it is refused rather than dropped; a repeated key is a list only where the parameter takes one.
  */
 export function rejectNestedQuery(req: Request, _res: Response, next: NextFunction) {
+  const names = Object.keys(req.query);
+  if (!names.length) return next();
   const shape = queryShape(req);
   const issues: FieldIssue[] = [];
-  for (const [name, value] of Object.entries(req.query)) {
+  for (const name of names) {
+    const value = req.query[name];
     if (name.includes('[') || name.includes(']')) {
       issues.push({ field: name, problem: `bracket syntax is not supported; send ${name.split('[')[0]}=value` });
     } else if (Array.isArray(value) && !acceptsList(shape[name])) {

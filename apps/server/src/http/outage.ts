@@ -38,7 +38,7 @@ export function createOutageMonitor(logger: Logger): OutageMonitor {
     },
     recovery(req, res, next) {
       res.on('finish', () => {
-        if (res.statusCode < 500) log.up(req.log);
+        if (res.statusCode < 500) log.up(() => req.log);
       });
       next();
     },

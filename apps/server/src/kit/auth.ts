@@ -4,6 +4,9 @@ import type { Caller } from './context.js';
 /** A key's last use is written at most this often, per key (the portal shows it; it is advisory). */
 export const LAST_USE_INTERVAL_MS = 60_000;
 
+/** A key's caller as the key lookup finds it, with whether the key's last use is due to be recorded. */
+export type FoundCaller = Caller & { apiKeyId: string; lastUseDue: boolean };
+
 /**
  * What the HTTP auth middleware needs from the module that owns API keys: the key format (to refuse keys sent
  * where they leak), the lookup of a presented key, and what a cache of resolved callers needs.
@@ -15,10 +18,13 @@ export interface ApiKeyLookup {
   /** The key's SHA-256 (hex): what resolved callers are cached by, so the key itself is never kept. */
   hash(apiKey: string): string;
   /**
-   * The caller of an active key, or null when no key matches or it was revoked. Records the use when the last
-   * record is older than LAST_USE_INTERVAL_MS.
+   * The caller of an active key, or null when no key matches or it was revoked; `lastUseDue` when the key's last
+   * recorded use is older than LAST_USE_INTERVAL_MS (recording it is recordUses', by whoever serves the key).
    */
-  findCaller(em: EntityManager, apiKey: string): Promise<Caller | null>;
-  /** Records a use of a key served from a cache, unless one was recorded within LAST_USE_INTERVAL_MS; never waits. */
-  recordUse(em: EntityManager, apiKeyId: string): void;
+  findCaller(em: EntityManager, apiKey: string): Promise<FoundCaller | null>;
+  /**
+   * Records a use of each of these keys, unless one was recorded within LAST_USE_INTERVAL_MS, in one statement;
+   * never waits.
+   */
+  recordUses(em: EntityManager, apiKeyIds: readonly string[]): void;
 }

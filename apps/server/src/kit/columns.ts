@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { p } from '@mikro-orm/core';
+import { v7 as uuidv7 } from 'uuid';
 
 /** Columns every table shares. UUIDs come from the app (and the database default, for bulk SQL loads). */
 export const uuidPrimaryKey = () =>
@@ -8,6 +9,23 @@ export const uuidPrimaryKey = () =>
     .primary()
     .onCreate(() => randomUUID())
     .defaultRaw('gen_random_uuid()');
+
+/**
+ * A new id that sorts by when it was made: a UUIDv7 (RFC 9562), a millisecond timestamp then random bits, from the
+ * `uuid` package (the reference implementation, which also keeps one process's ids increasing within a millisecond).
+ * Rows written in bulk under such ids are appended at the right edge of their B-tree indexes instead of at random
+ * leaves; once an index no longer fits in memory, random keys make every insert read and dirty a leaf of its own
+ * (docs/benchmarks.md, Broadcasts). Any UUID remains a valid id: rows made before keep their random ones.
+ */
+export const timeOrderedUuid = (): string => uuidv7();
+
+/** The same made by PostgreSQL, for INSERT … SELECT (Migration20261206130000_time_ordered_ids defines it). */
+export const TIME_ORDERED_UUID_SQL = 'uuid_time_ordered()';
+
+/** A primary key of time-ordered ids (timeOrderedUuid): for the tables written in bulk. */
+export const timeOrderedUuidPrimaryKey = () =>
+  p.uuid().primary().onCreate(timeOrderedUuid).defaultRaw(TIME_ORDERED_UUID_SQL);
+
 export const createdAtColumn = () =>
   p
     .datetime()

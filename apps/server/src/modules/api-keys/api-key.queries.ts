@@ -48,16 +48,17 @@ const callerOf = (row: CallerRow): Omit<Caller, 'apiKeyId'> => ({
 
 /**
  * Last use is advisory: written at most once per LAST_USE_INTERVAL_MS per key (the condition keeps several
- * instances from writing it again), without holding up the request. The caller cache's invalidation trigger
- * ignores this column, so recording a use never evicts anything.
+ * instances from writing it again), without holding up the request, for any number of keys in one statement (the
+ * caller cache gathers those of a moment). The caller cache's invalidation trigger ignores this column, so recording
+ * a use never evicts anything.
  */
-function recordUse(em: EntityManager, apiKeyId: string): void {
+function recordUses(em: EntityManager, apiKeyIds: readonly string[]): void {
   const now = new Date();
   const due = new Date(now.getTime() - LAST_USE_INTERVAL_MS);
   void em
     .nativeUpdate(
       ApiKey,
-      { id: apiKeyId, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: due } }] },
+      { id: { $in: [...apiKeyIds] }, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: due } }] },
       { lastUsedAt: now },
     )
     .catch(() => undefined);
@@ -83,8 +84,7 @@ async function findCaller(em: EntityManager, apiKey: string) {
     [LAST_USE_INTERVAL_MS, displayPrefix(apiKey)],
   );
   if (!row || !hashesMatch(row.key_hash, apiKey) || row.revoked_at) return null;
-  if (row.last_used_stale) recordUse(em, row.api_key_id);
-  return { ...callerOf(row), apiKeyId: row.api_key_id };
+  return { ...callerOf(row), apiKeyId: row.api_key_id, lastUseDue: row.last_used_stale };
 }
 
 /**
@@ -105,5 +105,5 @@ export const apiKeyLookup: ApiKeyLookup = {
   isWellFormed: isWellFormedApiKey,
   hash: hashApiKey,
   findCaller,
-  recordUse,
+  recordUses,
 };

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { BROADCAST_STATUSES, type BroadcastAudience } from '@switchboard/contract';
-import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
+import { createdAtColumn, timeOrderedUuidPrimaryKey, updatedAtColumn } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 
 /**
@@ -11,7 +11,8 @@ const BroadcastSchema = defineEntity({
   name: 'Broadcast',
   tableName: 'broadcasts',
   properties: {
-    id: uuidPrimaryKey(),
+    /** Time-ordered (kit/columns.ts): it leads the keys of the recipients, written in bulk when it starts. */
+    id: timeOrderedUuidPrimaryKey(),
     channel: () => p.manyToOne(Channel).deleteRule('cascade'),
     name: p.string().length(120),
     templateName: p.string().length(200),

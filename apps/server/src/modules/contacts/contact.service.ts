@@ -11,7 +11,7 @@ import {
   type SqlPart,
 } from './contact-search.queries.js';
 import { isoTimestamp } from '../../kit/iso-timestamp.js';
-import { executePrepared } from './prepared-statement.js';
+import { executePrepared } from '../../kit/prepared-statement.js';
 
 /*
  * Hand-written SQL on purpose: contacts/list is the hot path (a channel can hold a million contacts). Each listing

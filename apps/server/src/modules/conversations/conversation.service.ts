@@ -4,14 +4,17 @@ import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
 import { isoTime, isoTimestamp } from '../../kit/iso-timestamp.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
+import { executePrepared } from '../../kit/prepared-statement.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
 import { NO_ASSIGNEE } from './conversation-state-count.entity.js';
+import { ASSIGNEE_KEY } from './conversation.entity.js';
 
 /*
  * Hand-written SQL for the two hot lists, returning plain rows (STACK: hydrated entities serialise several times
- * slower): each page is read off its index in listing order (messages_conversation_index,
- * conversations_channel_recent_index; the EXPLAIN test in tests/conversations shows it) and joined to what it shows.
+ * slower): each page is read off its index in listing order (messages_conversation_index, the conversations indexes;
+ * the EXPLAIN test in tests/conversations shows it); a message's page holds what it shows, an inbox page all but
+ * the assignees' names.
  */
 
 export interface MessagesQuery {
@@ -86,29 +89,51 @@ export interface ConversationsQuery {
   assigneeId?: string;
 }
 
-/** A conversation as chat/conversations/list shows it, from `conversations c` narrowed by `where`. */
-function conversationRows(
+/** A row of the inbox's page, flat: PostgreSQL's json_build_object cost more than the rest of the page together. */
+type InboxRow = Omit<Conversation, 'lastMessage' | 'assignee'> &
+  Conversation['lastMessage'] & { assigneeId: string | null; assigneeName: string | null };
+
+/** The row as the API shows it, in the contract's field order. */
+const conversationView = (row: InboxRow): Conversation => ({
+  contactId: row.contactId,
+  phone: row.phone,
+  name: row.name,
+  lastMessage: { msgid: row.msgid, direction: row.direction, type: row.type, text: row.text, createdAt: row.createdAt },
+  unreadCount: row.unreadCount,
+  status: row.status,
+  snoozedUntil: row.snoozedUntil,
+  assignee: row.assigneeId === null ? null : { id: row.assigneeId, name: row.assigneeName! },
+  lastInboundAt: row.lastInboundAt,
+  resolvedAt: row.resolvedAt,
+  windowExpiresAt: row.windowExpiresAt,
+});
+
+/**
+ * A page of conversations as chat/conversations/list shows it, from `conversations c` narrowed by `where`: the row
+ * carries everything but the assignee's name (migration ..._conversation_inbox_row), so the page is one index range
+ * of `conversations` and a lookup of its few assignees. Prepared (executePrepared) outside a transaction.
+ */
+async function conversationRows(
   em: EntityManager,
   where: { sql: string; params: unknown[] },
   page: { limit: number; offset: number },
-) {
-  return em.execute<Conversation[]>(
-    `select ct.id as "contactId", ct.phone, ct.name,
-            json_build_object('msgid', m.msgid, 'direction', m.direction, 'type', m.type, 'text', m.body,
-                              'createdAt', ${isoTime('m.created_at')}) as "lastMessage",
-            c.unread_count as "unreadCount", c.status,
-            ${isoTime('c.snoozed_until')} as "snoozedUntil",
-            case when u.id is not null then json_build_object('id', u.id, 'name', u.name) end as assignee,
+): Promise<Conversation[]> {
+  const rows = await executePrepared<InboxRow>(
+    em,
+    `select c.contact_id as "contactId", c.contact_phone as phone, c.contact_name as name,
+            c.last_message_msgid as msgid, c.last_message_direction as direction, c.last_message_type as type,
+            c.last_message_text as text, ${isoTime('c.last_activity_at')} as "createdAt",
+            c.unread_count as "unreadCount", c.status, ${isoTime('c.snoozed_until')} as "snoozedUntil",
+            u.id as "assigneeId", u.name as "assigneeName",
             ${isoTime('c.last_inbound_at')} as "lastInboundAt", ${isoTime('c.resolved_at')} as "resolvedAt",
             ${isoTime(`c.last_inbound_at + interval '24 hours'`)} as "windowExpiresAt"
        from (select * from conversations c where ${where.sql}
               order by c.last_activity_at desc, c.contact_id desc limit ? offset ?) c
-       join contacts ct on ct.id = c.contact_id
-       join messages m on m.id = c.last_message_id
        left join users u on u.id = c.assignee_id
       order by c.last_activity_at desc, c.contact_id desc`,
     [...where.params, page.limit, page.offset],
   );
+  return rows.map(conversationView);
 }
 
 /** One conversation (channel + contact) as the list shows it. */
@@ -121,25 +146,27 @@ export async function conversationOf(em: EntityManager, channelId: string, conta
   return view!;
 }
 
-/** The list's filters as SQL over `conversations c` (each has its index), and over `conversation_state_counts`. */
+/**
+ * The list's filters as SQL over `conversations c`, each combination matching an index (the recent, unread, status,
+ * assignee and assignee-with-status indexes of conversation.entity.ts; several statuses read the listing order or
+ * the assignee's, filtered), and over `conversation_state_counts`. The assignee is compared by its key
+ * (ASSIGNEE_KEY): the indexes' expression, the counts' `assignee_key`.
+ */
 function conversationFilters(ctx: CallerContext, channelId: string, query: ConversationsQuery) {
   const rows = { sql: ['c.channel_id = ?'], params: [channelId] as unknown[] };
   const counts = { sql: ['channel_id = ?'], params: [channelId] as unknown[] };
-  const statuses = query.status === undefined ? [] : [query.status].flat();
+  const statuses = query.status === undefined ? [] : [...new Set([query.status].flat())];
   if (statuses.length) {
-    const list = statuses.map(() => '?').join(', ');
-    rows.sql.push(`c.status in (${list})`);
+    const list = statuses.length === 1 ? '= ?' : `in (${statuses.map(() => '?').join(', ')})`;
+    rows.sql.push(`c.status ${list}`);
     rows.params.push(...statuses);
-    counts.sql.push(`status in (${list})`);
+    counts.sql.push(`status ${list}`);
     counts.params.push(...statuses);
   }
-  if (query.assigneeId === 'none') {
-    rows.sql.push('c.assignee_id is null');
-    counts.sql.push('assignee_key = ?');
-    counts.params.push(NO_ASSIGNEE);
-  } else if (query.assigneeId !== undefined) {
-    const assignee = query.assigneeId === 'me' ? ctx.caller.userId : query.assigneeId;
-    rows.sql.push('c.assignee_id = ?');
+  if (query.assigneeId !== undefined) {
+    const me = query.assigneeId === 'me' ? ctx.caller.userId : query.assigneeId;
+    const assignee = query.assigneeId === 'none' ? NO_ASSIGNEE : me;
+    rows.sql.push(`${ASSIGNEE_KEY} = ?::uuid`);
     rows.params.push(assignee);
     counts.sql.push('assignee_key = ?');
     counts.params.push(assignee);
@@ -163,12 +190,14 @@ export async function listConversations(ctx: CallerContext, channelId: string, q
       { limit: query.limit, offset: offsetOf(query) },
     ),
     byState
-      ? ctx.em.execute<{ total: number }[]>(
+      ? executePrepared<{ total: number }>(
+          ctx.em,
           `select coalesce(sum(${column}), 0)::int as total from conversation_state_counts
             where ${counts.sql.join(' and ')}`,
           counts.params,
         )
-      : ctx.em.execute<{ total: number }[]>(
+      : executePrepared<{ total: number }>(
+          ctx.em,
           `select coalesce(max(${column}), 0) as total from channel_conversation_counts where channel_id = ?`,
           [channelId],
         ),

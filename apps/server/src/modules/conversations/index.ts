@@ -39,5 +39,7 @@ export const conversationsModule = defineModule({
     ],
   },
   services: [sessionWindowsService, mediaLinksService, snoozeWorkerService],
+  // The inbox runs prepared statements too (kit executePrepared): planned once per connection, without JIT.
+  sessionSettings: { plan_cache_mode: 'force_generic_plan', jit: 'off' },
   jobs: () => ({ targets: [], tasks: [mediaLinkRetentionTask] }),
 });

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageMedia } from '@switchboard/contract';
-import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
+import { createdAtColumn, timeOrderedUuidPrimaryKey, updatedAtColumn } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
 
@@ -8,7 +8,8 @@ const MessageSchema = defineEntity({
   name: 'Message',
   tableName: 'messages',
   properties: {
-    id: uuidPrimaryKey(),
+    /** Time-ordered (kit/columns.ts): a broadcast's sends are written in bulk. */
+    id: timeOrderedUuidPrimaryKey(),
     channel: () => p.manyToOne(Channel).deleteRule('cascade'),
     /**
      * The message's id in the API, looked up across channels, so unique on its own: the provider's id (e.g.

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../../kit/columns.js';
 import { type MessageCancelResult, type MessageMedia, type MessageStatus } from '@switchboard/contract';
 import { BadRequestError, ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
@@ -87,7 +87,7 @@ export async function recordInboundMessage(
   const { affectedRows } = await tx
     .createQueryBuilder(Message)
     .insert({
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       channel: data.channelId,
       msgid: data.msgid,
       direction: 'inbound',

@@ -10,11 +10,12 @@ import type pg from 'pg';
  * of the text: the same statement has the same name on every connection and in every process, with no registry.
  * The pool's connections run prepared statements with their generic plan and without JIT (db/orm.ts): PostgreSQL's
  * cost estimates treat `LIMIT $n` as a tenth of a million-contact channel, so left to choose it would plan every
- * execution afresh (and JIT-compile a plan so costed). Safe for contacts/list: its statements are equality and range
- * lookups on B-tree indexes, whose generic plans are the plans a literal gets (the contacts-plans test checks both),
- * unlike a pattern match such as `ILIKE $1`, whose generic plan (PostgreSQL switches a named statement to it after
- * five executions) cannot see the pattern and is far slower than its custom plan. What it gains is in
- * docs/benchmarks.md ("Figures behind code choices"; tests/bench/sql-bench.ts measures it). MikroORM itself has no
+ * execution afresh (and JIT-compile a plan so costed). Safe for statements of equality and range lookups on B-tree
+ * indexes (contacts/list, chat/conversations/list), whose generic plans are the plans a literal gets (the
+ * contacts-plans and conversations-plans tests check them), unlike a pattern match such as `ILIKE $1`, whose generic
+ * plan (PostgreSQL switches a named statement to it after five executions) cannot see the pattern and is far slower
+ * than its custom plan. What it gains is in docs/benchmarks.md ("Figures behind code choices"; tests/bench/sql-bench.ts
+ * measures it). MikroORM itself has no
  * prepared statements (it sends one simple query with the parameters inlined). Inside a transaction the statement
  * goes through the EntityManager instead, on the transaction's connection.
  */
@@ -26,7 +27,7 @@ export async function executePrepared<T extends object>(
   if (em.isInTransaction()) return em.execute<T[]>(sql, params);
   let placeholder = 0;
   const text = sql.replace(/\?/g, () => `$${++placeholder}`);
-  const name = `contacts_list_${hash('sha1', text, 'base64url')}`;
+  const name = `prepared_${hash('sha1', text, 'base64url')}`;
   const pool = (await em.getConnection().getNativeClient()) as pg.Pool;
   const { rows } = await pool.query<T>({ name, text, values: params });
   return rows;
