@@ -147,7 +147,7 @@ export async function startEvents(
   if (config.DELIVERY_WORKER) {
     for (const target of targets) await work(target);
     for (const task of tasks) await runTasks(task);
-    for (const worker of workers) running.push(worker.start({ em: database.orm.em.fork(), logger }));
+    for (const worker of workers) running.push(worker.start({ em: database.orm.em.fork(), jobs: queue, logger }));
     logger.info(
       { ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours },
       'delivery worker started',

@@ -176,7 +176,8 @@ export interface Backlog {
  */
 export interface BackgroundWorker {
   name: string;
-  start(deps: { em: EntityManager; logger: Logger }): RunningWorker;
+  /** `jobs` queues inside the worker's own transactions (e.g. the events its writes cause). */
+  start(deps: { em: EntityManager; jobs: JobQueue; logger: Logger }): RunningWorker;
 }
 
 export interface RunningWorker {

@@ -42,10 +42,18 @@ const MessageSchema = defineEntity({
     broadcastId: p.uuid().nullable(),
     /** When the send pipeline may send it (queued, scheduled); null for messages outside the pipeline. */
     dueAt: p.datetime().nullable(),
-    /** The pipeline's reason for `failed` (`outcome_unknown`) or `cancelled` (`cancelled`); null otherwise. */
+    /**
+     * The pipeline's reason for `failed` (`outcome_unknown`) or `cancelled` (`cancelled`, `contact_unsubscribed`,
+     * `contact_blocked`); null otherwise.
+     */
     reason: p.string().length(40).nullable(),
-    /** The dispatcher that claimed it for its provider call (`send_dispatchers`), while `sending`. */
+    /**
+     * The dispatcher (`send_dispatchers`) that reserved it for its provider call: while still queued or scheduled, until
+     * its slot's hand-over, then while `sending`.
+     */
     sendingBy: p.uuid().nullable(),
+    /** The send needs the contact's consent at its turn (a MARKETING template, a broadcast's): checked at hand-over. */
+    needsConsent: p.boolean().default(false),
     templateName: p.string().length(200).nullable(),
     language: p.string().length(20).nullable(),
     variables: p.json<string[]>().nullable(),
