@@ -99,7 +99,7 @@ export const WEBHOOK_EVENTS = webhookEvents({
     },
   },
   'message.status.updated': {
-    summary: 'A message you sent moved on: handed over, delivered, read, failed or cancelled',
+    summary: 'A sent or queued message moved on or was cancelled',
     description:
       'Sent once per real change of an outbound message’s status, in the transaction that makes it: the provider’s ' +
       'answer to a queued or scheduled send (`accepted`, or `failed`), its reports (accepted < sent < delivered < ' +
