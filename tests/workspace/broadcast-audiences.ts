@@ -1,8 +1,7 @@
 import { sql } from '../helpers/database.js';
 
 /** The phones of an audience: `count` numbers from `first` on, 15 digits at most. */
-export const audiencePhones = (first: number, count: number) =>
-  Array.from({ length: count }, (_, i) => String(first + i));
+const audiencePhones = (first: number, count: number) => Array.from({ length: count }, (_, i) => String(first + i));
 
 /**
  * `count` new active contacts of a channel under a label of their own (created), phones `first`, `first + 1`, …,

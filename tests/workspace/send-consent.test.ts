@@ -109,7 +109,7 @@ describe('consent at send time', { timeout: 120_000 }, () => {
     expect(sendsTo(new Set([phone]))).toEqual([]);
   });
 
-  test('a paced broadcast skips a recipient who opts out mid-way and one blocked meanwhile: the others are sent', async ({
+  test('a paced broadcast skips a recipient who opts out mid-way and one blocked meanwhile; the rest go', async ({
     server,
     wa,
     client,

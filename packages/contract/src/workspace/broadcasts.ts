@@ -257,16 +257,16 @@ export const broadcastsContract = {
     summary: 'Create or cancel a broadcast',
     description: [
       '`create` sends an approved template to an audience of the channel’s contacts, now or at `scheduledAt`, at ' +
-        'most `ratePerSecond` messages a second. It answers at once: `scheduled`, or `preparing` while the audience is ' +
-        'resolved in the background into one recipient per distinct phone (counts filled when it becomes ' +
-        '`sending`); contacts whose status is `unsubscribed` or `blocked` are recorded `skipped` and never sent, and ' +
-        'a contact who opts out or is blocked before its turn is skipped then. Every wrong field is a 400 naming its ' +
-        'path (`audience.labelIds.0: label not found in this channel`), and nothing is stored. Message: `Broadcast ' +
-        'created successfully`.',
+        'most `ratePerSecond` messages a second. It answers at once: `scheduled`, or `preparing` while the ' +
+        'audience is resolved in the background into one recipient per distinct phone (counts filled when it ' +
+        'becomes `sending`); contacts whose status is `unsubscribed` or `blocked` are recorded `skipped` and never ' +
+        'sent, and a contact who opts out or is blocked before its turn is skipped then. Every wrong field is a 400 ' +
+        'naming its path (`audience.labelIds.0: label not found in this channel`), and nothing is stored. Message: ' +
+        '`Broadcast created successfully`.',
       '`cancel`: a scheduled or preparing broadcast never sends; a sending one stops before the reply: no send is ' +
         'handed to the provider after it (one already handed over finishes), and its recipients not sent become ' +
-        '`skipped` with reason `cancelled` within seconds. Cancelling a completed or cancelled broadcast is a 400. ' +
-        'Message: `Broadcast cancelled successfully`.',
+        '`skipped` with reason `cancelled` (a background sweep, thousands a second). Cancelling a completed or ' +
+        'cancelled broadcast is a 400. Message: `Broadcast cancelled successfully`.',
       'The reply is the broadcast. A broadcastId of another channel the key may use is 404 `broadcast_not_found`; ' +
         'of a channel it may not use, 403.',
     ].join('\n\n'),
@@ -304,9 +304,9 @@ export const broadcastsContract = {
     path: '/api/workspace/v1/broadcasts/recipients',
     summary: 'List a broadcast’s recipients, paginated',
     description:
-      'By phone. Empty until the broadcast is `sending`. Each moves on as WhatsApp reports its message (`sent`, `delivered`, ' +
-      '`read`, `failed`); the message is in chat/messages/list with this `broadcastId`. Not in this channel: 404 ' +
-      '`broadcast_not_found`; a broadcastId of a channel the key is not authorized for: 403.',
+      'By phone. Empty until the broadcast is `sending`. Each moves on as WhatsApp reports its message (`sent`, ' +
+      '`delivered`, `read`, `failed`); the message is in chat/messages/list with this `broadcastId`. Not in this ' +
+      'channel: 404 `broadcast_not_found`; a broadcastId of a channel the key is not authorized for: 403.',
     params: broadcastRecipientsParams,
     response: pageEnvelope(broadcastRecipientSchema),
     rateClass: 'api_read',

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /** The send pipeline's statuses: a message in one of them has not been sent yet. */
 const UNSENT = `('queued', 'scheduled', 'sending')`;
 
-/** A broadcast's recipients and counts follow its messages (see Migration20261128130100_broadcast_recipients_follow). */
+/** A broadcast's recipients and counts follow its messages (Migration20261128130100_broadcast_recipients_follow). */
 const FOLLOW = `create or replace function broadcast_recipients_follow() returns trigger language plpgsql as $$
       begin
         with changed as (

@@ -40,7 +40,8 @@ export async function prepareBroadcast(em: EntityManager, broadcastId: string): 
       const broadcast = await tx.findOne(Broadcast, { id: broadcastId, status: 'preparing' });
       if (!broadcast) return;
       // Its two statements grow with the audience (one row per recipient, then one message each):
-      // DB_STATEMENT_TIMEOUT_MS guards requests of bounded work, so this transaction gets a limit sized for the largest.
+      // DB_STATEMENT_TIMEOUT_MS guards requests of bounded work, so this transaction gets a limit sized for the
+      // largest.
       await tx.execute(`select set_config('statement_timeout', ?, true)`, [PREPARE_STATEMENT_TIMEOUT]);
       const startedAt = new Date();
       const counts = await resolveAudience(tx, {
@@ -74,10 +75,8 @@ const HELD_WAIT_MS = 100;
  * sent meanwhile: a hand-over finds the broadcast stopped.
  */
 export async function cancelUnsentSends(em: EntityManager, jobs: JobQueue, broadcastId: string): Promise<void> {
-  for (let held = 0; held < HELD_PASSES; ) {
-    const cancelled = await em
-      .fork()
-      .transactional((tx) => cancelQueuedSends(tx, jobs, { broadcastId }, CANCEL_BATCH));
+  for (let held = 0; held < HELD_PASSES;) {
+    const cancelled = await em.fork().transactional((tx) => cancelQueuedSends(tx, jobs, { broadcastId }, CANCEL_BATCH));
     if (cancelled > 0) continue;
     if (!(await hasQueuedSends(em.fork(), { broadcastId }))) return;
     held++;

@@ -27,7 +27,7 @@ export interface BroadcastDeps {
   jobs: JobQueue;
 }
 
-/** A cancelled broadcast's sends the cancel itself marks cancelled (a small one settles in the reply); a sweep the rest. */
+/** Sends the cancel itself marks cancelled (a small broadcast settles in the reply); a sweep takes the rest. */
 const CANCELLED_IN_REPLY = 200;
 
 const broadcastNotFound = (id: string) => () =>

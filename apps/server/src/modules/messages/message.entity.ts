@@ -48,8 +48,8 @@ const MessageSchema = defineEntity({
      */
     reason: p.string().length(40).nullable(),
     /**
-     * The dispatcher (`send_dispatchers`) that reserved it for its provider call: while still queued or scheduled, until
-     * its slot's hand-over, then while `sending`.
+     * The dispatcher (`send_dispatchers`) that reserved it for its provider call: while still queued or scheduled,
+     * until its slot's hand-over, then while `sending`.
      */
     sendingBy: p.uuid().nullable(),
     /** The send needs the contact's consent at its turn (a MARKETING template, a broadcast's): checked at hand-over. */

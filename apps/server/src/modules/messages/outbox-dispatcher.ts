@@ -98,8 +98,7 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend): P
 export function sendDispatcher(options: DispatcherOptions): BackgroundWorker {
   return {
     name: 'send dispatcher',
-    start: ({ em, jobs, logger }) =>
-      startDispatcher(em, jobs, logger.child({ component: 'send-dispatcher' }), options),
+    start: ({ em, jobs, logger }) => startDispatcher(em, jobs, logger.child({ component: 'send-dispatcher' }), options),
   };
 }
 
@@ -113,7 +112,7 @@ interface Dispatch {
   stopping: boolean;
 }
 
-/** Runs `store` until PostgreSQL takes it (an outage waits here; the heartbeat of a live dispatcher resumes with it). */
+/** Runs `store` until PostgreSQL takes it (an outage waits here; a live dispatcher's heartbeat resumes with it). */
 async function untilStored<T>(log: Logger, what: string, messages: number, store: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
@@ -181,14 +180,13 @@ function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Se
  */
 async function sendBatch(dispatch: Dispatch, claimed: ClaimedSend[], startMs: number, spacingMs: number) {
   const calls: Promise<SendOutcome>[] = [];
-  for (let next = 0; next < claimed.length; ) {
+  for (let next = 0; next < claimed.length;) {
     await sleepUntil(startMs + next * spacingMs);
     const come = Math.min(claimed.length, Math.max(next + 1, Math.floor((Date.now() - startMs) / spacingMs) + 1));
     const group = claimed.slice(next, come);
     next = come;
     const handed = await handOver(dispatch, group);
-    for (const send of group)
-      if (handed.has(send.id)) calls.push(callProvider(dispatch.options.providers(), send));
+    for (const send of group) if (handed.has(send.id)) calls.push(callProvider(dispatch.options.providers(), send));
   }
   const outcomes = await Promise.all(calls);
   const notMade = outcomes.filter((outcome) => outcome.status === 'queued').length;
