@@ -66,6 +66,27 @@ async function migrated(databaseUrl: string): Promise<void> {
 }
 
 /**
+ * Runs `measure` on a scratch database `name` of the server at `adminUrl`, created afresh and migrated by this build,
+ * dropped afterwards whatever happens.
+ */
+export async function onScratchDatabase<T>(
+  adminUrl: string,
+  name: string,
+  measure: (databaseUrl: string) => Promise<T>,
+): Promise<T> {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await admin(adminUrl, `drop database if exists "${name}" with (force)`);
+  await admin(adminUrl, `create database "${name}"`);
+  try {
+    await migrated(url.toString());
+    return await measure(url.toString());
+  } finally {
+    await admin(adminUrl, `drop database if exists "${name}" with (force)`);
+  }
+}
+
+/**
  * The benchmark database, seeded once: with `keep`, an existing completely seeded database of the same name is
  * reused with any newer migrations applied (a server on DATABASE_URL does not migrate when it starts), otherwise it
  * is created afresh.

@@ -7,7 +7,7 @@
  * bound: 2 s), and how long until every unsent message is `cancelled` and its recipient `skipped` (the sweep).
  */
 import pg from 'pg';
-import { createLogger, loadConfig, migrate, openDatabase } from '@switchboard/server';
+import { onScratchDatabase } from './bench-database.js';
 import { seedTenant } from './bulk-contacts.js';
 import { startProduct } from './servers.js';
 
@@ -121,25 +121,13 @@ export async function measureCancels(
 ): Promise<CancelFigures[]> {
   const figures: CancelFigures[] = [];
   for (const recipients of sizes) {
-    const name = `switchboard_cancel_${recipients}`;
-    const admin = async (statement: string) => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(statement).finally(() => client.end());
-    };
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    await admin(`drop database if exists "${name}" with (force)`);
-    await admin(`create database "${name}"`);
-    try {
-      const database = await openDatabase(loadConfig({ DATABASE_URL: url.toString() }), createLogger('warn', 2), 2);
-      await migrate(database.orm).finally(() => database.close());
-      log(`cancel: a broadcast to ${recipients.toLocaleString('en-US')} contacts, cancelled on a warmed pool`);
-      figures.push(await cancelOnce(url.toString(), recipients, build.dist, build.artifacts));
-      log(`cancel: ${JSON.stringify(figures.at(-1))}`);
-    } finally {
-      await admin(`drop database if exists "${name}" with (force)`);
-    }
+    log(`cancel: a broadcast to ${recipients.toLocaleString('en-US')} contacts, cancelled on a warmed pool`);
+    figures.push(
+      await onScratchDatabase(adminUrl, `switchboard_cancel_${recipients}`, (url) =>
+        cancelOnce(url, recipients, build.dist, build.artifacts),
+      ),
+    );
+    log(`cancel: ${JSON.stringify(figures.at(-1))}`);
   }
   return figures;
 }

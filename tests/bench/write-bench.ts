@@ -7,7 +7,7 @@
  * and without the search keys.
  */
 import pg from 'pg';
-import { createLogger, loadConfig, migrate, openDatabase } from '@switchboard/server';
+import { onScratchDatabase } from './bench-database.js';
 import { backendCpu, bulkLoadContacts, seedTenant } from './bulk-contacts.js';
 
 const IMPORT_BATCH = 1_000;
@@ -95,20 +95,7 @@ export async function measureWrites(
   contacts: number,
   log: (line: string) => void,
 ): Promise<WriteFigures> {
-  const name = `switchboard_writes_${contacts}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await admin(`drop database if exists "${name}" with (force)`);
-  await admin(`create database "${name}"`);
-  try {
-    const database = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl }), createLogger('warn', 2), 2);
-    await migrate(database.orm).finally(() => database.close());
+  return onScratchDatabase(adminUrl, `switchboard_writes_${contacts}`, async (databaseUrl) => {
     const { channelId } = await seedTenant(databaseUrl, 1, 0);
     log(`importing ${contacts.toLocaleString('en-US')} contacts in batches of ${IMPORT_BATCH} (indexes in place)`);
     const started = performance.now();
@@ -133,9 +120,7 @@ export async function measureWrites(
     } finally {
       await client.end();
     }
-  } finally {
-    await admin(`drop database if exists "${name}" with (force)`);
-  }
+  });
 }
 
 const createCell = (c: CreateFigures) => `${c.p50}/${c.p99} ms, ${c.backendCpuMs ?? '?'} ms`;

@@ -10,9 +10,7 @@ import { countsSum, orderUpdate, whatsAppBroadcasts } from './whatsapp-broadcast
  * broadcast's send, to a contact who opted out or was blocked meanwhile is never handed to Meta; it ends `cancelled`
  * with the reason, and says so everywhere an integrator looks.
  */
-const { account, test, sendsTo, received } = await whatsAppBroadcasts(['message.status.updated']);
-
-const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+const { account, test, sendsTo, statusEvents } = await whatsAppBroadcasts(['message.status.updated']);
 
 /** The customer at `phone` writes `text` to the WhatsApp channel, as Meta's webhook delivers it. */
 async function customerSays(baseUrl: string, channelId: string, phone: string, text: string) {
@@ -25,27 +23,19 @@ async function customerSays(baseUrl: string, channelId: string, phone: string, t
   expect(reply.status).toBe(200);
 }
 
-type StatusEvent = { msgid: string; status: string; previousStatus: string; reason?: string };
-/** The message.status.updated events the receiver got for one msgid. */
-const eventsOf = (msgid: string) =>
-  received('message.status.updated')
-    .map((event) => event.data as StatusEvent)
-    .filter((data) => data.msgid === msgid);
-
 describe('consent at send time', { timeout: 120_000 }, () => {
   test('a scheduled MARKETING template is cancelled when its contact says STOP before its time; UTILITY goes', async ({
     server,
     wa,
     client,
+    schedule,
+    untilStatus,
   }) => {
     const phone = '15590000001';
     const channelId = wa.waChannelId;
     await server.seed({ contacts: [{ channel: channelId, name: 'Stella', phone }] });
-    const at = inSeconds(6);
-    const scheduled = (templateName: string, variables: string[]) =>
-      client.chat.templates.send({ channelId, to: phone, templateName, language: 'en_US', variables, scheduledAt: at });
-    const welcome = (await scheduled('welcome', [])).data.msgid;
-    const order = (await scheduled('order_update', ['Stella', 'A-7'])).data.msgid;
+    const welcome = await schedule(phone, 'welcome', [], 6);
+    const order = await schedule(phone, 'order_update', ['Stella', 'A-7'], 6);
 
     await customerSays(server.baseUrl, channelId, phone, 'STOP');
     await vi.waitFor(
@@ -53,28 +43,22 @@ describe('consent at send time', { timeout: 120_000 }, () => {
       { timeout: 20_000, interval: 100 },
     );
     // Scheduled work is `later` for the idle signal until its time: the signal is the statuses.
-    await vi.waitFor(
-      async () => {
-        expect((await client.chat.message.status({ msgid: welcome })).data.status).toBe('cancelled');
-        expect((await client.chat.message.status({ msgid: order })).data.status).toBe('accepted');
-      },
-      { timeout: 30_000, interval: 200 },
-    );
-    await server.untilIdle();
-
-    expect((await client.chat.message.status({ msgid: welcome })).data).toEqual({
+    await untilStatus(order, 'accepted');
+    expect(await untilStatus(welcome, 'cancelled')).toEqual({
       msgid: welcome,
       status: 'cancelled',
       reason: 'contact_unsubscribed',
       direction: 'outbound',
       type: 'template',
     });
+    await server.untilIdle();
+
     const history = await client.chat.messages.list({ channelId, phone });
     expect(history.data.find((m) => m.msgid === welcome)).toMatchObject({
       status: 'cancelled',
       reason: 'contact_unsubscribed',
     });
-    expect(eventsOf(welcome)).toEqual([
+    expect(statusEvents(welcome)).toEqual([
       expect.objectContaining({ status: 'cancelled', previousStatus: 'scheduled', reason: 'contact_unsubscribed' }),
     ]);
     const calls = sendsTo(new Set([phone])).map((call) => (call.body as { template: { name: string } }).template.name);
@@ -85,25 +69,17 @@ describe('consent at send time', { timeout: 120_000 }, () => {
     server,
     wa,
     client,
+    schedule,
+    untilStatus,
   }) => {
     const phone = '15590000002';
     const channelId = wa.waChannelId;
     await server.seed({ contacts: [{ channel: channelId, name: 'Bert', phone }] });
-    const { data } = await client.chat.templates.send({
-      channelId,
-      to: phone,
-      templateName: 'welcome',
-      language: 'en_US',
-      scheduledAt: inSeconds(4),
-    });
+    const msgid = await schedule(phone, 'welcome', [], 4);
     await client.contacts.manage({ channelId, phone, status: 'blocked' });
-    await vi.waitFor(
-      async () => expect((await client.chat.message.status({ msgid: data.msgid })).data.status).toBe('cancelled'),
-      { timeout: 30_000, interval: 200 },
-    );
+    expect((await untilStatus(msgid, 'cancelled')).reason).toBe('contact_blocked');
     await server.untilIdle();
-    expect((await client.chat.message.status({ msgid: data.msgid })).data.reason).toBe('contact_blocked');
-    expect(eventsOf(data.msgid)).toEqual([
+    expect(statusEvents(msgid)).toEqual([
       expect.objectContaining({ status: 'cancelled', previousStatus: 'scheduled', reason: 'contact_blocked' }),
     ]);
     expect(sendsTo(new Set([phone]))).toEqual([]);

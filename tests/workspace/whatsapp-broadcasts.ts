@@ -1,5 +1,5 @@
-import type { Broadcast } from '@switchboard/contract';
-import { afterAll } from 'vitest';
+import type { Broadcast, MessageStatus } from '@switchboard/contract';
+import { afterAll, expect, vi } from 'vitest';
 import { startGraphStandIn, type RecordedRequest } from '../helpers/graph-stand-in.js';
 import { test as base } from '../helpers/test.js';
 import { newWebhookSecret, startWebhookReceiver } from '../platform/receivers.js';
@@ -40,6 +40,11 @@ export async function whatsAppBroadcasts(events: string[], serverEnv: Record<str
   /** The events the receiver verified, of one type. */
   const received = (type: string) =>
     hooks.received.flatMap((hook) => (hook.verified?.type === type ? [hook.verified as { data: unknown }] : []));
+  /** The `message.status.updated` events the receiver verified (of one msgid when given). */
+  const statusEvents = (msgid?: string) =>
+    received('message.status.updated')
+      .map((event) => event.data as StatusEvent)
+      .filter((data) => msgid === undefined || data.msgid === msgid);
 
   const test = base
     .extend('wa', { scope: 'file' }, async ({ server }) => {
@@ -54,6 +59,36 @@ export async function whatsAppBroadcasts(events: string[], serverEnv: Record<str
       ({ client, wa }) =>
         (id: string, done: (b: Broadcast) => boolean, timeoutMs = 30_000) =>
           untilBroadcast(client.broadcasts, id, done, { channelId: wa.waChannelId, timeoutMs }),
+    )
+    /** chat/templates/send of a template of the stand-in's account, scheduled `seconds` ahead: its msgid. */
+    .extend(
+      'schedule',
+      ({ client, wa }) =>
+        async (to: string, templateName: string, variables: string[], seconds: number) =>
+          (
+            await client.chat.templates.send({
+              channelId: wa.waChannelId,
+              to,
+              templateName,
+              language: 'en_US',
+              variables,
+              scheduledAt: new Date(Date.now() + seconds * 1000).toISOString(),
+            })
+          ).data.msgid,
+    )
+    /** Polls chat/message/status (the signal for scheduled work) until the message's status is `status`. */
+    .extend(
+      'untilStatus',
+      ({ client }) =>
+        (msgid: string, status: string): Promise<MessageStatus> =>
+          vi.waitFor(
+            async () => {
+              const { data } = await client.chat.message.status({ msgid });
+              expect(data.status).toBe(status);
+              return data;
+            },
+            { timeout: 30_000, interval: 200 },
+          ),
     );
   test.override('serverEnv', {
     // The suites poll broadcasts/list for their signals: more than a minute's default api_read budget.
@@ -64,7 +99,16 @@ export async function whatsAppBroadcasts(events: string[], serverEnv: Record<str
     ALLOW_HTTP_WEBHOOKS: 'true',
     ...serverEnv,
   });
-  return { account, graph, hooks, test, sendsTo, received };
+  return { account, graph, hooks, test, sendsTo, statusEvents };
+}
+
+/** A `message.status.updated` event's data, as the tests read it. */
+export interface StatusEvent {
+  msgid: string;
+  status: string;
+  previousStatus: string;
+  reason?: string;
+  error?: { code: number; title: string };
 }
 
 /** broadcasts/manage create of the stand-in's `order_update` (UTILITY), its first variable filled per recipient. */

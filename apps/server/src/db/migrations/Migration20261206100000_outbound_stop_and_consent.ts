@@ -3,23 +3,18 @@ import { Migration } from '@mikro-orm/migrations';
 /** The send pipeline's statuses: a message in one of them has not been sent yet. */
 const UNSENT = `('queued', 'scheduled', 'sending')`;
 
-/** A broadcast's recipients and counts follow its messages (Migration20261128130100_broadcast_recipients_follow). */
-const FOLLOW = `create or replace function broadcast_recipients_follow() returns trigger language plpgsql as $$
+/**
+ * A broadcast's recipients and counts follow its messages (Migration20261128130100_broadcast_recipients_follow):
+ * `changed` is the statement's messages of broadcasts whose recipient moves, with the status and reason it moves to.
+ */
+const FOLLOW = (changed: string) => `create or replace function broadcast_recipients_follow() returns trigger
+      language plpgsql as $$
       begin
-        with changed as (
-          select n.broadcast_id, n."to" as phone, n.msgid,
-                 case when n.status in ('accepted', 'sent') then 'sent'
-                      when n.status = 'cancelled' then 'skipped'
-                      else n.status end as status,
-                 case when n.status = 'cancelled' then coalesce(n.reason, 'cancelled')
-                      when n.status = 'failed' then coalesce(n.reason,
-                        nullif(concat_ws(' ', n.error_code::text, n.error_title), '')) end as reason
-            from new_rows n
-           where n.broadcast_id is not null and n.status not in ${UNSENT}),
+        with changed as (${changed}),
         moved as (
           update broadcast_recipients r
              set status = c.status, reason = c.reason, updated_at = now(),
-                 msgid = case when c.status = 'skipped' then r.msgid else c.msgid end
+                 msgid = case when c.status in ('queued', 'skipped') then r.msgid else c.msgid end
             from changed c, broadcast_recipients was
            where r.broadcast_id = c.broadcast_id and r.phone = c.phone
              and was.broadcast_id = r.broadcast_id and was.phone = r.phone and r.status <> c.status
@@ -40,6 +35,36 @@ const FOLLOW = `create or replace function broadcast_recipients_follow() returns
                failed = d.failed + excluded.failed, skipped = d.skipped + excluded.skipped;
         return null;
       end $$;`;
+
+/** A failed message's reason for its recipient: the pipeline's, or the provider's code and text. */
+const FAILED_REASON = `coalesce(n.reason, nullif(concat_ws(' ', n.error_code::text, n.error_title), ''))`;
+
+/**
+ * The messages that left the outbox: a recipient leaves `queued` only with its message's outcome, so the outbox's own
+ * moves (queued, scheduled, sending) are skipped without comparing old and new rows; a cancelled one takes its
+ * message's reason.
+ */
+const CHANGED_BY_OUTCOME = `
+          select n.broadcast_id, n."to" as phone, n.msgid,
+                 case when n.status in ('accepted', 'sent') then 'sent'
+                      when n.status = 'cancelled' then 'skipped'
+                      else n.status end as status,
+                 case when n.status = 'cancelled' then coalesce(n.reason, 'cancelled')
+                      when n.status = 'failed' then ${FAILED_REASON} end as reason
+            from new_rows n
+           where n.broadcast_id is not null and n.status not in ${UNSENT}`;
+
+/** As Migration20261128130100_broadcast_recipients_follow wrote it: for the way down. */
+const CHANGED_BY_JOIN = `
+          select n.broadcast_id, n."to" as phone, n.msgid,
+                 case when n.status in ${UNSENT} then 'queued'
+                      when n.status in ('accepted', 'sent') then 'sent'
+                      when n.status = 'cancelled' then 'skipped'
+                      else n.status end as status,
+                 case when n.status = 'cancelled' then 'cancelled'
+                      when n.status = 'failed' then ${FAILED_REASON} end as reason
+            from new_rows n join old_rows o on o.id = n.id
+           where n.broadcast_id is not null and n.status is distinct from o.status`;
 
 /** The conversations of messages that left the outbox (see Migration20261201120000_conversation_statement_triggers). */
 const SENT = (sentRows: string) => `create or replace function "conversations_messages_sent"() returns trigger
@@ -105,7 +130,7 @@ export class OutboundStopAndConsent extends Migration {
     this.addSql(`alter table "broadcasts" add constraint "broadcasts_status_check"
       check ("status" in ('scheduled', 'preparing', 'sending', 'completed', 'cancelled'));`);
     this.addSql(`alter table "messages" add "needs_consent" boolean not null default false;`);
-    this.addSql(FOLLOW);
+    this.addSql(FOLLOW(CHANGED_BY_OUTCOME));
     this.addSql(SENT(SENT_BY_GROUPING));
     this.addSql(`update "broadcast_recipients" set "reason" = 'contact_' || "reason"
       where "status" = 'skipped' and "reason" in ('unsubscribed', 'blocked');`);
@@ -115,43 +140,7 @@ export class OutboundStopAndConsent extends Migration {
     this.addSql(`update "broadcast_recipients" set "reason" = substr("reason", 9)
       where "status" = 'skipped' and "reason" in ('contact_unsubscribed', 'contact_blocked');`);
     this.addSql(SENT(SENT_BY_JOIN));
-    this.addSql(`create or replace function broadcast_recipients_follow() returns trigger language plpgsql as $$
-      begin
-        with changed as (
-          select n.broadcast_id, n."to" as phone, n.msgid,
-                 case when n.status in ('queued', 'scheduled', 'sending') then 'queued'
-                      when n.status in ('accepted', 'sent') then 'sent'
-                      when n.status = 'cancelled' then 'skipped'
-                      else n.status end as status,
-                 case when n.status = 'cancelled' then 'cancelled'
-                      when n.status = 'failed' then coalesce(n.reason,
-                        nullif(concat_ws(' ', n.error_code::text, n.error_title), '')) end as reason
-            from new_rows n join old_rows o on o.id = n.id
-           where n.broadcast_id is not null and n.status is distinct from o.status),
-        moved as (
-          update broadcast_recipients r
-             set status = c.status, reason = c.reason, updated_at = now(),
-                 msgid = case when c.status in ('queued', 'skipped') then r.msgid else c.msgid end
-            from changed c, broadcast_recipients was
-           where r.broadcast_id = c.broadcast_id and r.phone = c.phone
-             and was.broadcast_id = r.broadcast_id and was.phone = r.phone and r.status <> c.status
-          returning r.broadcast_id, was.status as was, r.status)
-        insert into broadcast_count_deltas as d
-               (broadcast_id, shard, queued, sent, delivered, read, failed, skipped)
-        select broadcast_id, pg_backend_pid() % 16,
-               count(*) filter (where status = 'queued') - count(*) filter (where was = 'queued'),
-               count(*) filter (where status = 'sent') - count(*) filter (where was = 'sent'),
-               count(*) filter (where status = 'delivered') - count(*) filter (where was = 'delivered'),
-               count(*) filter (where status = 'read') - count(*) filter (where was = 'read'),
-               count(*) filter (where status = 'failed') - count(*) filter (where was = 'failed'),
-               count(*) filter (where status = 'skipped') - count(*) filter (where was = 'skipped')
-          from moved group by broadcast_id
-        on conflict (broadcast_id, shard) do update
-           set queued = d.queued + excluded.queued, sent = d.sent + excluded.sent,
-               delivered = d.delivered + excluded.delivered, read = d.read + excluded.read,
-               failed = d.failed + excluded.failed, skipped = d.skipped + excluded.skipped;
-        return null;
-      end $$;`);
+    this.addSql(FOLLOW(CHANGED_BY_JOIN));
     this.addSql(`alter table "messages" drop column "needs_consent";`);
     this.addSql(`update "broadcasts" set "status" = 'scheduled', "scheduled_at" = now() where "status" = 'preparing';`);
     this.addSql(`alter table "broadcasts" drop constraint "broadcasts_status_check";`);
