@@ -102,7 +102,10 @@ export function sendDispatcher(options: DispatcherOptions): BackgroundWorker {
   };
 }
 
-/** What every part of one dispatcher shares; `stopping` ends its lanes after their current batch. */
+/**
+ * What every part of one dispatcher shares; `stopping` ends its lanes after their current batch, `gone` (the stop's
+ * time is up: the pool closes next) ends the retries of what could not be stored, as a crash would.
+ */
 interface Dispatch {
   id: string;
   em: () => EntityManager;
@@ -110,15 +113,21 @@ interface Dispatch {
   log: Logger;
   options: DispatcherOptions;
   stopping: boolean;
+  gone: boolean;
 }
 
-/** Runs `store` until PostgreSQL takes it (an outage waits here; a live dispatcher's heartbeat resumes with it). */
-async function untilStored<T>(log: Logger, what: string, messages: number, store: () => Promise<T>): Promise<T> {
+/**
+ * Runs `store` until PostgreSQL takes it (an outage waits here; a live dispatcher's heartbeat resumes with it), or
+ * until the dispatcher is gone: what it leaves is then another instance's to end, as after a crash (a send handed
+ * over ends `outcome_unknown`, one only reserved is released).
+ */
+async function untilStored<T>(dispatch: Dispatch, what: string, messages: number, store: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       return await store();
     } catch (error) {
-      log.warn({ reason: (error as Error).message, messages }, `${what} failed; retrying`);
+      if (dispatch.gone) throw error;
+      dispatch.log.warn({ reason: (error as Error).message, messages }, `${what} failed; retrying`);
       await sleepUntil(Date.now() + STORE_RETRY_MS);
     }
   }
@@ -158,9 +167,9 @@ function heartbeatOf(dispatch: Dispatch): () => Promise<void> {
  * the ids to call.
  */
 function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Set<string>> {
-  const { id, em, jobs, log, options } = dispatch;
+  const { id, em, jobs, options } = dispatch;
   const broadcasts = [...new Set(group.flatMap((send) => (send.broadcast_id ? [send.broadcast_id] : [])))];
-  return untilStored(log, 'handing sends over', group.length, () =>
+  return untilStored(dispatch, 'handing sends over', group.length, () =>
     em().transactional(async (tx) => {
       const stopped = broadcasts.length ? await options.stops().stoppedOf(tx, broadcasts) : [];
       const moves = handOverMoves(
@@ -192,8 +201,8 @@ async function sendBatch(dispatch: Dispatch, claimed: ClaimedSend[], startMs: nu
   const notMade = outcomes.filter((outcome) => outcome.status === 'queued').length;
   if (notMade > 0) dispatch.log.warn({ messages: notMade }, 'sends the provider could not start; queued again');
   if (outcomes.length === 0) return;
-  const { id, em, jobs, log } = dispatch;
-  await untilStored(log, 'recording sends', outcomes.length, () =>
+  const { id, em, jobs } = dispatch;
+  await untilStored(dispatch, 'recording sends', outcomes.length, () =>
     em().transactional((tx) => writeStatuses(tx, jobs, outcomeMoves(id, outcomes))),
   );
 }
@@ -222,7 +231,15 @@ async function drain(dispatch: Dispatch, channelId: string) {
 }
 
 function startDispatcher(root: EntityManager, jobs: JobQueue, log: Logger, options: DispatcherOptions): RunningWorker {
-  const dispatch: Dispatch = { id: randomUUID(), em: () => root.fork(), jobs, log, options, stopping: false };
+  const dispatch: Dispatch = {
+    id: randomUUID(),
+    em: () => root.fork(),
+    jobs,
+    log,
+    options,
+    stopping: false,
+    gone: false,
+  };
   const { id, em } = dispatch;
   const lanes = new Map<string, Promise<void>>();
 
@@ -265,6 +282,7 @@ function startDispatcher(root: EntityManager, jobs: JobQueue, log: Logger, optio
         Promise.all([discovering, ...lanes.values()]).then(() => true),
         timeout.then(() => false),
       ]);
+      dispatch.gone = true;
       // Nothing of ours is left `sending` or reserved: a restarted instance need not wait for this heartbeat to go
       // stale.
       if (drained) await forget(em(), id).catch(() => undefined);
