@@ -15,6 +15,7 @@ COPY patches patches
 COPY packages/contract/package.json packages/contract/
 COPY packages/client/package.json packages/client/
 COPY packages/openapi/package.json packages/openapi/
+COPY packages/mcp/package.json packages/mcp/
 COPY apps/server/package.json apps/server/
 COPY tests/package.json tests/
 RUN pnpm install --frozen-lockfile

@@ -2,7 +2,14 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'tests/artifacts/**', 'packages/client/src/generated/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '.data/**',
+      'tests/artifacts/**',
+      'packages/client/src/generated/**',
+      'packages/mcp/src/generated/**',
+    ],
   },
   ...tseslint.configs.recommended,
   {

@@ -12,6 +12,8 @@ export default defineConfig({
       '@switchboard/contract': path.join(repo, 'packages/contract/src/index.ts'),
       '@switchboard/client': path.join(repo, 'packages/client/src/index.ts'),
       '@switchboard/openapi': path.join(repo, 'packages/openapi/src/index.ts'),
+      // Its tool catalogue (src/generated/) is written by its build's `generate` step.
+      '@switchboard/mcp': path.join(repo, 'packages/mcp/src/index.ts'),
     },
   },
   test: {

@@ -16,8 +16,12 @@ const SLOW_SUITES = {
     'foundation/cli.test.ts',
     'foundation/layering.test.ts',
     'foundation/lifecycle.test.ts',
+    'mcp/agent-session.test.ts',
+    'mcp/inspector.test.ts',
+    'mcp/mcp-stdio.test.ts',
     'ops/bundle.test.ts',
     'ops/http-manners.test.ts',
+    'ops/process-failures.test.ts',
     'ops/safe-defaults.test.ts',
     'ops/start-command.test.ts',
     'portal/portal-browser.test.ts',
@@ -34,6 +38,7 @@ const SLOW_SUITES = {
     'hostile/database-outage.test.ts',
     'hostile/redis-outage.test.ts',
     'platform/ticket-closed-crash.test.ts',
+    'platform/webhook-crash.test.ts',
     'whatsapp/inbound-crash.test.ts',
     'workspace/automations-crash.test.ts',
     'workspace/broadcasts-crash.test.ts',
@@ -42,8 +47,12 @@ const SLOW_SUITES = {
   'fuzz every endpoint with 300 property-based cases (fewer would not reach a success on every endpoint)': [
     'hostile/fuzz.test.ts',
   ],
+  'deliver thousands of webhooks to measure throughput, or wait out rounds of timeouts': [
+    'platform/webhook-throughput.test.ts',
+  ],
   'seed 100,000 contacts or messages, or wait for a schedule': [
     'conversations/conversations-plans.test.ts',
+    'hostile/portal-event-tail.test.ts',
     'workspace/contacts-plans.test.ts',
     'whatsapp/template-sync-schedule.test.ts',
   ],

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../helpers/processes.js';
 import { automationLatency } from './automation-latency.js';
 import { broadcastBench, broadcastReport } from './broadcast-bench.js';
+import { webhookBench, webhookReport } from './webhook-bench.js';
 import { benchDatabase } from './bench-database.js';
 import { cancelReport, measureCancels } from './cancel-bench.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
@@ -19,6 +20,7 @@ import { conversationPhones, lifecycleAssignees } from './bulk-messages.js';
 import { cpuMs, rssMb, startProduct, startRaw, type ServerUnderTest } from './servers.js';
 import { report, type Row } from './report.js';
 import { streamBench, streamReport } from './stream-bench.js';
+import { measureReplay, replayReport } from './replay-bench.js';
 import { measureWrites, writeReport } from './write-bench.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
@@ -219,11 +221,34 @@ async function cancels() {
   writeFileSync(path.join(ARTIFACTS, 'bench-cancel.json'), JSON.stringify(figures, null, 2));
 }
 
+/**
+ * The replay figures (`replay` in BENCH_ONLY picks them; on by default), on a scratch database of
+ * BENCH_REPLAY_EVENTS events (default 1,000,000) of DATABASE_URL's server.
+ */
+async function replay() {
+  if (ONLY && !ONLY.includes('replay')) return;
+  if (!process.env.DATABASE_URL) return log('no DATABASE_URL: the replay figures need a PostgreSQL server; skipped');
+  const figures = await measureReplay(process.env.DATABASE_URL, Number(process.env.BENCH_REPLAY_EVENTS ?? 1e6), log);
+  process.stdout.write(replayReport(figures));
+}
+
+/** The webhook and fair-share figures (`webhooks` in BENCH_ONLY), on a scratch database of DATABASE_URL's server. */
+async function webhooks() {
+  if (!ONLY?.includes('webhooks')) return;
+  if (!process.env.DATABASE_URL) return log('no DATABASE_URL: the webhook figures need a PostgreSQL server; skipped');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const figures = await webhookBench(process.env.DATABASE_URL, DIST, ARTIFACTS, log);
+  process.stdout.write(webhookReport(figures));
+  writeFileSync(path.join(ARTIFACTS, 'bench-webhooks.json'), JSON.stringify(figures, null, 2));
+}
+
 async function main() {
   const started = new Date();
   await writes();
   await cancels();
-  if (ONLY?.every((only) => only === 'writes' || only === 'cancel')) return;
+  await replay();
+  await webhooks();
+  if (ONLY?.every((only) => ['writes', 'cancel', 'replay', 'webhooks'].includes(only))) return;
   const database = await benchDatabase({
     contacts: CONTACTS,
     users: USERS,

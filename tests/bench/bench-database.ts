@@ -59,31 +59,29 @@ async function databaseExists(adminUrl: string, name: string): Promise<boolean> 
   return rowCount === 1;
 }
 
+/**
+ * A scratch database `name` on the server at `adminUrl`, made afresh and migrated (one left over from an
+ * interrupted run is dropped first), for figures that need a database of their own; `drop` removes it.
+ */
+export async function scratchDatabase(adminUrl: string, name: string) {
+  const drop = () => admin(adminUrl, `drop database if exists "${name}" with (force)`);
+  await drop();
+  await admin(adminUrl, `create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    await migrated(url.toString());
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  return { url: url.toString(), drop };
+}
+
 /** Applies the build's pending migrations to the database. */
 async function migrated(databaseUrl: string): Promise<void> {
   const database = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl }), createLogger('warn', 2), 2);
   await migrate(database.orm).finally(() => database.close());
-}
-
-/**
- * Runs `measure` on a scratch database `name` of the server at `adminUrl`, created afresh and migrated by this build,
- * dropped afterwards whatever happens.
- */
-export async function onScratchDatabase<T>(
-  adminUrl: string,
-  name: string,
-  measure: (databaseUrl: string) => Promise<T>,
-): Promise<T> {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  await admin(adminUrl, `drop database if exists "${name}" with (force)`);
-  await admin(adminUrl, `create database "${name}"`);
-  try {
-    await migrated(url.toString());
-    return await measure(url.toString());
-  } finally {
-    await admin(adminUrl, `drop database if exists "${name}" with (force)`);
-  }
 }
 
 /**

@@ -7,7 +7,7 @@
  * bound: 2 s), and how long until every unsent message is `cancelled` and its recipient `skipped` (the sweep).
  */
 import pg from 'pg';
-import { onScratchDatabase } from './bench-database.js';
+import { scratchDatabase } from './bench-database.js';
 import { seedTenant } from './bulk-contacts.js';
 import { startProduct } from './servers.js';
 
@@ -122,11 +122,12 @@ export async function measureCancels(
   const figures: CancelFigures[] = [];
   for (const recipients of sizes) {
     log(`cancel: a broadcast to ${recipients.toLocaleString('en-US')} contacts, cancelled on a warmed pool`);
-    figures.push(
-      await onScratchDatabase(adminUrl, `switchboard_cancel_${recipients}`, (url) =>
-        cancelOnce(url, recipients, build.dist, build.artifacts),
-      ),
-    );
+    const scratch = await scratchDatabase(adminUrl, `switchboard_cancel_${recipients}`);
+    try {
+      figures.push(await cancelOnce(scratch.url, recipients, build.dist, build.artifacts));
+    } finally {
+      await scratch.drop();
+    }
     log(`cancel: ${JSON.stringify(figures.at(-1))}`);
   }
   return figures;

@@ -7,7 +7,7 @@
  * and without the search keys.
  */
 import pg from 'pg';
-import { onScratchDatabase } from './bench-database.js';
+import { scratchDatabase } from './bench-database.js';
 import { backendCpu, bulkLoadContacts, seedTenant } from './bulk-contacts.js';
 
 const IMPORT_BATCH = 1_000;
@@ -95,7 +95,9 @@ export async function measureWrites(
   contacts: number,
   log: (line: string) => void,
 ): Promise<WriteFigures> {
-  return onScratchDatabase(adminUrl, `switchboard_writes_${contacts}`, async (databaseUrl) => {
+  const scratch = await scratchDatabase(adminUrl, `switchboard_writes_${contacts}`);
+  const databaseUrl = scratch.url;
+  try {
     const { channelId } = await seedTenant(databaseUrl, 1, 0);
     log(`importing ${contacts.toLocaleString('en-US')} contacts in batches of ${IMPORT_BATCH} (indexes in place)`);
     const started = performance.now();
@@ -120,7 +122,9 @@ export async function measureWrites(
     } finally {
       await client.end();
     }
-  });
+  } finally {
+    await scratch.drop();
+  }
 }
 
 const createCell = (c: CreateFigures) => `${c.p50}/${c.p99} ms, ${c.backendCpuMs ?? '?'} ms`;

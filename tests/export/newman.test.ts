@@ -187,3 +187,84 @@ describe('the Postman collection and its environment file, run by newman against
     SLOW_TIMEOUT_MS,
   );
 });
+
+/**
+ * What a request's example needs that a workspace of one's own does not have until someone makes it, and that no
+ * API call makes: the demo's records by their ids (Ada's conversation, its msgids), an approved template, a customer's
+ * message, a plan with a subscriber. Each of these requests passes against the demo (above) and fails here.
+ */
+const NEEDS_DEMO_RECORDS: Record<string, string> = {
+  '/api/platform/v1/addon/manage': 'a user with an active plan, and an add-on (no API creates plans)',
+  '/api/platform/v1/tickets/get': 'a ticket before tickets/manage creates one',
+  '/api/workspace/v1/automations/manage': 'an automation to update',
+  '/api/workspace/v1/broadcasts/manage': 'the approved template order_update',
+  '/api/workspace/v1/broadcasts/recipients': 'the broadcast broadcasts/manage creates',
+  '/api/workspace/v1/chat/templates/send': 'the approved template order_update and Ada',
+  '/api/workspace/v1/chat/message/cancel': 'the approved template order_update, to schedule a send',
+  '/api/workspace/v1/chat/message/status': 'the demo’s message wamid.DEMO0001',
+  '/api/workspace/v1/chat/message/send': 'Ada’s open conversation and her message wamid.DEMO0002',
+  '/api/workspace/v1/chat/message/read': 'the demo customer’s message wamid.DEMO0002',
+  '/api/workspace/v1/chat/messages/list': 'Ada’s conversation',
+  '/api/workspace/v1/chat/conversations/manage': 'Ada’s conversation',
+  '/api/workspace/v1/chat/media/get': 'the demo customer’s photo wamid.DEMO0003',
+};
+
+/**
+ * Issue #38: the collection against a workspace of one's own, not the demo: a platform, a channel and an owner's key
+ * made for the test and nothing else, only baseUrl and apiKey set. A request whose example names a contact takes the
+ * one a request before it made: contacts/manage creates Katherine (and the label it adds), contacts/get and
+ * chat/notes/manage and /list use her. Before, chat/notes/list named the demo's Grace and answered 404
+ * `contact_not_found`, and contacts/manage was a 400 for its label.
+ */
+describe('the Postman collection, run by newman against a fresh workspace without demo data', () => {
+  let dir: string;
+  let fresh: { baseUrl: string; apiKey: string };
+
+  test.beforeAll(async ({ server }) => {
+    const tag = randomBytes(4).toString('hex');
+    const ids = await server.seed({
+      platforms: [{ ref: 'own', name: 'Own Co', domain: `own-${tag}.example.com` }],
+      users: [
+        {
+          ref: 'owner',
+          platform: 'own',
+          email: `owner@own-${tag}.example.com`,
+          name: 'Own Owner',
+          role: 'owner',
+          platformAccess: true,
+          permissions: ['platform:view', 'platform:edit', 'platform:manage', 'settings:api'],
+          apiKey: true,
+        },
+      ],
+      channels: [{ ref: 'main', platform: 'own', name: 'Own Main', phone: '15557770000', users: ['owner'] }],
+    });
+    fresh = { baseUrl: server.baseUrl, apiKey: ids.users!.owner!.apiKey! };
+    dir = mkdtempSync(path.join(tmpdir(), 'switchboard-newman-fresh-'));
+    await writeApiFiles(dir, { serverUrl: server.baseUrl });
+  });
+  test.afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test(
+    'every request passes with only baseUrl and apiKey set, but those whose examples need the demo’s records',
+    async () => {
+      const { output, run } = await newman(dir, filledEnvironment(dir, fresh));
+      const failing = new Set(
+        run.executions
+          .filter((execution) => execution.assertions?.some((assertion) => assertion.error))
+          .map((execution) => `/${execution.request.url.path.join('/')}`),
+      );
+      expect([...failing].sort(), output).toEqual(Object.keys(NEEDS_DEMO_RECORDS).sort());
+      const executed = (route: string) =>
+        onePerItem(run).filter((execution) => `/${execution.request.url.path.join('/')}` === route);
+      for (const route of ['contacts/manage', 'contacts/get', 'chat/notes/manage', 'chat/notes/list'])
+        expect(
+          executed(`/api/workspace/v1/${route}`)
+            .map((execution) => execution.request.method)
+            .sort(),
+        ).toEqual(['GET', 'POST']);
+    },
+    SLOW_TIMEOUT_MS,
+  );
+});

@@ -42,21 +42,26 @@ function parseBlock(block: string): SseMessage | 'ping' | undefined {
  * between messages). Resolves once the reply's headers are in: the server subscribes the stream before it answers,
  * so an event committed after this resolves reaches it.
  */
-export async function openRawStream(
+export function openRawStream(
   baseUrl: string,
   apiKey: string,
   options: { query?: Record<string, string>; lastEventId?: string; headers?: Record<string, string> } = {},
 ): Promise<RawStream> {
-  const controller = new AbortController();
   const query = new URLSearchParams(options.query ?? {}).toString();
-  const response = await fetch(`${baseUrl}${EVENT_STREAM.path}${query ? `?${query}` : ''}`, {
-    headers: {
-      'x-api-key': apiKey,
-      ...(options.lastEventId !== undefined && { 'last-event-id': options.lastEventId }),
-      ...options.headers,
-    },
-    signal: controller.signal,
+  return openSse(`${baseUrl}${EVENT_STREAM.path}${query ? `?${query}` : ''}`, {
+    'x-api-key': apiKey,
+    ...(options.lastEventId !== undefined && { 'last-event-id': options.lastEventId }),
+    ...options.headers,
   });
+}
+
+/**
+ * Any Server-Sent Events URL (the portal's tail with its session cookie too), redirects not followed: a refusal is
+ * its status, with the envelope when the reply is one.
+ */
+export async function openSse(url: string, headers: Record<string, string>): Promise<RawStream> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers, signal: controller.signal, redirect: 'manual' });
   const stream: RawStream = {
     status: response.status,
     headers: response.headers,
@@ -67,7 +72,7 @@ export async function openRawStream(
     close: () => controller.abort(),
   };
   if (!response.ok) {
-    stream.body = (await response.json()) as RawStream['body'];
+    stream.body = (await response.json().catch(() => undefined)) as RawStream['body'];
     return stream;
   }
   const waiters = new Set<() => void>();
@@ -128,15 +133,17 @@ export const customerWrites = (server: TestServer, channelId: string, text: stri
     text,
   });
 
-/** openRawStream, each stream remembered so that `closeAll` (in afterAll) ends those a failed test left open. */
+/** openRawStream and openSse, each stream remembered so that `closeAll` (in afterAll) ends those a failed test left
+ * open. */
 export function streamTracker() {
   const opened: RawStream[] = [];
+  const track = (stream: RawStream) => {
+    opened.push(stream);
+    return stream;
+  };
   return {
-    open: async (...args: Parameters<typeof openRawStream>) => {
-      const stream = await openRawStream(...args);
-      opened.push(stream);
-      return stream;
-    },
+    open: async (...args: Parameters<typeof openRawStream>) => track(await openRawStream(...args)),
+    openSse: async (...args: Parameters<typeof openSse>) => track(await openSse(...args)),
     closeAll: () => opened.forEach((stream) => stream.close()),
   };
 }

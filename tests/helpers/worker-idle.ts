@@ -40,8 +40,9 @@ export function processBacklog(server: ServerProcess): () => Promise<JobBacklog>
 }
 
 /**
- * Idle, with every job that waits for a retry run now: a job whose worker was killed, or whose completion an
- * outage swallowed, is re-run by pg-boss after its backoff. Running it at once, then waiting for idle again, shows
+ * Idle, with every job and webhook delivery that waits for a retry run now: a job whose worker was killed, or whose
+ * completion an outage swallowed, is re-run by pg-boss after its backoff (a delivery when its claim's lease ends).
+ * Running it at once, then waiting for idle again, shows
  * that the re-run does nothing (the backlog then has nothing left for later) instead of waiting out the backoff.
  */
 export async function untilRetriesRun(
@@ -51,5 +52,10 @@ export async function untilRetriesRun(
 ): Promise<JobBacklog> {
   await untilIdle(backlog, timeoutMs);
   await sql(databaseUrl, `update pgboss.job set start_after = now() where state < 'active' and start_after > now()`);
+  // Webhook deliveries wait in their own table (a retry, or the lease of a claim whose instance died).
+  await sql(
+    databaseUrl,
+    `update webhook_deliveries set next_attempt_at = now() where status = 'pending' and next_attempt_at > now()`,
+  );
   return untilIdle(backlog, timeoutMs);
 }

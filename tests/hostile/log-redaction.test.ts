@@ -27,7 +27,8 @@ import {
  * `trace` to a pipe this test reads; a session then does everything that handles a secret (portal sign-in, a media
  * link opened, a webhook secret created and rotated, a WhatsApp channel connected against the Graph stand-in), and
  * every line it logged is searched for each secret. Before the fix the request log wrote every reply header (the
- * portal's `Set-Cookie`) and each media link's path with its token.
+ * portal's `Set-Cookie`) and each media link's path with its token; then (issue #38) a link opened as `/MEDIA/<token>`,
+ * which Express routes like `/media/`, still had its token logged.
  */
 const account = whatsAppAccount('Acme Support');
 const graph = await startGraphStandIn({
@@ -108,6 +109,12 @@ describe('log redaction', () => {
         const opened = await fetch(`${baseUrl}${new URL(link).pathname}?token=${mediaToken}`);
         expect(opened.status).toBe(200);
         expect(Buffer.from(await opened.arrayBuffer())).toEqual(FILES.photo.bytes);
+        // Express matches paths whatever their case: the link opens as /MEDIA/… too, and its log line is cut alike.
+        for (const prefix of ['/MEDIA/', '/Media/']) {
+          const shouted = await fetch(`${baseUrl}${prefix}${mediaToken}`);
+          expect(shouted.status).toBe(200);
+          await shouted.arrayBuffer();
+        }
 
         const manage = client.platform.webhooks.manage;
         const created = await manage({
@@ -141,6 +148,8 @@ describe('log redaction', () => {
         expect(leaks).toEqual([]);
         // The redacted forms are still there, so the requests themselves were logged.
         expect(lines.some((line) => line.includes('"url":"/media/[redacted]?token=[redacted]"'))).toBe(true);
+        expect(lines.some((line) => line.includes('"url":"/MEDIA/[redacted]"'))).toBe(true);
+        expect(lines.some((line) => line.includes('"url":"/Media/[redacted]"'))).toBe(true);
       } finally {
         running.child.kill('SIGTERM');
         await running.exited;

@@ -96,7 +96,10 @@ describe('metrics', () => {
         120, 1, 1, 120, 1,
       ]);
       const series = (pattern: string) => expect(after).toMatch(new RegExp(`^${pattern}`, 'm'));
-      series('switchboard_job_queue_jobs\\{queue="webhook.deliver",state="ready"\\} \\d+$');
+      series('switchboard_job_queue_jobs\\{queue="automation.trigger",state="ready"\\} \\d+$');
+      series('switchboard_delivery_backlog\\{queue="webhook.deliver",when="due"\\} \\d+$');
+      series('switchboard_delivery_backlog\\{queue="email.send",when="later"\\} \\d+$');
+      series('switchboard_delivery_lag_seconds\\{queue="webhook.deliver"\\} [\\d.e+-]+$');
       series('switchboard_job_queue_jobs\\{queue="email.send",state="failed"\\} \\d+$');
       series('switchboard_delivery_failures\\{kind="webhook"\\} 0$');
       series('switchboard_job_backlog\\{when="due"\\} \\d+$');

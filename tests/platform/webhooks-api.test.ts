@@ -53,6 +53,7 @@ describe('webhooks/manage: create, update, delete', () => {
       description: 'CRM sync',
       events: ['ticket.closed', 'message.received'],
       enabled: true,
+      batch: false,
       status: 'active',
       previousSecretExpiresAt: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { customerWrites } from '../helpers/event-stream.js';
 import { skipWithout } from '../helpers/optional-services.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createPortalTenant, PASSWORD, type PortalTenant } from './portal-helpers.js';
@@ -134,9 +135,18 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', { timeout
     firstKey = await generateKey(page, 'Browser test key');
     expect(firstKey).toMatch(/^sb_live_[A-Za-z0-9_-]{43}$/);
     await shot(page, 'key-created');
-    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(firstKey);
+    // An AI agent's configuration, with the new key in it, is one click away too.
+    await page.getByRole('button', { name: 'Copy the MCP client configuration over HTTP' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(2);
+    const config = JSON.parse(String(await page.evaluate('navigator.clipboard.readText()')));
+    expect(config.mcpServers.switchboard).toEqual({
+      type: 'http',
+      url: url('/mcp'),
+      headers: { 'X-API-Key': firstKey },
+    });
     const reply = await callApi(firstKey);
     expect(reply.status).toBe(200);
     expect(((await reply.json()) as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([tenant.channelId]);
@@ -334,12 +344,36 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', { timeout
     }
   });
 
+  it('tails live events, and says the tail ended once the session did (signed out in another tab)', async () => {
+    const tailing = await (await newContext(DESKTOP)).newPage();
+    await signIn(tailing, tenant.devEmail, PASSWORD);
+    await tailing.goto(url('/developer/events'));
+    const status = tailing.locator('#event-tail-status');
+    await expect.poll(() => status.innerText()).toBe('Live: waiting for events.');
+    await customerWrites(server, tenant.channelId, 'Is my parcel on its way?');
+    await expect
+      .poll(() => tailing.locator('#event-tail li').first().innerText())
+      .toContain('Is my parcel on its way?');
+    const other = await tailing.context().newPage();
+    await other.goto(url('/developer/keys'));
+    await other.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+    await other.waitForURL(url('/developer/sign-in?signed-out=1'));
+    // The next ping (within 15 s) ends the tail; the browser's reconnection finds the sign-in page.
+    await expect
+      .poll(() => status.innerText(), { timeout: 40_000 })
+      .toBe('Ended: your session is over or your access changed. Sign in again to resume.');
+    await tailing.context().close();
+  });
+
   it('made no request outside this server and hit no content-security-policy violation', () => {
     expect(requested.length).toBeGreaterThan(20);
     const outside = requested.filter(
       (r) => !r.startsWith(server.baseUrl) && !r.startsWith('data:') && !r.startsWith('blob:'),
     );
     expect(outside).toEqual([]);
-    expect(consoleErrors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
+    // Refusals the tests cause on purpose: 401/403 replies, and the ended tail's reconnection finding the sign-in
+    // page (Chromium reports the HTML reply as an error, which is how EventSource learns to stop).
+    const expected = /status of 40[13]|^EventSource's response has a MIME type \("text\/html"\)/;
+    expect(consoleErrors.filter((e) => !expected.test(e))).toEqual([]);
   });
 });

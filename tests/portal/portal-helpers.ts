@@ -107,7 +107,7 @@ export class PortalAgent {
     init: { method?: string; form?: Form; headers?: Record<string, string> } = {},
   ): Promise<PortalReply> {
     const headers: Record<string, string> = { ...this.extraHeaders, ...init.headers };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (this.cookies.size) headers.cookie = this.cookieHeader();
     let body: string | undefined;
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -152,6 +152,11 @@ export class PortalAgent {
   async signIn(email: string, password: string, extra: Record<string, string> = {}): Promise<PortalReply> {
     const page = await this.get('/developer/sign-in');
     return this.post('/developer/sign-in', { _csrf: PortalAgent.csrf(page.text), email, password, ...extra });
+  }
+
+  /** The Cookie header this agent sends, for a request made outside it (the Live events tail's stream). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
   hasCookie(name: string): boolean {

@@ -1,11 +1,14 @@
 import { EXAMPLE_IDS } from '@switchboard/contract';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
+import { mcpOverHttp } from '../helpers/mcp.js';
 import { startTestServer } from '../helpers/server.js';
 import { test as base } from '../helpers/test.js';
 import { createPortalTenant, OTHER_PASSWORD, PASSWORD, PortalAgent } from './portal-helpers.js';
 
 const WRONG = 'The email or password is incorrect.';
+const HTML_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const unescapeHtml = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => HTML_ENTITIES[entity]!);
 const cookieNamed = (cookies: string[], name: string) => cookies.find((c) => c.startsWith(`${name}=`));
 
 const test = base
@@ -359,6 +362,40 @@ describe('Developer Portal over HTTP', { timeout: 120_000 }, () => {
     expect(revoked.status).toBe(303);
     expect(revoked.headers.get('location')).toBe(`/developer/keys?revoked=${prefix}`);
     expect((await call()).status).toBe(401);
+  });
+
+  test('lists the MCP endpoint and copyable client configurations; with a new key, one that works as it is', async ({
+    server,
+    tenant,
+    agent,
+  }) => {
+    const dana = agent();
+    await dana.signIn(tenant.devEmail, PASSWORD);
+    const field = (page: string, id: string) =>
+      unescapeHtml(
+        new RegExp(`id="${id}"[^>]*?(?:value="([^"]*)"[^>]*>|>([^<]*)</textarea>)`).exec(page)!.slice(1).join(''),
+      );
+    const listing = await dana.get('/developer/keys');
+    expect(field(listing.text, 'mcp-endpoint')).toBe(`${server.baseUrl}/mcp`);
+    expect(JSON.parse(field(listing.text, 'mcp-http-config'))).toEqual({
+      mcpServers: {
+        switchboard: { type: 'http', url: `${server.baseUrl}/mcp`, headers: { 'X-API-Key': '<your API key>' } },
+      },
+    });
+    const created = await dana.post('/developer/keys', { _csrf: PortalAgent.csrf(listing.text), name: 'agent' });
+    const apiKey = /value="(sb_live_[^"]+)"/.exec(created.text)![1]!;
+    const stdio = JSON.parse(field(created.text, 'mcp-stdio-config')).mcpServers.switchboard;
+    expect(stdio).toEqual({
+      command: 'npx',
+      args: ['-y', '@switchboard/mcp'],
+      env: { SWITCHBOARD_URL: server.baseUrl, SWITCHBOARD_API_KEY: apiKey },
+    });
+    // The HTTP configuration, as an MCP client reads it: it connects and lists the tools.
+    const { url, headers } = JSON.parse(field(created.text, 'mcp-http-config')).mcpServers.switchboard;
+    expect(url).toBe(`${server.baseUrl}/mcp`);
+    const client = await mcpOverHttp(new URL(url).origin, headers);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('chat_message_send');
+    await client.close();
   });
 
   test('serves every page with security headers and a same-origin CSP', async ({ tenant, agent }) => {

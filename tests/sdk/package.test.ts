@@ -240,11 +240,12 @@ describe('the packed SDK, installed outside the workspace', () => {
         'isSwitchboardError',
         'paginate',
         'verifyWebhook',
+        'verifyWebhookBatch',
       ]);
     }
   });
 
-  it('exports verifyWebhook and its error from @switchboard/client/webhooks, alike to import and require', async () => {
+  it('exports the verifiers and their error from @switchboard/client/webhooks, as import and require', async () => {
     const script = (load: string) => `console.log(JSON.stringify(Object.keys(${load}).sort()))`;
     const esm = await runOk(
       process.execPath,
@@ -255,7 +256,7 @@ describe('the packed SDK, installed outside the workspace', () => {
       cwd: project,
     });
     for (const exported of [esm, cjs])
-      expect(JSON.parse(exported)).toEqual(['WebhookVerificationError', 'verifyWebhook']);
+      expect(JSON.parse(exported)).toEqual(['WebhookVerificationError', 'verifyWebhook', 'verifyWebhookBatch']);
   });
 
   it('declares its types in plain named interfaces, small enough to read', () => {

@@ -62,6 +62,9 @@ describe('.all() on every paginated endpoint, against the seeded demo', () => {
       });
       await sb.platform.tickets.manage({ platformId, ticketId: created.data.id, status: 'closed' });
     }
+    // A note where chat/notes/list's example reads: on the contact chat/notes/manage's example writes on.
+    const note = contract.workspace.chat.notes.manage.post.metadata.example as { phone: string; text: string };
+    await sb.workspace.chat.notes.manage({ ...note, channelId: variables.channelId, action: 'create' });
     // Two questions about hours: two runs of the demo's "Opening hours" automation.
     for (const from of ['15550000011', '15550000012'])
       await receiveText(server, variables.channelId, from, 'Your opening hours?');

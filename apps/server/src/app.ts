@@ -19,6 +19,8 @@ import type { SecretBox } from './kit/secrets.js';
 import type { Services } from './kit/services.js';
 import { Readiness } from './lifecycle/readiness.js';
 import type { Logger } from './logger.js';
+import { inProcessHttp } from './mcp/in-process-http.js';
+import { mcpRoutes } from './mcp/mcp.router.js';
 import { apiKeyLookup, idempotencyStore } from './modules/index.js';
 import type { Metrics } from './observability/metrics.js';
 import { createPortal, PORTAL_PATH, type PortalOptions } from './portal/portal.router.js';
@@ -44,7 +46,10 @@ export interface AppDeps {
   callers?: CallerCache;
   /** Seals secrets at rest (kept Idempotency-Key replies); see db/secrets-key.ts. */
   secrets?: SecretBox;
-  /** Aborted when the server stops: open streams (events/stream) end, so the drain does not wait on them. */
+  /**
+   * Aborted when the server stops: open streams (events/stream, the portal's tail) end, so the drain does not wait
+   * on them.
+   */
   shutdown?: AbortSignal;
 }
 
@@ -72,10 +77,9 @@ export function createApp(deps: AppDeps): Express {
   // The portal serves HTML forms with its own sessions: it sits before the API's JSON-only body parser and key auth.
   // Its pages act through the API's own endpoints (LocalApi), as the signed-in user.
   const api = createLocalApi(routeSlices, routeDeps, deps.rateLimiters);
-  app.use(
-    PORTAL_PATH,
-    createPortal({ orm: deps.orm, logger: deps.logger, services: deps.services, api, ...deps.portal }),
-  );
+  const shutdown = deps.shutdown ?? new AbortController().signal;
+  const { orm, logger, services } = deps;
+  app.use(PORTAL_PATH, createPortal({ orm, logger, services, api, shutdown, ...deps.portal }));
 
   const outages = createOutageMonitor(deps.logger);
   app.use('/api', outages.recovery);
@@ -91,8 +95,10 @@ export function createApp(deps: AppDeps): Express {
     callers: deps.callers,
     secrets: deps.secrets,
   };
+  // MCP: each tool call is an API request through this very app (in-process HTTP), so it meets every rule above.
+  app.use(mcpRoutes(httpDeps, inProcessHttp(app)));
   registerApiRoutes(app, routeSlices, routeDeps, httpDeps);
-  registerStreamRoutes(app, streamRoutes, routeDeps, httpDeps, deps.shutdown ?? new AbortController().signal);
+  registerStreamRoutes(app, streamRoutes, routeDeps, httpDeps, shutdown);
 
   app.use(
     notFound(

@@ -94,8 +94,13 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
-  /** How long one webhook POST may take; kept well under the delivery job's 60 s expiry. */
+  /** How long one webhook POST may take; a claimed delivery's lease outlives it by a few seconds. */
   WEBHOOK_TIMEOUT_MS: integer(100, 30_000).default(10_000),
+  /**
+   * Webhook POSTs one instance has in flight at most, over every endpoint; a platform takes at most half, and each
+   * endpoint as many as its own answers earn it (up to 64).
+   */
+  WEBHOOK_CONCURRENCY: integer(2, 4096).default(256),
   /** A webhook endpoint that failed every attempt for this long is disabled and its platform's owner emailed. */
   WEBHOOK_DISABLE_AFTER_HOURS: number().positive('must be positive').default(24),
   /**

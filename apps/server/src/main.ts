@@ -1,9 +1,13 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { SecretsKeyError } from './kit/secrets.js';
 import { watchLauncher } from './lifecycle/launcher.js';
+import { handleProcessFailures } from './lifecycle/process-failures.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 import { openDatabase, type SeedResult } from './wiring.js';
+
+/** What the stop after an uncaught exception may take beyond the drain: the worker, the pool, an embedded database. */
+const STOP_AFTER_DRAIN_MS = 30_000;
 
 /** A configuration problem (an unusable SECRETS_KEY too) ends start-up with its one line, never a stack trace. */
 function exitOnConfigError(error: unknown): never {
@@ -53,9 +57,11 @@ const config = readConfig();
 const logger = createLogger(config.LOG_LEVEL);
 // Listening from the first moment: a stop requested during start-up waits for it, then closes cleanly, so the
 // embedded PostgreSQL (a process of its own) is never left behind.
+// A failure nothing handled is logged; an uncaught exception also stops the server this way (process-failures.ts).
 const stopRequested = new Promise<string>((resolve) => {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => resolve(signal));
   watchLauncher((pid) => resolve(`launcher process ${pid} exited`));
+  handleProcessFailures(logger, resolve, config.SHUTDOWN_TIMEOUT_MS + STOP_AFTER_DRAIN_MS);
 });
 const database = await openDatabase(config, logger).catch(exitOnConfigError);
 
@@ -86,4 +92,5 @@ try {
   process.exit(1);
 }
 logger.info('stopped');
-process.exit(0);
+// 0, or 1 after an uncaught exception.
+process.exit();

@@ -81,13 +81,14 @@ async function startServicesAndWorker(
     enqueue: (...args) => started(worker.queue).enqueue(...args),
     enqueueTask: (...args) => started(worker.queue).enqueueTask(...args),
   };
+  const listen = listenerOn(database.url, logger);
   const services = startServices(serviceProviders, {
     em: database.orm.em,
     logger,
     config,
     jobs,
     secrets: database.secrets,
-    listen: listenerOn(database.url, logger),
+    listen,
   });
   closers.add(() => services.stop());
   // The checks read module tables: an instance left with pending migrations has nothing to check them against yet.
@@ -95,7 +96,7 @@ async function startServicesAndWorker(
   if (pendingMigrations === 0) await closers.orClose(() => services.check());
   // The email/webhook worker runs in every server process; it must stop before the database pool closes, and
   // before the services its tasks use (the Graph client).
-  const events = await closers.orClose(() => startEvents(config, database, logger, jobFactories, services));
+  const events = await closers.orClose(() => startEvents(config, database, logger, jobFactories, services, listen));
   closers.add(() => events.stop());
   worker.queue = events.queue;
   return { services, events };
@@ -184,6 +185,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
           deliveryFailures: deliveryFailureGauges,
           queueStats: events.queueStats,
           jobBacklog: events.backlog,
+          queueGauges: events.gauges,
           callerCache: callers?.stats,
         });
   const shutdown = new AbortController();

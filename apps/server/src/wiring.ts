@@ -5,6 +5,7 @@
 import type { ExampleIdName } from '@switchboard/contract';
 import type { Config } from './config.js';
 import { openDatabase as openDatabaseOf, ormConfig as ormConfigOf, type Database, type Schema } from './db/orm.js';
+import { queueEntities } from './events/fair-share.entity.js';
 import { createSeeder, type SeedFileOf, type SeedResultOf } from './db/seed/seed-loader.js';
 import type { ExampleId } from './kit/module.js';
 import type { Logger } from './logger.js';
@@ -13,8 +14,8 @@ import { modules } from './modules/index.js';
 type Module = (typeof modules)[number];
 type SeedEntry = NonNullable<Module['seed']>[number];
 
-/** Every table the ORM knows: the modules' entities (the portal's session store among them). */
-const entities = modules.flatMap((manifest) => manifest.entities);
+/** Every table the ORM knows: the modules' entities (the portal's session store among them) and the job queue's. */
+const entities = [...modules.flatMap((manifest) => manifest.entities), ...queueEntities];
 const schema: Schema = { entities, sessionSettings: sessionSettingsOf(modules) };
 export const routeSlices = modules.flatMap((module) => module.routes ?? []);
 export const streamRoutes = modules.flatMap((module) => module.streams ?? []);

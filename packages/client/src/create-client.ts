@@ -11,7 +11,7 @@ import { APIPromise, responseInfo, type WithResponse } from './response.js';
 import { isIdempotent, resolveRetry, withRetry, type ResolvedRetry, type RetryOptions } from './retry.js';
 import { userAgent, validBaseUrl, type AppInfo } from './settings.js';
 import type { HttpTransport } from './transport.js';
-import { verifyWebhook } from './webhooks.js';
+import { verifyWebhook, verifyWebhookBatch } from './webhooks.js';
 
 /**
  * One method per endpoint (plain types generated from the contract, see src/generated/api.ts): takes the endpoint's
@@ -28,6 +28,8 @@ export interface SwitchboardClient extends SwitchboardApi {
   webhooks: {
     /** Checks a delivery's Standard Webhooks signature and returns its typed event (see verifyWebhook). */
     verify: typeof verifyWebhook;
+    /** The same for a batched delivery (an endpoint with `batch: true`), see verifyWebhookBatch. */
+    verifyBatch: typeof verifyWebhookBatch;
   };
   events: {
     /**
@@ -187,5 +189,6 @@ export function createClient(options: ClientOptions): SwitchboardClient {
   });
   const streamSettings = { baseUrl: validBaseUrl(options.baseUrl), apiKey: options.apiKey, userAgent: agent };
   const events = { stream: (streamOptions?: EventStreamOptions) => openEventStream(streamSettings, streamOptions) };
-  return { ...tree, paginate, webhooks: { verify: verifyWebhook }, events } as unknown as SwitchboardClient;
+  const webhooks = { verify: verifyWebhook, verifyBatch: verifyWebhookBatch };
+  return { ...tree, paginate, webhooks, events } as unknown as SwitchboardClient;
 }

@@ -23,6 +23,11 @@ export type { APIPromise, RateLimitInfo, ResponseInfo, WithResponse } from './re
 export type { RetryOptions } from './retry.js';
 export type { AppInfo } from './settings.js';
 export type { WebhookManageReply, WebhooksManageMethod } from './webhook-manage.js';
-export { WebhookVerificationError, type WebhookHeaders, type WebhookVerificationReason } from './webhook-signature.js';
-export { verifyWebhook } from './webhooks.js';
+export {
+  WebhookVerificationError,
+  type WebhookBatchEvent,
+  type WebhookHeaders,
+  type WebhookVerificationReason,
+} from './webhook-signature.js';
+export { verifyWebhook, verifyWebhookBatch } from './webhooks.js';
 export type * from './generated/api.js';

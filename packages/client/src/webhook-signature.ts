@@ -92,31 +92,36 @@ function verifySignature(body: string, headers: Record<string, string>, secrets:
   throw new WebhookVerificationError(refusal, SIGNATURE_REFUSALS[refusal]);
 }
 
+/** A body check run on each verified event (the main entry's schema check). */
+type CheckBody = (type: WebhookEventType, payload: unknown) => void;
+
 /**
- * Checks a delivery's signature (Standard Webhooks, https://www.standardwebhooks.com/, with the `standardwebhooks`
- * package, the reference implementation the server signs with: the HMAC-SHA256 signature of
- * `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_…` secret, and a timestamp within 5 minutes of this
- * machine's clock), that its body is JSON, and that its `type` is an event type this SDK version knows; then
- * `checkBody` (the main entry's schema check), if given. Returns the body as sent, so fields a newer server adds still
- * reach the caller.
+ * The signature (by one of `secret`), then the body parsed as JSON; throws the reason otherwise. (Every byte of this
+ * path counts: `@switchboard/client/webhooks` has a size budget, tests/sdk/package.test.ts.)
  */
-export function verifySignedEvent(
+function verifiedJson(
   rawBody: string | Uint8Array,
   headers: WebhookHeaders,
   secret: string | readonly string[],
-  checkBody?: (type: WebhookEventType, payload: unknown) => void,
-): SwitchboardEvent {
+): unknown {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (!secrets.length || secrets.some((each) => typeof each !== 'string' || !each))
     throw new TypeError('webhooks.verify needs the endpoint’s signing secret (whsec_…), or a list of them');
   const body = bodyText(rawBody);
   verifySignature(body, headerValues(headers), secrets);
-  let payload: unknown;
   try {
-    payload = JSON.parse(body);
+    return JSON.parse(body);
   } catch {
     throw new WebhookVerificationError('invalid_payload', 'The body is not JSON');
   }
+}
+
+/**
+ * A verified body as an event of a known type (then `checkBody`), or the reason it is not. A batch (a JSON array: an
+ * endpoint with `batch: true`) is not one event: verifySignedBatch reads it.
+ */
+function knownEvent(payload: unknown, checkBody?: CheckBody): SwitchboardEvent {
+  if (Array.isArray(payload)) throw new WebhookVerificationError('invalid_payload', 'A batch: use verifyWebhookBatch');
   const type = (payload as { type?: unknown } | null)?.type;
   if (!WEBHOOK_EVENT_TYPES.includes(type as WebhookEventType))
     throw new WebhookVerificationError(
@@ -127,4 +132,50 @@ export function verifySignedEvent(
     );
   checkBody?.(type as WebhookEventType, payload);
   return payload as SwitchboardEvent;
+}
+
+/**
+ * Checks a delivery's signature (Standard Webhooks, https://www.standardwebhooks.com/, with the `standardwebhooks`
+ * package, the reference implementation the server signs with: the HMAC-SHA256 signature of
+ * `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_…` secret, and a timestamp within 5 minutes of this
+ * machine's clock), that its body is JSON, and that its `type` is an event type this SDK version knows; then
+ * `checkBody` (the main entry's schema check), if given. Returns the body as sent, so fields a newer server adds still
+ * reach the caller. A batch is refused: verifySignedBatch reads it.
+ */
+export const verifySignedEvent = (
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string | readonly string[],
+  checkBody?: CheckBody,
+): SwitchboardEvent => knownEvent(verifiedJson(rawBody, headers, secret), checkBody);
+
+/** An event of a batch, with its own `webhookId` (stable across retries: act once per id). */
+export type WebhookBatchEvent = SwitchboardEvent & { webhookId: string };
+
+/**
+ * Checks a batched delivery (one signature over a JSON array of events, each with its `webhookId`) and returns its
+ * events, oldest first. A single delivery is read too, as a batch of one whose `webhookId` is its `webhook-id`, so a
+ * receiver can use this whether or not its endpoint batches. Every event must be of a known type (then
+ * `checkBody`): one that is not refuses the whole batch with `unknown_event_type` (`payload` holds the array).
+ */
+export function verifySignedBatch(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string | readonly string[],
+  checkBody?: CheckBody,
+): WebhookBatchEvent[] {
+  const payload = verifiedJson(rawBody, headers, secret);
+  if (!Array.isArray(payload))
+    return [{ ...knownEvent(payload, checkBody), webhookId: headerValues(headers)['webhook-id']! }];
+  return payload.map((item: unknown) => {
+    const id = (item as { webhookId?: unknown } | null)?.webhookId;
+    if (typeof id !== 'string') throw new WebhookVerificationError('invalid_payload', 'A batch event has no webhookId');
+    try {
+      return { ...knownEvent(item, checkBody), webhookId: id };
+    } catch (error) {
+      if (error instanceof WebhookVerificationError && error.reason === 'unknown_event_type')
+        throw new WebhookVerificationError(error.reason, error.message, payload);
+      throw error;
+    }
+  });
 }

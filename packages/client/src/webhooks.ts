@@ -1,6 +1,12 @@
 import { WEBHOOK_EVENTS } from '@switchboard/contract';
 import type { SwitchboardEvent, WebhookEventType } from './generated/api.js';
-import { verifySignedEvent, WebhookVerificationError, type WebhookHeaders } from './webhook-signature.js';
+import {
+  verifySignedBatch,
+  verifySignedEvent,
+  WebhookVerificationError,
+  type WebhookBatchEvent,
+  type WebhookHeaders,
+} from './webhook-signature.js';
 
 /** The body must match its event type's schema from the API contract (a drift between server and SDK shows here). */
 function checkSchema(type: WebhookEventType, payload: unknown): void {
@@ -33,4 +39,19 @@ export function verifyWebhook(
   secret: string | readonly string[],
 ): SwitchboardEvent {
   return verifySignedEvent(rawBody, headers, secret, checkSchema);
+}
+
+/**
+ * Checks a batched delivery (an endpoint created with `batch: true`: one POST carrying up to 100 events as a JSON
+ * array, signed once) and returns its events, oldest first, each with its `webhookId` (stable across retries: act
+ * once per id) and checked against its event type's schema. A single delivery is read as a batch of one (its
+ * `webhookId` is its `webhook-id` header), so one receiver serves both kinds of endpoint. Throws
+ * WebhookVerificationError as verifyWebhook does.
+ */
+export function verifyWebhookBatch(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string | readonly string[],
+): WebhookBatchEvent[] {
+  return verifySignedBatch(rawBody, headers, secret, checkSchema);
 }

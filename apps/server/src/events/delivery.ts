@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
 import type { AttemptOutcome, DeliveryJob, DeliveryStatus, DeliveryTarget, JobQueue, PendingRow } from '../kit/jobs.js';
-import { nextRetryAt, type RetryPolicy } from './retry.js';
+import { nextRetryAt, type RetryPolicy } from '../kit/retry.js';
 
 export interface DeliveryDeps {
   em: EntityManager;
@@ -66,12 +66,7 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
     const recorded = await recordOutcome(tx, deps.queue, target, row, outcome, status, retryAt);
     if (!recorded || !retryAt) return;
     const delaySeconds = Math.max(0, Math.round((retryAt.getTime() - Date.now()) / 1000));
-    await deps.queue.enqueue(
-      tx,
-      target.queue,
-      { id: row.id, attempt: row.attempts + 1, share: job.share },
-      delaySeconds,
-    );
+    await deps.queue.enqueue(tx, target.queue, { id: row.id, attempt: row.attempts + 1 }, delaySeconds);
   });
   const log = {
     queue: target.queue,

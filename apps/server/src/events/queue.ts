@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fromKysely, PgBoss, type Db, type Queue, type SendOptions } from 'pg-boss';
-import type { JobData, JobQueue } from '../kit/jobs.js';
+import type { JobData, JobQueue, QueueGauge } from '../kit/jobs.js';
 import type { Logger } from '../logger.js';
+import { clockOf, takeTurn, withTurn } from './fair-shares.js';
 import { isDependencyOutage, outageLog } from '../outages.js';
 
 /**
@@ -51,6 +52,10 @@ export interface QueueRuntime {
   stop(timeoutMs: number): Promise<void>;
   /** The queues' jobs counted in PostgreSQL now (see JobBacklog). */
   backlog(): Promise<JobBacklog>;
+  /** Each queue's backlog and lag now, for /metrics. */
+  gauges(): Promise<QueueGauge[]>;
+  /** Moves a queue's fair-share clock when a job starts (see events/fair-shares.ts). */
+  clock: ReturnType<typeof clockOf>;
 }
 
 /**
@@ -68,32 +73,39 @@ export interface JobBacklog {
 /** pg-boss's schema (its default, named so the backlog query below can address its job table). */
 const SCHEMA = 'pgboss';
 
+const GAUGES_SQL = `
+  select name as queue,
+         count(*) filter (where state = 'active' or start_after <= now())::int as due,
+         count(*) filter (where state < 'active' and start_after > now())::int as later,
+         coalesce(extract(epoch from now() - min(start_after) filter (where state < 'active' and start_after <= now())),
+           0)::float8 as "lagSeconds"
+    from ${SCHEMA}.job
+   where name = any($1) and state <= 'active'
+   group by name`;
+
 const BACKLOG_SQL = `
   select count(*) filter (where state = 'active' or start_after <= now())::int as due,
          count(*) filter (where state < 'active' and start_after > now())::int as later
     from ${SCHEMA}.job
    where name = any($1) and state <= 'active'`;
 
-/**
- * Fair shares. A job that names a share (a tenant: platform, channel) is filed under it as pg-boss's `group`, and
- * its priority is minus the share's jobs already waiting in that queue, so the n-th waiting job of every share
- * comes before the (n+1)-th of any: jobs are taken round-robin over the shares that have work, whatever order they
- * were queued in. The worker also caps each share's running jobs across all instances (pg-boss's
- * `groupConcurrency`, checked in the claim query), so a share whose receiver never answers holds a bounded part of
- * the slots. The count stops at SHARE_COUNT_CAP: a deeper backlog waits behind everyone else's anyway.
- */
-const SHARE_COUNT_CAP = 10_000;
-const SHARE_WAITING_SQL = `
-  select count(*)::int as waiting
-    from (select 1 from ${SCHEMA}.job
-           where name = $1 and group_id = $2 and state < 'active'
-           limit ${SHARE_COUNT_CAP}) share_jobs`;
-
 /** pg-boss's send options for a job of `share` in `queue`: its group, and its place in the round-robin. */
-async function shareOptions(db: Db, queue: string, share: string | undefined): Promise<SendOptions> {
-  if (share === undefined) return {};
-  const { rows } = await db.executeSql(SHARE_WAITING_SQL, [queue, share]);
-  return { group: { id: share }, priority: -(rows[0] as { waiting: number }).waiting };
+async function shareOptions(db: Db, queue: string, data: object, share: string | undefined) {
+  if (share === undefined) return { data, options: {} };
+  const { turn, ahead } = await takeTurn(db, queue, share);
+  return { data: withTurn(data, turn), options: { group: { id: share }, priority: -ahead } satisfies SendOptions };
+}
+
+/** Sends a job through the caller's open transaction, so the job exists if, and only if, it commits. */
+function sender(boss: PgBoss) {
+  return async (tx: EntityManager, queue: string, data: object, options: SendOptions & { share?: string }) => {
+    const transaction = tx.getTransactionContext<Parameters<typeof fromKysely>[0]>();
+    if (!transaction) throw new Error(`queueing a ${queue} job needs an open transaction`);
+    const { share, ...send } = options;
+    const db = fromKysely(transaction);
+    const fair = await shareOptions(db, queue, data, share);
+    await boss.send(queue, fair.data, { ...send, ...fair.options, db });
+  };
 }
 
 /** A queue the worker runs, as the modules declared it (see DeliveryTarget and Task in kit/jobs.ts). */
@@ -160,19 +172,9 @@ export async function startQueue(
   boss.on('warning', (warning) => logger.warn({ warning }, 'job queue warning'));
   await boss.start();
   await createQueues(boss, queues);
-  /** Inserts through the caller's open transaction, so the job exists if, and only if, it commits. */
-  async function sendWithin(
-    tx: EntityManager,
-    queue: string,
-    data: object,
-    options: SendOptions & { share?: string },
-  ): Promise<void> {
-    const transaction = tx.getTransactionContext<Parameters<typeof fromKysely>[0]>();
-    if (!transaction) throw new Error(`queueing a ${queue} job needs an open transaction`);
-    const { share, ...send } = options;
-    const db = fromKysely(transaction);
-    await boss.send(queue, data, { ...send, ...(await shareOptions(db, queue, share)), db });
-  }
+  const clock = clockOf(() => boss.getDb());
+  for (const spec of queues) await clock.ensure(spec.name);
+  const sendWithin = sender(boss);
   const names = queues.map((spec) => spec.name);
   const wanted = new Map(queues.flatMap((spec) => (spec.wanted ? [[spec.name, spec.wanted] as const] : [])));
   return {
@@ -185,9 +187,15 @@ export async function startQueue(
       const { rows } = await boss.getDb().executeSql(BACKLOG_SQL, [names]);
       return rows[0] as JobBacklog;
     },
+    async gauges() {
+      const { rows } = await boss.getDb().executeSql(GAUGES_SQL, [names]);
+      const found = new Map((rows as QueueGauge[]).map((row) => [row.queue, row]));
+      return names.map((queue) => found.get(queue) ?? { queue, due: 0, later: 0, lagSeconds: 0 });
+    },
+    clock,
     queue: {
       enqueue: (tx, queue, job, startAfterSeconds) =>
-        sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds, share: job.share }),
+        sendWithin(tx, queue, { ...job }, { startAfter: startAfterSeconds }),
       async enqueueTask(tx, queue, data, options) {
         if (!((await wanted.get(queue.name)?.(tx, data)) ?? true)) return;
         await sendWithin(tx, queue.name, { ...data }, { singletonKey: options?.singletonKey, share: options?.share });

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Database } from '../db/orm.js';
 import type {
@@ -7,13 +8,15 @@ import type {
   JobDeps,
   JobQueue,
   ModuleJobs,
+  QueueGauge,
   RunningWorker,
   Task,
 } from '../kit/jobs.js';
-import type { Services } from '../kit/services.js';
+import type { ListenFor, Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
 import { runDelivery } from './delivery.js';
+import { splitTurn } from './fair-shares.js';
 import { startQueue, type JobBacklog, type QueueSpec } from './queue.js';
 
 export type { JobBacklog } from './queue.js';
@@ -27,6 +30,8 @@ export interface QueueStats {
   failed: number;
 }
 
+export type { QueueGauge } from '../kit/jobs.js';
+
 export interface EventsRuntime {
   queue: JobQueue;
   /** Stops fetching jobs and waits (up to SHUTDOWN_TIMEOUT_MS) for running attempts; call before the pool closes. */
@@ -35,6 +40,8 @@ export interface EventsRuntime {
   queueStats(): Promise<QueueStats[]>;
   /** The jobs due now and later, counted in PostgreSQL: what "the worker is idle" is read from (/metrics, tests). */
   backlog(): Promise<JobBacklog>;
+  /** Every queue's backlog and lag, the job queues' and the background workers' (their own tables), for /metrics. */
+  gauges(): Promise<QueueGauge[]>;
 }
 
 /** Builds each module's delivery targets; the worker knows jobs by name only. */
@@ -55,14 +62,15 @@ export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
   ];
 }
 
-type Boss = Awaited<ReturnType<typeof startQueue>>['boss'];
+type Runtime = Awaited<ReturnType<typeof startQueue>>;
+type Boss = Runtime['boss'];
 
 /**
  * Runs one queue's jobs one by one. pg-boss records a failure on the job and retries it; the log is where people
  * look. A database outage is not the job's fault and is logged once by the queue's outage watch: one short line here.
  */
 async function consume<T extends object>(
-  boss: Boss,
+  { boss, clock }: Pick<Runtime, 'boss' | 'clock'>,
   name: string,
   { concurrency, shareConcurrency }: Pick<Task, 'concurrency' | 'shareConcurrency'>,
   jobLog: Logger,
@@ -80,7 +88,9 @@ async function consume<T extends object>(
     async (jobs) => {
       for (const job of jobs) {
         try {
-          await run(job.data, job.signal);
+          const { data, turn } = splitTurn(job.data);
+          await clock.started(name, turn);
+          await run(data, job.signal);
         } catch (error) {
           if (isDependencyOutage(error))
             jobLog.warn(
@@ -112,6 +122,19 @@ async function queueStatsOf(boss: Boss, queues: ReturnType<typeof queueSpecsOf>)
   );
 }
 
+function announce(logger: Logger, on: boolean, described: Record<string, unknown>, queues: readonly QueueSpec[]) {
+  if (on) return logger.info(described, 'delivery worker started');
+  logger.info(
+    { queues: queues.map((spec) => spec.name) },
+    'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker',
+  );
+}
+
+const sumOf = (counts: readonly JobBacklog[]): JobBacklog => ({
+  due: counts.reduce((sum, count) => sum + count.due, 0),
+  later: counts.reduce((sum, count) => sum + count.later, 0),
+});
+
 /**
  * The delivery worker, inside the server process: the modules' delivery targets and tasks. Jobs arrive by
  * LISTEN/NOTIFY as soon as the transaction that queued them commits; the 1-second poll is the backstop and what
@@ -123,56 +146,57 @@ export async function startEvents(
   logger: Logger,
   factories: readonly JobFactory[],
   services: Pick<Services, 'get'>,
+  listen: ListenFor,
 ): Promise<EventsRuntime> {
   const modules = factories.map((jobs) => jobs({ config, logger, services }));
   const targets = modules.flatMap((jobs) => jobs.targets);
   const tasks = modules.flatMap((jobs) => jobs.tasks ?? []);
   const queues = queueSpecsOf(modules);
-  const { boss, queue, backlog, stop } = await startQueue(database.url, logger, queues);
+  const runtime = await startQueue(database.url, logger, queues);
+  const { boss, queue, backlog, stop } = runtime;
   const policy = { schedule: config.DELIVERY_RETRY_SCHEDULE, windowHours: config.DELIVERY_RETRY_HOURS };
   const log = logger.child({ component: 'delivery' });
   const taskLog = logger.child({ component: 'task' });
 
   const work = (target: DeliveryTarget) =>
-    consume<DeliveryJob>(boss, target.queue, target, log, 'delivery job', (data, signal) =>
+    consume<DeliveryJob>(runtime, target.queue, target, log, 'delivery job', (data, signal) =>
       runDelivery(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
     );
   const runTasks = (task: Task) =>
-    consume<JobData>(boss, task.queue.name, task, taskLog, 'task', (data, signal) =>
+    consume<JobData>(runtime, task.queue.name, task, taskLog, 'task', (data, signal) =>
       task.run(data, { em: database.orm.em.fork(), jobs: queue, logger: taskLog, signal }),
     );
-  const described = Object.assign({}, ...modules.map((jobs) => jobs.describe));
+  const described = Object.assign({ retryHours: policy.windowHours }, ...modules.map((jobs) => jobs.describe));
   const workers = modules.flatMap((jobs) => jobs.workers ?? []);
   const running: RunningWorker[] = [];
+  // Workers this instance does not run still show what waits in their tables.
+  const queuedOf = async (em: EntityManager) =>
+    config.DELIVERY_WORKER ? [] : (await Promise.all(workers.map((worker) => worker.queued?.(em) ?? []))).flat();
   if (config.DELIVERY_WORKER) {
     for (const target of targets) await work(target);
     for (const task of tasks) await runTasks(task);
-    for (const worker of workers) running.push(worker.start({ em: database.orm.em.fork(), jobs: queue, logger }));
-    logger.info(
-      { ...described, retrySchedule: policy.schedule, retryHours: policy.windowHours },
-      'delivery worker started',
-    );
-  } else {
-    logger.info(
-      { queues: queues.map((spec) => spec.name) },
-      'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker',
-    );
+    for (const worker of workers)
+      running.push(worker.start({ em: database.orm.em.fork(), logger, jobs: queue, listen }));
   }
+  announce(logger, config.DELIVERY_WORKER, { ...described, retrySchedule: policy.schedule }, queues);
 
   return {
     queue,
-    async backlog() {
-      const counts = [await backlog(), ...(await Promise.all(running.map((w) => w.backlog(database.orm.em.fork()))))];
-      return {
-        due: counts.reduce((sum, count) => sum + count.due, 0),
-        later: counts.reduce((sum, count) => sum + count.later, 0),
-      };
-    },
+    backlog: async () =>
+      sumOf([
+        await backlog(),
+        ...(await Promise.all(running.map((worker) => worker.backlog(database.orm.em.fork())))),
+        ...(await queuedOf(database.orm.em.fork())),
+      ]),
     async stop() {
       await Promise.all(running.map((worker) => worker.stop(config.SHUTDOWN_TIMEOUT_MS)));
       await stop(config.SHUTDOWN_TIMEOUT_MS);
       for (const jobs of modules) jobs.close?.();
     },
     queueStats: () => queueStatsOf(boss, queues),
+    async gauges() {
+      const own = await Promise.all(running.map((worker) => worker.gauges?.(database.orm.em.fork()) ?? []));
+      return [...(await runtime.gauges()), ...own.flat(), ...(await queuedOf(database.orm.em.fork()))];
+    },
   };
 }

@@ -7,6 +7,11 @@ describe('loggedUrl', () => {
     expect(loggedUrl('/media/eyJhbGciOi.abc?download=1')).toBe('/media/[redacted]?download=1');
   });
 
+  it('cuts it whatever the case of the path, as Express routes it', () => {
+    expect(loggedUrl('/MEDIA/eyJhbGciOi.abc-DEF_1')).toBe('/MEDIA/[redacted]');
+    expect(loggedUrl('/mEdIa/eyJhbGciOi.abc?download=1')).toBe('/mEdIa/[redacted]?download=1');
+  });
+
   it('cuts the values of credential-like query parameters and keeps the others', () => {
     expect(
       loggedUrl('/webhooks/whatsapp/c1?hub.mode=subscribe&hub.verify_token=v3ry&hub.challenge=42&api_key=sb_live_x'),

@@ -13,8 +13,11 @@ declare global {
   }
 }
 
-/** A media link's path is its own credential (`/media/<token>` opens the file without a key). */
-const CREDENTIAL_PATH = /^(\/media\/)[^?]+/;
+/**
+ * A media link's path is its own credential (`/media/<token>` opens the file without a key). Matched whatever its
+ * case, as Express routes it (`/MEDIA/<token>` opens the file too).
+ */
+const CREDENTIAL_PATH = /^(\/media\/)[^?]+/i;
 /** Query parameters whose values are credentials (`token`, `hub.verify_token`, `api_key`, `secret`, …). */
 const CREDENTIAL_PARAM = /token|key|secret|password|signature|auth/i;
 const REDACTED = '[redacted]';

@@ -1,7 +1,7 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { RouteDeps } from '../kit/implement.js';
 import type { StreamRoute } from '../kit/streams.js';
-import { AppError, ValidationError } from '../kit/errors.js';
+import { ValidationError } from '../kit/errors.js';
 import { authenticate, authenticateKey, presentedKey } from './auth.js';
 import { rejectNestedQuery } from './flat-query.js';
 import { assertAccess } from './guards.js';
@@ -48,11 +48,7 @@ export function registerStreamRoutes(
             params: parsed.data,
             caller: req.caller!,
             lastEventId: req.get('last-event-id'),
-            recheck: () =>
-              authenticateKey(deps.em, deps.apiKeys, key, deps.callers).catch((error: unknown) => {
-                if (error instanceof AppError && error.status < 500) return null;
-                throw error;
-              }),
+            recheck: () => authenticateKey(deps.em, deps.apiKeys, key, deps.callers),
             res,
             signal: AbortSignal.any([gone.signal, shutdown]),
             log: req.log,

@@ -2,17 +2,12 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { Services } from './services.js';
+import type { ListenFor, Services } from './services.js';
 
 /** Attempt delivery of one row (an email, a webhook delivery) that had `attempt` attempts when queued. */
 export interface DeliveryJob {
   id: string;
   attempt: number;
-  /**
-   * The tenant whose fair share the job draws on (a platform id, a channel id): one tenant's backlog never holds
-   * another's jobs behind it (see "Fair shares" in docs/security.md). Retries keep it.
-   */
-  share?: string;
 }
 
 /** The port modules queue work through; events/queue.ts implements it on pg-boss. */
@@ -22,7 +17,8 @@ export interface JobQueue {
   /**
    * Queues a task's job (see Task) through the caller's open transaction, like `enqueue`: the data is what the
    * queue's declaration says its task runs on. On a `singleton` task's queue, a job whose `singletonKey` already has
-   * one waiting is absorbed by it; `share` as in DeliveryJob.
+   * one waiting is absorbed by it. `share` names the tenant whose fair share the job draws on (a channel id): one
+   * tenant's backlog never holds another's jobs behind it (see "Fair shares" in docs/security.md).
    */
   enqueueTask<Data extends JobData>(
     tx: EntityManager,
@@ -138,8 +134,6 @@ export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome ext
   queue: string;
   /** Jobs of this queue one process runs at once. */
   concurrency: number;
-  /** Jobs of one share (tenant) running at once across every instance; unlimited when omitted. */
-  shareConcurrency?: number;
   /** The rows' entity: its DeliveryRecord columns are updated after each attempt. */
   entity: EntityClass<DeliveryRecord>;
   /** The row's status once delivered (`sent`, `delivered`, …); `pending` and `failed` are the same everywhere. */
@@ -176,8 +170,12 @@ export interface Backlog {
  */
 export interface BackgroundWorker {
   name: string;
-  /** `jobs` queues inside the worker's own transactions (e.g. the events its writes cause). */
-  start(deps: { em: EntityManager; jobs: JobQueue; logger: Logger }): RunningWorker;
+  start(deps: { em: EntityManager; logger: Logger; jobs: JobQueue; listen: ListenFor }): RunningWorker;
+  /**
+   * Its queues as its table holds them, on an instance that does not run it (DELIVERY_WORKER=false): what waits there
+   * counts in that instance's backlog and /metrics too.
+   */
+  queued?(em: EntityManager): Promise<QueueGauge[]>;
 }
 
 export interface RunningWorker {
@@ -185,6 +183,19 @@ export interface RunningWorker {
   stop(timeoutMs: number): Promise<void>;
   /** Its work as PostgreSQL holds it, added to the job backlog ("the worker is idle" means both are). */
   backlog(em: EntityManager): Promise<Backlog>;
+  /** The queues it works, as /metrics shows them. */
+  gauges?(em: EntityManager): Promise<QueueGauge[]>;
+}
+
+/** One queue's work now: its backlog, and how long the oldest of what is due has waited. */
+export interface QueueGauge {
+  queue: string;
+  /** Due now, or under way. */
+  due: number;
+  /** Waiting for their time (scheduled retries). */
+  later: number;
+  /** Seconds since the oldest due item came due; 0 when nothing waits. */
+  lagSeconds: number;
 }
 
 /**

@@ -21,10 +21,11 @@ export interface StreamRequest<Params = unknown> {
   /** The `Last-Event-ID` header, when the client resumes. */
   lastEventId: string | undefined;
   /**
-   * The request's key resolved again (through the key cache, which a revocation evicts as it commits): the caller,
-   * or null once the key is revoked or its platform inactive.
+   * The caller resolved again by the rules a new request would meet (an API key through the key cache, which a
+   * revocation evicts as it commits; the portal's session as its pages check it): the caller, or that request's
+   * refusal thrown (an AppError below 500: the key revoked, the platform inactive, the session over).
    */
-  recheck(): Promise<Caller | null>;
+  recheck(): Promise<Caller>;
   /** Where the stream is written; nothing is written yet, so a typed error thrown before the first write is the
    * envelope. */
   res: Response;

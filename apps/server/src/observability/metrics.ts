@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobBacklog, QueueStats } from '../events/worker.js';
+import type { JobBacklog, QueueGauge, QueueStats } from '../events/worker.js';
 import type { CallerCacheStats } from '../http/caller-cache.js';
 import { routeMetadata } from '../http/context.js';
 import type { DeliveryFailureGauge } from '../kit/module.js';
@@ -13,6 +13,8 @@ export interface MetricsSources {
   deliveryFailures: readonly DeliveryFailureGauge[];
   queueStats?: () => Promise<QueueStats[]>;
   jobBacklog?: () => Promise<JobBacklog>;
+  /** Each delivery and task queue's backlog and lag. */
+  queueGauges?: () => Promise<QueueGauge[]>;
   /** The API-key caller cache's counts, when it is on. */
   callerCache?: () => CallerCacheStats;
 }
@@ -107,6 +109,31 @@ function jobMetrics(registry: Registry, { orm, deliveryFailures, queueStats, job
   });
 }
 
+/** Per queue, pg-boss's and the background workers' alike: what waits, and for how long the oldest due item has. */
+function queueMetrics(registry: Registry, queueGauges: NonNullable<MetricsSources['queueGauges']>) {
+  // Set by the backlog's collect, one query for both: registered after it, so a scrape reads it once it is set.
+  const lag = new Gauge({
+    name: 'switchboard_delivery_lag_seconds',
+    help: 'Per queue: seconds since its oldest due delivery or job came due (0: nothing waits)',
+    labelNames: ['queue'] as const,
+    registers: [],
+  });
+  new Gauge({
+    name: 'switchboard_delivery_backlog',
+    help: 'Per queue: deliveries or jobs due now or under way (due), and waiting for a scheduled retry (later)',
+    labelNames: ['queue', 'when'] as const,
+    registers: [registry],
+    async collect() {
+      for (const gauge of await queueGauges()) {
+        this.set({ queue: gauge.queue, when: 'due' }, gauge.due);
+        this.set({ queue: gauge.queue, when: 'later' }, gauge.later);
+        lag.set({ queue: gauge.queue }, gauge.lagSeconds);
+      }
+    },
+  });
+  registry.registerMetric(lag);
+}
+
 /** The API-key cache: lookups it answered, and whether it may serve. */
 function callerCacheMetrics(registry: Registry, callerCache: NonNullable<MetricsSources['callerCache']>) {
   new Counter({
@@ -141,6 +168,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   const { requests, duration, rateLimited } = httpMetrics(registry);
   poolMetrics(registry, sources.orm);
   jobMetrics(registry, sources);
+  if (sources.queueGauges) queueMetrics(registry, sources.queueGauges);
   if (sources.callerCache) callerCacheMetrics(registry, sources.callerCache);
 
   return {

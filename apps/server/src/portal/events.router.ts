@@ -1,14 +1,29 @@
 import { EVENT_STREAM } from '@switchboard/contract';
-import { Router } from 'express';
+import { Router, type Request } from 'express';
+import type { Caller } from '../kit/context.js';
+import { UnauthorizedError } from '../kit/errors.js';
 import { serveEventStream } from '../modules/event-stream/index.js';
-import { loadPortalUser } from './sign-in.service.js';
-import { asyncRoute, signedIn, type PortalContext } from './portal-context.js';
+import { asyncRoute, mayUsePortal, refusal, signedIn, signedInUser, type PortalContext } from './portal-context.js';
+import { PORTAL_PATH, storedSignIn } from './session.js';
 import { EVENTS_STREAM_PATH, eventsPage } from './views/events.js';
+
+const BACK = { href: `${PORTAL_PATH}/events`, label: 'Back to Live events' };
+
+/**
+ * The tail's caller at a ping, by the rules every portal page applies (identify, then requireAccess), to the
+ * session as stored now: signed out, a password change, the platform switched off, `settings:api` taken away,
+ * the absolute lifetime or the idle timeout over, and the tail ends.
+ */
+async function tailCaller(ctx: PortalContext, req: Request): Promise<Caller> {
+  const user = await signedInUser(ctx.em, await storedSignIn(req));
+  if (!user || !mayUsePortal(user)) throw new UnauthorizedError('The portal session has ended; sign in again.');
+  return user.caller;
+}
 
 /**
  * The Live events page and its tail: the same stream as GET events/stream, as the signed-in user (their channels),
- * authenticated by the portal session, so the browser's EventSource needs no key. The user is loaded again at each
- * ping, as a key is: a user who lost access (or was deleted) sees the stream end.
+ * authenticated by the portal session, so the browser's EventSource needs no key. At each ping the session is
+ * checked again as a page request would check it (tailCaller), as a key is resolved again for the API's stream.
  */
 export function eventRoutes(ctx: PortalContext): Router {
   const router = Router();
@@ -23,18 +38,22 @@ export function eventRoutes(ctx: PortalContext): Router {
     asyncRoute(async (req, res) => {
       const params = EVENT_STREAM.params.safeParse(req.query);
       if (!params.success) return res.status(400).type('text/plain').send('Invalid channelId or types.');
-      const { user } = signedIn(req);
       const gone = new AbortController();
       res.once('close', () => gone.abort());
-      await serve({
-        params: params.data,
-        caller: user.caller,
-        lastEventId: req.get('last-event-id'),
-        recheck: async () => (await loadPortalUser({ em: ctx.em.fork() }, user.id))?.caller ?? null,
-        res,
-        signal: gone.signal,
-        log: req.log ?? ctx.logger,
-      });
+      try {
+        await serve({
+          params: params.data,
+          caller: signedIn(req).user.caller,
+          lastEventId: req.get('last-event-id'),
+          recheck: () => tailCaller(ctx, req),
+          res,
+          signal: AbortSignal.any([gone.signal, ctx.shutdown]),
+          log: req.log ?? ctx.logger,
+        });
+      } catch (error) {
+        // Refused before it started (a channel that is not the user's): the API's 403, as a page.
+        if (!refusal(req, res, ctx, error, BACK)) throw error;
+      }
     }),
   );
 

@@ -23,13 +23,19 @@ function createKey(ctx: PortalContext) {
     if (!name.success) {
       const keys = await listApiKeys({ em }, user.id);
       const typed = typeof req.body?.name === 'string' ? req.body.name : undefined;
-      return res
-        .status(400)
-        .send(keysPage(ctx.assets, { viewer, keys, name: typed, nameError: name.error.issues[0]!.message }));
+      return res.status(400).send(
+        keysPage(ctx.assets, {
+          viewer,
+          serverUrl: ctx.serverUrl(req),
+          keys,
+          name: typed,
+          nameError: name.error.issues[0]!.message,
+        }),
+      );
     }
     const created = await createApiKey({ em }, user.id, name.data);
     req.log?.info({ userId: user.id, prefix: created.prefix }, 'portal API key created');
-    res.send(keyCreatedPage(ctx.assets, viewer, created));
+    res.send(keyCreatedPage(ctx.assets, viewer, created, ctx.serverUrl(req)));
   });
 }
 
@@ -53,7 +59,8 @@ export function keyRoutes(ctx: PortalContext): Router {
       const revoked =
         typeof req.query.revoked === 'string' && PREFIX_PATTERN.test(req.query.revoked) ? req.query.revoked : undefined;
       const notice = revoked && `Key ${revoked}… was revoked; requests with it are now refused with 401.`;
-      res.send(keysPage(ctx.assets, { viewer, keys: await listApiKeys({ em: ctx.em.fork() }, user.id), notice }));
+      const keys = await listApiKeys({ em: ctx.em.fork() }, user.id);
+      res.send(keysPage(ctx.assets, { viewer, serverUrl: ctx.serverUrl(req), keys, notice }));
     }),
   );
 

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { AssetUrls } from './assets.js';
 import type { ApiDocuments } from './documents.js';
 import { loadPortalUser, PORTAL_PERMISSION, type PortalUser } from './sign-in.service.js';
-import { csrfToken, endSignIn, PORTAL_PATH, signInHolds } from './session.js';
+import { csrfToken, endSignIn, PORTAL_PATH, signInHolds, type SignIn } from './session.js';
 import { AppError } from '../kit/errors.js';
 import { forbiddenPage, messagePage } from './views/auth.js';
 import type { Viewer } from './views/layout.js';
@@ -27,6 +27,8 @@ export interface PortalContext {
    * portal's pages act through them, so they follow the API's access rules and nothing else.
    */
   api: LocalApi;
+  /** Aborted when the server stops: the Live events tails end, so the drain does not wait on them. */
+  shutdown: AbortSignal;
 }
 
 export interface SignedIn {
@@ -45,19 +47,30 @@ declare global {
 }
 
 /**
+ * The user a session's sign-in belongs to while it holds: undefined when there is none, or the user is gone, its
+ * platform was switched off, its password changed or `settings:api` was taken away since, or the absolute
+ * lifetime is over. Every portal request (identify) and every ping of the Live events tail apply it.
+ */
+export async function signedInUser(em: EntityManager, signIn: SignIn | null): Promise<PortalUser | undefined> {
+  if (!signIn?.userId) return undefined;
+  const found = await loadPortalUser({ em: em.fork() }, signIn.userId);
+  return found && found.caller.platformActive && signInHolds(signIn, found) ? found : undefined;
+}
+
+/** Whether a signed-in user may use the pages behind sign-in (requireAccess), the tail among them. */
+export const mayUsePortal = (user: PortalUser) => user.permissions.includes(PORTAL_PERMISSION);
+
+/**
  * Resolves the session's user (if any) for every portal request. The sign-in ends (a fresh anonymous session) when
- * the user is gone, its platform was switched off, its password changed or `settings:api` was taken away since,
- * or the absolute lifetime is over.
+ * it no longer holds (signedInUser).
  */
 export function identify(em: EntityManager) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
-      const userId = req.session.userId;
-      const found = userId ? await loadPortalUser({ em: em.fork() }, userId) : undefined;
-      const user = found && found.caller.platformActive && signInHolds(req, found) ? found : undefined;
-      if (userId && !user) await endSignIn(req);
+      const user = await signedInUser(em, req.session);
+      if (req.session.userId && !user) await endSignIn(req);
       if (user) {
-        const allowed = user.permissions.includes(PORTAL_PERMISSION);
+        const allowed = mayUsePortal(user);
         const viewer = {
           email: user.email,
           name: user.name,

@@ -36,6 +36,8 @@ export interface PortalDeps extends PortalOptions {
   services: Pick<Services, 'get'>;
   /** The API's endpoints, called as the signed-in user. */
   api: LocalApi;
+  /** Aborted when the server stops: the Live events tails end. */
+  shutdown: AbortSignal;
 }
 
 /**
@@ -113,6 +115,7 @@ export function createPortal(deps: PortalDeps): Router {
     serverUrl: (req) => (deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, ''),
     services: deps.services,
     api: deps.api,
+    shutdown: deps.shutdown,
   };
 
   const router = Router();

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import connectPgSimple from 'connect-pg-simple';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import session from 'express-session';
+import session, { type SessionData } from 'express-session';
 import type { Logger } from '../logger.js';
 
 declare module 'express-session' {
@@ -91,14 +91,30 @@ export function requireCsrf(req: Request, _res: Response, next: NextFunction) {
 const regenerate = (req: Request) =>
   new Promise<void>((resolve, reject) => req.session.regenerate((error) => (error ? reject(error) : resolve())));
 
+/** What a session records of its sign-in (the request's session, or the one stored now). */
+export type SignIn = Partial<Pick<SessionData, 'userId' | 'sessionVersion' | 'signedInAt'>>;
+
 /**
  * Whether the session's sign-in still holds for the user as stored now: the same session version (no password
  * change, `settings:api` not taken away since), within its absolute lifetime. Sessions from before these were
  * recorded have ended too.
  */
-export function signInHolds(req: Request, user: { sessionVersion: number }, now = Date.now()): boolean {
-  const { sessionVersion, signedInAt } = req.session;
+export function signInHolds(
+  { sessionVersion, signedInAt }: SignIn,
+  user: { sessionVersion: number },
+  now = Date.now(),
+): boolean {
   return sessionVersion === user.sessionVersion && signedInAt !== undefined && now - signedInAt < SIGNED_IN_LIFETIME_MS;
+}
+
+/**
+ * The request's session as the store holds it now: a long request (the Live events tail) outlives what it loaded.
+ * Null once it is gone (signed out, replaced at a new sign-in) or past its idle timeout.
+ */
+export function storedSignIn(req: Request): Promise<SignIn | null> {
+  return new Promise((resolve, reject) =>
+    req.sessionStore.get(req.sessionID, (error, stored) => (error ? reject(error) : resolve(stored ?? null))),
+  );
 }
 
 /** Ends the session's sign-in: a fresh anonymous session (new id, no data) takes its place. */

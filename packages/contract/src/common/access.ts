@@ -1,3 +1,4 @@
+import type { EndpointEffects } from './effects.js';
 import type { FailureExample } from './errors.js';
 
 export const RATE_CLASSES = {
@@ -33,4 +34,6 @@ export interface EndpointMetadata {
   readonly example: Record<string, unknown>;
   /** Failures worth an example in the OpenAPI, by name (e.g. `channelIdRequired`). */
   readonly failureExamples: Readonly<Record<string, FailureExample>>;
+  /** Declared where the path's last word cannot tell (`manage`, `sync`, …): see endpointEffects. */
+  readonly effects?: EndpointEffects;
 }

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { RATE_CLASSES, type AccessRule, type EndpointMetadata, type RateClass } from './access.js';
+import type { EndpointEffects } from './effects.js';
 import {
   ERROR_CODE_STATUS,
   ERROR_STATUS_DESCRIPTIONS,
@@ -74,6 +75,11 @@ export interface EndpointDefinition<
    * workspace endpoint gets `channelIdRequired` without asking.
    */
   failureExamples?: Record<string, FailureExample>;
+  /**
+   * What a call does (reads, removes, reaches a customer…), where the path's last word cannot tell: `manage`, `sync`
+   * and the like (see endpointEffects).
+   */
+  effects?: EndpointEffects;
 }
 
 /** One failure response per status, its `error` narrowed to the codes this endpoint can give with that status. */
@@ -121,6 +127,7 @@ export function endpoint<
       ...('channelId' in paramsObject(def.params)!.shape && { channelIdRequired: CHANNEL_REQUIRED_EXAMPLE }),
       ...def.failureExamples,
     },
+    ...(def.effects && { effects: def.effects }),
   };
   const codes: EndpointErrorCode<E, K>[] = [
     ...ALWAYS,

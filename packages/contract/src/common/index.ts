@@ -1,4 +1,5 @@
 export * from './access.js';
+export * from './effects.js';
 export * from './endpoint.js';
 export * from './envelope.js';
 export * from './errors.js';

@@ -145,6 +145,8 @@ export const addonsContract = {
     response: okEnvelope(addonAssignmentSchema),
     rateClass: 'api_admin_write',
     access: { scope: 'platform' },
+    // Each call records another transaction and add-on.
+    effects: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
     errors: ['user_not_found', 'addon_not_found', 'no_active_subscription'],
     example: {
       platformId: EXAMPLE_IDS.platformId,

@@ -185,6 +185,8 @@ export const ticketsContract = {
     response: okEnvelope(ticketSchema),
     rateClass: 'api_admin_write',
     access: { scope: 'platform' },
+    // Without ticketId it opens another ticket; closing one e-mails its owner and fires a webhook.
+    effects: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
     errors: ['ticket_not_found'],
     example: {
       platformId: EXAMPLE_IDS.platformId,

@@ -22,6 +22,8 @@ export const WEBHOOK_DELIVERIES_MAX_LIMIT = 100;
 /** The most webhook endpoints one platform may have: each event is one delivery per endpoint. */
 export const WEBHOOK_ENDPOINTS_PER_PLATFORM = 20;
 export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'paused', 'disabled'] as const;
+/** The most events one batched POST carries (an endpoint with `batch: true`). */
+export const WEBHOOK_BATCH_MAX = 100;
 
 const isEventType = (value: string): value is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
@@ -67,6 +69,11 @@ export const webhookEndpointSchema = named(
     description: z.string().nullable(),
     events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     enabled: z.boolean().describe('A disabled endpoint receives nothing; its pending deliveries fail'),
+    batch: z
+      .boolean()
+      .describe(
+        `true: events arrive in batches, one POST carrying up to ${WEBHOOK_BATCH_MAX} as a JSON array, signed once`,
+      ),
     status: z
       .enum(WEBHOOK_ENDPOINT_STATUSES)
       .describe(
@@ -153,6 +160,14 @@ const webhookManageFields = z.object({
     .optional()
     .describe('For people; null clears it'),
   enabled: z.boolean().optional().describe('false stops deliveries to the endpoint; true resumes them'),
+  batch: z
+    .boolean()
+    .optional()
+    .describe(
+      `true: deliver in batches, one POST carrying up to ${WEBHOOK_BATCH_MAX} events as a JSON array ` +
+        '`[{ webhookId, type, timestamp, data }, …]`, signed once (verify with `verifyWebhookBatch`); false (the ' +
+        'default): one POST per event',
+    ),
   rotateSecret: z
     .boolean()
     .optional()
@@ -192,7 +207,7 @@ export type WebhookManageParams =
   WebhookCreateParams | WebhookRotateParams | WebhookChangeParams | WebhookRedeliverParams;
 
 type WebhookManageFields = z.output<typeof webhookManageFields>;
-const WEBHOOK_CHANGES = ['url', 'events', 'description', 'enabled', 'rotateSecret'] as const;
+const WEBHOOK_CHANGES = ['url', 'events', 'description', 'enabled', 'batch', 'rotateSecret'] as const;
 
 /** Which operation the parameters ask for (redeliver, create, delete, update), and what does not go with it. */
 function webhookManageProblems(params: WebhookManageFields): FieldProblem[] {
@@ -260,11 +275,15 @@ export const webhooksContract = {
     description: [
       'Without endpointId: create (`url`, `events` required; message `Webhook endpoint created successfully`); the ' +
         'reply carries the new `whsec_…` `secret`, shown only this once.',
-      'With endpointId: update `url`, `events`, `description`, `enabled` (message `Webhook endpoint updated ' +
+      'With endpointId: update `url`, `events`, `description`, `enabled`, `batch` (message `Webhook endpoint updated ' +
         'successfully`); `rotateSecret: true` issues a new secret (in the reply, once) while the replaced one keeps ' +
         'signing for 24 h beside it: each POST then carries two signatures in `webhook-signature`, and a receiver ' +
         'accepts it with either secret (message `Webhook secret rotated successfully`); `delete: true` deletes the ' +
         'endpoint and its delivery log (message `Webhook endpoint deleted successfully`).',
+      `\`batch: true\` (at creation or later) delivers in batches: each POST carries up to ${WEBHOOK_BATCH_MAX} ` +
+        'events as a JSON array, oldest first, each element an event with its own `webhookId` (the `webhook-id` it ' +
+        'would have alone, the same on every retry: act once per `webhookId`); the `webhook-id` header then names ' +
+        'the batch, and the signature covers the whole array. A 2xx acknowledges every event in it.',
       '`redeliver` (a delivery id, alone): queues one fresh attempt of a delivered or failed delivery with the same ' +
         '`webhook-id`; the reply is the delivery (message `Redelivery queued`).',
       'URLs must be https:// and must not resolve to a private, loopback or link-local address (checked again at ' +
@@ -277,6 +296,8 @@ export const webhooksContract = {
     response: okEnvelope(webhookManageResultSchema),
     rateClass: 'api_admin_write',
     access: { scope: 'platform' },
+    // Deletes endpoints and rotates secrets; `redeliver` posts to the receiver again.
+    effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     errors: ['webhook_not_found', 'delivery_not_found', 'duplicate_url'],
     example: {
       platformId: EXAMPLE_IDS.platformId,

@@ -306,6 +306,8 @@ export const automationsContract = {
     response: okEnvelope(automationSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // `delete` removes an automation; `create` again makes another.
+    effects: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
     errors: ['no_channel', 'automation_not_found'],
     // Scalars only (a GET's query string carries objects as JSON text, which examples do not show well).
     example: {

@@ -274,6 +274,8 @@ export const broadcastsContract = {
     response: okEnvelope(broadcastSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // `create` messages every customer of the audience (no taking it back), `cancel` stops one.
+    effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     errors: ['no_channel', 'broadcast_not_found'],
     // Scalars only (a GET's query string carries objects as JSON text, which examples do not show well).
     example: { channelId: EXAMPLE_IDS.channelId, action: 'cancel', broadcastId: EXAMPLE_IDS.broadcastId },

@@ -180,6 +180,8 @@ export const contactsContract = {
     response: okEnvelope(contactSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // An upsert by phone: the same call again changes nothing more.
+    effects: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
     errors: ['no_channel'],
     example: {
       channelId: EXAMPLE_IDS.channelId,
@@ -188,6 +190,8 @@ export const contactsContract = {
       email: 'katherine@example.com',
       status: 'active',
       addLabels: ['vip'],
+      // In a workspace without the label yet, it is made on the way.
+      createMissingLabels: true,
     },
   }),
   get: endpoint({
@@ -202,7 +206,8 @@ export const contactsContract = {
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'contact_not_found'],
-    example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000001' },
+    // The contact contacts/manage's example, the request before it, creates or updates.
+    example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000004' },
   }),
   delete: endpoint({
     operation: 'workspace.contacts.delete',

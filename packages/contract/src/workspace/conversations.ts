@@ -210,6 +210,8 @@ export const conversationsContract = {
     response: okEnvelope(conversationSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // Sets a status or an assignee: the same call again changes nothing more.
+    effects: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
     errors: ['no_channel', 'conversation_not_found'],
     example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000001', status: 'open' },
     failureExamples: {

@@ -92,6 +92,8 @@ export const labelsContract = {
     response: okEnvelope(labelSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // An upsert by name: the same call again changes nothing more.
+    effects: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
     errors: ['no_channel'],
     example: {
       channelId: EXAMPLE_IDS.channelId,

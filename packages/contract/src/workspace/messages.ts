@@ -381,6 +381,8 @@ export const messagesContract = {
     response: okEnvelope(messageReadResult),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // The customer sees blue ticks (a provider call); a repeat calls the provider no more.
+    effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     errors: ['service_unavailable', ...PROVIDER_ERRORS],
     example: { msgid: DEMO_QUESTION },
     failureExamples: {

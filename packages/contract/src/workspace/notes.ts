@@ -74,7 +74,11 @@ export const noteListParams = withFieldRules<z.input<typeof noteListFields>>()(n
   check: contactProblems,
 });
 
-const ADA = '15550000001';
+/**
+ * The contact the examples write a note on and list the notes of: the one contacts/manage's example creates (or
+ * updates), so a collection run in order finds it in any workspace.
+ */
+const KATHERINE = '15550000004';
 
 export const notesContract = {
   manage: endpoint({
@@ -92,12 +96,14 @@ export const notesContract = {
     response: okEnvelope(noteSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // `delete` removes a note; `create` again writes another.
+    effects: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
     errors: ['no_channel', 'contact_not_found', 'note_not_found'],
     example: {
       channelId: EXAMPLE_IDS.channelId,
       action: 'create',
-      phone: ADA,
-      text: 'Called Ada: the courier comes on Monday.',
+      phone: KATHERINE,
+      text: 'Called Katherine: the courier comes on Monday.',
     },
     failureExamples: {
       textRequired: {
@@ -120,7 +126,7 @@ export const notesContract = {
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     errors: ['no_channel', 'contact_not_found'],
-    // Grace's resolved conversation holds the demo's note.
-    example: { channelId: EXAMPLE_IDS.channelId, phone: '15550000002', page: 1, limit: 50 },
+    // The conversation the example of chat/notes/manage, the request before it, writes on.
+    example: { channelId: EXAMPLE_IDS.channelId, phone: KATHERINE, page: 1, limit: 50 },
   }),
 };

@@ -173,6 +173,8 @@ export const templatesContract = {
     response: okEnvelope(templateSyncResult),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
+    // Asks the provider (Meta) and mirrors its answer: a repeat changes nothing more.
+    effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     errors: ['no_channel', ...PROVIDER_ERRORS],
     example: { channelId: EXAMPLE_IDS.channelId },
   }),

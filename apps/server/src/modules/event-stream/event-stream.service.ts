@@ -8,7 +8,7 @@ import {
 } from '@switchboard/contract';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Caller } from '../../kit/context.js';
-import { ForbiddenError } from '../../kit/errors.js';
+import { AppError, ForbiddenError } from '../../kit/errors.js';
 import type { Services } from '../../kit/services.js';
 import type { StreamRequest } from '../../kit/streams.js';
 import { EVENT_HUB, EVENT_PAGE, hubEventOf, type HubEvent } from './event-hub.js';
@@ -91,75 +91,140 @@ function writeStreamHead(res: StreamRequest['res'], resume: bigint | 'reset' | '
   if (resume === 'reset') res.write(`event: ${EVENT_STREAM_RESET}\ndata: {}\n\n`);
 }
 
+/** Where one open stream writes, and its one ending. */
+interface StreamOutlet {
+  /** Writes unless the stream has ended: nothing is ever written after the end. */
+  write(text: string): void;
+  /**
+   * Ends the stream once, whatever ends it. With a reason it is logged, once: a refusal (an AppError below 500: the
+   * key revoked, the channel or the portal session gone) as the end of access, anything else as a failure.
+   */
+  end(reason?: unknown): void;
+}
+
+function streamOutlet({ res, log }: StreamRequest): StreamOutlet {
+  let ended = false;
+  const outlet: StreamOutlet = {
+    write(text) {
+      if (ended || res.writableEnded || res.destroyed) return;
+      res.write(text);
+      // A client this far behind is cut off; it resumes by its last id.
+      if (res.writableLength > MAX_BUFFERED_BYTES) outlet.end();
+    },
+    end(reason) {
+      if (ended) return;
+      ended = true;
+      if (reason instanceof AppError && reason.status < 500)
+        log.info({ code: reason.code, reason: reason.message }, 'event stream ended: its access ended');
+      else if (reason !== undefined)
+        log.error({ err: reason }, 'event stream failed and was ended; the client resumes by its last id');
+      res.end();
+    },
+  };
+  // A write the socket refuses is this stream's failure, never an unhandled 'error' event.
+  res.on('error', (error) => outlet.end(error));
+  return outlet;
+}
+
 /**
- * Keeps proxies from timing the stream out and resolves the key again each time: a revoked key's stream ends, a
- * live one's caller goes to `recheck` (its channels may have changed).
+ * Keeps proxies from timing the stream out and resolves the caller again each time: a refusal (revoked key, ended
+ * portal session, lost channel) or any failure there ends the stream; a live caller goes to `recheck`.
  */
-function startPing(request: StreamRequest, recheck: (caller: Caller) => void): ReturnType<typeof setInterval> {
-  const { res } = request;
+function startPing(
+  request: StreamRequest,
+  outlet: StreamOutlet,
+  recheck: (caller: Caller) => void,
+): ReturnType<typeof setInterval> {
   return setInterval(() => {
-    res.write(': ping\n\n');
-    void request.recheck().then(
-      (caller) => {
-        if (!caller) return res.end();
-        recheck(caller);
-      },
-      () => res.end(),
-    );
+    outlet.write(': ping\n\n');
+    request
+      .recheck()
+      .then(recheck)
+      .catch((reason: unknown) => outlet.end(reason));
   }, EVENT_STREAM_PING_SECONDS * 1000);
+}
+
+/** What a stream has sent: `live` once the replay is done (until then the hub's batches are buffered). */
+interface StreamState {
+  filter: StreamFilter;
+  live: boolean;
+  sent: bigint;
+  buffered: HubEvent[];
+}
+
+/** Writes the events of `events` the stream shows and has not sent yet. */
+function sendTo(outlet: StreamOutlet, state: StreamState, events: readonly HubEvent[]) {
+  const frames = events.filter((event) => event.cursor > state.sent && shows(state.filter, event)).map((e) => e.frame);
+  state.sent = events.reduce((top, event) => (event.cursor > top ? event.cursor : top), state.sent);
+  if (frames.length) outlet.write(frames.join(''));
 }
 
 /**
  * GET events/stream: subscribes to the instance's hub first (buffering what it feeds), replays from the database
  * what a resuming client missed up to the hub's position, then sends the buffer and goes live. Every ping also
- * resolves the key again: a revoked key's stream ends, and a change to its channels applies.
+ * resolves the caller again: a revoked key's stream ends, and a change to its channels applies. Whatever fails
+ * once the stream has started ends this stream alone (StreamOutlet), never the process.
  */
 export function serveEventStream(deps: { em: EntityManager; services: Pick<Services, 'get'> }) {
   const hub = deps.services.get(EVENT_HUB);
   return async (request: StreamRequest) => {
     const { res, signal } = request;
     const params = request.params as EventStreamValues;
-    let filter = filterFor(request.caller, params);
+    const state: StreamState = { filter: filterFor(request.caller, params), live: false, sent: 0n, buffered: [] };
     const em = deps.em.fork();
     const resume = await resumeAfter(em, request.lastEventId);
     const release = hub.admit(request.caller.userId);
-    const state = { live: false, sent: 0n, buffered: [] as HubEvent[] };
-    const send = (events: readonly HubEvent[]) => {
-      const frames = events.filter((event) => event.cursor > state.sent && shows(filter, event)).map((e) => e.frame);
-      state.sent = events.reduce((top, event) => (event.cursor > top ? event.cursor : top), state.sent);
-      if (frames.length) res.write(frames.join(''));
-      if (res.writableLength > MAX_BUFFERED_BYTES) res.end();
+    const outlet = streamOutlet(request);
+    const fed = (events: readonly HubEvent[]) => {
+      try {
+        if (state.live) sendTo(outlet, state, events);
+        else state.buffered.push(...events);
+      } catch (error) {
+        outlet.end(error);
+      }
     };
     let subscription: Awaited<ReturnType<typeof hub.subscribe>>;
     try {
-      subscription = await hub.subscribe((events) => (state.live ? send(events) : state.buffered.push(...events)));
+      subscription = await hub.subscribe(fed);
     } catch (error) {
       release();
       throw error;
     }
-    const closed = new Promise<void>((resolve) => res.once('close', resolve));
-    const ping = startPing(request, (caller) => {
-      filter = filterFor(caller, params);
+    // The signal, not the reply's 'close' event: a client gone during the awaits above has closed it already.
+    const gone = new Promise<void>((resolve) => {
+      const stop = () => resolve(outlet.end());
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
     });
-    const end = () => res.end();
-    signal.addEventListener('abort', end, { once: true });
-    try {
-      writeStreamHead(request.res, resume);
-      if (typeof resume === 'bigint') {
-        state.sent = resume;
-        for await (const events of replay(em, filter, resume, subscription.position)) send(events);
-      }
-      state.sent = state.sent > subscription.position ? state.sent : subscription.position;
-      state.live = true;
-      send(state.buffered.splice(0));
-    } catch (error) {
-      request.log.warn({ err: error }, 'replaying events to a stream failed: the client resumes by its last id');
-      res.end();
-    }
-    await closed;
+    if (!res.writableEnded) writeStreamHead(res, resume);
+    const ping = startPing(request, outlet, (caller) => {
+      state.filter = filterFor(caller, params);
+    });
+    await goLive(em, outlet, state, resume, subscription.position);
+    await gone;
     clearInterval(ping);
-    signal.removeEventListener('abort', end);
     subscription.unsubscribe();
     release();
   };
+}
+
+/** Replays what a resuming client missed up to the hub's `position`, then sends what the hub fed meanwhile. */
+async function goLive(
+  em: EntityManager,
+  outlet: StreamOutlet,
+  state: StreamState,
+  resume: bigint | 'reset' | 'live',
+  position: bigint,
+) {
+  try {
+    if (typeof resume === 'bigint') {
+      state.sent = resume;
+      for await (const events of replay(em, state.filter, resume, position)) sendTo(outlet, state, events);
+    }
+    state.sent = state.sent > position ? state.sent : position;
+    state.live = true;
+    sendTo(outlet, state, state.buffered.splice(0));
+  } catch (error) {
+    outlet.end(error);
+  }
 }

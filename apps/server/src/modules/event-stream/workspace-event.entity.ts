@@ -20,8 +20,20 @@ const WorkspaceEventSchema = defineEntity({
     payload: p.json<Record<string, unknown>>(),
     createdAt: createdAtColumn(),
   },
-  // Retention deletes by age.
-  indexes: [{ name: 'workspace_events_created_at_index', properties: ['createdAt'] }],
+  indexes: [
+    // Retention deletes by age.
+    { name: 'workspace_events_created_at_index', properties: ['createdAt'] },
+    // A replay (Last-Event-ID) reads its channels' events after a cursor: from their own index entries, not by
+    // walking every tenant's events in cursor order.
+    { name: 'workspace_events_channel_cursor_index', properties: ['channel', 'cursor'] },
+    // The same for a platform's own events (no channel), for keys with platform access.
+    {
+      name: 'workspace_events_platform_cursor_index',
+      expression:
+        'create index "workspace_events_platform_cursor_index" on "workspace_events" ("platform_id", "cursor") ' +
+        'where "channel_id" is null',
+    },
+  ],
 });
 export class WorkspaceEvent extends WorkspaceEventSchema.class {}
 WorkspaceEventSchema.setClass(WorkspaceEvent);

@@ -6,7 +6,7 @@ import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import {
   checkDestination,
-  fetchDestination,
+  DestinationConnection,
   forbiddenAddressReason,
   pinnedLookup,
   REFUSED_RANGES,
@@ -171,19 +171,23 @@ describe('checkDestination', () => {
 });
 
 describe('pinnedLookup', () => {
-  it('fetchDestination connects to the address it checked, not to what the name resolves to later', async () => {
+  it('a connection connects to the address it checked, not to what the name resolves to later', async () => {
     // Only 127.0.0.2 listens: the system resolver's answer for localhost (127.0.0.1, ::1) would be refused.
     const server = createServer((_req, res) => res.end('pinned'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const reply = await fetchDestination(
-        `http://localhost:${port}/`,
-        LOCAL,
-        { method: 'POST' },
-        resolvesTo('127.0.0.2'),
-      );
-      expect(reply).toEqual({ status: 200, text: 'pinned' });
+      const connection = new DestinationConnection(LOCAL, resolvesTo('127.0.0.2'));
+      expect(await connection.fetch(`http://localhost:${port}/`, { method: 'POST' })).toEqual({
+        status: 200,
+        text: 'pinned',
+      });
+      // A second attempt reuses the kept-alive connection to the same checked address.
+      expect(await connection.fetch(`http://localhost:${port}/`, { method: 'POST' })).toEqual({
+        status: 200,
+        text: 'pinned',
+      });
+      await connection.close();
     } finally {
       server.close();
     }
@@ -246,11 +250,12 @@ async function unansweredPort(): Promise<{ port: number; close(): void }> {
   };
 }
 
-describe('fetchDestination against a host that never completes the connection', () => {
+describe('a destination connection to a host that never completes the connection', () => {
   it('gives up connecting after its connect timeout, well before the whole request’s', async () => {
     const { port, close } = await unansweredPort();
     try {
-      const attempt = fetchDestination(`http://127.0.0.1:${port}/hooks`, LOCAL, {
+      const connection = new DestinationConnection(LOCAL);
+      const attempt = connection.fetch(`http://127.0.0.1:${port}/hooks`, {
         method: 'POST',
         body: '{}',
         signal: AbortSignal.timeout(8_000),

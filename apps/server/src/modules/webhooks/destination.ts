@@ -150,24 +150,36 @@ const CONNECT_TIMEOUT_MS = 3000;
 export class DestinationRefusedError extends Error {}
 
 /**
- * POSTs (or whatever `init` says) to a checked destination and reads the reply. undici's Agent takes the pinned
- * `lookup`; Node's built-in fetch has no such option. Throws DestinationRefusedError for a refused URL.
+ * One endpoint's connections. Each `fetch` checks the URL again (DNS may have changed since the last attempt) and
+ * connects only to the addresses it checked; while they stay the same, the kept-alive connections of earlier attempts
+ * are reused, so a busy endpoint is not paid a new connection (and TLS handshake) per delivery. undici's Agent takes
+ * the pinned `lookup`; Node's built-in fetch has no such option. Throws DestinationRefusedError for a refused URL.
  */
-export async function fetchDestination(
-  rawUrl: string,
-  policy: DestinationPolicy,
-  init: RequestInit,
-  resolve: ResolveAll = systemResolver,
-): Promise<{ status: number; text: string }> {
-  const destination = await checkDestination(rawUrl, policy, resolve);
-  if (!destination.allowed) throw new DestinationRefusedError(`destination refused: ${destination.reason}`);
-  const dispatcher = new Agent({
-    connect: { lookup: pinnedLookup(destination.addresses), timeout: CONNECT_TIMEOUT_MS },
-  });
-  try {
-    const response = await fetch(destination.url, { ...init, dispatcher });
+export class DestinationConnection {
+  private agent: Agent | undefined;
+  private pinned = '';
+
+  constructor(
+    private readonly policy: DestinationPolicy,
+    private readonly resolve: ResolveAll = systemResolver,
+  ) {}
+
+  async fetch(rawUrl: string, init: RequestInit): Promise<{ status: number; text: string }> {
+    const destination = await checkDestination(rawUrl, this.policy, this.resolve);
+    if (!destination.allowed) throw new DestinationRefusedError(`destination refused: ${destination.reason}`);
+    const pinned = destination.addresses.map((a) => `${a.family}/${a.address}`).join(' ');
+    if (!this.agent || pinned !== this.pinned) {
+      // Requests still running on the old one finish there.
+      void this.agent?.close();
+      this.agent = new Agent({ connect: { lookup: pinnedLookup(destination.addresses), timeout: CONNECT_TIMEOUT_MS } });
+      this.pinned = pinned;
+    }
+    const response = await fetch(destination.url, { ...init, dispatcher: this.agent });
     return { status: response.status, text: await response.text().catch(() => '') };
-  } finally {
-    await dispatcher.close();
+  }
+
+  async close(): Promise<void> {
+    await this.agent?.close();
+    this.agent = undefined;
   }
 }

@@ -8,7 +8,7 @@ import { webhookPolicyService } from './webhook-policy.js';
 import { WEBHOOK_SECRETS, webhookSecretsService } from './webhook-secret-box.js';
 import { webhooksRouter } from './webhook.router.js';
 import { platformWebhooksSeed } from './webhook.seed.js';
-import { webhookTarget } from './webhook.service.js';
+import { webhookDispatcher } from './webhook-dispatcher.js';
 
 export { manageEndpoint } from './webhook-endpoints.service.js';
 
@@ -29,12 +29,16 @@ export const webhooksModule = defineModule({
   seed: [platformWebhooksSeed],
   services: [webhookPolicyService, webhookSecretsService],
   jobs: ({ config, services }) => ({
-    targets: [
-      webhookTarget(
-        { timeoutMs: config.WEBHOOK_TIMEOUT_MS, disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS },
-        { allowLocal: config.ALLOW_HTTP_WEBHOOKS },
-        services.get(WEBHOOK_SECRETS),
-      ),
+    targets: [],
+    workers: [
+      webhookDispatcher({
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
+        concurrency: config.WEBHOOK_CONCURRENCY,
+        policy: { schedule: config.DELIVERY_RETRY_SCHEDULE, windowHours: config.DELIVERY_RETRY_HOURS },
+        destinations: { allowLocal: config.ALLOW_HTTP_WEBHOOKS },
+        secrets: services.get(WEBHOOK_SECRETS),
+      }),
     ],
   }),
   metrics: { deliveryFailures: { kind: 'webhook', count: (em) => em.count(WebhookDelivery, { status: 'failed' }) } },

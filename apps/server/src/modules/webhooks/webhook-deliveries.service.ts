@@ -7,12 +7,10 @@ import type {
   WebhookEventType,
 } from '@switchboard/contract';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
-import type { JobQueue } from '../../kit/jobs.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { findEndpoint } from './webhook-endpoints.service.js';
-import { WEBHOOK_QUEUE } from './webhook.service.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 export const REDELIVERY_QUEUED = 'Redelivery queued';
@@ -85,7 +83,6 @@ export async function redeliver(
   { em }: ServiceContext,
   platformId: string,
   deliveryId: string,
-  jobs: JobQueue,
 ): Promise<WebhookDeliveryView> {
   return em.transactional(async (tx) => {
     const delivery = await tx.findOne(WebhookDelivery, deliveryId, {
@@ -106,9 +103,9 @@ export async function redeliver(
           'failed',
       );
     }
+    // Due now: the webhook dispatcher takes it up (as a retry, ahead of any backlog of first attempts).
     tx.assign(delivery, { status: 'pending', nextAttemptAt: new Date(), deliveredAt: null });
     await tx.flush();
-    await jobs.enqueue(tx, WEBHOOK_QUEUE, { id: delivery.id, attempt: delivery.attempts, share: platformId });
     return (await withAttempts(tx, [delivery]))[0]!;
   });
 }

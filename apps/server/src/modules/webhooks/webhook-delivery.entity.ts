@@ -21,14 +21,22 @@ const WebhookDeliverySchema = defineEntity({
     attempts: p.integer().default(0),
     lastStatusCode: p.integer().nullable(),
     lastError: p.text().nullable(),
+    /** While pending: when it is due (a claim moves it to the end of the claim's lease); null once it is final. */
     nextAttemptAt: p.datetime().nullable(),
     deliveredAt: p.datetime().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },
-  // The delivery log of an endpoint, newest first (webhooks/deliveries).
   indexes: [
+    // The delivery log of an endpoint, newest first (webhooks/deliveries).
     { name: 'webhook_deliveries_endpoint_id_created_at_id_index', properties: ['endpoint', 'createdAt', 'id'] },
+    // An endpoint's due deliveries, retries (attempts > 0) apart from first attempts, oldest first (webhook-lanes.ts).
+    {
+      name: 'webhook_deliveries_due_index',
+      expression:
+        'create index "webhook_deliveries_due_index" on "webhook_deliveries" ' +
+        `("endpoint_id", least("attempts", 1), "next_attempt_at") where "status" = 'pending'`,
+    },
   ],
 });
 export class WebhookDelivery extends WebhookDeliverySchema.class {}

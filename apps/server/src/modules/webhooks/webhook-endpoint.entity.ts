@@ -17,6 +17,8 @@ const WebhookEndpointSchema = defineEntity({
     previousSecretExpiresAt: p.datetime().nullable(),
     events: p.array().default([]),
     isActive: p.boolean().default(true),
+    /** Deliveries go out in batches: one POST carries up to WEBHOOK_BATCH_MAX events as a JSON array. */
+    batch: p.boolean().default(false),
     /** Since when every attempt has failed; null after a success. */
     failingSince: p.datetime().nullable(),
     /** When the server disabled the endpoint for failing (isActive false); null when it did not. */

@@ -45,6 +45,7 @@ function endpointView(endpoint: WebhookEndpoint, now = new Date()): WebhookEndpo
     description: endpoint.description ?? null,
     events: endpoint.events as WebhookEventType[],
     enabled: endpoint.isActive,
+    batch: endpoint.batch,
     status: endpoint.isActive ? 'active' : endpoint.disabledAt ? 'disabled' : 'paused',
     previousSecretExpiresAt: inOverlap(endpoint, now) ? endpoint.previousSecretExpiresAt!.toISOString() : null,
     createdAt: endpoint.createdAt.toISOString(),
@@ -118,6 +119,7 @@ async function createEndpoint(
       events: params.events!,
       description: params.description ?? null,
       isActive: params.enabled ?? true,
+      batch: params.batch ?? false,
       secretCiphertext: secrets.seal(id, secret),
     });
     await tx.flush();
@@ -149,6 +151,7 @@ async function changeEndpoint(
       events: params.events,
       description: params.description,
       isActive: params.enabled,
+      batch: params.batch,
     };
     tx.assign(endpoint, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
     // Enabled again (after a pause, or after the server disabled it): failures count afresh.

@@ -11,6 +11,6 @@ export async function manageWebhook(
   deps: WebhookDeps,
 ): Promise<{ data: EndpointWithSecret | WebhookDelivery; message: string }> {
   if (params.redeliver !== undefined)
-    return { data: await redeliver({ em }, platformId, params.redeliver, deps.jobs), message: REDELIVERY_QUEUED };
+    return { data: await redeliver({ em }, platformId, params.redeliver), message: REDELIVERY_QUEUED };
   return manageEndpoint({ em }, platformId, params, deps);
 }

@@ -90,7 +90,13 @@ export const PORTAL_JS = `
       announce(event.type);
     };
     source.onopen = function () { status.textContent = 'Live: waiting for events.'; };
-    source.onerror = function () { status.textContent = 'Disconnected: reconnecting…'; };
+    // The server ends the tail when the session does (signed out, password changed, access taken away); the
+    // browser's reconnection then gets the sign-in page and gives up: say so instead of "reconnecting" forever.
+    source.onerror = function () {
+      status.textContent = source.readyState === EventSource.CLOSED
+        ? 'Ended: your session is over or your access changed. Sign in again to resume.'
+        : 'Disconnected: reconnecting…';
+    };
     TAIL_EVENTS.forEach(function (type) { source.addEventListener(type, show); });
   }
 })();

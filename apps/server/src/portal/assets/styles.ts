@@ -79,6 +79,9 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 .inline-form .field { flex: 1 1 260px; margin: 0; }
 .key-box { display: flex; gap: 0.5rem; flex-wrap: wrap; margin: 0.5rem 0 1rem; }
 .key-box input { flex: 1 1 320px; font-family: ui-monospace, Menlo, Consolas, monospace; background: var(--surface); }
+.key-box textarea { flex: 1 1 320px; font-family: ui-monospace, Menlo, Consolas, monospace; background: var(--surface);
+  padding: 0.5rem 0.75rem; resize: vertical; }
+.key-box textarea + .button { align-self: flex-start; }
 table { width: 100%; border-collapse: collapse; font-size: 0.95rem; }
 th, td { text-align: left; padding: 0.65rem 0.75rem; border-bottom: 1px solid var(--border); vertical-align: middle; }
 th { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); }

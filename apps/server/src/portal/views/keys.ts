@@ -3,6 +3,7 @@ import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { PORTAL_PATH } from '../session.js';
 import { hiddenCsrf, page, when, type Viewer } from './layout.js';
+import { mcpSection } from './mcp.js';
 
 const KEYS = `${PORTAL_PATH}/keys`;
 const INVALID = html` aria-invalid="true" autofocus`;
@@ -28,6 +29,8 @@ function keyRow(key: ApiKeySummary): SafeHtml {
 
 export interface KeysView {
   viewer: Viewer;
+  /** The server's root URL, for the MCP endpoint and client configurations. */
+  serverUrl: string;
   keys: ApiKeySummary[];
   name?: string;
   nameError?: string;
@@ -74,11 +77,12 @@ export function keysPage(assets: AssetUrls, view: KeysView): string {
               <tbody>${view.keys.map(keyRow)}</tbody>
             </table>`
         }
-      </section>`,
+      </section>
+      ${mcpSection(view.serverUrl)}`,
   });
 }
 
-export function keyCreatedPage(assets: AssetUrls, viewer: Viewer, key: CreatedApiKey): string {
+export function keyCreatedPage(assets: AssetUrls, viewer: Viewer, key: CreatedApiKey, serverUrl: string): string {
   return page({
     title: 'Key generated',
     assets,
@@ -100,7 +104,8 @@ export function keyCreatedPage(assets: AssetUrls, viewer: Viewer, key: CreatedAp
             data-href="${PORTAL_PATH}/reference">Try requests with this key</button>
           <a href="${KEYS}">Back to API keys</a>
         </div>
-      </section>`,
+      </section>
+      ${mcpSection(serverUrl, key.apiKey)}`,
   });
 }
 
