@@ -103,7 +103,7 @@ export async function whatsAppBroadcasts(events: string[], serverEnv: Record<str
 }
 
 /** A `message.status.updated` event's data, as the tests read it. */
-export interface StatusEvent {
+interface StatusEvent {
   msgid: string;
   status: string;
   previousStatus: string;
