@@ -118,9 +118,10 @@ const SENT_BY_JOIN = `(select n.* from new_rows n join old_rows o on o.id = n.id
  * trigger pairs old and new rows by a GROUP BY. Each statement now joins a transition table only to indexed tables.
  *
  * Also: `preparing` broadcasts (their audience resolved in the background); `needs_consent` on messages (a MARKETING
- * template or a broadcast's send, checked again at its hand-over); a cancelled send's recipient takes its message's
- * reason; and a recipient skipped for its contact's status says so as templates/send does (`contact_unsubscribed`,
- * `contact_blocked`).
+ * template or a broadcast's send, checked again at its hand-over); an index of the sends a dispatcher holds (its
+ * reservations and calls, found without reading the outbox when it dies or stops); a cancelled send's recipient
+ * takes its message's reason; and a recipient skipped for its contact's status says so as templates/send does
+ * (`contact_unsubscribed`, `contact_blocked`).
  */
 export class OutboundStopAndConsent extends Migration {
   override name = 'Migration20261206100000_outbound_stop_and_consent';
@@ -130,6 +131,7 @@ export class OutboundStopAndConsent extends Migration {
     this.addSql(`alter table "broadcasts" add constraint "broadcasts_status_check"
       check ("status" in ('scheduled', 'preparing', 'sending', 'completed', 'cancelled'));`);
     this.addSql(`alter table "messages" add "needs_consent" boolean not null default false;`);
+    this.addSql(`create index "messages_held_index" on "messages" ("sending_by") where "sending_by" is not null;`);
     this.addSql(FOLLOW(CHANGED_BY_OUTCOME));
     this.addSql(SENT(SENT_BY_GROUPING));
     this.addSql(`update "broadcast_recipients" set "reason" = 'contact_' || "reason"
@@ -141,6 +143,7 @@ export class OutboundStopAndConsent extends Migration {
       where "status" = 'skipped' and "reason" in ('contact_unsubscribed', 'contact_blocked');`);
     this.addSql(SENT(SENT_BY_JOIN));
     this.addSql(FOLLOW(CHANGED_BY_JOIN));
+    this.addSql(`drop index "messages_held_index";`);
     this.addSql(`alter table "messages" drop column "needs_consent";`);
     this.addSql(`update "broadcasts" set "status" = 'scheduled', "scheduled_at" = now() where "status" = 'preparing';`);
     this.addSql(`alter table "broadcasts" drop constraint "broadcasts_status_check";`);

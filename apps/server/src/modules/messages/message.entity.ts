@@ -91,6 +91,12 @@ const MessageSchema = defineEntity({
         'create index "messages_outbox_index" on "messages" ("channel_id", "due_at") ' +
         "where \"status\" in ('queued', 'scheduled', 'sending')",
     },
+    // The sends a dispatcher holds (reserved or in a provider call): what a dead or stopping one leaves is found
+    // without reading the outbox.
+    {
+      name: 'messages_held_index',
+      expression: 'create index "messages_held_index" on "messages" ("sending_by") where "sending_by" is not null',
+    },
     {
       name: 'messages_broadcast_index',
       expression:

@@ -118,7 +118,7 @@ export function outcomeMoves(dispatcherId: string, outcomes: readonly SendOutcom
 export const abandonedMoves = (staleSeconds: number): StatusMoves => ({
   sql: `select ${movedTo({ status: `'failed'`, reason: `'outcome_unknown'` })}
           from "messages" as m
-         where m."status" = 'sending' and not ${LIVE_DISPATCHER}
+         where m."status" = 'sending' and m."sending_by" is not null and not ${LIVE_DISPATCHER}
          order by m."id"
            for update of m`,
   params: [staleSeconds],
