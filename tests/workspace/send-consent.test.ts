@@ -67,22 +67,21 @@ describe('consent at send time', { timeout: 120_000 }, () => {
 
   test('a contact blocked in between: its scheduled MARKETING template is cancelled, contact_blocked', async ({
     server,
-    wa,
+    wa: { waChannelId: channelId },
     client,
     schedule,
     untilStatus,
   }) => {
-    const phone = '15590000002';
-    const channelId = wa.waChannelId;
-    await server.seed({ contacts: [{ channel: channelId, name: 'Bert', phone }] });
-    const msgid = await schedule(phone, 'welcome', [], 4);
-    await client.contacts.manage({ channelId, phone, status: 'blocked' });
+    const bert = { channelId, phone: '15590000002' };
+    await client.contacts.manage({ ...bert, name: 'Bert' });
+    const msgid = await schedule(bert.phone, 'welcome', [], 4);
+    await client.contacts.manage({ ...bert, status: 'blocked' });
     expect((await untilStatus(msgid, 'cancelled')).reason).toBe('contact_blocked');
     await server.untilIdle();
     expect(statusEvents(msgid)).toEqual([
       expect.objectContaining({ status: 'cancelled', previousStatus: 'scheduled', reason: 'contact_blocked' }),
     ]);
-    expect(sendsTo(new Set([phone]))).toEqual([]);
+    expect(sendsTo(new Set([bert.phone]))).toEqual([]);
   });
 
   test('a paced broadcast skips a recipient who opts out mid-way and one blocked meanwhile; the rest go', async ({
