@@ -12,6 +12,7 @@ import { automationLatency } from './automation-latency.js';
 import { broadcastBench, broadcastReport } from './broadcast-bench.js';
 import { webhookBench, webhookReport } from './webhook-bench.js';
 import { benchDatabase } from './bench-database.js';
+import { cancelReport, measureCancels } from './cancel-bench.js';
 import type { LoadResult, LoadSpec } from './load-worker.js';
 import { searchTerms } from './names.js';
 import { sampleContacts } from './bulk-contacts.js';
@@ -226,6 +227,20 @@ async function writes() {
 }
 
 /**
+ * The cancel figures (`cancel` in BENCH_ONLY picks them; off by default: each size loads its own audience), on
+ * scratch databases of DATABASE_URL's server, one per size in BENCH_CANCEL_RECIPIENTS (default 10000,100000).
+ */
+async function cancels() {
+  if (!ONLY?.includes('cancel')) return;
+  if (!process.env.DATABASE_URL) return log('no DATABASE_URL: the cancel figures need a PostgreSQL server; skipped');
+  const sizes = (process.env.BENCH_CANCEL_RECIPIENTS ?? '10000,100000').split(',').map(Number);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const figures = await measureCancels(process.env.DATABASE_URL, sizes, { dist: DIST, artifacts: ARTIFACTS }, log);
+  process.stdout.write(cancelReport(figures));
+  writeFileSync(path.join(ARTIFACTS, 'bench-cancel.json'), JSON.stringify(figures, null, 2));
+}
+
+/**
  * The replay figures (`replay` in BENCH_ONLY picks them; on by default), on a scratch database of
  * BENCH_REPLAY_EVENTS events (default 1,000,000) of DATABASE_URL's server.
  */
@@ -249,9 +264,10 @@ async function webhooks() {
 async function main() {
   const started = new Date();
   await writes();
+  await cancels();
   await replay();
   await webhooks();
-  if (ONLY?.every((only) => ['writes', 'replay', 'webhooks'].includes(only))) return;
+  if (ONLY?.every((only) => ['writes', 'cancel', 'replay', 'webhooks'].includes(only))) return;
   const database = await benchDatabase({
     contacts: CONTACTS,
     users: USERS,

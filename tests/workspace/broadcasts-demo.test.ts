@@ -30,7 +30,7 @@ describe('the demo broadcasts', { timeout: 120_000 }, () => {
       audience: { all: true },
       ratePerSecond: 20,
     });
-    expect(created.data).toMatchObject({ status: 'sending', counts: { recipients: contacts } });
+    expect(created.data).toMatchObject({ status: 'preparing', counts: { recipients: 0 } });
     let broadcast = created.data;
     while (broadcast.counts.delivered + broadcast.counts.skipped < contacts) {
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -4,6 +4,7 @@ import { describe, expect } from 'vitest';
 import { expectError, expectForbiddenForOtherTenant, expectInvalid } from '../helpers/expect.js';
 import { sql } from '../helpers/database.js';
 import { test } from '../helpers/test.js';
+import { started as isStarted, untilBroadcast } from './broadcast-waits.js';
 
 const inDays = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString();
 
@@ -232,9 +233,11 @@ describe('workspace broadcasts/manage', { timeout: 90_000 }, () => {
     });
     const client = server.client(acme.memberKey);
     const labels = [await labelId(client, 'vip'), await labelId(client, 'new')];
-    const started = await client.workspace.broadcasts.manage(
+    const created = await client.workspace.broadcasts.manage(
       createParams({ audience: { labelIds: labels }, scheduledAt: undefined }) as Create,
     );
+    expect(created.data).toMatchObject({ status: 'preparing', startedAt: null });
+    const started = { data: await untilBroadcast(client.workspace.broadcasts, created.data.id, isStarted) };
     expect(started.data.status).toMatch(/sending|completed/);
     expect(started.data.startedAt).toEqual(expect.stringMatching(/Z$/));
     const { counts } = started.data;
@@ -244,8 +247,8 @@ describe('workspace broadcasts/manage', { timeout: 90_000 }, () => {
 
     const skipped = await client.workspace.broadcasts.recipients({ broadcastId: started.data.id, status: 'skipped' });
     expect(skipped.data.map(({ phone, reason, msgid }) => ({ phone, reason, msgid }))).toEqual([
-      { phone: '15550000081', reason: 'unsubscribed', msgid: null },
-      { phone: '15550000082', reason: 'blocked', msgid: null },
+      { phone: '15550000081', reason: 'contact_unsubscribed', msgid: null },
+      { phone: '15550000082', reason: 'contact_blocked', msgid: null },
     ]);
     const all = await client.workspace.broadcasts.recipients({ broadcastId: started.data.id, limit: 3 });
     expect(all.pagination).toEqual({ page: 1, limit: 3, total: 4, pages: 2 });
@@ -261,16 +264,20 @@ describe('workspace broadcasts/manage', { timeout: 90_000 }, () => {
     const client = server.client(acme.memberKey);
     const contacts = (await client.workspace.contacts.list({ limit: 200 })).data;
     const ada = contacts.find((c) => c.phone === '15550000001')!.id;
-    const byIds = await client.workspace.broadcasts.manage(
+    const startedOf = async (params: Create) => {
+      const { data } = await client.workspace.broadcasts.manage(params);
+      return untilBroadcast(client.workspace.broadcasts, data.id, isStarted);
+    };
+    const byIds = await startedOf(
       createParams({ audience: { contactIds: [ada, ada] }, scheduledAt: undefined }) as Create,
     );
-    expect(byIds.data.counts.recipients).toBe(1);
-    const everyone = await client.workspace.broadcasts.manage(createParams({ scheduledAt: undefined }) as Create);
-    expect(everyone.data.counts.recipients).toBe(contacts.length);
+    expect(byIds.counts.recipients).toBe(1);
+    const everyone = await startedOf(createParams({ scheduledAt: undefined }) as Create);
+    expect(everyone.counts.recipients).toBe(contacts.length);
     const phones = await sql(
       server.databaseUrl,
       `select phone from broadcast_recipients where broadcast_id = $1 order by phone`,
-      [everyone.data.id],
+      [everyone.id],
     );
     expect(phones.map((row) => row.phone)).toEqual(contacts.map((c) => c.phone).sort());
   });

@@ -1,45 +1,15 @@
 import type { Broadcast } from '@switchboard/contract';
-import { afterAll, describe, expect, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { lockTable, sql, waitingOn } from '../helpers/database.js';
-import { startGraphStandIn, type RecordedRequest } from '../helpers/graph-stand-in.js';
-import { test as base } from '../helpers/test.js';
-import { newWebhookSecret, startWebhookReceiver } from '../platform/receivers.js';
-import {
-  META_TEMPLATES,
-  SECRETS_KEY,
-  whatsAppAccount,
-  whatsAppTenantIds,
-  whatsAppTenantSeed,
-} from '../whatsapp/whatsapp-fixtures.js';
+import { countsSum as sum, orderUpdate as create, whatsAppBroadcasts } from './whatsapp-broadcasts.js';
 
 /** Broadcasts sent through the send pipeline to a WhatsApp channel (the Graph stand-in), as an integrator sees them. */
-const account = whatsAppAccount();
-const graph = await startGraphStandIn({
-  accessTokens: [account.accessToken],
-  phoneNumbers: [account],
-  templates: { [account.wabaId]: META_TEMPLATES() },
-});
-const secret = newWebhookSecret();
-const hooks = await startWebhookReceiver(secret);
-afterAll(async () => {
-  await graph.close();
-  await hooks.close();
-});
+const { test: base, hooks, sendsTo } = await whatsAppBroadcasts(['broadcast.completed']);
 
-const SEND_PATH = `/v23.0/${account.phoneNumberId}/messages`;
-/** The Graph sends to these phones, in arrival order. */
-const sendsTo = (phones: ReadonlySet<string>): RecordedRequest[] =>
-  graph.requests.filter(
-    (r) => r.method === 'POST' && r.path === SEND_PATH && phones.has((r.body as { to: string }).to),
-  );
+/** Where a WhatsApp channel's credentials are read from before each of its sends. */
+const CREDENTIALS = 'whatsapp_connections';
 
 const test = base
-  .extend('wa', { scope: 'file' }, async ({ server }) => {
-    const file = whatsAppTenantSeed(account);
-    file.platforms![0]!.webhooks = [{ url: hooks.url, secret, events: ['broadcast.completed'] }];
-    return whatsAppTenantIds(await server.seed(file));
-  })
-  .extend('client', ({ server, wa }) => server.client(wa.ownerKey).workspace)
   /** `count` new contacts of the WhatsApp channel under a label of their own, for one audience. */
   .extend('audience', ({ server, wa, client }) => async (name: string, count: number, first: number) => {
     const phones = Array.from({ length: count }, (_, i) => `1555${String(first + i).padStart(7, '0')}`);
@@ -60,46 +30,7 @@ const test = base
     onCleanup(lock.release);
     const { data } = await client.broadcasts.manage(create(wa.waChannelId, name, { labelIds }));
     return { phones, release: lock.release, broadcastId: data.id };
-  })
-  /** Polls broadcasts/list (the signal) until the broadcast satisfies `done`. */
-  .extend('until', ({ client, wa }) => async (id: string, done: (b: Broadcast) => boolean, timeoutMs = 30_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = (await client.broadcasts.list({ channelId: wa.waChannelId, limit: 200 })).data.find(
-        (b) => b.id === id,
-      )!;
-      if (done(found)) return found;
-      if (Date.now() > deadline) throw new Error(`broadcast ${id} never got there: ${JSON.stringify(found)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   });
-test.override('serverEnv', {
-  // The file polls broadcasts/list for its signals: more than a minute's default api_read budget.
-  RATE_LIMIT_API_READ: '10000',
-  SECRETS_KEY,
-  WHATSAPP_GRAPH_URL: graph.url,
-  TEMPLATE_SYNC_MINUTES: '0',
-  ALLOW_HTTP_WEBHOOKS: 'true',
-});
-
-const create = (
-  channelId: string,
-  name: string,
-  audience: { labelIds: string[] },
-  more: Record<string, unknown> = {},
-) => ({
-  channelId,
-  action: 'create' as const,
-  name,
-  templateName: 'order_update',
-  language: 'en_US',
-  variables: ['{{contact.name}}', 'A-1001'],
-  audience,
-  ...more,
-});
-
-/** Where a WhatsApp channel's credentials are read from before each of its sends. */
-const CREDENTIALS = 'whatsapp_connections';
 
 /** The one read of the channel's credentials waiting on a lockTable (other than `not`): its backend pid. */
 const credentialsRead = (databaseUrl: string, not?: number) =>
@@ -115,8 +46,6 @@ const credentialsRead = (databaseUrl: string, not?: number) =>
 /** Cuts a backend's connection, as an outage would: the statement it was running fails. */
 const cut = (databaseUrl: string, pid: number) => sql(databaseUrl, 'select pg_terminate_backend($1)', [pid]);
 
-const sum = ({ recipients: _all, ...counts }: Broadcast['counts']) => Object.values(counts).reduce((a, b) => a + b, 0);
-
 describe('broadcasts through the send pipeline', { timeout: 90_000 }, () => {
   test('200 recipients at 20/s take 10 s ± 15%, one Graph call each, filled per recipient, then completed', async ({
     client,
@@ -129,7 +58,9 @@ describe('broadcasts through the send pipeline', { timeout: 90_000 }, () => {
     const created = await client.broadcasts.manage(
       create(wa.waChannelId, 'Paced', { labelIds }, { ratePerSecond: 20 }),
     );
-    expect(created.data).toMatchObject({ status: 'sending', ratePerSecond: 20, counts: { recipients: 200 } });
+    // It answers at once: its audience is resolved in the background.
+    expect(created.data).toMatchObject({ status: 'preparing', ratePerSecond: 20, startedAt: null });
+    expect(created.data.counts.recipients).toBe(0);
     const done = await until(created.data.id, (b) => b.status === 'completed');
     expect(done.counts).toMatchObject({ recipients: 200, queued: 0, failed: 0, skipped: 0 });
     expect(sum(done.counts)).toBe(200);
@@ -248,8 +179,8 @@ describe('broadcasts through the send pipeline', { timeout: 90_000 }, () => {
     server,
   }) => {
     const { phones, release, broadcastId } = await held('Unsent', 3100);
-    // Cancelled while claimed (it is no longer queued, so the cancel leaves it to its call), then the call turns out
-    // never to have been made: it must end cancelled, not go back to the queue of a cancelled broadcast.
+    // Cancelled while handed over (it is no longer queued, so the cancel leaves it to its call), then the call turns
+    // out never to have been made: it must end cancelled, not be sent from the queue of a cancelled broadcast.
     const read = await credentialsRead(server.databaseUrl);
     await client.broadcasts.manage({ channelId: wa.waChannelId, action: 'cancel', broadcastId });
     await cut(server.databaseUrl, read);

@@ -31,7 +31,10 @@ export interface BroadcastStage {
   /** What the spawned server needs besides its database: the stand-in, and the key the channel's secrets use. */
   env: Record<string, string>;
   phones: string[];
-  /** broadcasts/manage `create` over HTTP, as an integrator starts one; returns the broadcast's id and start. */
+  /**
+   * broadcasts/manage `create` over HTTP, as an integrator starts one; returns the broadcast's id and start, once its
+   * preparation made it `sending`.
+   */
   createBroadcast(baseUrl: string, name: string): Promise<{ id: string; startedAt: string }>;
   /** The broadcast's status and counts as PostgreSQL holds them. */
   counts(databaseUrl: string, id: string): Promise<BroadcastCounts>;
@@ -59,6 +62,19 @@ async function connectToStandIn(
   } finally {
     await whatsApp.graph.close();
     await database.close();
+  }
+}
+
+/** When the broadcast started sending, polled as PostgreSQL holds it (its preparation runs in the background). */
+async function startedAt(databaseUrl: string, id: string): Promise<string> {
+  for (;;) {
+    const [row] = await sql<{ started_at: Date | null }>(
+      databaseUrl,
+      'select started_at from broadcasts where id = $1',
+      [id],
+    );
+    if (row?.started_at) return row.started_at.toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -102,7 +118,8 @@ export async function stageWhatsAppBroadcast(databaseUrl: string, recipients: nu
         }),
       });
       expect(reply.status).toBe(200);
-      return ((await reply.json()) as { data: { id: string; startedAt: string } }).data;
+      const { id } = ((await reply.json()) as { data: { id: string } }).data;
+      return { id, startedAt: await startedAt(databaseUrl, id) };
     },
     counts: async (url, id) => (await sql<BroadcastCounts>(url, COUNTS, [id]))[0]!,
     calls: () => sends().map((request) => (request.body as { to: string }).to),

@@ -4,7 +4,13 @@ import { automationRunSchema } from '../workspace/automations.js';
 import { broadcastSchema } from '../workspace/broadcasts.js';
 import { CONTACT_STATUSES, contactSchema } from '../workspace/contacts.js';
 import { assigneeSchema, CONVERSATION_STATUSES, conversationSchema } from '../workspace/conversations.js';
-import { MESSAGE_TYPES, messageErrorField, PROVIDER_STATUSES } from '../workspace/messages.js';
+import {
+  MESSAGE_OUTCOMES,
+  MESSAGE_STATUSES,
+  MESSAGE_TYPES,
+  messageErrorField,
+  messageReasonField,
+} from '../workspace/messages.js';
 import { ticketSchema } from './tickets.js';
 
 /** What one event is: the schema of its `data`, when it fires, and a delivery as a receiver gets it. */
@@ -93,17 +99,22 @@ export const WEBHOOK_EVENTS = webhookEvents({
     },
   },
   'message.status.updated': {
-    summary: 'A sent message was delivered, read or failed',
+    summary: 'A sent or queued message moved on or was cancelled',
     description:
-      'Sent when a provider’s report moves an outbound message’s status on (accepted < sent < delivered < read; ' +
-      '`failed` with the provider’s `error`); repeated, late and backward reports send nothing.',
+      'Sent once per real change of an outbound message’s status, in the transaction that makes it: the provider’s ' +
+      'answer to a queued or scheduled send (`accepted`, or `failed`), its reports (accepted < sent < delivered < ' +
+      'read; `failed` with the provider’s `error`), and `cancelled` (with its `reason`: chat/message/cancel, a ' +
+      'cancelled broadcast, or a contact no longer `active` when a MARKETING template’s or a broadcast’s turn ' +
+      'came). Repeated, late and backward reports send nothing, nor does the send pipeline taking a message into ' +
+      '`sending` (the next event’s `previousStatus` says it was).',
     data: z.object({
       msgid: z.string(),
       channelId: idSchema,
-      status: z.enum(PROVIDER_STATUSES),
-      previousStatus: z.enum(PROVIDER_STATUSES),
+      status: z.enum(MESSAGE_OUTCOMES),
+      previousStatus: z.enum(MESSAGE_STATUSES),
       error: messageErrorField,
-      timestamp: timestampSchema.describe('When the provider says the change happened'),
+      reason: messageReasonField,
+      timestamp: timestampSchema.describe('When the change happened (the provider’s time for its reports)'),
     }),
     example: {
       timestamp: EXAMPLE_TIME,

@@ -16,7 +16,7 @@ import {
 } from '../common/index.js';
 import { placeholderText } from './automations.js';
 
-export const BROADCAST_STATUSES = ['scheduled', 'sending', 'completed', 'cancelled'] as const;
+export const BROADCAST_STATUSES = ['scheduled', 'preparing', 'sending', 'completed', 'cancelled'] as const;
 export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
 /** Where one recipient stands; exclusive: each recipient is counted in exactly one of them. */
 export const BROADCAST_RECIPIENT_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'skipped'] as const;
@@ -71,13 +71,19 @@ export const broadcastCountsSchema = named(
   'BroadcastCounts',
   z
     .object({
-      recipients: z.number().int().describe('Distinct phones the audience resolved to (0 until sending starts)'),
+      recipients: z
+        .number()
+        .int()
+        .describe('Distinct phones the audience resolved to (0 while `scheduled` or `preparing`)'),
       queued: z.number().int().describe('Waiting for their send'),
       sent: z.number().int().describe('Accepted by WhatsApp, not yet delivered'),
       delivered: z.number().int().describe('Delivered, not yet read'),
       read: z.number().int().describe('Read by the recipient'),
       failed: z.number().int().describe('Refused by WhatsApp, or whose send’s outcome is unknown'),
-      skipped: z.number().int().describe('Never sent: unsubscribed, blocked, or cancelled before their turn'),
+      skipped: z
+        .number()
+        .int()
+        .describe('Never sent: unsubscribed or blocked (when sending started or at their turn), or cancelled'),
     })
     .describe('Exclusive: each recipient is in exactly one of the statuses; they add up to `recipients`'),
 );
@@ -91,8 +97,10 @@ export const broadcastSchema = named(
     status: z
       .enum(BROADCAST_STATUSES)
       .describe(
-        '`scheduled` until its time; `sending` once its audience is resolved; `completed` once every recipient is ' +
-          'sent (or later), failed or skipped; `cancelled` by broadcasts/manage',
+        '`scheduled` until its time; `preparing` while its audience is resolved in the background (at most 2 ' +
+          'broadcasts of a platform prepare at a time, the others wait their turn in order); `sending` once its ' +
+          'recipients are queued; `completed` once every recipient is sent (or later), failed or skipped; ' +
+          '`cancelled` by broadcasts/manage',
       ),
     templateName: z.string(),
     audience: broadcastAudienceSchema,
@@ -100,7 +108,9 @@ export const broadcastSchema = named(
     ratePerSecond: z.number().int().describe('Messages a second it sends at most'),
     counts: broadcastCountsSchema,
     createdAt: timestampSchema,
-    startedAt: timestampSchema.nullable().describe('When its audience was resolved and its sends queued'),
+    startedAt: timestampSchema
+      .nullable()
+      .describe('When its audience was resolved and its sends queued (it became `sending`)'),
     completedAt: timestampSchema.nullable().describe('When it completed or was cancelled'),
   }),
 );
@@ -117,8 +127,8 @@ export const broadcastRecipientSchema = named(
       .string()
       .nullable()
       .describe(
-        '`failed` and `skipped` only: Meta’s error code and text, `unsubscribed`, `blocked`, `cancelled` or ' +
-          '`outcome_unknown`',
+        '`failed` and `skipped` only: Meta’s error code and text, `outcome_unknown`, `contact_unsubscribed` or ' +
+          '`contact_blocked` (the contact’s status when sending started or when its turn came), or `cancelled`',
       ),
     updatedAt: timestampSchema,
   }),
@@ -175,13 +185,13 @@ export const broadcastCreateParams = named(
     .strict(),
 );
 
-/** `action: "cancel"`: stop a scheduled or sending broadcast. */
+/** `action: "cancel"`: stop a scheduled, preparing or sending broadcast. */
 export const broadcastCancelParams = named(
   'BroadcastCancel',
   z
     .object({
       ...channelScoped,
-      action: z.literal('cancel').describe('Cancel a scheduled or sending broadcast'),
+      action: z.literal('cancel').describe('Cancel a scheduled, preparing or sending broadcast'),
       broadcastId: broadcastIdParam,
     })
     .strict(),
@@ -247,13 +257,16 @@ export const broadcastsContract = {
     summary: 'Create or cancel a broadcast',
     description: [
       '`create` sends an approved template to an audience of the channel’s contacts, now or at `scheduledAt`, at ' +
-        'most `ratePerSecond` messages a second. When sending starts, the audience is resolved into one recipient ' +
-        'per distinct phone; contacts whose status is `unsubscribed` or `blocked` are recorded `skipped` and never ' +
-        'sent. Every wrong field is a 400 naming its path (`audience.labelIds.0: label not found in this channel`), ' +
-        'and nothing is stored. Message: `Broadcast created successfully`.',
-      '`cancel`: a scheduled broadcast never starts; a sending one stops within 2 s and its recipients not yet sent ' +
-        'become `skipped` with reason `cancelled`. Cancelling a completed or cancelled broadcast is a 400. Message: ' +
-        '`Broadcast cancelled successfully`.',
+        'most `ratePerSecond` messages a second. It answers at once: `scheduled`, or `preparing` while the ' +
+        'audience is resolved in the background into one recipient per distinct phone (counts filled when it ' +
+        'becomes `sending`); contacts whose status is `unsubscribed` or `blocked` are recorded `skipped` and never ' +
+        'sent, and a contact who opts out or is blocked before its turn is skipped then. Every wrong field is a 400 ' +
+        'naming its path (`audience.labelIds.0: label not found in this channel`), and nothing is stored. Message: ' +
+        '`Broadcast created successfully`.',
+      '`cancel`: a scheduled or preparing broadcast never sends; a sending one stops before the reply: no send is ' +
+        'handed to the provider after it (one already handed over finishes), and its recipients not sent become ' +
+        '`skipped` with reason `cancelled` (a background sweep, thousands a second). Cancelling a completed or ' +
+        'cancelled broadcast is a 400. Message: `Broadcast cancelled successfully`.',
       'The reply is the broadcast. A broadcastId of another channel the key may use is 404 `broadcast_not_found`; ' +
         'of a channel it may not use, 403.',
     ].join('\n\n'),
@@ -271,7 +284,7 @@ export const broadcastsContract = {
         summary: 'Cancelling a broadcast that completed',
         status: 400,
         error: 'invalid_request',
-        message: 'broadcastId: the broadcast is completed: only a scheduled or sending one can be cancelled',
+        message: 'broadcastId: the broadcast is completed: only a scheduled, preparing or sending one can be cancelled',
         request: { channelId: EXAMPLE_IDS.channelId, action: 'cancel', broadcastId: EXAMPLE_IDS.broadcastId },
       },
     },
@@ -293,9 +306,9 @@ export const broadcastsContract = {
     path: '/api/workspace/v1/broadcasts/recipients',
     summary: 'List a broadcast’s recipients, paginated',
     description:
-      'By phone. Empty until sending starts. Each moves on as WhatsApp reports its message (`sent`, `delivered`, ' +
-      '`read`, `failed`); the message is in chat/messages/list with this `broadcastId`. Not in this channel: 404 ' +
-      '`broadcast_not_found`; a broadcastId of a channel the key is not authorized for: 403.',
+      'By phone. Empty until the broadcast is `sending`. Each moves on as WhatsApp reports its message (`sent`, ' +
+      '`delivered`, `read`, `failed`); the message is in chat/messages/list with this `broadcastId`. Not in this ' +
+      'channel: 404 `broadcast_not_found`; a broadcastId of a channel the key is not authorized for: 403.',
     params: broadcastRecipientsParams,
     response: pageEnvelope(broadcastRecipientSchema),
     rateClass: 'api_read',

@@ -37,6 +37,15 @@ export const MESSAGE_STATUSES = [
 ] as const;
 /** The statuses a provider reports (its answer to the send, then its status webhooks). */
 export const PROVIDER_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
+/** What `message.status.updated` reports a message moved to: the provider's statuses, or `cancelled`. */
+export const MESSAGE_OUTCOMES = [...PROVIDER_STATUSES, 'cancelled'] as const;
+/**
+ * Why a message was `cancelled` or `failed` without the provider's answer: `cancelled` (chat/message/cancel, or its
+ * broadcast was cancelled), `contact_unsubscribed` / `contact_blocked` (a MARKETING template or a broadcast's send
+ * whose contact was no longer `active` when its turn came), `outcome_unknown` (the send's outcome was lost).
+ */
+export const MESSAGE_REASONS = ['cancelled', 'contact_unsubscribed', 'contact_blocked', 'outcome_unknown'] as const;
+export type MessageReason = (typeof MESSAGE_REASONS)[number];
 export const MESSAGE_DIRECTIONS = ['outbound', 'inbound'] as const;
 /** WhatsApp's message types; an inbound type outside this list is recorded as `unsupported`. */
 export const MESSAGE_TYPES = [
@@ -69,6 +78,14 @@ export const messageErrorSchema = named(
 export type MessageError = z.infer<typeof messageErrorSchema>;
 /** A message's `error`, wherever it appears (status lookups, status events). */
 export const messageErrorField = messageErrorSchema.optional().describe('Present only when `status` is `failed`.');
+/** A message's `reason`, wherever it appears (status lookups, the history, status events). */
+export const messageReasonField = z
+  .enum(MESSAGE_REASONS)
+  .optional()
+  .describe(
+    'Present only when `status` is `cancelled` (`cancelled`, `contact_unsubscribed`, `contact_blocked`) or ' +
+      '`failed` without the provider’s answer (`outcome_unknown`).',
+  );
 
 /** A message's file: Meta's media id for a customer's media, the link Meta fetched for an outbound one. */
 export const messageMediaSchema = named(
@@ -100,6 +117,7 @@ export const messageSchema = named(
     media: messageMediaSchema.nullable(),
     replyTo: z.string().nullable().describe('The msgid this message quotes'),
     error: messageErrorField,
+    reason: messageReasonField,
     automationId: idSchema.nullable().describe('The automation that sent it; null otherwise'),
     broadcastId: idSchema.nullable().describe('The broadcast that sent it (broadcasts/list); null otherwise'),
     createdAt: timestampSchema.describe('Sent (outbound) or, inbound, when the customer sent it'),
@@ -116,6 +134,7 @@ export const messageStatusSchema = named(
     direction: z.enum(MESSAGE_DIRECTIONS),
     type: z.enum(MESSAGE_TYPES),
     error: messageErrorField,
+    reason: messageReasonField,
   }),
 );
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
@@ -275,7 +294,9 @@ export const messagesContract = {
     summary: 'Look up a message’s delivery status',
     description:
       'The newest status of an outbound message (never backwards: accepted < sent < delivered < read; `failed` ' +
-      "carries the provider's `error` and stays unless a later `delivered`/`read` proves delivery), or an inbound " +
+      "carries the provider's `error` and stays unless a later `delivered`/`read` proves delivery; before its " +
+      'provider call a queued send is `scheduled`, `queued` or `sending`, and one never sent is `cancelled` with ' +
+      'its `reason`), or an inbound ' +
       'message received from a customer (`direction: inbound`, status `delivered`). A msgid outside the channels ' +
       'this key may use and a msgid that does not exist both give 403, so identifiers cannot be probed across tenants.',
     params: z.object({ msgid: msgidParam }),

@@ -42,6 +42,22 @@ const upsert = (inbox: boolean) => (rows: string) => `
           updated_at = now();`;
 
 /**
+ * The messages an update takes out of the outbox, sent (not cancelled): their old and new rows paired by a GROUP BY,
+ * which PostgreSQL runs by hashing or sorting, never by comparing every row with every other (a join of the two
+ * transition tables is planned once per connection and can turn quadratic: Migration20261206100000).
+ */
+const SENT_ROWS = `(select x.id, x.channel_id, x.contact_id, x.created_at, x.direction, x.type,
+                  max(x.msgid) filter (where x.is_new) as msgid, max(x.body) filter (where x.is_new) as body,
+                  max(x.status) filter (where x.is_new) as status
+             from (select id, channel_id, contact_id, created_at, direction, type, msgid, body, status, true as is_new
+                     from new_rows where contact_id is not null and status not in ${UNSENT} and status <> 'cancelled'
+                   union all
+                   select id, channel_id, contact_id, created_at, direction, type, msgid, body, status, false
+                     from old_rows where contact_id is not null and status in ${UNSENT}) x
+            group by x.id, x.channel_id, x.contact_id, x.created_at, x.direction, x.type
+           having bool_or(x.is_new) and bool_or(not x.is_new))`;
+
+/**
  * The two statement triggers' functions on `messages` (Migration20261201120000 made them), around `upsert`: a
  * statement's inserted messages but those waiting in the outbox, and those an update takes out of it.
  */
@@ -53,9 +69,7 @@ const messageTriggers = (upsertOf: (rows: string) => string) => [
       end $$;`,
   `create or replace function "conversations_messages_sent"() returns trigger language plpgsql as $$
       begin
-        ${upsertOf(`(select n.* from new_rows n join old_rows o on o.id = n.id
-                      where n.contact_id is not null and o.status in ${UNSENT}
-                        and n.status not in ${UNSENT} and n.status <> 'cancelled')`)}
+        ${upsertOf(SENT_ROWS)}
         return null;
       end $$;`,
 ];

@@ -12,39 +12,40 @@ function audiencePredicate(audience: BroadcastAudience): { sql: string; params: 
   return { sql: 'true', params: [] };
 }
 
+/** What resolving an audience recorded: its recipients, those to send and those skipped. */
+export interface AudienceCounts {
+  recipients: number;
+  queued: number;
+  skipped: number;
+}
+
 /**
- * Resolves a broadcast's audience into its recipients and their counts, in one statement: one row per distinct phone
- * of the channel's contacts the audience names (`queued`, or `skipped` with the contact's status as the reason for
- * an unsubscribed or blocked contact), and the broadcast's counts set from what was inserted. Hand-written because
- * an INSERT … SELECT with a data-modifying CTE keeps a 100,000-contact audience inside the database (no rows sent
- * to the server and back), which the ORM cannot express. Returns how many recipients are queued.
+ * Resolves a broadcast's audience into its recipients, in one statement: one row per distinct phone of the channel's
+ * contacts the audience names (`queued`, or `skipped` with reason `contact_unsubscribed` / `contact_blocked` for a
+ * contact no longer active), and their counts. Hand-written because an INSERT … SELECT keeps a 100,000-contact
+ * audience inside the database (no rows sent to the server and back), which the ORM cannot express.
  */
 export async function resolveAudience(
   tx: EntityManager,
   broadcast: { id: string; channelId: string; audience: BroadcastAudience },
-): Promise<number> {
+): Promise<AudienceCounts> {
   const predicate = audiencePredicate(broadcast.audience);
-  const [row] = await tx.execute<{ queued: number }[]>(
+  const [row] = await tx.execute<AudienceCounts[]>(
     `with inserted as (
        insert into broadcast_recipients (broadcast_id, phone, contact_id, status, reason, updated_at)
        select distinct on (c.phone) ?::uuid, c.phone, c.id,
               case when c.status = 'active' then 'queued' else 'skipped' end,
-              case when c.status = 'active' then null else c.status end,
+              case when c.status = 'active' then null else 'contact_' || c.status end,
               now()
          from contacts c
         where c.channel_id = ? and ${predicate.sql}
         order by c.phone, c.created_at
        on conflict do nothing
        returning status)
-     update broadcasts b
-        set recipients = n.recipients, queued = n.queued, skipped = n.skipped, updated_at = now()
-       from (select count(*)::int as recipients,
-                    (count(*) filter (where status = 'queued'))::int as queued,
-                    (count(*) filter (where status = 'skipped'))::int as skipped
-               from inserted) n
-      where b.id = ?
-     returning b.queued`,
-    [broadcast.id, broadcast.channelId, ...predicate.params, broadcast.id],
+     select count(*)::int as recipients, (count(*) filter (where status = 'queued'))::int as queued,
+            (count(*) filter (where status = 'skipped'))::int as skipped
+       from inserted`,
+    [broadcast.id, broadcast.channelId, ...predicate.params],
   );
-  return row!.queued;
+  return row!;
 }

@@ -1,39 +1,88 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { JobQueue } from '../../kit/jobs.js';
+import { taskQueue, type JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
+import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
 import { queueWebhookEvent } from '../webhooks/index.js';
 import { resolveAudience } from './broadcast-audience.js';
 import { queueBroadcastSends } from './broadcast-sends.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastView } from './broadcast-view.js';
 
-/** The statement timeout of a broadcast's start (PostgreSQL units). */
-const START_STATEMENT_TIMEOUT = '120s';
+/** The statement timeout of a broadcast's preparation (PostgreSQL units). */
+const PREPARE_STATEMENT_TIMEOUT = '120s';
 
 /**
- * Starts a broadcast in the caller's transaction: `sending` from now, its audience resolved into recipients (one
- * statement), each recipient to send queued in the send pipeline, and `completed` at once when there is none (the
- * announcer queues its event). From here the recipients and counts follow their messages (the
- * broadcast_recipients_follow trigger), and completeFinished completes it once none is left queued.
+ * Broadcasts to prepare, one job each, filed under their platform's share: the queue runs at most 2 of a platform at
+ * once across every instance, the others waiting in order, and takes the platforms' jobs round-robin.
  */
-export async function startBroadcast(tx: EntityManager, broadcast: Broadcast): Promise<void> {
-  // Its two statements grow with the audience (one row per recipient, then one message each): DB_STATEMENT_TIMEOUT_MS
-  // guards requests of bounded work, so this transaction alone gets a limit sized for the largest audience.
-  await tx.execute(`select set_config('statement_timeout', ?, true)`, [START_STATEMENT_TIMEOUT]);
-  const startedAt = new Date();
-  await tx.nativeUpdate(Broadcast, { id: broadcast.id }, { status: 'sending', startedAt });
-  const queued = await resolveAudience(tx, {
-    id: broadcast.id,
-    channelId: broadcast.channel.id,
-    audience: broadcast.audience,
-  });
-  if (queued > 0) await queueBroadcastSends(tx, broadcast, startedAt);
-  else
-    await tx.nativeUpdate(
-      Broadcast,
-      { id: broadcast.id, status: 'sending' },
-      { status: 'completed', completedAt: new Date() },
-    );
+export const PREPARE_QUEUE = taskQueue<{ broadcastId: string }>('broadcasts.prepare');
+/** Cancelled broadcasts whose sends not handed over yet are still to be marked cancelled. */
+export const CANCEL_SENDS_QUEUE = taskQueue<{ broadcastId: string }>('broadcasts.cancel-sends');
+
+/** Queues a `preparing` broadcast's preparation in the caller's transaction. */
+export const queuePreparation = (tx: EntityManager, jobs: JobQueue, broadcastId: string, platformId: string) =>
+  jobs.enqueueTask(tx, PREPARE_QUEUE, { broadcastId }, { share: platformId });
+
+/** The broadcast was cancelled while it prepared: what the preparation wrote is rolled back. */
+class PreparationCancelled extends Error {}
+
+/**
+ * Prepares a `preparing` broadcast in a transaction of its own: its audience resolved into recipients (one statement),
+ * each recipient to send queued in the send pipeline, and the broadcast `sending` with its counts (`completed` at once
+ * when none is to send; the announcer queues its event). The broadcast row is written last, so a cancel meanwhile
+ * waits for nothing: the preparation then finds it cancelled and rolls back. From here the recipients and counts
+ * follow their messages (the broadcast_recipients_follow trigger), and completeFinished completes it once none is
+ * left queued. Nothing to do for a broadcast no longer preparing (a job run twice).
+ */
+export async function prepareBroadcast(em: EntityManager, broadcastId: string): Promise<void> {
+  try {
+    await em.fork().transactional(async (tx) => {
+      const broadcast = await tx.findOne(Broadcast, { id: broadcastId, status: 'preparing' });
+      if (!broadcast) return;
+      // Its two statements grow with the audience (one row per recipient, then one message each):
+      // DB_STATEMENT_TIMEOUT_MS guards requests of bounded work, so this transaction gets a limit sized for the
+      // largest.
+      await tx.execute(`select set_config('statement_timeout', ?, true)`, [PREPARE_STATEMENT_TIMEOUT]);
+      const startedAt = new Date();
+      const counts = await resolveAudience(tx, {
+        id: broadcast.id,
+        channelId: broadcast.channel.id,
+        audience: broadcast.audience,
+      });
+      if (counts.queued > 0) await queueBroadcastSends(tx, broadcast, startedAt);
+      const none = counts.queued === 0;
+      const started = await tx.nativeUpdate(
+        Broadcast,
+        { id: broadcast.id, status: 'preparing' },
+        { ...counts, status: none ? 'completed' : 'sending', startedAt, completedAt: none ? new Date() : null },
+      );
+      if (started !== 1) throw new PreparationCancelled();
+    });
+  } catch (error) {
+    if (!(error instanceof PreparationCancelled)) throw error;
+  }
+}
+
+/** Sends a cancelled broadcast's sweep marks cancelled per transaction. */
+const CANCEL_BATCH = 1000;
+/** Passes that find only sends a hand-over holds before the job gives up (pg-boss retries it). */
+const HELD_PASSES = 50;
+const HELD_WAIT_MS = 100;
+
+/**
+ * A cancelled broadcast's sweep: its sends not handed over yet become `cancelled` (reason `cancelled`; their
+ * recipients `skipped`, their events queued), a batch per transaction, until none is left. None of them could be
+ * sent meanwhile: a hand-over finds the broadcast stopped.
+ */
+export async function cancelUnsentSends(em: EntityManager, jobs: JobQueue, broadcastId: string): Promise<void> {
+  for (let held = 0; held < HELD_PASSES;) {
+    const cancelled = await em.fork().transactional((tx) => cancelQueuedSends(tx, jobs, { broadcastId }, CANCEL_BATCH));
+    if (cancelled > 0) continue;
+    if (!(await hasQueuedSends(em.fork(), { broadcastId }))) return;
+    held++;
+    await new Promise((resolve) => setTimeout(resolve, HELD_WAIT_MS));
+  }
+  throw new Error(`broadcast ${broadcastId}: sends still held by a hand-over; retrying`);
 }
 
 /**

@@ -3,15 +3,15 @@ import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
 import { cancelBroadcast, createBroadcast, listBroadcasts, listRecipients } from './broadcast.service.js';
 
-export function broadcastsRouter({ em, logger }: RouteDeps, channelRate: number) {
+export function broadcastsRouter({ em, logger, jobs }: RouteDeps, channelRate: number) {
   return {
     manage: implement<typeof contract.workspace.broadcasts.manage>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);
       if (params.action === 'cancel') {
-        const data = await cancelBroadcast(ctx, channel, params.broadcastId);
+        const data = await cancelBroadcast(ctx, jobs, channel, params.broadcastId);
         return { success: true, data, message: 'Broadcast cancelled successfully' };
       }
-      const data = await createBroadcast(ctx, channel, params, { channelRate });
+      const data = await createBroadcast(ctx, channel, params, { channelRate, jobs });
       return { success: true, data, message: 'Broadcast created successfully' };
     }),
     list: implement<typeof contract.workspace.broadcasts.list>(em, logger, async ({ channelId, ...query }, ctx) => {

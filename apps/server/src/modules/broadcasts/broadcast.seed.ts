@@ -65,7 +65,15 @@ export const broadcastsSeed = seedSection({
 
 /** A seeded completed broadcast: its audience resolved, every recipient to send recorded delivered. */
 async function recordDelivered(em: EntityManager, broadcast: Broadcast) {
-  await resolveAudience(em, { id: broadcast.id, channelId: broadcast.channel.id, audience: broadcast.audience });
+  const counts = await resolveAudience(em, {
+    id: broadcast.id,
+    channelId: broadcast.channel.id,
+    audience: broadcast.audience,
+  });
   await em.nativeUpdate(BroadcastRecipient, { broadcast: broadcast.id, status: 'queued' }, { status: 'delivered' });
-  await em.execute(`update broadcasts set delivered = queued, queued = 0 where id = ?`, [broadcast.id]);
+  await em.nativeUpdate(
+    Broadcast,
+    { id: broadcast.id },
+    { recipients: counts.recipients, delivered: counts.queued, skipped: counts.skipped },
+  );
 }

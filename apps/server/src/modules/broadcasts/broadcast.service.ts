@@ -1,4 +1,4 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type {
   Broadcast as BroadcastView,
@@ -10,11 +10,12 @@ import type {
 } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError, ValidationError } from '../../kit/errors.js';
+import type { JobQueue } from '../../kit/jobs.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
-import { cancelQueuedSends } from '../messages/index.js';
+import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
 import { createIssues, templateLanguage } from './broadcast-checks.js';
-import { startBroadcast } from './broadcast-lifecycle.js';
+import { CANCEL_SENDS_QUEUE, queuePreparation } from './broadcast-lifecycle.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastView, broadcastViews } from './broadcast-view.js';
@@ -23,7 +24,11 @@ import { broadcastView, broadcastViews } from './broadcast-view.js';
 export interface BroadcastDeps {
   /** Messages a second a channel sends at most: a broadcast's default and ceiling. */
   channelRate: number;
+  jobs: JobQueue;
 }
+
+/** Sends the cancel itself marks cancelled (a small broadcast settles in the reply); a sweep takes the rest. */
+const CANCELLED_IN_REPLY = 200;
 
 const broadcastNotFound = (id: string) => () =>
   new NotFoundError('broadcast_not_found', `No broadcast ${id} in this channel.`);
@@ -36,16 +41,16 @@ async function broadcastInChannel(
   em: EntityManager,
   channel: ScopedChannel,
   id: string,
-  lock = false,
 ): Promise<Broadcast> {
-  const found = await em.findOne(Broadcast, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const found = await em.findOne(Broadcast, { id });
   assertInChannel(ctx, channel, found?.channel.id, broadcastNotFound(id));
   return found!;
 }
 
 /**
- * broadcasts/manage create: checked whole (every issue in one 400, nothing stored), then stored and, unless
- * scheduled, started in the same transaction, so the reply carries its recipients' counts.
+ * broadcasts/manage create: checked whole (every issue in one 400, nothing stored), then stored `scheduled`, or
+ * `preparing` with its preparation queued in the same transaction (its audience is resolved in the background, so
+ * the reply comes at once whatever its size; the counts follow when it starts sending).
  */
 export async function createBroadcast(
   ctx: CallerContext,
@@ -64,12 +69,12 @@ export async function createBroadcast(
         language: await templateLanguage(tx, channel.id, values),
         variables: values.variables ?? [],
         audience: values.audience,
-        status: 'scheduled',
+        status: values.scheduledAt === undefined ? 'preparing' : 'scheduled',
         scheduledAt: values.scheduledAt === undefined ? null : new Date(values.scheduledAt),
         ratePerSecond: values.ratePerSecond ?? deps.channelRate,
       });
       await tx.flush();
-      if (values.scheduledAt === undefined) await startBroadcast(tx, broadcast);
+      if (values.scheduledAt === undefined) await queuePreparation(tx, deps.jobs, broadcast.id, channel.platformId);
       return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
     });
   } catch (error) {
@@ -80,30 +85,37 @@ export async function createBroadcast(
 }
 
 /**
- * broadcasts/manage cancel, in one transaction with the broadcast row locked: a scheduled broadcast never starts; a
- * sending one's messages not yet claimed by a dispatcher are cancelled, and their recipients become `skipped` (reason
- * `cancelled`) with the counts, by the trigger that follows messages. A message already being sent finishes, and
- * its recipient moves on as it ends.
+ * broadcasts/manage cancel, in one transaction: the broadcast becomes `cancelled` by a conditional update, which waits
+ * for a hand-over of its sends under way (the dispatcher locks the broadcasts it hands sends of over, and sees the
+ * cancel once this commits), so no send of it starts after the reply; one already handed over finishes and its
+ * recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over become
+ * `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first few
+ * here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience.
  */
 export async function cancelBroadcast(
   ctx: CallerContext,
+  jobs: JobQueue,
   channel: ScopedChannel,
   broadcastId: string,
 ): Promise<BroadcastView> {
   return ctx.em.transactional(async (tx) => {
-    const broadcast = await broadcastInChannel(ctx, tx, channel, broadcastId, true);
-    if (broadcast.status === 'completed' || broadcast.status === 'cancelled')
-      throw ValidationError.field(
-        'broadcastId',
-        `the broadcast is ${broadcast.status}: only a scheduled or sending one can be cancelled`,
-      );
+    const broadcast = await broadcastInChannel(ctx, tx, channel, broadcastId);
     const now = new Date();
-    await tx.nativeUpdate(
+    const cancelled = await tx.nativeUpdate(
       Broadcast,
-      { id: broadcast.id },
+      { id: broadcast.id, status: { $in: ['scheduled', 'preparing', 'sending'] } },
       { status: 'cancelled', completedAt: now, completedEventAt: now },
     );
-    await cancelQueuedSends(tx, { broadcastId: broadcast.id });
+    if (cancelled !== 1) {
+      const { status } = await tx.findOneOrFail(Broadcast, broadcast.id, { fields: ['status'], refresh: true });
+      throw ValidationError.field(
+        'broadcastId',
+        `the broadcast is ${status}: only a scheduled, preparing or sending one can be cancelled`,
+      );
+    }
+    await cancelQueuedSends(tx, jobs, { broadcastId: broadcast.id }, CANCELLED_IN_REPLY);
+    if (await hasQueuedSends(tx, { broadcastId: broadcast.id }))
+      await jobs.enqueueTask(tx, CANCEL_SENDS_QUEUE, { broadcastId: broadcast.id }, { share: channel.platformId });
     return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
   });
 }

@@ -5,6 +5,7 @@ import { exampleChannelId } from '../channels/index.js';
 import { BroadcastCountDelta } from './broadcast-count-delta.entity.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
 import { BROADCAST_SCHEDULER, broadcastSchedulerService } from './broadcast-scheduler.js';
+import { broadcastStopsService, cancelSendsTask, prepareTask } from './broadcast-tasks.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastsRouter } from './broadcast.router.js';
 import { broadcastsSeed } from './broadcast.seed.js';
@@ -13,7 +14,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Broadcasts: one approved template sent to an audience of a channel's contacts (labels, ids or all), now or at a
- * scheduled time, paced, with one recipient row per phone whose status follows WhatsApp's reports.
+ * scheduled time, prepared in the background (a few per platform at a time), paced, with one recipient row per
+ * phone whose status follows WhatsApp's reports.
  */
 export const broadcastsModule = defineModule({
   name: 'broadcasts',
@@ -24,7 +26,8 @@ export const broadcastsModule = defineModule({
     ),
   ],
   seed: [broadcastsSeed],
-  services: [broadcastSchedulerService],
+  services: [broadcastSchedulerService, broadcastStopsService],
+  jobs: () => ({ targets: [], tasks: [prepareTask, cancelSendsTask] }),
   demo: {
     broadcasts: [
       {

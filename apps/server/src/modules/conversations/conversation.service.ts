@@ -28,7 +28,7 @@ export interface MessagesQuery {
 const MESSAGE_COLUMNS = `m.msgid, m.direction, m.type, m.status, m.contact_id as "contactId", m."from", m."to",
   m.body as text, m.template_name as "templateName", m.media, m.reply_to as "replyTo",
   case when m.status = 'failed' and m.error_code is not null
-       then json_build_object('code', m.error_code, 'title', coalesce(m.error_title, '')) end as error,
+       then json_build_object('code', m.error_code, 'title', coalesce(m.error_title, '')) end as error, m.reason,
   m.automation_id as "automationId", m.broadcast_id as "broadcastId", ${isoTimestamp('m.created_at', 'createdAt')},
   ${isoTimestamp('m.updated_at', 'updatedAt')}`;
 
@@ -67,7 +67,7 @@ export async function listMessages(ctx: CallerContext, channelId: string, query:
   }
   const condition = where.join(' and ');
   const [data, [count]] = await Promise.all([
-    ctx.em.execute<(Message & { error: Message['error'] | null })[]>(
+    ctx.em.execute<(Message & { error: Message['error'] | null; reason: Message['reason'] | null })[]>(
       `select ${MESSAGE_COLUMNS} from messages m where ${condition}
         order by m.created_at desc, m.id desc limit ? offset ?`,
       [...params, query.limit, offsetOf(query)],
@@ -75,7 +75,11 @@ export async function listMessages(ctx: CallerContext, channelId: string, query:
     ctx.em.execute<{ total: number }[]>(`select count(*)::int as total from messages m where ${condition}`, params),
   ]);
   return {
-    data: data.map(({ error, ...message }): Message => (error ? { ...message, error } : message)),
+    data: data.map(({ error, reason, ...message }): Message => ({
+      ...message,
+      ...(error ? { error } : {}),
+      ...(reason ? { reason } : {}),
+    })),
     pagination: paginationOf(query.page, query.limit, count!.total),
   };
 }

@@ -6,6 +6,7 @@ import { SendDispatcher, SendPace } from './send-pace.entity.js';
 import { messagesRouter } from './message.router.js';
 import { messagesSeed } from './message.seed.js';
 import { MESSAGING, messagingService } from './messaging.js';
+import { BROADCAST_STOPS } from './broadcast-stops.port.js';
 import { sendDispatcher } from './outbox-dispatcher.js';
 
 export { wroteBefore } from './inbound-history.js';
@@ -26,7 +27,8 @@ export type {
 export { SendNotMadeError } from './messaging-provider.port.js';
 export { requireProvider, type MessagingProviders } from './messaging-providers.js';
 export { statusSink } from './status-sink.js';
-export { cancelQueuedSends, queueBulkSends, queueSend } from './outbox.js';
+export { cancelQueuedSends, hasQueuedSends, queueBulkSends, queueSend } from './outbox.js';
+export { BROADCAST_STOPS, type BroadcastStops } from './broadcast-stops.port.js';
 export { MESSAGING } from './messaging.js';
 export { recordOutbound } from './outbound-record.js';
 export { SESSION_WINDOWS, type SessionWindows } from './session-window.port.js';
@@ -47,7 +49,11 @@ export const messagesModule = defineModule({
   jobs: ({ config, services }) => ({
     targets: [],
     workers: [
-      sendDispatcher({ ratePerSecond: config.SEND_RATE_PER_CHANNEL, providers: () => services.get(MESSAGING) }),
+      sendDispatcher({
+        ratePerSecond: config.SEND_RATE_PER_CHANNEL,
+        providers: () => services.get(MESSAGING),
+        stops: () => services.get(BROADCAST_STOPS),
+      }),
     ],
     describe: { sendRatePerChannel: config.SEND_RATE_PER_CHANNEL },
   }),

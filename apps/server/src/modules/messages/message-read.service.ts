@@ -1,9 +1,10 @@
-import type { QueryResult } from '@mikro-orm/core';
 import { ValidationError } from '../../kit/errors.js';
 import type { CallerContext } from '../../kit/context.js';
+import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { findAccessibleMessage } from './message.service.js';
 import { requireProvider, type MessagingProviders } from './messaging-providers.js';
+import { movedTo, writeStatuses } from './status-writer.js';
 
 export interface ReadResult {
   msgid: string;
@@ -13,11 +14,13 @@ export interface ReadResult {
 
 /**
  * chat/message/read: as on WhatsApp, the message and every earlier unread inbound message of its conversation
- * become `read` (the conversation's unread count follows by trigger). The provider is told first, so a refusal
+ * become `read` (the conversation's unread count follows by trigger), through the status writer (customers'
+ * messages send no `message.status.updated`: the caller read them). The provider is told first, so a refusal
  * changes nothing here; a message already read is not reported again.
  */
 export async function markMessageRead(
   ctx: CallerContext,
+  jobs: JobQueue,
   providers: MessagingProviders,
   msgid: string,
 ): Promise<ReadResult> {
@@ -28,13 +31,18 @@ export async function markMessageRead(
   const channel = await ctx.em.findOneOrFail(Channel, message.channel.id, { fields: ['provider'] });
   await requireProvider(providers, channel.provider).markRead(channel.id, msgid);
   // Compared in SQL: the stored time has microseconds, a JavaScript Date would cut them off.
-  const { affectedRows: markedRead } = await ctx.em.execute<QueryResult>(
-    `update messages set status = 'read', updated_at = now()
-      where channel_id = ? and direction = 'inbound' and status <> 'read'
-        and ${message.contact ? 'contact_id = ?' : 'id = ?'}
-        and created_at <= (select created_at from messages where id = ?)`,
-    [message.channel.id, message.contact?.id ?? message.id, message.id],
-    'run',
+  const read = await ctx.em.transactional((tx) =>
+    writeStatuses(tx, jobs, {
+      sql: `select ${movedTo({ status: `'read'` })}
+              from messages m
+             where m.channel_id = ? and m.direction = 'inbound' and m.status <> 'read'
+               and ${message.contact ? 'm.contact_id = ?' : 'm.id = ?'}
+               and m.created_at <= (select created_at from messages where id = ?)
+             order by m.id
+               for update of m`,
+      params: [message.channel.id, message.contact?.id ?? message.id, message.id],
+    }),
   );
+  const markedRead = read.length;
   return { msgid, status: 'read', markedRead };
 }

@@ -43,10 +43,18 @@ const MessageSchema = defineEntity({
     broadcastId: p.uuid().nullable(),
     /** When the send pipeline may send it (queued, scheduled); null for messages outside the pipeline. */
     dueAt: p.datetime().nullable(),
-    /** The pipeline's reason for `failed` (`outcome_unknown`) or `cancelled` (`cancelled`); null otherwise. */
+    /**
+     * The pipeline's reason for `failed` (`outcome_unknown`) or `cancelled` (`cancelled`, `contact_unsubscribed`,
+     * `contact_blocked`); null otherwise.
+     */
     reason: p.string().length(40).nullable(),
-    /** The dispatcher that claimed it for its provider call (`send_dispatchers`), while `sending`. */
+    /**
+     * The dispatcher (`send_dispatchers`) that reserved it for its provider call: while still queued or scheduled,
+     * until its slot's hand-over, then while `sending`.
+     */
     sendingBy: p.uuid().nullable(),
+    /** The send needs the contact's consent at its turn (a MARKETING template, a broadcast's): checked at hand-over. */
+    needsConsent: p.boolean().default(false),
     templateName: p.string().length(200).nullable(),
     language: p.string().length(20).nullable(),
     variables: p.json<string[]>().nullable(),
@@ -83,6 +91,12 @@ const MessageSchema = defineEntity({
       expression:
         'create index "messages_outbox_index" on "messages" ("channel_id", "due_at") ' +
         "where \"status\" in ('queued', 'scheduled', 'sending')",
+    },
+    // The sends a dispatcher holds (reserved or in a provider call): what a dead or stopping one leaves is found
+    // without reading the outbox.
+    {
+      name: 'messages_held_index',
+      expression: 'create index "messages_held_index" on "messages" ("sending_by") where "sending_by" is not null',
     },
     {
       name: 'messages_broadcast_index',

@@ -7,7 +7,7 @@ import { cancelScheduledMessage, findMessageStatus } from './message.service.js'
 import { MESSAGING } from './messaging.js';
 import { SESSION_WINDOWS } from './session-window.port.js';
 
-export function messagesRouter({ em, logger, services }: RouteDeps) {
+export function messagesRouter({ em, logger, jobs, services }: RouteDeps) {
   const providers = services.get(MESSAGING);
   const windows = services.get(SESSION_WINDOWS);
   return {
@@ -17,7 +17,7 @@ export function messagesRouter({ em, logger, services }: RouteDeps) {
     })),
     cancel: implement<typeof contract.workspace.chat.message.cancel>(em, logger, async ({ msgid }, ctx) => ({
       success: true,
-      data: await cancelScheduledMessage(ctx, msgid),
+      data: await cancelScheduledMessage(ctx, jobs, msgid),
       message: 'Scheduled message cancelled',
     })),
     send: implement<typeof contract.workspace.chat.message.send>(em, logger, async ({ channelId, ...send }, ctx) => {
@@ -27,7 +27,7 @@ export function messagesRouter({ em, logger, services }: RouteDeps) {
     }),
     read: implement<typeof contract.workspace.chat.message.read>(em, logger, async ({ msgid }, ctx) => ({
       success: true,
-      data: await markMessageRead(ctx, providers, msgid),
+      data: await markMessageRead(ctx, jobs, providers, msgid),
     })),
   };
 }

@@ -1,5 +1,10 @@
+import {
+  type MessageCancelResult,
+  type MessageMedia,
+  type MessageReason,
+  type MessageStatus,
+} from '@switchboard/contract';
 import { timeOrderedUuid } from '../../kit/columns.js';
-import { type MessageCancelResult, type MessageMedia, type MessageStatus } from '@switchboard/contract';
 import { BadRequestError, ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
@@ -8,6 +13,7 @@ import { authorizedChannelIds } from '../channels/index.js';
 import { Message } from './message.entity.js';
 import { MESSAGE_RECEIVED, queueMessageEvent, type MessageReceivedData } from './message-events.js';
 import { applyOptOutWords } from './opt-out.js';
+import { movedTo, writeStatuses } from './status-writer.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
@@ -30,6 +36,7 @@ export async function findAccessibleMessage(ctx: CallerContext, msgid: string) {
         'type',
         'errorCode',
         'errorTitle',
+        'reason',
         'channel',
         'contact',
         'createdAt',
@@ -44,24 +51,38 @@ export async function findAccessibleMessage(ctx: CallerContext, msgid: string) {
 
 export async function findMessageStatus(ctx: CallerContext, msgid: string): Promise<MessageStatus> {
   const message = await findAccessibleMessage(ctx, msgid);
-  const { status, errorCode, errorTitle } = message;
+  const { status, errorCode, errorTitle, reason } = message;
   const error =
     status === 'failed' && typeof errorCode === 'number' ? { error: { code: errorCode, title: errorTitle ?? '' } } : {};
-  return { msgid: message.msgid, status, direction: message.direction, type: message.type, ...error };
+  return {
+    msgid: message.msgid,
+    status,
+    direction: message.direction,
+    type: message.type,
+    ...error,
+    ...(reason ? { reason: reason as MessageReason } : {}),
+  };
 }
 
 /**
- * chat/message/cancel: a scheduled message of the caller's channels becomes `cancelled` (never sent). The UPDATE is
- * conditional, so a message the dispatcher claimed a moment before is not cancelled: it is being sent (400).
+ * chat/message/cancel: a scheduled message of the caller's channels becomes `cancelled` (never sent), through the
+ * status writer (so `message.status.updated` says so). The move is conditional, so a message the dispatcher handed
+ * over a moment before is not cancelled: it is being sent (400).
  */
-export async function cancelScheduledMessage(ctx: CallerContext, msgid: string): Promise<MessageCancelResult> {
+export async function cancelScheduledMessage(
+  ctx: CallerContext,
+  jobs: JobQueue,
+  msgid: string,
+): Promise<MessageCancelResult> {
   const message = await findAccessibleMessage(ctx, msgid);
-  const cancelled = await ctx.em.nativeUpdate(
-    Message,
-    { id: message.id, status: 'scheduled' },
-    { status: 'cancelled', reason: 'cancelled', updatedAt: new Date() },
+  const cancelled = await ctx.em.transactional((tx) =>
+    writeStatuses(tx, jobs, {
+      sql: `select ${movedTo({ status: `'cancelled'`, reason: `'cancelled'` })}
+              from messages m where m.id = ? and m.status = 'scheduled' for update of m`,
+      params: [message.id],
+    }),
   );
-  if (cancelled !== 1) {
+  if (cancelled.length !== 1) {
     const now = await ctx.em.findOneOrFail(Message, message.id, { fields: ['status'] });
     throw new BadRequestError(
       'message_not_scheduled',

@@ -1,28 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../kit/errors.js';
-import type { BackgroundWorker, RunningWorker } from '../../kit/jobs.js';
+import type { BackgroundWorker, JobQueue, RunningWorker } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
+import type { BroadcastStops } from './broadcast-stops.port.js';
 import { SendNotMadeError } from './messaging-provider.port.js';
 import type { MessagingProviders } from './messaging-providers.js';
 import {
+  abandonedMoves,
   beat,
   channelsWithDueSends,
-  forget,
   claimDueSends,
-  endAbandonedSends,
+  forget,
+  handOverMoves,
   HEARTBEAT_STALE_SECONDS,
   outboxBacklog,
-  recordSendOutcomes,
+  outcomeMoves,
+  releaseAbandonedClaims,
   type ClaimedSend,
   type SendOutcome,
 } from './outbox-rows.js';
 import { channelPaceKey, returnSendSlots, sleepUntil, takeSendSlots } from './send-pace.js';
+import { writeStatuses } from './status-writer.js';
 
 export interface DispatcherOptions {
   /** The channel's budget, messages a second (SEND_RATE_PER_CHANNEL). */
   ratePerSecond: number;
   providers: () => MessagingProviders;
+  /** Which broadcasts were cancelled (the broadcasts module answers). */
+  stops: () => BroadcastStops;
 }
 
 /** How often the dispatcher looks for channels with due messages (scheduled ones come due by the clock). */
@@ -33,7 +39,7 @@ const BATCH_SECONDS = 0.2;
 const MAX_BATCH = 500;
 /** Batches of one channel whose calls may still be running while the next is claimed. */
 const BATCHES_IN_FLIGHT = 4;
-const RECORD_RETRY_MS = 500;
+const STORE_RETRY_MS = 500;
 
 /** Meta's code in a provider error's text, `(code 131026…)` (whatsapp/graph-errors.ts writes it so). */
 const PROVIDER_CODE = /\(code (\d+)/;
@@ -84,26 +90,58 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend): P
 /**
  * The send pipeline's dispatcher, one per instance with the worker. Each channel with due messages is drained by
  * its own loop (a channel's backlog never holds up another's): take a batch of slots from the channel's budget,
- * claim that many due messages (`sending`, committed), make the calls at their slots, record the answers in one
- * statement. A heartbeat tells other instances it is alive; a dead one's claimed messages end `outcome_unknown`.
+ * reserve that many due messages, and as each slot comes hand its message over (`sending`, committed; or
+ * `cancelled` when its broadcast was cancelled or its contact's consent is gone) and make the call at once; record
+ * the answers in one statement per batch. A heartbeat tells other instances it is alive; a dead one's messages in a
+ * call end `outcome_unknown`, its reservations are released.
  */
 export function sendDispatcher(options: DispatcherOptions): BackgroundWorker {
   return {
     name: 'send dispatcher',
-    start: ({ em, logger }) => startDispatcher(em, logger.child({ component: 'send-dispatcher' }), options),
+    start: ({ em, jobs, logger }) => startDispatcher(em, jobs, logger.child({ component: 'send-dispatcher' }), options),
   };
 }
 
-/** What every part of one dispatcher shares; `stopping` ends its lanes after their current batch. */
+/**
+ * What every part of one dispatcher shares; `stopping` ends its lanes after their current batch, `gone` (the stop's
+ * time is up: the pool closes next) ends the retries of what could not be stored, as a crash would.
+ */
 interface Dispatch {
   id: string;
   em: () => EntityManager;
+  jobs: JobQueue;
   log: Logger;
   options: DispatcherOptions;
   stopping: boolean;
+  gone: boolean;
 }
 
-function heartbeatOf({ id, em, log }: Dispatch): () => Promise<void> {
+/**
+ * Runs `store` until PostgreSQL takes it (an outage waits here; a live dispatcher's heartbeat resumes with it), or
+ * until the dispatcher is gone: what it leaves is then another instance's to end, as after a crash (a send handed
+ * over ends `outcome_unknown`, one only reserved is released).
+ */
+async function untilStored<T>(dispatch: Dispatch, what: string, messages: number, store: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await store();
+    } catch (error) {
+      if (dispatch.gone) throw error;
+      dispatch.log.warn({ reason: (error as Error).message, messages }, `${what} failed; retrying`);
+      await sleepUntil(Date.now() + STORE_RETRY_MS);
+    }
+  }
+}
+
+/** Ends the sends of dispatchers that died in a call (`outcome_unknown`) and frees those they only reserved. */
+async function endAbandoned({ em, jobs }: Dispatch): Promise<number> {
+  const ended = await em().transactional((tx) => writeStatuses(tx, jobs, abandonedMoves(HEARTBEAT_STALE_SECONDS)));
+  await releaseAbandonedClaims(em(), HEARTBEAT_STALE_SECONDS);
+  return ended.length;
+}
+
+function heartbeatOf(dispatch: Dispatch): () => Promise<void> {
+  const { id, em, log } = dispatch;
   let healthySince: number | undefined;
   return async () => {
     try {
@@ -112,7 +150,7 @@ function heartbeatOf({ id, em, log }: Dispatch): () => Promise<void> {
       // Declaring others dead needs our own view to be trustworthy: after an outage every heartbeat is stale, so
       // wait until live dispatchers have had time to beat again.
       if (Date.now() - healthySince >= 2 * HEARTBEAT_EVERY_MS) {
-        const ended = await endAbandonedSends(em());
+        const ended = await endAbandoned(dispatch);
         if (ended > 0)
           log.warn({ ended }, 'messages of a dispatcher that died mid-send recorded failed (outcome_unknown)');
       }
@@ -123,27 +161,50 @@ function heartbeatOf({ id, em, log }: Dispatch): () => Promise<void> {
   };
 }
 
-/** Records until PostgreSQL takes it (an outage waits here; the heartbeat of a live dispatcher resumes with it). */
-async function record({ id, em, log }: Dispatch, outcomes: SendOutcome[]) {
-  for (;;) {
-    try {
-      return await recordSendOutcomes(em(), id, outcomes);
-    } catch (error) {
-      log.warn({ reason: (error as Error).message, messages: outcomes.length }, 'recording sends failed; retrying');
-      await sleepUntil(Date.now() + RECORD_RETRY_MS);
-    }
-  }
+/**
+ * Hands the sends whose slot has come over, in one transaction: the broadcasts they belong to are locked against a
+ * cancel (which waits for this, or this for it), then each becomes `sending` or `cancelled` (handOverMoves). Returns
+ * the ids to call.
+ */
+function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Set<string>> {
+  const { id, em, jobs, options } = dispatch;
+  const broadcasts = [...new Set(group.flatMap((send) => (send.broadcast_id ? [send.broadcast_id] : [])))];
+  return untilStored(dispatch, 'handing sends over', group.length, () =>
+    em().transactional(async (tx) => {
+      const stopped = broadcasts.length ? await options.stops().stoppedOf(tx, broadcasts) : [];
+      const moves = handOverMoves(
+        id,
+        group.map((send) => send.id),
+        stopped,
+      );
+      const changes = await writeStatuses(tx, jobs, moves);
+      return new Set(changes.filter((change) => change.status === 'sending').map((change) => change.id));
+    }),
+  );
 }
 
+/**
+ * A reserved batch: as their slots come, the sends are handed over together (every one whose slot has come, so a
+ * busy moment makes one hand-over of several) and called at once; then the answers are recorded in one statement.
+ */
 async function sendBatch(dispatch: Dispatch, claimed: ClaimedSend[], startMs: number, spacingMs: number) {
-  const calls = claimed.map(async (send, index) => {
-    await sleepUntil(startMs + index * spacingMs);
-    return callProvider(dispatch.options.providers(), send);
-  });
+  const calls: Promise<SendOutcome>[] = [];
+  for (let next = 0; next < claimed.length;) {
+    await sleepUntil(startMs + next * spacingMs);
+    const come = Math.min(claimed.length, Math.max(next + 1, Math.floor((Date.now() - startMs) / spacingMs) + 1));
+    const group = claimed.slice(next, come);
+    next = come;
+    const handed = await handOver(dispatch, group);
+    for (const send of group) if (handed.has(send.id)) calls.push(callProvider(dispatch.options.providers(), send));
+  }
   const outcomes = await Promise.all(calls);
   const notMade = outcomes.filter((outcome) => outcome.status === 'queued').length;
   if (notMade > 0) dispatch.log.warn({ messages: notMade }, 'sends the provider could not start; queued again');
-  await record(dispatch, outcomes);
+  if (outcomes.length === 0) return;
+  const { id, em, jobs } = dispatch;
+  await untilStored(dispatch, 'recording sends', outcomes.length, () =>
+    em().transactional((tx) => writeStatuses(tx, jobs, outcomeMoves(id, outcomes))),
+  );
 }
 
 /** One channel's lane: claims and sends its due messages at the channel's pace until none are left. */
@@ -169,8 +230,16 @@ async function drain(dispatch: Dispatch, channelId: string) {
   await Promise.all(inFlight);
 }
 
-function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOptions): RunningWorker {
-  const dispatch: Dispatch = { id: randomUUID(), em: () => root.fork(), log, options, stopping: false };
+function startDispatcher(root: EntityManager, jobs: JobQueue, log: Logger, options: DispatcherOptions): RunningWorker {
+  const dispatch: Dispatch = {
+    id: randomUUID(),
+    em: () => root.fork(),
+    jobs,
+    log,
+    options,
+    stopping: false,
+    gone: false,
+  };
   const { id, em } = dispatch;
   const lanes = new Map<string, Promise<void>>();
 
@@ -213,7 +282,9 @@ function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOp
         Promise.all([discovering, ...lanes.values()]).then(() => true),
         timeout.then(() => false),
       ]);
-      // Nothing of ours is left `sending`: a restarted instance need not wait for this heartbeat to go stale.
+      dispatch.gone = true;
+      // Nothing of ours is left `sending` or reserved: a restarted instance need not wait for this heartbeat to go
+      // stale.
       if (drained) await forget(em(), id).catch(() => undefined);
     },
   };

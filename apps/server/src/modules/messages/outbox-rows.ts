@@ -1,11 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Backlog } from '../../kit/jobs.js';
 import type { MessageMedia, MessageType } from '@switchboard/contract';
+import { movedTo, type StatusMoves } from './status-writer.js';
 
 /** A claimed message, as its provider call needs it. */
 export interface ClaimedSend {
   id: string;
   channel_id: string;
+  /** The broadcast it belongs to: its hand-over waits for, and stops at, the broadcast's cancel. */
+  broadcast_id: string | null;
   to: string;
   type: MessageType;
   provider: string;
@@ -24,10 +27,16 @@ export type SendOutcome =
   | { id: string; status: 'failed'; errorCode: number | null; errorTitle: string | null; reason: string | null }
   | { id: string; status: 'queued' };
 
+/** A dispatcher that has beaten within HEARTBEAT_STALE_SECONDS (`?`: the seconds); `m.sending_by` names it. */
+const LIVE_DISPATCHER = `exists (select 1 from "send_dispatchers" as d
+  where d."id" = m."sending_by" and d."seen_at" > now() - make_interval(secs => ?))`;
+
 /**
- * Claims up to `limit` of a channel's due messages for one dispatcher: `sending`, committed before any call is
- * made (the statement is its own transaction), so a message is claimed once. SKIP LOCKED lets instances claim side
- * by side; oldest due first.
+ * Reserves up to `limit` of a channel's due messages for one dispatcher: its id in `sending_by`, their status still
+ * `queued` or `scheduled` until each is handed over at its slot (handOverMoves), so cancelling one meanwhile needs no
+ * dispatcher's help. The statement is its own transaction; SKIP LOCKED lets instances claim side by side, and a
+ * reserved message is not claimed again; oldest due first. Returns what the calls need, the quoted message looked up
+ * within the channel.
  */
 export async function claimDueSends(
   em: EntityManager,
@@ -36,54 +45,105 @@ export async function claimDueSends(
   limit: number,
 ): Promise<ClaimedSend[]> {
   return em.execute<ClaimedSend[]>(
-    `update "messages" as m set "status" = 'sending', "sending_by" = ?, "updated_at" = now()
+    `update "messages" as m set "sending_by" = ?
       where m."id" in (
-        select "id" from "messages" where "channel_id" = ? and "status" in ('queued', 'scheduled') and "due_at" <= now()
-        order by "due_at" limit ? for update skip locked)
-      returning m."id", m."channel_id", m."to", m."type", m."provider", m."template_name", m."language",
-        m."variables", m."body", m."media",
-        (select q."provider_message_id" from "messages" as q where q."msgid" = m."reply_to") as reply_to_provider_id`,
+        select "id" from "messages"
+         where "channel_id" = ? and "status" in ('queued', 'scheduled') and "sending_by" is null and "due_at" <= now()
+         order by "due_at" limit ? for update skip locked)
+      returning m."id", m."channel_id", m."broadcast_id", m."to", m."type", m."provider", m."template_name",
+        m."language", m."variables", m."body", m."media",
+        (select q."provider_message_id" from "messages" as q
+          where q."msgid" = m."reply_to" and q."channel_id" = m."channel_id") as reply_to_provider_id`,
     [dispatcherId, channelId, limit],
   );
 }
 
 /**
- * Records a batch's outcomes in one statement, only on rows this dispatcher still holds (`sending`, its id): a row
- * another dispatcher declared `outcome_unknown` meanwhile keeps that verdict. A send not made goes back to `queued`
- * (its due time kept, so it is claimed again first, at a slot of the budget), or to `cancelled` when its broadcast
- * was cancelled while it was claimed (cancelQueuedSends left that reason on it).
+ * The hand-over of reserved messages whose slot has come, as the status writer's moves: each still reserved by this
+ * dispatcher and still queued or scheduled becomes `sending` (its call is made once this commits), or `cancelled`
+ * instead: reason `cancelled` when its broadcast was stopped (`stoppedBroadcasts`), `contact_<status>` when it needs
+ * consent (a MARKETING template, a broadcast's send) and its contact is no longer `active`.
  */
-export async function recordSendOutcomes(
-  em: EntityManager,
-  dispatcherId: string,
-  outcomes: readonly SendOutcome[],
-): Promise<void> {
-  if (outcomes.length === 0) return;
+export function handOverMoves(dispatcherId: string, ids: readonly string[], stoppedBroadcasts: string[]): StatusMoves {
+  return {
+    sql: `select ${movedTo({ status: `case when w.why is null then 'sending' else 'cancelled' end`, reason: 'w.why' })}
+            from "messages" as m
+            left join "contacts" as c on c."id" = m."contact_id"
+           cross join lateral (select case when m."broadcast_id" = any(?::uuid[]) then 'cancelled'
+                                           when m."needs_consent" and c."status" <> 'active'
+                                           then 'contact_' || c."status" end as why) as w
+           where m."id" = any(?::uuid[]) and m."status" in ('queued', 'scheduled') and m."sending_by" = ?
+           order by m."id"
+             for update of m`,
+    params: [`{${stoppedBroadcasts.join(',')}}`, `{${ids.join(',')}}`, dispatcherId],
+  };
+}
+
+/**
+ * A batch's outcomes as the status writer's moves, only on rows this dispatcher still holds (`sending`, its id): a
+ * row another dispatcher declared `outcome_unknown` meanwhile keeps that verdict. A send not made goes back to
+ * `queued`, released, its due time kept, so it is claimed again first (and stopped at its hand-over if its broadcast
+ * was cancelled meanwhile).
+ */
+export function outcomeMoves(dispatcherId: string, outcomes: readonly SendOutcome[]): StatusMoves {
   const rows = outcomes.map((outcome) => {
     if (outcome.status === 'accepted') return { id: outcome.id, status: 'accepted', pid: outcome.providerMessageId };
     if (outcome.status === 'queued') return { id: outcome.id, status: 'queued' };
     const { errorCode: code, errorTitle: title, reason } = outcome;
     return { id: outcome.id, status: 'failed', code, title, reason };
   });
-  await em.execute(
-    `update "messages" as m set
-        "status" = case when v."status" = 'queued' and m."reason" = 'cancelled' then 'cancelled' else v."status" end,
-        "reason" = case when v."status" = 'queued' then m."reason" else v."reason" end,
-        "provider_message_id" = v."pid", "error_code" = v."code", "error_title" = v."title", "sending_by" = null,
-        "updated_at" = now()
-      from jsonb_to_recordset(?::jsonb) as v("id" uuid, "status" text, "pid" text, "code" int, "title" text,
-        "reason" text)
-      where m."id" = v."id" and m."status" = 'sending' and m."sending_by" = ?`,
-    [JSON.stringify(rows), dispatcherId],
-    'run',
-  );
+  return {
+    sql: `select ${movedTo({
+      status: 'o."status"',
+      reason: 'o."reason"',
+      errorCode: 'o."code"',
+      errorTitle: 'o."title"',
+      providerMessageId: 'o."pid"',
+    })}
+            from jsonb_to_recordset(?::jsonb) as o("id" uuid, "status" text, "pid" text, "code" int, "title" text,
+              "reason" text)
+            join "messages" as m on m."id" = o."id"
+           where m."status" = 'sending' and m."sending_by" = ?
+           order by m."id"
+             for update of m`,
+    params: [JSON.stringify(rows), dispatcherId],
+  };
 }
 
-/** Channels with a message due now, in no particular order (each is drained on its own). */
+/**
+ * The messages whose dispatcher died between handing them over and recording the provider's answer, as the status
+ * writer's moves: the call may or may not have happened, so they are `failed` with reason `outcome_unknown`, never
+ * sent again.
+ */
+export const abandonedMoves = (staleSeconds: number): StatusMoves => ({
+  sql: `select ${movedTo({ status: `'failed'`, reason: `'outcome_unknown'` })}
+          from "messages" as m
+         where m."status" = 'sending' and m."sending_by" is not null and not ${LIVE_DISPATCHER}
+         order by m."id"
+           for update of m`,
+  params: [staleSeconds],
+});
+
+/**
+ * Releases the reservations of dispatchers that died before handing their messages over (never sent: they are
+ * claimed again), and forgets dispatchers long gone. Not a status change: they stay queued or scheduled.
+ */
+export async function releaseAbandonedClaims(em: EntityManager, staleSeconds: number): Promise<void> {
+  await em.execute(
+    `update "messages" as m set "sending_by" = null
+      where m."status" in ('queued', 'scheduled') and m."sending_by" is not null and not ${LIVE_DISPATCHER}`,
+    [staleSeconds],
+    'run',
+  );
+  await em.execute(`delete from "send_dispatchers" where "seen_at" < now() - interval '1 day'`, [], 'run');
+}
+
+/** Channels with an unreserved message due now, in no particular order (each is drained on its own). */
 export async function channelsWithDueSends(em: EntityManager): Promise<string[]> {
   const rows = await em.execute<{ id: string }[]>(
     `select c."id" from "channels" as c where exists (select 1 from "messages" as m
-      where m."channel_id" = c."id" and m."status" in ('queued', 'scheduled') and m."due_at" <= now())`,
+      where m."channel_id" = c."id" and m."status" in ('queued', 'scheduled') and m."sending_by" is null
+        and m."due_at" <= now())`,
   );
   return rows.map((row) => row.id);
 }
@@ -100,26 +160,14 @@ export async function beat(em: EntityManager, dispatcherId: string): Promise<voi
   );
 }
 
-/** A dispatcher stopping cleanly: nothing of its own is left in a provider call. */
+/** A dispatcher stopping cleanly: nothing of its own is left in a provider call, and its reservations are released. */
 export async function forget(em: EntityManager, dispatcherId: string): Promise<void> {
-  await em.execute(`delete from "send_dispatchers" where "id" = ?`, [dispatcherId], 'run');
-}
-
-/**
- * Ends the messages whose dispatcher died between claiming them and recording the provider's answer: the call may
- * or may not have happened, so they are `failed` with reason `outcome_unknown`, never sent again. Also forgets
- * dispatchers long gone. Returns how many messages it ended.
- */
-export async function endAbandonedSends(em: EntityManager): Promise<number> {
-  const { affectedRows } = await em.execute<{ affectedRows: number }>(
-    `update "messages" set "status" = 'failed', "reason" = 'outcome_unknown', "sending_by" = null, "updated_at" = now()
-      where "status" = 'sending' and not exists (select 1 from "send_dispatchers" as d
-        where d."id" = "messages"."sending_by" and d."seen_at" > now() - make_interval(secs => ?))`,
-    [HEARTBEAT_STALE_SECONDS],
+  await em.execute(
+    `update "messages" set "sending_by" = null where "sending_by" = ? and "status" in ('queued', 'scheduled')`,
+    [dispatcherId],
     'run',
   );
-  await em.execute(`delete from "send_dispatchers" where "seen_at" < now() - interval '1 day'`, [], 'run');
-  return affectedRows;
+  await em.execute(`delete from "send_dispatchers" where "id" = ?`, [dispatcherId], 'run');
 }
 
 /** The pipeline's work: due (queued, due scheduled, or in a provider call) and later (scheduled ahead). */

@@ -2,9 +2,11 @@ import type { QueryResult } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MessageMedia, MessageType } from '@switchboard/contract';
 import { TIME_ORDERED_UUID_SQL, timeOrderedUuid } from '../../kit/columns.js';
+import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
 import { Message } from './message.entity.js';
+import { movedTo, writeStatuses } from './status-writer.js';
 
 /**
  * The msgid of a message the pipeline sends later: the API's id for it from the start (the provider's comes later).
@@ -33,6 +35,8 @@ export interface QueuedSend {
   broadcastId?: string | null;
   /** Absent: queued for now. Present: `scheduled` until then. */
   scheduledAt?: Date;
+  /** A MARKETING template: sent only if the contact is still `active` when its turn comes. */
+  needsConsent?: boolean;
 }
 
 async function channelProvider(tx: EntityManager, channelId: string): Promise<string> {
@@ -72,6 +76,7 @@ export async function queueSend(
     broadcastId: send.broadcastId ?? null,
     provider,
     dueAt,
+    needsConsent: send.needsConsent ?? false,
   });
   return { id, msgid, dueAt };
 }
@@ -96,14 +101,16 @@ export interface BulkSends {
 /**
  * Queues many template sends in one INSERT … SELECT in the caller's transaction (a broadcast's start). Their due
  * times follow `position` at the broadcast's rate, which is how that rate is kept; the channel's budget applies on
- * top. Returns how many were queued.
+ * top. Each needs the contact's consent when its turn comes (a broadcast skips contacts no longer `active`, whatever
+ * the template's category). Returns how many were queued.
  */
 export async function queueBulkSends(tx: EntityManager, spec: BulkSends): Promise<number> {
   const provider = await channelProvider(tx, spec.channelId);
   const sql = `insert into "messages" ("id", "channel_id", "msgid", "direction", "type", "status", "to", "contact_id",
-      "template_name", "language", "variables", "provider", "broadcast_id", "due_at", "created_at", "updated_at")
+      "template_name", "language", "variables", "provider", "broadcast_id", "needs_consent", "due_at", "created_at",
+      "updated_at")
     select ${TIME_ORDERED_UUID_SQL}, ?, ${PIPELINE_MSGID_SQL}, 'outbound', 'template', 'queued', r."phone",
-      r."contact_id", ?, ?, r."variables", ?, ?,
+      r."contact_id", ?, ?, r."variables", ?, ?, true,
       ?::timestamptz + make_interval(secs => (row_number() over (order by r."position") - 1)::float8 / ?::float8),
       now(), now()
     from (${spec.recipients.sql}) as r`;
@@ -122,16 +129,29 @@ export async function queueBulkSends(tx: EntityManager, spec: BulkSends): Promis
 }
 
 /**
- * Cancels a broadcast's sends that no dispatcher has claimed yet (`queued`, `scheduled` → `cancelled`, reason
- * `cancelled`); claimed ones finish their call. Returns how many were cancelled.
+ * Cancels up to `limit` of a broadcast's sends not handed over yet (`queued`, `scheduled` → `cancelled`, reason
+ * `cancelled`) through the status writer, in the caller's transaction; rows a hand-over holds this instant are left
+ * for it (it finds the broadcast stopped). Returns how many it cancelled.
  */
-export async function cancelQueuedSends(tx: EntityManager, filter: { broadcastId: string }): Promise<number> {
-  // A claimed send whose provider call turns out not to have been made goes back to the outbox unless this mark
-  // (a reason, not a status: it stays `sending`) says it was cancelled meanwhile (recordSendOutcomes).
-  await tx.nativeUpdate(Message, { broadcastId: filter.broadcastId, status: 'sending' }, { reason: 'cancelled' });
-  return tx.nativeUpdate(
-    Message,
-    { broadcastId: filter.broadcastId, status: { $in: ['queued', 'scheduled'] } },
-    { status: 'cancelled', reason: 'cancelled', updatedAt: new Date() },
-  );
+export async function cancelQueuedSends(
+  tx: EntityManager,
+  jobs: JobQueue,
+  filter: { broadcastId: string },
+  limit: number,
+): Promise<number> {
+  const changes = await writeStatuses(tx, jobs, {
+    sql: `select ${movedTo({ status: `'cancelled'`, reason: `'cancelled'` })}
+            from "messages" as m
+           where m."broadcast_id" = ? and m."status" in ('queued', 'scheduled')
+           limit ?
+             for update of m skip locked`,
+    params: [filter.broadcastId, limit],
+  });
+  return changes.length;
+}
+
+/** Whether a broadcast has sends not handed over yet. */
+export async function hasQueuedSends(tx: EntityManager, filter: { broadcastId: string }): Promise<boolean> {
+  const where = { broadcastId: filter.broadcastId, status: { $in: ['queued' as const, 'scheduled' as const] } };
+  return (await tx.findOne(Message, where, { fields: ['id'] })) !== null;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryStatus } from './messaging-provider.port.js';
-import { nextStatus, statusesReplacedBy } from './status-order.js';
+import { nextStatus, statusesMovingTo, statusesReplacedBy } from './status-order.js';
 
 const ALL: DeliveryStatus[] = ['accepted', 'sent', 'delivered', 'read', 'failed'];
 
@@ -51,5 +51,17 @@ describe('statusesReplacedBy', () => {
     expect(statusesReplacedBy('delivered')).toEqual(['accepted', 'sent', 'failed']);
     expect(statusesReplacedBy('read')).toEqual(['accepted', 'sent', 'delivered', 'failed']);
     expect(statusesReplacedBy('failed')).toEqual(['accepted', 'sent']);
+  });
+});
+
+describe('statusesMovingTo', () => {
+  it('adds the send pipeline’s moves to the provider’s rule', () => {
+    expect(statusesMovingTo('sending')).toEqual(['queued', 'scheduled']);
+    expect(statusesMovingTo('queued')).toEqual(['sending']);
+    expect(statusesMovingTo('cancelled')).toEqual(['queued', 'scheduled']);
+    expect(statusesMovingTo('accepted')).toEqual(['sending']);
+    expect(statusesMovingTo('failed')).toEqual(['sending', 'accepted', 'sent']);
+    expect(statusesMovingTo('delivered')).toEqual(statusesReplacedBy('delivered'));
+    expect(statusesMovingTo('scheduled')).toEqual([]);
   });
 });

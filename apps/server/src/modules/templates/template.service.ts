@@ -147,6 +147,7 @@ export async function sendTemplate(
       contactId: null,
       automationId: options.automationId ?? null,
       scheduledAt,
+      needsConsent: template.category === 'MARKETING',
     });
     return scheduledAt
       ? { msgid: queued.msgid, status: 'scheduled', scheduledAt: scheduledAt.toISOString(), ...reply }

@@ -1,0 +1,129 @@
+import pg from 'pg';
+import { describe, expect } from 'vitest';
+import { sql } from '../helpers/database.js';
+import { seedAudience } from './broadcast-audiences.js';
+import { started } from './broadcast-waits.js';
+import { countsSum, orderUpdate, whatsAppBroadcasts } from './whatsapp-broadcasts.js';
+
+/**
+ * Cancelling a large broadcast (issue #38): the reply comes in bounded time, no send starts after it, and every
+ * recipient not sent ends `skipped` with reason `cancelled`.
+ */
+const { test, sendsTo } = await whatsAppBroadcasts([]);
+
+const RECIPIENTS = 10_000;
+/** Fast enough that a dispatcher's batch of sends is always under way when the cancel lands. */
+const RATE = 20;
+
+describe('cancelling a 10,000-recipient broadcast', { timeout: 180_000 }, () => {
+  test('plans no statement of the messages’ triggers for tiny inputs: 0 rows then thousands on one connection', async ({
+    server,
+    wa,
+    client,
+    until,
+  }) => {
+    const { labelId } = await seedAudience(server.databaseUrl, wa.waChannelId, 'planned', RECIPIENTS, 15_570_000_000);
+    const { data } = await client.broadcasts.manage(
+      orderUpdate(wa.waChannelId, 'Planned', { labelIds: [labelId] }, { ratePerSecond: 1 }),
+    );
+    await until(data.id, started, 60_000);
+    // PL/pgSQL plans a trigger's statements on their first run in a connection and keeps the plan: after an update
+    // of no row, a plan joining the transition tables to each other compared every changed row with every other.
+    const connection = new pg.Client({ connectionString: server.databaseUrl });
+    await connection.connect();
+    try {
+      await connection.query('begin');
+      await connection.query(`set local statement_timeout = '60s'`);
+      await connection.query(`update messages set status = 'cancelled' where broadcast_id = $1 and false`, [data.id]);
+      const began = Date.now();
+      // Not due for minutes: no dispatcher holds them.
+      const moved = await connection.query(
+        `update messages set status = 'cancelled', reason = 'cancelled'
+          where broadcast_id = $1 and status = 'queued' and due_at > now() + interval '5 minutes'`,
+        [data.id],
+      );
+      const ms = Date.now() - began;
+      expect(moved.rowCount).toBeGreaterThan(RECIPIENTS - 400);
+      const [skipped] = (
+        await connection.query<{ n: number }>(
+          `select count(*)::int as n from broadcast_recipients where broadcast_id = $1 and status = 'skipped'`,
+          [data.id],
+        )
+      ).rows;
+      expect(skipped!.n).toBe(moved.rowCount);
+      // Linear: a couple of seconds on a busy machine, where the quadratic plan took minutes.
+      expect(ms).toBeLessThan(20_000);
+    } finally {
+      await connection.query('rollback');
+      await connection.end();
+    }
+    await client.broadcasts.manage({ channelId: wa.waChannelId, action: 'cancel', broadcastId: data.id });
+  });
+
+  test('stops before the reply: no Graph call after it, the unsent skipped (cancelled), the counts add up', async ({
+    server,
+    wa,
+    client,
+    until,
+  }) => {
+    const { labelId, phones } = await seedAudience(
+      server.databaseUrl,
+      wa.waChannelId,
+      'stopped',
+      RECIPIENTS,
+      15_580_000_000,
+    );
+    const { data } = await client.broadcasts.manage(
+      orderUpdate(wa.waChannelId, 'Stopped', { labelIds: [labelId] }, { ratePerSecond: RATE }),
+    );
+    await until(data.id, (b) => b.counts.sent >= 10, 60_000);
+    // Warms the pool's connections with a small update of messages just before (the pool hands out the connection
+    // used last): chat/message/cancel of a scheduled send, one row through the same triggers.
+    const scheduled = await client.chat.templates.send({
+      channelId: wa.waChannelId,
+      to: phones[0]!,
+      templateName: 'order_update',
+      language: 'en_US',
+      variables: ['Ada', 'A-1'],
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    await client.chat.message.cancel({ msgid: scheduled.data.msgid });
+
+    const asked = Date.now();
+    const cancelled = await client.broadcasts.manage({
+      channelId: wa.waChannelId,
+      action: 'cancel',
+      broadcastId: data.id,
+    });
+    const repliedAt = Date.now();
+    expect(cancelled.data.status).toBe('cancelled');
+    expect(repliedAt - asked).toBeLessThan(2_000);
+
+    const settled = await until(data.id, (b) => b.counts.queued === 0, 120_000);
+    await server.untilIdle();
+    const audience = new Set(phones);
+    expect(sendsTo(audience).filter((call) => call.receivedAt > repliedAt)).toEqual([]);
+    const { sent, delivered, read, failed, skipped } = settled.counts;
+    expect(countsSum(settled.counts)).toBe(RECIPIENTS);
+    expect(settled.counts.recipients).toBe(RECIPIENTS);
+    expect(sent + delivered + read + failed).toBe(sendsTo(audience).length);
+    expect(skipped).toBe(RECIPIENTS - sendsTo(audience).length);
+    const reasons = await sql<{ status: string; reason: string | null; n: number }>(
+      server.databaseUrl,
+      `select status, reason, count(*)::int as n from broadcast_recipients where broadcast_id = $1
+        group by status, reason order by status`,
+      [data.id],
+    );
+    expect(reasons.filter((row) => row.status === 'skipped')).toEqual([
+      { status: 'skipped', reason: 'cancelled', n: skipped },
+    ]);
+    const [messages] = await sql<{ cancelled: number; unsent: number }>(
+      server.databaseUrl,
+      `select count(*) filter (where status = 'cancelled' and reason = 'cancelled')::int as cancelled,
+              count(*) filter (where status in ('queued', 'scheduled', 'sending'))::int as unsent
+         from messages where broadcast_id = $1`,
+      [data.id],
+    );
+    expect(messages).toEqual({ cancelled: skipped, unsent: 0 });
+  });
+});
