@@ -8,7 +8,8 @@ import { cpuMs, startProduct } from './servers.js';
  * The broadcast figures (`broadcasts` in BENCH_ONLY): on a channel of its own with BENCH_BROADCAST_RECIPIENTS
  * contacts (default 100,000), with the channel rate raised to BENCH_BROADCAST_RATE (default 2,000/s), against the
  * sandbox provider: the create request's time; the preparation (from the create request until every recipient is
- * resolved and queued in the background: the broadcast counts its recipients and has left `preparing`); from the create request to the first message handed to the provider; dispatch
+ * resolved and queued in the background: the broadcast counts its recipients and has left `preparing`); from the
+ * create request to the first message handed to the provider; dispatch
  * (messages handed to the provider per second, sustained between 10% and 90% of the audience, and the server's CPU
  * per message), the roll-up of every recipient's `delivered` (the sandbox's reports), and the bench channel's
  * chat/message/send p50 idle and while the broadcast sends.
