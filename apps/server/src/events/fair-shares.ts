@@ -44,24 +44,21 @@ export function splitTurn<T extends object>(stored: T): { data: T; turn: number 
 }
 
 /**
- * The queue's clock: moved forward (never back) when a worker starts a job with a later turn. `seen` keeps the
- * latest turn this process wrote per queue, so a run of jobs of older turns writes nothing.
+ * The queue's clock: moved forward (never back) when a worker starts a job with a later turn; its row is made by the
+ * first such start, so starting the worker writes nothing (an instance may start before the migrations ran). `seen`
+ * keeps the latest turn this process wrote per queue, so a run of jobs of older turns writes nothing.
  */
 export function clockOf(db: () => Db) {
   const seen = new Map<string, number>();
   return {
-    async ensure(queue: string) {
-      await db().executeSql(`insert into job_queue_turns (queue, served_turn) values ($1, 0) on conflict do nothing`, [
-        queue,
-      ]);
-    },
     async started(queue: string, turn: number | undefined) {
       if (turn === undefined || turn <= (seen.get(queue) ?? -1)) return;
       seen.set(queue, turn);
-      await db().executeSql(`update job_queue_turns set served_turn = $2 where queue = $1 and served_turn < $2`, [
-        queue,
-        turn,
-      ]);
+      await db().executeSql(
+        `insert into job_queue_turns as q (queue, served_turn) values ($1, $2)
+         on conflict (queue) do update set served_turn = excluded.served_turn where q.served_turn < excluded.served_turn`,
+        [queue, turn],
+      );
     },
   };
 }

@@ -173,7 +173,6 @@ export async function startQueue(
   await boss.start();
   await createQueues(boss, queues);
   const clock = clockOf(() => boss.getDb());
-  for (const spec of queues) await clock.ensure(spec.name);
   const sendWithin = sender(boss);
   const names = queues.map((spec) => spec.name);
   const wanted = new Map(queues.flatMap((spec) => (spec.wanted ? [[spec.name, spec.wanted] as const] : [])));
