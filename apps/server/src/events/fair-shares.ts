@@ -36,9 +36,12 @@ export async function takeTurn(db: Db, queue: string, share: string): Promise<{ 
 /** The job's data with its turn, as it is stored. */
 export const withTurn = (data: object, turn: number): object => ({ ...data, [TURN_KEY]: turn });
 
-/** The data as it was queued, and the turn it carried (undefined for a job queued without a share). */
+/**
+ * The data as it was queued, and the turn it carried (undefined for a job queued without a share, and for a
+ * schedule's occurrence, which pg-boss queues with null data).
+ */
 export function splitTurn<T extends object>(stored: T): { data: T; turn: number | undefined } {
-  if (!(TURN_KEY in stored)) return { data: stored, turn: undefined };
+  if (stored === null || !(TURN_KEY in stored)) return { data: stored, turn: undefined };
   const { [TURN_KEY]: turn, ...data } = stored as T & { [TURN_KEY]: number };
   return { data: data as T, turn };
 }
@@ -56,7 +59,8 @@ export function clockOf(db: () => Db) {
       seen.set(queue, turn);
       await db().executeSql(
         `insert into job_queue_turns as q (queue, served_turn) values ($1, $2)
-         on conflict (queue) do update set served_turn = excluded.served_turn where q.served_turn < excluded.served_turn`,
+         on conflict (queue) do update set served_turn = excluded.served_turn
+         where q.served_turn < excluded.served_turn`,
         [queue, turn],
       );
     },
