@@ -76,10 +76,13 @@ describe('an endpoint that fails every attempt', { timeout: 120_000 }, () => {
     const enabled = await webhooks().manage({ platformId: tenant.platformId, endpointId: id, enabled: true });
     expect(enabled.data).toMatchObject({ enabled: true, status: 'active' });
     const before = receiver.received.length;
+    // A retry of the first close still pending at the enable may go out too (its delivery had not ended yet): the
+    // new close is the event counted, once.
+    const earlier = new Set(receiver.received.map((hit) => hit.headers['webhook-id']));
     await closeTicket(true);
-    await expect
-      .poll(() => receiver.received.filter((hit) => hit.answered === 200).length, { timeout: 20_000 })
-      .toBe(1);
+    const newEventsAnswered = () =>
+      receiver.received.filter((hit) => hit.answered === 200 && !earlier.has(hit.headers['webhook-id']));
+    await expect.poll(() => newEventsAnswered().length, { timeout: 20_000 }).toBe(1);
     expect(receiver.received.length).toBeGreaterThan(before);
     expect((await endpoint()).status).toBe('active');
   });
