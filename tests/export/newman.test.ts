@@ -287,10 +287,12 @@ describe('the Postman collection, run by newman against a fresh workspace withou
         expect(routes.filter((each) => each.endsWith(`/api/${route}`))).toHaveLength(2);
       expect(run.stats.assertions.total).toBe(routes.length * 3);
       expect(code).toBe(0);
-      // chat/message/read marked the customer's messages sandbox/receive played: her conversation has none unread.
+      // chat/message/read marked read the messages sandbox/receive played: only the photo chat/media/get's
+      // pre-request script played after it is unread.
       const inbox = await server.client(fresh.apiKey).workspace.chat.conversations.list({});
       expect(inbox.data.find((conversation) => conversation.phone === '15550000001')).toMatchObject({
-        unreadCount: 0,
+        unreadCount: 1,
+        lastMessage: expect.objectContaining({ direction: 'inbound', type: 'image' }),
       });
     },
     SLOW_TIMEOUT_MS,

@@ -205,16 +205,22 @@ const LOOKUPS: Record<string, Lookup[]> = {
   workspaceChatMessageCancel: [TEMPLATE_LOOKUP],
 };
 
-/** The script lines that fill each empty variable of `lookups` in turn, each call waiting for the one before. */
-function lookupLines(lookups: Lookup[]): string[] {
+/**
+ * The script lines that fill each empty variable of `lookups` in turn, each call waiting for the one before, then run
+ * `after` (a setup using what they found).
+ */
+function lookupLines(lookups: Lookup[], after: string[]): string[] {
   return [
+    'const afterLookups = () => {',
+    ...after.map((line) => `  ${line}`),
+    '};',
     'const lookups = [',
     ...lookups.map(
       ({ variable, path, of, pick }) => `  ['${variable}', '${path}', '${of}', (reply) => ${pick}],`,
     ),
     '];',
     '(function next(index) {',
-    '  if (index === lookups.length) return;',
+    '  if (index === lookups.length) return afterLookups();',
     '  const [variable, path, of, pick] = lookups[index];',
     '  if (pm.variables.get(variable)) return next(index + 1);',
     "  const parameters = { platform: { platformId: pm.variables.get('platformId') }, key: {}, " +
@@ -242,11 +248,8 @@ function preRequestLines(operationId: string): string[] {
   const setup = SETUPS[operationId];
   const lookups = LOOKUPS[operationId];
   const clear = CLEARS[operationId];
-  return [
-    ...(lookups ? lookupLines(lookups) : []),
-    ...(setup ? setupLines(setup) : []),
-    ...(clear ? clearLines(clear) : []),
-  ];
+  const setupAndClear = [...(setup ? setupLines(setup) : []), ...(clear ? clearLines(clear) : [])];
+  return lookups ? lookupLines(lookups, setupAndClear) : setupAndClear;
 }
 
 /** The pre-request script of an endpoint (its POST route's operationId) that needs one, else undefined. */
