@@ -110,7 +110,7 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
   },
   // Repeatable: each call is another customer message on the tenant's sandbox channel.
   'sandbox.receive': {
-    rateClass: 'api_write',
+    rateClass: 'api_message',
     call: (c, p) => c.workspace.sandbox.receive(p as { from: string; text: string }),
     params: () => ({ from: '15550000001', text: 'Is my order on its way?' }),
   },

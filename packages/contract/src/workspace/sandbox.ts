@@ -65,7 +65,8 @@ export const sandboxContract = {
     ].join('\n\n'),
     params: sandboxReceiveParams,
     response: okEnvelope(sandboxReceiveResult),
-    rateClass: 'api_write',
+    // A message, like the single sends: trying a flow plays many, and a Postman run should not spend the writes.
+    rateClass: 'api_message',
     access: { scope: 'workspace' },
     // Records a new customer message each time (a repeat is another message); nothing leaves the deployment.
     effects: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
