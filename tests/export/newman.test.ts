@@ -279,9 +279,9 @@ describe('the Postman collection, run by newman against a fresh workspace withou
         .map(({ request }) => `${request.method} /${request.url.path.join('/')}`)
         .filter((route) => route.includes('/api/'));
       expect(routes.sort()).toEqual(
-          contractRoutes()
-            .map((route) => `${route.method} ${route.path}`)
-            .sort(),
+        contractRoutes()
+          .map((route) => `${route.method} ${route.path}`)
+          .sort(),
       );
       for (const route of ONCE_DEMO_ONLY)
         expect(routes.filter((each) => each.endsWith(`/api/${route}`))).toHaveLength(2);

@@ -128,9 +128,9 @@ describe('Postman collection', () => {
       expect(script('api/workspace/v1/contacts/delete')).toContain("set('contactId', reply.data.id)");
       expect(script('api/workspace/v1/chat/message/cancel')).toContain("set('scheduledMsgid', reply.data.msgid)");
       // The template the scheduled send and the broadcast use is looked up first, then the setup runs.
-      for (const path of ['chat/message/cancel', 'broadcasts/manage']) {
-        expect(script(`api/workspace/v1/${path}`)).toContain("['templateName', '/api/workspace/v1/chat/templates/list'");
-        expect(script(`api/workspace/v1/${path}`)).toContain('return afterLookups();');
+      for (const path of ['api/workspace/v1/chat/message/cancel', 'api/workspace/v1/broadcasts/manage']) {
+        expect(script(path)).toContain("['templateName', '/api/workspace/v1/chat/templates/list'");
+        expect(script(path)).toContain('return afterLookups();');
       }
       expect(script('api/workspace/v1/chat/media/get')).toMatch(
         /^if \(!pm\.variables\.get\('photoMsgid'\)\) \{\n[^]*'\/api\/workspace\/v1\/sandbox\/receive'/,

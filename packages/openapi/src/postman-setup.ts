@@ -215,9 +215,7 @@ function lookupLines(lookups: Lookup[], after: string[]): string[] {
     ...after.map((line) => `  ${line}`),
     '};',
     'const lookups = [',
-    ...lookups.map(
-      ({ variable, path, of, pick }) => `  ['${variable}', '${path}', '${of}', (reply) => ${pick}],`,
-    ),
+    ...lookups.map(({ variable, path, of, pick }) => `  ['${variable}', '${path}', '${of}', (reply) => ${pick}],`),
     '];',
     '(function next(index) {',
     '  if (index === lookups.length) return afterLookups();',

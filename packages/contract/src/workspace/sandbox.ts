@@ -34,7 +34,10 @@ function sandboxReceiveProblems(values: SandboxReceiveValues): FieldProblem[] {
 }
 
 export const sandboxReceiveParams = withFieldRules<SandboxReceiveInput>()(sandboxReceiveFields, {
-  sets: [['from', 'text'], ['from', 'type']],
+  sets: [
+    ['from', 'text'],
+    ['from', 'type'],
+  ],
   check: sandboxReceiveProblems,
 });
 

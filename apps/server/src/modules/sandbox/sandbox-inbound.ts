@@ -23,9 +23,9 @@ export interface SandboxInbound {
 }
 
 /**
- * A customer's text message (or photo) on a sandbox channel, recorded exactly as a WhatsApp inbound message is (the whatsapp
- * module's inbound job): contact found or created (named by the phone), message recorded, conversation updated by
- * trigger, `message.received` queued, all in one transaction. Returns the msgid and whether it was new.
+ * A customer's text message (or photo) on a sandbox channel, recorded exactly as a WhatsApp inbound message is (the
+ * whatsapp module's inbound job): contact found or created (named by the phone), message recorded, conversation
+ * updated by trigger, `message.received` queued, all in one transaction. Returns the msgid and whether it was new.
  */
 export async function receiveSandboxMessage(
   { em }: ServiceContext,
@@ -44,9 +44,7 @@ export async function receiveSandboxMessage(
       contact,
       type: inbound.image ? 'image' : 'text',
       text: inbound.text ?? null,
-      media: inbound.image
-        ? { mediaId: providerId(), mimeType: 'image/png', ...(inbound.text === undefined ? {} : { caption: inbound.text }) }
-        : null,
+      media: inbound.image ? { mediaId: providerId(), mimeType: 'image/png', caption: inbound.text } : null,
       timestamp,
     });
     return { msgid, recorded };
