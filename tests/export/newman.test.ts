@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SwitchboardEvent } from '@switchboard/client';
+import type { SeedFile, SeedResult } from '@switchboard/server';
 import { WEBHOOK_EVENTS } from '@switchboard/contract';
 import { API_FILES, writeApiFiles, type PostmanEnvironment } from '@switchboard/openapi';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +10,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
-import { REPO_ROOT } from '../helpers/processes.js';
+import { REPO_ROOT, runCli } from '../helpers/processes.js';
 import { freePort } from '../helpers/ports.js';
 import { test } from '../helpers/test.js';
 import { run, SLOW_TIMEOUT_MS } from '../sdk/commands.js';
@@ -188,58 +189,81 @@ describe('the Postman collection and its environment file, run by newman against
   );
 });
 
-/**
- * What a request's example needs that a workspace of one's own does not have until someone makes it, and that no
- * API call makes: the demo's records by their ids (Ada's conversation, its msgids), an approved template, a customer's
- * message, a plan with a subscriber. Each of these requests passes against the demo (above) and fails here.
- */
-const NEEDS_DEMO_RECORDS: Record<string, string> = {
-  '/api/platform/v1/addon/manage': 'a user with an active plan, and an add-on (no API creates plans)',
-  '/api/platform/v1/tickets/get': 'a ticket before tickets/manage creates one',
-  '/api/workspace/v1/automations/manage': 'an automation to update',
-  '/api/workspace/v1/broadcasts/manage': 'the approved template order_update',
-  '/api/workspace/v1/broadcasts/recipients': 'the broadcast broadcasts/manage creates',
-  '/api/workspace/v1/chat/templates/send': 'the approved template order_update and Ada',
-  '/api/workspace/v1/chat/message/cancel': 'the approved template order_update, to schedule a send',
-  '/api/workspace/v1/chat/message/status': 'the demo’s message wamid.DEMO0001',
-  '/api/workspace/v1/chat/message/send': 'Ada’s open conversation and her message wamid.DEMO0002',
-  '/api/workspace/v1/chat/message/read': 'the demo customer’s message wamid.DEMO0002',
-  '/api/workspace/v1/chat/messages/list': 'Ada’s conversation',
-  '/api/workspace/v1/chat/conversations/manage': 'Ada’s conversation',
-  '/api/workspace/v1/chat/media/get': 'the demo customer’s photo wamid.DEMO0003',
-};
+/** The routes whose examples once named the demo's records (#38): each now uses one a request before it made. */
+const ONCE_DEMO_ONLY = [
+  'platform/v1/addon/manage',
+  'platform/v1/tickets/get',
+  'workspace/v1/automations/manage',
+  'workspace/v1/broadcasts/manage',
+  'workspace/v1/broadcasts/recipients',
+  'workspace/v1/chat/templates/send',
+  'workspace/v1/chat/message/cancel',
+  'workspace/v1/chat/message/status',
+  'workspace/v1/chat/message/send',
+  'workspace/v1/chat/message/read',
+  'workspace/v1/chat/messages/list',
+  'workspace/v1/chat/conversations/manage',
+  'workspace/v1/chat/media/get',
+];
 
 /**
- * Issue #38: the collection against a workspace of one's own, not the demo: a platform, a channel and an owner's key
- * made for the test and nothing else, only baseUrl and apiKey set. A request whose example names a contact takes the
- * one a request before it made: contacts/manage creates Katherine (and the label it adds), contacts/get and
- * chat/notes/manage and /list use her. Before, chat/notes/list named the demo's Grace and answered 404
- * `contact_not_found`, and contacts/manage was a 400 for its label.
+ * A workspace of one's own as an operator makes it, with `pnpm cli seed`: a platform, its owner with a key and a
+ * base plan, an add-on to sell, a sandbox channel with one approved template (a WhatsApp channel's come from Meta),
+ * and no contact, conversation, message, automation, broadcast or ticket.
+ */
+function ownWorkspace(tag: string) {
+  return {
+    platforms: [{ ref: 'own', name: 'Own Co', domain: `own-${tag}.example.com` }],
+    users: [
+      {
+        ref: 'owner',
+        platform: 'own',
+        email: `owner@own-${tag}.example.com`,
+        name: 'Own Owner',
+        role: 'owner',
+        platformAccess: true,
+        permissions: ['platform:view', 'platform:edit', 'platform:manage', 'settings:api'],
+        apiKey: true,
+      },
+    ],
+    channels: [{ ref: 'main', platform: 'own', name: 'Own Main', phone: '15557770000', users: ['owner'] }],
+    templates: [
+      {
+        channel: 'main',
+        name: 'shipping_notice',
+        category: 'UTILITY',
+        language: 'en_US',
+        status: 'approved',
+        body: 'Hi {{1}}, your order {{2}} is on its way.',
+      },
+    ],
+    plans: [
+      { ref: 'team', platform: 'own', name: 'Team', itemType: 'plan', prices: { monthly: 49 } },
+      { ref: 'seats', platform: 'own', name: 'Extra seats', itemType: 'addon', prices: { monthly: 9.5 } },
+    ],
+    subscriptions: [{ user: 'owner', plan: 'team' }],
+  } satisfies SeedFile;
+}
+
+/**
+ * Issue #38: the collection against a workspace of one's own, not the demo, only baseUrl and apiKey set. Every
+ * request passes: each takes the record it needs from a request before it (contacts/manage's Katherine,
+ * sandbox/receive's customer message, chat/templates/list's template, tickets/manage's ticket, users/list's
+ * subscriber) or makes it in its pre-request script (a paused automation, a throwaway broadcast, a scheduled send, a
+ * customer's photo). Before, 13 requests failed here: their examples named the demo's records.
  */
 describe('the Postman collection, run by newman against a fresh workspace without demo data', () => {
   let dir: string;
   let fresh: { baseUrl: string; apiKey: string };
 
   test.beforeAll(async ({ server }) => {
-    const tag = randomBytes(4).toString('hex');
-    const ids = await server.seed({
-      platforms: [{ ref: 'own', name: 'Own Co', domain: `own-${tag}.example.com` }],
-      users: [
-        {
-          ref: 'owner',
-          platform: 'own',
-          email: `owner@own-${tag}.example.com`,
-          name: 'Own Owner',
-          role: 'owner',
-          platformAccess: true,
-          permissions: ['platform:view', 'platform:edit', 'platform:manage', 'settings:api'],
-          apiKey: true,
-        },
-      ],
-      channels: [{ ref: 'main', platform: 'own', name: 'Own Main', phone: '15557770000', users: ['owner'] }],
-    });
-    fresh = { baseUrl: server.baseUrl, apiKey: ids.users!.owner!.apiKey! };
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-newman-fresh-'));
+    const seedFile = path.join(dir, 'own.json');
+    writeFileSync(seedFile, JSON.stringify(ownWorkspace(randomBytes(4).toString('hex'))));
+    const seeded = await runCli(['seed', seedFile], { DATABASE_URL: server.databaseUrl });
+    expect(seeded.code, seeded.stderr).toBe(0);
+    const ids = JSON.parse(seeded.stdout) as SeedResult;
+    fresh = { baseUrl: server.baseUrl, apiKey: ids.users!.owner!.apiKey! };
     await writeApiFiles(dir, { serverUrl: server.baseUrl });
   });
   test.afterAll(() => {
@@ -247,23 +271,29 @@ describe('the Postman collection, run by newman against a fresh workspace withou
   });
 
   test(
-    'every request passes with only baseUrl and apiKey set, but those whose examples need the demo’s records',
-    async () => {
-      const { output, run } = await newman(dir, filledEnvironment(dir, fresh));
-      const failing = new Set(
-        run.executions
-          .filter((execution) => execution.assertions?.some((assertion) => assertion.error))
-          .map((execution) => `/${execution.request.url.path.join('/')}`),
+    'every request passes with only baseUrl and apiKey set, those once needing the demo’s records included',
+    async ({ server }) => {
+      const { code, output, run } = await newman(dir, filledEnvironment(dir, fresh));
+      expect(failures(run), output).toEqual([]);
+      const routes = onePerItem(run)
+        .map(({ request }) => `${request.method} /${request.url.path.join('/')}`)
+        .filter((route) => route.includes('/api/'));
+      expect(routes.sort()).toEqual(
+        contractRoutes()
+          .map((route) => `${route.method} ${route.path}`)
+          .sort(),
       );
-      expect([...failing].sort(), output).toEqual(Object.keys(NEEDS_DEMO_RECORDS).sort());
-      const executed = (route: string) =>
-        onePerItem(run).filter((execution) => `/${execution.request.url.path.join('/')}` === route);
-      for (const route of ['contacts/manage', 'contacts/get', 'chat/notes/manage', 'chat/notes/list'])
-        expect(
-          executed(`/api/workspace/v1/${route}`)
-            .map((execution) => execution.request.method)
-            .sort(),
-        ).toEqual(['GET', 'POST']);
+      for (const route of ONCE_DEMO_ONLY)
+        expect(routes.filter((each) => each.endsWith(`/api/${route}`))).toHaveLength(2);
+      expect(run.stats.assertions.total).toBe(routes.length * 3);
+      expect(code).toBe(0);
+      // chat/message/read marked read the messages sandbox/receive played: only the photo chat/media/get's
+      // pre-request script played after it is unread.
+      const inbox = await server.client(fresh.apiKey).workspace.chat.conversations.list({});
+      expect(inbox.data.find((conversation) => conversation.phone === '15550000001')).toMatchObject({
+        unreadCount: 1,
+        lastMessage: expect.objectContaining({ direction: 'inbound', type: 'image' }),
+      });
     },
     SLOW_TIMEOUT_MS,
   );

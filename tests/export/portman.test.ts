@@ -116,6 +116,14 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
         'portman.postman_collection.json',
         '--env-var',
         `apiKey=${variables.apiKey}`,
+        // What the setups read from variables (in the collection, lookups and earlier requests fill them): the
+        // demo's template, automation and customer's photo, as the ids written into the requests.
+        '--env-var',
+        `templateName=${EXAMPLE_IDS.templateName}`,
+        '--env-var',
+        `automationId=${variables.automationId}`,
+        '--env-var',
+        `photoMsgid=${EXAMPLE_IDS.photoMsgid}`,
         '--reporters',
         'json',
         '--reporter-json-export',

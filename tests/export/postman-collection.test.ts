@@ -45,6 +45,10 @@ describe('Postman collection', () => {
       automationId: '',
       broadcastId: '',
       scheduledMsgid: '',
+      sentMsgid: '',
+      customerMsgid: '',
+      photoMsgid: '',
+      templateName: '',
       webhookEndpointId: '',
       webhookUrl: '',
       webhookSecret: '',
@@ -92,7 +96,8 @@ describe('Postman collection', () => {
 
   it(
     'runs a pre-request script before each delete and cancel (creating what it deletes), before addon/manage ' +
-      '(looking up empty ids) and before webhooks/manage (deleting what an earlier run created at its URL)',
+      '(looking up empty ids), before webhooks/manage (deleting what an earlier run created at its URL) and before ' +
+      'automations/manage and chat/media/get (making what they need when its variable is empty)',
     () => {
       const items = apiFolders().flatMap((folder) => folder.item ?? []) as unknown as {
         request: Request;
@@ -102,13 +107,17 @@ describe('Postman collection', () => {
       expect(setups.map((item) => `${item.request.method} /${item.request.url.path.join('/')}`).sort()).toEqual([
         'GET /api/platform/v1/addon/manage',
         'GET /api/platform/v1/webhooks/manage',
+        'GET /api/workspace/v1/automations/manage',
         'GET /api/workspace/v1/broadcasts/manage',
+        'GET /api/workspace/v1/chat/media/get',
         'GET /api/workspace/v1/chat/message/cancel',
         'GET /api/workspace/v1/contacts/delete',
         'GET /api/workspace/v1/labels/delete',
         'POST /api/platform/v1/addon/manage',
         'POST /api/platform/v1/webhooks/manage',
+        'POST /api/workspace/v1/automations/manage',
         'POST /api/workspace/v1/broadcasts/manage',
+        'POST /api/workspace/v1/chat/media/get',
         'POST /api/workspace/v1/chat/message/cancel',
         'POST /api/workspace/v1/contacts/delete',
         'POST /api/workspace/v1/labels/delete',
@@ -118,6 +127,14 @@ describe('Postman collection', () => {
       expect(script('api/workspace/v1/contacts/delete')).toContain("'/api/workspace/v1/contacts/manage'");
       expect(script('api/workspace/v1/contacts/delete')).toContain("set('contactId', reply.data.id)");
       expect(script('api/workspace/v1/chat/message/cancel')).toContain("set('scheduledMsgid', reply.data.msgid)");
+      // The template the scheduled send and the broadcast use is looked up first, then the setup runs.
+      for (const path of ['api/workspace/v1/chat/message/cancel', 'api/workspace/v1/broadcasts/manage']) {
+        expect(script(path)).toContain("['templateName', '/api/workspace/v1/chat/templates/list'");
+        expect(script(path)).toContain('return afterLookups();');
+      }
+      expect(script('api/workspace/v1/chat/media/get')).toMatch(
+        /^if \(!pm\.variables\.get\('photoMsgid'\)\) \{\n[^]*'\/api\/workspace\/v1\/sandbox\/receive'/,
+      );
       expect(script('api/platform/v1/webhooks/manage')).toContain("'/api/platform/v1/webhooks/list'");
       expect(script('api/platform/v1/webhooks/manage')).toContain('delete: true');
       for (const [variable, list] of [

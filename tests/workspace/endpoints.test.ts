@@ -16,6 +16,7 @@ describe('the workspace endpoint table the table-driven suites iterate', () => {
       'automations/runs',
       'broadcasts/list',
       'broadcasts/recipients',
+      'sandbox/receive',
       'chat/templates/list',
       'chat/templates/send',
       'chat/templates/sync',

@@ -108,6 +108,12 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
     params: (tenant) => ({ msgid: tenant.inboundMsgid }),
     channelScoped: false,
   },
+  // Repeatable: each call is another customer message on the tenant's sandbox channel.
+  'sandbox.receive': {
+    rateClass: 'api_message',
+    call: (c, p) => c.workspace.sandbox.receive(p as { from: string; text: string }),
+    params: () => ({ from: '15550000001', text: 'Is my order on its way?' }),
+  },
   'chat.messages.list': {
     rateClass: 'api_read',
     call: (c, p) => c.workspace.chat.messages.list(p),

@@ -12,6 +12,7 @@ const test = base.extend('headers', ({ acme }) => ({ 'X-API-Key': acme.memberKey
 const REPEATS: Record<string, { created?: string; touched: string[] }> = {
   'chat/templates/send': { created: 'msgid', touched: [] },
   'chat/message/send': { created: 'msgid', touched: [] },
+  'sandbox/receive': { created: 'msgid', touched: [] },
   'contacts/manage': { touched: ['updatedAt'] },
   'chat/notes/manage': { created: 'id', touched: ['createdAt'] },
   'chat/media/get': { created: 'url', touched: ['expiresAt'] },

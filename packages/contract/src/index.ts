@@ -12,6 +12,7 @@ import { customFieldsContract } from './workspace/custom-fields.js';
 import { labelsContract } from './workspace/labels.js';
 import { messagesContract } from './workspace/messages.js';
 import { notesContract } from './workspace/notes.js';
+import { sandboxContract } from './workspace/sandbox.js';
 import { templatesContract } from './workspace/templates.js';
 
 /**
@@ -27,6 +28,8 @@ export const contract = {
     customFields: customFieldsContract,
     automations: automationsContract,
     broadcasts: broadcastsContract,
+    // Before chat: the Postman collection, run in order, plays the customer message the chat requests answer.
+    sandbox: sandboxContract,
     chat: {
       templates: templatesContract,
       message: messagesContract,

@@ -8,12 +8,21 @@ interface ExampleSetup {
   /** Body fields computed when the request runs, as JavaScript expressions (a unique name, a time ahead of now). */
   computed?: Record<string, string>;
   fills?: { variable: string; from: string };
+  /** Only when `fills.variable` is empty: the record is kept and used again (one automation to update). */
+  unlessSet?: boolean;
 }
 
+/** The approved template of the channel the examples send (two placeholders, like the demo's order_update). */
+export const TEMPLATE_PICK = '(reply.data.find((template) => template.variableCount === 2) || {}).name';
+/** Body fields the template setups take from the `templateName` variable (filled by a lookup first). */
+const TEMPLATE_FIELD = { templateName: "pm.variables.get('templateName')" };
+
 /**
- * Requests that use up what they act on (the deletes): their pre-request script first creates a throwaway contact
- * or label through the API, so the collection runs any number of times and never deletes anything else. Keyed by
- * operationId without the `Get` suffix, as both routes of an endpoint need it.
+ * Requests that use up what they act on (the deletes, the cancels): their pre-request script first creates a
+ * throwaway contact, label, broadcast or scheduled message through the API, so the collection runs any number of
+ * times and never deletes anything else; and requests that need a record no request before them makes (an
+ * automation, a customer's photo) make it the first time. Keyed by operationId without the `Get` suffix, as both
+ * routes of an endpoint need it.
  */
 const SETUPS: Record<string, ExampleSetup> = {
   workspaceContactsDelete: {
@@ -27,11 +36,11 @@ const SETUPS: Record<string, ExampleSetup> = {
     path: contract.workspace.broadcasts.manage.post.path,
     body: {
       action: 'create',
-      templateName: 'order_update',
       variables: ['{{contact.name}}', 'A-1001'],
       audience: { all: true },
     },
     computed: {
+      ...TEMPLATE_FIELD,
       name: "'Throwaway broadcast ' + Date.now() + Math.random()",
       scheduledAt: 'new Date(Date.now() + 86400000).toISOString()',
     },
@@ -40,9 +49,30 @@ const SETUPS: Record<string, ExampleSetup> = {
   // The example cancels a scheduled message: a throwaway template send scheduled for tomorrow.
   workspaceChatMessageCancel: {
     path: contract.workspace.chat.templates.send.post.path,
-    body: { to: '15550000001', templateName: 'order_update', variables: ['Ada', 'A-1001'] },
-    computed: { scheduledAt: 'new Date(Date.now() + 86400000).toISOString()' },
+    body: { to: '15550000001', variables: ['Ada', 'A-1001'] },
+    computed: { ...TEMPLATE_FIELD, scheduledAt: 'new Date(Date.now() + 86400000).toISOString()' },
     fills: { variable: 'scheduledMsgid', from: 'reply.data.msgid' },
+  },
+  // The example pauses an automation: a workspace without one gets a paused one that sends nothing, kept for the
+  // next run (automations/list fills automationId with the newest).
+  workspaceAutomationsManage: {
+    path: contract.workspace.automations.manage.post.path,
+    body: {
+      action: 'create',
+      status: 'paused',
+      trigger: { event: 'contact.created' },
+      actions: [{ type: 'send_text', text: 'Welcome, {{contact.name}}!' }],
+    },
+    computed: { name: "'Example automation ' + Date.now()" },
+    fills: { variable: 'automationId', from: 'reply.data.id' },
+    unlessSet: true,
+  },
+  // The example links to a customer's photo: on a sandbox channel, the customer sends one first.
+  workspaceChatMediaGet: {
+    path: contract.workspace.sandbox.receive.post.path,
+    body: { from: '15550000001', type: 'image', text: 'The parcel arrived damaged' },
+    fills: { variable: 'photoMsgid', from: 'reply.data.msgid' },
+    unlessSet: true,
   },
 };
 
@@ -96,8 +126,17 @@ function clearLines({ list, manage, variable }: ExampleClear): string[] {
   ];
 }
 
-/** The Postman script lines of one setup: the call (with the channelId variable when it is set), then the fill. */
-function setupLines({ path, body, computed = {}, fills }: ExampleSetup): string[] {
+/**
+ * The Postman script lines of one setup: the call (with the channelId variable when it is set), then the fill; only
+ * when the variable is empty for an `unlessSet` one.
+ */
+function setupLines(setup: ExampleSetup): string[] {
+  const lines = callLines(setup);
+  if (!setup.unlessSet || !setup.fills) return lines;
+  return [`if (!pm.variables.get('${setup.fills.variable}')) {`, ...lines.map((line) => `  ${line}`), '}'];
+}
+
+function callLines({ path, body, computed = {}, fills }: ExampleSetup): string[] {
   return [
     `const body = ${JSON.stringify(body)};`,
     ...Object.entries(computed).map(([field, expression]) => `body.${field} = ${expression};`),
@@ -125,10 +164,21 @@ function setupLines({ path, body, computed = {}, fills }: ExampleSetup): string[
 interface Lookup {
   variable: string;
   path: string;
-  /** Whether the list takes `platformId` (then an earlier lookup of the same request fills it when empty). */
-  byPlatform: boolean;
+  /**
+   * What the list is of: the key's own (no parameters), the `platformId` variable's platform (an earlier lookup of
+   * the same request fills it when empty), or the `channelId` variable's channel (the key's only channel when empty).
+   */
+  of: 'key' | 'platform' | 'channel';
   pick: string;
 }
+
+/** The approved template the template examples send, from chat/templates/list when `templateName` is empty. */
+const TEMPLATE_LOOKUP: Lookup = {
+  variable: 'templateName',
+  path: contract.workspace.chat.templates.list.post.path,
+  of: 'channel',
+  pick: TEMPLATE_PICK,
+};
 
 /**
  * Ids a request needs that the API itself can tell: when the variable is empty, its pre-request script reads it
@@ -136,40 +186,48 @@ interface Lookup {
  */
 const LOOKUPS: Record<string, Lookup[]> = {
   platformAddonManage: [
-    { variable: 'platformId', path: contract.platform.id.list.post.path, byPlatform: false, pick: 'reply.data.id' },
+    { variable: 'platformId', path: contract.platform.id.list.post.path, of: 'key', pick: 'reply.data.id' },
     {
       variable: 'userId',
       path: contract.platform.users.list.post.path,
-      byPlatform: true,
+      of: 'platform',
       pick: '(reply.data.find((user) => user.hasActiveSubscription) || {}).id',
     },
     {
       // The example assigns it monthly: an active add-on with a monthly price.
       variable: 'addonId',
       path: contract.platform.addon.list.post.path,
-      byPlatform: true,
+      of: 'platform',
       pick: '(reply.data.find((plan) => plan.isActive && plan.prices.monthly != null) || {}).id',
     },
   ],
+  workspaceBroadcastsManage: [TEMPLATE_LOOKUP],
+  workspaceChatMessageCancel: [TEMPLATE_LOOKUP],
 };
 
-/** The script lines that fill each empty variable of `lookups` in turn, each call waiting for the one before. */
-function lookupLines(lookups: Lookup[]): string[] {
+/**
+ * The script lines that fill each empty variable of `lookups` in turn, each call waiting for the one before, then run
+ * `after` (a setup using what they found).
+ */
+function lookupLines(lookups: Lookup[], after: string[]): string[] {
   return [
+    'const afterLookups = () => {',
+    ...after.map((line) => `  ${line}`),
+    '};',
     'const lookups = [',
-    ...lookups.map(
-      ({ variable, path, byPlatform, pick }) => `  ['${variable}', '${path}', ${byPlatform}, (reply) => ${pick}],`,
-    ),
+    ...lookups.map(({ variable, path, of, pick }) => `  ['${variable}', '${path}', '${of}', (reply) => ${pick}],`),
     '];',
     '(function next(index) {',
-    '  if (index === lookups.length) return;',
-    '  const [variable, path, byPlatform, pick] = lookups[index];',
+    '  if (index === lookups.length) return afterLookups();',
+    '  const [variable, path, of, pick] = lookups[index];',
     '  if (pm.variables.get(variable)) return next(index + 1);',
+    "  const parameters = { platform: { platformId: pm.variables.get('platformId') }, key: {}, " +
+      "channel: pm.variables.get('channelId') ? { channelId: pm.variables.get('channelId') } : {} }[of];",
     '  pm.sendRequest({',
     "    url: pm.variables.get('baseUrl') + path,",
     "    method: 'POST',",
     "    header: { 'Content-Type': 'application/json', 'X-API-Key': pm.variables.get('apiKey') },",
-    "    body: { mode: 'raw', raw: JSON.stringify(byPlatform ? { platformId: pm.variables.get('platformId') } : {}) },",
+    "    body: { mode: 'raw', raw: JSON.stringify(parameters) },",
     '  }, (error, response) => {',
     "    if (error || response.code !== 200) throw new Error('looking up ' + variable + ' with ' + path + ' failed: " +
       "' + (error || response.text()));",
@@ -188,16 +246,13 @@ function preRequestLines(operationId: string): string[] {
   const setup = SETUPS[operationId];
   const lookups = LOOKUPS[operationId];
   const clear = CLEARS[operationId];
-  return [
-    ...(lookups ? lookupLines(lookups) : []),
-    ...(setup ? setupLines(setup) : []),
-    ...(clear ? clearLines(clear) : []),
-  ];
+  const setupAndClear = [...(setup ? setupLines(setup) : []), ...(clear ? clearLines(clear) : [])];
+  return lookups ? lookupLines(lookups, setupAndClear) : setupAndClear;
 }
 
-/** The pre-request script of an operation that needs one, else undefined. */
-export function setupScript(operationId: string): PostmanEvent | undefined {
-  const exec = preRequestLines(operationId.replace(/Get$/, ''));
+/** The pre-request script of an endpoint (its POST route's operationId) that needs one, else undefined. */
+export function setupScript(endpointId: string): PostmanEvent | undefined {
+  const exec = preRequestLines(endpointId);
   return exec.length ? { listen: 'prerequest', script: { type: 'text/javascript', exec } } : undefined;
 }
 

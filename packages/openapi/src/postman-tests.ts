@@ -1,6 +1,7 @@
 import type { OperationObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts';
 import type { OpenAPIObject } from './openapi.js';
 import type { PostmanEvent } from './postman.js';
+import { TEMPLATE_PICK } from './postman-setup.js';
 
 type Node = SchemaObject | ReferenceObject;
 
@@ -32,20 +33,37 @@ function toJsonSchema(node: Node, doc: OpenAPIObject): Record<string, unknown> {
   return out;
 }
 
-/** Requests whose reply fills an empty variable, so a new user needs only baseUrl and apiKey to start. */
-const FILLS: Record<string, { variable: string; from: string }> = {
+interface Fill {
+  variable: string;
+  from: string;
+  /** Set even when the variable has a value: the record the request itself just made (the message it played). */
+  always?: boolean;
+}
+
+/**
+ * Requests whose reply fills an empty variable, so a new user needs only baseUrl and apiKey to start: the requests
+ * after them use what these found or made (the collection runs in order, makers first).
+ */
+const FILLS: Record<string, Fill> = {
   workspaceChannelsList: { variable: 'channelId', from: 'reply.data[0] && reply.data[0].id' },
   platformIdList: { variable: 'platformId', from: 'reply.data.id' },
   platformTicketsList: { variable: 'ticketId', from: 'reply.data[0] && reply.data[0].id' },
+  platformTicketsManage: { variable: 'ticketId', from: 'reply.data.id' },
   workspaceAutomationsList: { variable: 'automationId', from: 'reply.data[0] && reply.data[0].id' },
   platformWebhooksManage: { variable: 'webhookEndpointId', from: 'reply.data.id' },
+  workspaceSandboxReceive: { variable: 'customerMsgid', from: 'reply.data.msgid', always: true },
+  workspaceChatTemplatesList: { variable: 'templateName', from: TEMPLATE_PICK },
+  workspaceChatTemplatesSend: { variable: 'sentMsgid', from: 'reply.data.msgid', always: true },
 };
 
-/** The test script of one request: status 200, `success: true`, and the reply matches the operation's 200 schema. */
-export function replyTests(operation: OperationObject, doc: OpenAPIObject): PostmanEvent {
+/**
+ * The test script of one request of the endpoint `endpointId` (its POST route's operationId): status 200,
+ * `success: true`, and the reply matches the operation's 200 schema; then the variable it fills, if any.
+ */
+export function replyTests(operation: OperationObject, doc: OpenAPIObject, endpointId: string): PostmanEvent {
   const media = (operation.responses['200'] as ResponseObject).content!['application/json']!;
   const schema = toJsonSchema(media.schema as Node, doc);
-  const fill = FILLS[(operation.operationId ?? '').replace(/Get$/, '')];
+  const fill = FILLS[endpointId];
   const exec = [
     "pm.test('status is 200', () => pm.response.to.have.status(200));",
     'const reply = pm.response.json();',
@@ -53,7 +71,7 @@ export function replyTests(operation: OperationObject, doc: OpenAPIObject): Post
     `pm.test('reply matches its schema', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema)}));`,
     ...(fill
       ? [
-          `if (!pm.variables.get('${fill.variable}') && reply.data) {`,
+          `if (${fill.always ? '' : `!pm.variables.get('${fill.variable}') && `}reply.data) {`,
           `  (pm.environment.has('${fill.variable}') ? pm.environment : ` +
             `pm.collectionVariables).set('${fill.variable}', ${fill.from});`,
           '}',

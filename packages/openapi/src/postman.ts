@@ -53,23 +53,34 @@ const VARIABLE_HELP: Record<string, string> = {
     'A channel id from Workspace → channels/list (filled in with the first channel by that request when empty)',
   userId:
     'A user of your platform with an active base subscription (for addon/manage; filled in from users/list by its ' +
-    'pre-request script when empty)',
+    'pre-request script when empty). Plans and subscriptions are made by the operator (`pnpm cli seed`), not by ' +
+    'the API',
   addonId:
     'An active add-on plan id of your platform with a monthly price (for addon/manage; filled in from addon/list by ' +
     'its pre-request script when empty)',
   ticketId:
-    'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list when ' +
-    'empty)',
+    'A ticket id or shortId of your platform (for tickets/get; filled in with the newest ticket by tickets/list, or ' +
+    'with the one tickets/manage opens, when empty)',
   contactId: 'Set by the pre-request script of contacts/delete, which creates a throwaway contact to delete',
   automationId:
-    'An automation id of the channel (for automations/manage; filled in with the newest automation by ' +
-    'automations/list when empty)',
+    'An automation id of the channel (for automations/manage, which pauses it; filled in with the newest automation ' +
+    'by automations/list when empty, else automations/manage’s pre-request script creates a paused one)',
   broadcastId:
     'A broadcast id of the channel (for broadcasts/recipients; broadcasts/manage’s pre-request script creates a ' +
     'throwaway scheduled broadcast to cancel)',
   scheduledMsgid:
     'The msgid of a scheduled message (for chat/message/cancel; its pre-request script schedules a throwaway ' +
     'template send for tomorrow to cancel)',
+  templateName:
+    'An approved template of the channel with two placeholders (for chat/templates/send, the broadcast and the ' +
+    'scheduled send; filled in from chat/templates/list when empty)',
+  customerMsgid:
+    'A customer’s message (for chat/message/read and chat/message/send’s replyTo; set by sandbox/receive, which ' +
+    'plays one on a sandbox channel: on a WhatsApp channel, set it to a message your customer sent)',
+  sentMsgid: 'An outbound message (for chat/message/status; set by chat/templates/send)',
+  photoMsgid:
+    'A customer’s photo (for chat/media/get; when empty, its pre-request script plays one on a sandbox channel with ' +
+    'sandbox/receive)',
   webhookEndpointId:
     'A webhook endpoint id of your platform (for webhooks/deliveries; filled in by webhooks/manage creating one when ' +
     'empty)',
@@ -104,15 +115,33 @@ function requestItems(items: PostmanItem[]): PostmanItem[] {
   return items.flatMap((item) => [...(item.request ? [item] : []), ...requestItems(item.item ?? [])]);
 }
 
+/** A request example with each sample id (EXAMPLE_IDS) in it as its `{{variable}}`. */
+function withVariables(example: unknown): unknown {
+  let text = JSON.stringify(example);
+  for (const [name, id] of Object.entries(EXAMPLE_IDS)) text = text.replaceAll(JSON.stringify(id), `"{{${name}}}"`);
+  return JSON.parse(text);
+}
+
 /**
- * The definition as the collection should send it: the request examples' sample ids (EXAMPLE_IDS, found nowhere else
- * in the definition) become `{{variables}}` that each user sets to ids of their own tenant. The webhook events'
- * examples keep theirs: they show what a delivery looks like.
+ * The definition as the collection should send it: in the request examples (each POST body and GET parameter), the
+ * sample ids and names (EXAMPLE_IDS) become `{{variables}}` that the collection fills from the replies of the
+ * requests before, or that each user sets to ones of their own tenant. Elsewhere (descriptions, failure examples, the
+ * webhook events' examples) they stay: they show what a reply or a delivery looks like.
  */
-function withIdVariables({ webhooks, ...api }: OpenAPIObject): OpenAPIObject {
-  let text = JSON.stringify(api);
-  for (const [name, id] of Object.entries(EXAMPLE_IDS)) text = text.replaceAll(id, `{{${name}}}`);
-  return { ...(JSON.parse(text) as OpenAPIObject), webhooks };
+function withIdVariables(api: OpenAPIObject): OpenAPIObject {
+  const doc = structuredClone(api);
+  for (const item of Object.values(doc.paths))
+    for (const operation of Object.values(item as Record<string, OperationObject>)) {
+      const json =
+        operation.requestBody && 'content' in operation.requestBody
+          ? operation.requestBody.content['application/json']
+          : undefined;
+      if (json?.example !== undefined) json.example = withVariables(json.example);
+      for (const parameter of operation.parameters ?? [])
+        if ('example' in parameter && parameter.example !== undefined)
+          parameter.example = withVariables(parameter.example);
+    }
+  return doc;
 }
 
 /**
@@ -171,8 +200,11 @@ export async function buildPostmanCollection(definition: OpenAPIObject): Promise
     adjustRequest(request, byRoute);
     const operation = byRoute.get(`${request.method} /${(request.url.path ?? []).join('/')}`);
     if (!operation) continue;
-    const setup = setupScript(operation.operationId ?? '');
-    item.event = [...(setup ? [setup] : []), replyTests(operation, doc)];
+    // Both routes of an endpoint share its scripts: the GET route's operationId has a `Get` suffix.
+    const operationId = operation.operationId ?? '';
+    const endpointId = request.method === 'GET' ? operationId.replace(/Get$/, '') : operationId;
+    const setup = setupScript(endpointId);
+    item.event = [...(setup ? [setup] : []), replyTests(operation, doc, endpointId)];
   }
   const variable = (key: string, value = ''): PostmanVariable => ({
     key,

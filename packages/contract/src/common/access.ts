@@ -4,7 +4,10 @@ import type { FailureExample } from './errors.js';
 export const RATE_CLASSES = {
   api_read: { points: 120, durationSeconds: 60 },
   api_write: { points: 30, durationSeconds: 60 },
-  /** Single sends: chat/templates/send, chat/message/send, chat/message/cancel (RATE_LIMIT_API_MESSAGE). */
+  /**
+   * Single messages: chat/templates/send, chat/message/send, chat/message/cancel, and a customer's played on the
+   * sandbox (sandbox/receive) (RATE_LIMIT_API_MESSAGE).
+   */
   api_message: { points: 600, durationSeconds: 60 },
   api_admin_write: { points: 20, durationSeconds: 60 },
 } as const;

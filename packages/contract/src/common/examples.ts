@@ -1,7 +1,8 @@
 /**
- * Ids the request examples use: valid UUIDs (and a msgid of the form the server gives), so the examples satisfy
- * their own schemas (OpenAPI tools check that).
- * The Postman export swaps each one for its `{{variable}}` (see POSTMAN_VARIABLES in @switchboard/openapi).
+ * Ids the request examples use: valid UUIDs (and msgids and a template name of the demo's), so the examples satisfy
+ * their own schemas (OpenAPI tools check that) and work against the demo data.
+ * The Postman export swaps each one in the request examples for its `{{variable}}`, which the collection fills from
+ * the replies of the requests before (see @switchboard/openapi's postman-setup.ts and postman-tests.ts).
  */
 export const EXAMPLE_IDS = {
   platformId: '6d1f0c7e-3b52-4a8e-9c41-2f7d5b8a9e10',
@@ -15,5 +16,13 @@ export const EXAMPLE_IDS = {
   broadcastId: '5a3c7e9b-1f2d-4c6e-a8b0-3d5f7a9c1e24',
   /** A msgid, not a UUID: the scheduled message chat/message/cancel's example cancels. */
   scheduledMsgid: 'sbm.DEMO0000000000000000000000000001',
+  /** An outbound message's msgid (chat/message/status): the demo's first template message. */
+  sentMsgid: 'wamid.DEMO0001',
+  /** A customer's message (chat/message/read, a reply's `replyTo`): the demo customer's open question. */
+  customerMsgid: 'wamid.DEMO0002',
+  /** A customer's photo (chat/media/get): the demo customer's. */
+  photoMsgid: 'wamid.DEMO0003',
+  /** An approved template with two placeholders (chat/templates/send, a broadcast, a scheduled send). */
+  templateName: 'order_update',
 } as const;
 export type ExampleIdName = keyof typeof EXAMPLE_IDS;

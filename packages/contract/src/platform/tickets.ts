@@ -140,6 +140,7 @@ export const ticketsListParams = z.object({
 });
 export type TicketsListValues = z.output<typeof ticketsListParams>;
 
+/** tickets/manage before tickets/get: a collection run in order reads the ticket it just opened. */
 export const ticketsContract = {
   list: endpoint({
     operation: 'platform.tickets.list',
@@ -153,20 +154,6 @@ export const ticketsContract = {
     rateClass: 'api_read',
     access: { scope: 'platform' },
     example: { platformId: EXAMPLE_IDS.platformId, status: 'open', page: 1, limit: 50 },
-  }),
-  get: endpoint({
-    operation: 'platform.tickets.get',
-    path: '/api/platform/v1/tickets/get',
-    summary: 'Get a support ticket with its thread',
-    description:
-      'The whole ticket as tickets/manage returns it, with every thread message, internal notes included. An unknown ' +
-      'ticket, or one of another platform, gives 404 `ticket_not_found`.',
-    params: z.object({ platformId: platformIdParam, ticketId: ticketIdParam().describe('Full UUID or shortId') }),
-    response: okEnvelope(ticketSchema),
-    rateClass: 'api_read',
-    access: { scope: 'platform' },
-    errors: ['ticket_not_found'],
-    example: { platformId: EXAMPLE_IDS.platformId, ticketId: EXAMPLE_IDS.ticketId },
   }),
   manage: endpoint({
     operation: 'platform.tickets.manage',
@@ -195,5 +182,19 @@ export const ticketsContract = {
       description: 'The login page says my password is wrong.',
       priority: 'high',
     },
+  }),
+  get: endpoint({
+    operation: 'platform.tickets.get',
+    path: '/api/platform/v1/tickets/get',
+    summary: 'Get a support ticket with its thread',
+    description:
+      'The whole ticket as tickets/manage returns it, with every thread message, internal notes included. An unknown ' +
+      'ticket, or one of another platform, gives 404 `ticket_not_found`.',
+    params: z.object({ platformId: platformIdParam, ticketId: ticketIdParam().describe('Full UUID or shortId') }),
+    response: okEnvelope(ticketSchema),
+    rateClass: 'api_read',
+    access: { scope: 'platform' },
+    errors: ['ticket_not_found'],
+    example: { platformId: EXAMPLE_IDS.platformId, ticketId: EXAMPLE_IDS.ticketId },
   }),
 };

@@ -309,12 +309,13 @@ export const automationsContract = {
     // `delete` removes an automation; `create` again makes another.
     effects: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
     errors: ['no_channel', 'automation_not_found'],
-    // Scalars only (a GET's query string carries objects as JSON text, which examples do not show well).
+    // Scalars only (a GET's query string carries objects as JSON text, which examples do not show well). Pausing:
+    // trying the example never starts an automation that sends messages.
     example: {
       channelId: EXAMPLE_IDS.channelId,
       action: 'update',
       automationId: EXAMPLE_IDS.automationId,
-      status: 'active',
+      status: 'paused',
     },
     failureExamples: {
       automationIdRequired: {

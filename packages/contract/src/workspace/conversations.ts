@@ -246,7 +246,7 @@ export const mediaContract = {
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     errors: ['media_not_found', 'provider_rejected', 'provider_unauthorized', 'provider_unavailable'],
-    example: { msgid: 'wamid.DEMO0003' },
+    example: { msgid: EXAMPLE_IDS.photoMsgid },
     failureExamples: {
       noMedia: {
         summary: 'a message without a customer’s file',

@@ -8,4 +8,5 @@ export * from './event-stream.js';
 export * from './labels.js';
 export * from './messages.js';
 export * from './notes.js';
+export * from './sandbox.js';
 export * from './templates.js';

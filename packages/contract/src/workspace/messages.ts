@@ -167,8 +167,6 @@ export const SESSION_MESSAGE_TYPES = ['text', 'image', 'document', 'audio', 'vid
 export type SessionMessageType = (typeof SESSION_MESSAGE_TYPES)[number];
 const CAPTIONED: readonly SessionMessageType[] = ['image', 'document', 'video'];
 
-/** The msgid of the demo customer's open question (wamid.DEMO0002 in the demo data). */
-const DEMO_QUESTION = 'wamid.DEMO0002';
 /** A provider's refusals (WhatsApp Cloud API), as chat/templates/send answers them. */
 const PROVIDER_ERRORS = ['provider_rejected', 'provider_unauthorized', 'provider_unavailable'] as const;
 
@@ -303,7 +301,7 @@ export const messagesContract = {
     response: okEnvelope(messageStatusSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },
-    example: { msgid: 'wamid.DEMO0001' },
+    example: { msgid: EXAMPLE_IDS.sentMsgid },
   }),
   cancel: endpoint({
     operation: 'workspace.chat.message.cancel',
@@ -342,7 +340,7 @@ export const messagesContract = {
       channelId: EXAMPLE_IDS.channelId,
       to: '15550000001',
       text: 'Hi Ada, order A-1001 ships today.',
-      replyTo: DEMO_QUESTION,
+      replyTo: EXAMPLE_IDS.customerMsgid,
     },
     failureExamples: {
       textRequired: {
@@ -384,7 +382,7 @@ export const messagesContract = {
     // The customer sees blue ticks (a provider call); a repeat calls the provider no more.
     effects: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     errors: ['service_unavailable', ...PROVIDER_ERRORS],
-    example: { msgid: DEMO_QUESTION },
+    example: { msgid: EXAMPLE_IDS.customerMsgid },
     failureExamples: {
       outbound: {
         summary: 'an outbound msgid',

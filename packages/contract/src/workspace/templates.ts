@@ -145,7 +145,7 @@ export const templatesContract = {
     example: {
       channelId: EXAMPLE_IDS.channelId,
       to: '15550000001',
-      templateName: 'order_update',
+      templateName: EXAMPLE_IDS.templateName,
       variables: 'Ada,A-1001',
     },
     failureExamples: {
