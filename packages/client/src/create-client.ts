@@ -4,6 +4,8 @@ import axios from 'axios';
 import type { SwitchboardApi } from './generated/api.js';
 import { openEventStream, type EventStream, type EventStreamOptions } from './event-stream.js';
 import { connectionError, isSwitchboardError, toSwitchboardError } from './errors.js';
+import { getOverList } from './get-method.js';
+import { GETTERS } from './getters.js';
 import { idempotencyHeaders } from './idempotency.js';
 import { paginate, type PagedMethod } from './paginate.js';
 import type { RequestOptions } from './request-options.js';
@@ -162,6 +164,10 @@ function buildTree(calls: Record<string, unknown>, sending: Sending): Record<str
       .slice(0, -1)
       .reduce<Record<string, unknown>>((branch, name) => (branch[name] ??= {}) as Record<string, unknown>, tree);
     parent[at.at(-1)!] = endpointMethod(send, post, sending);
+  }
+  for (const [group, getter] of Object.entries(GETTERS)) {
+    const branch = group.split('.').reduce<Record<string, unknown>>((at, name) => at[name] as never, tree);
+    branch.get = getOverList(branch.list as never, getter, `${group}.list`);
   }
   return tree;
 }

@@ -24,7 +24,16 @@ const [MIN_TIME, MAX_TIME] = [Date.parse(TIME_RANGE.min), Date.parse(TIME_RANGE.
 
 const isoTimePattern = z.string().datetime({ offset: true });
 
-/** An ISO 8601 time with an offset (or Z) naming a real instant in TIME_RANGE; anything else is a 400 naming it. */
+/**
+ * A time parameter's schema: ISO 8601 text in, or a Date (JSON carries it as ISO 8601, UTC); written out rather than
+ * named, so the SDK's types print `string | Date`.
+ */
+export type TimeParam = z.ZodEffects<z.ZodString, string, string | Date>;
+
+/**
+ * An ISO 8601 time with an offset (or Z) naming a real instant in TIME_RANGE; anything else is a 400 naming it. Its
+ * input type also takes a Date: a Date reaches the server as JSON, which writes it as ISO 8601 (`toJSON`).
+ */
 export const isoTimeParam = () =>
   z
     .string()
@@ -37,7 +46,7 @@ export const isoTimeParam = () =>
       if (Number.isNaN(time)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: ISO_TIME_MESSAGE });
       else if (time < MIN_TIME || time > MAX_TIME)
         ctx.addIssue({ code: z.ZodIssueCode.custom, message: RANGE_MESSAGE });
-    });
+    }) as unknown as TimeParam;
 
 export const idSchema = z.string().describe('Identifier (UUID)');
 export const timestampSchema = z.string().describe('ISO 8601 timestamp, UTC');

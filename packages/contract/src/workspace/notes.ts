@@ -13,7 +13,7 @@ import {
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
-import { contactProblems, conversationContactFields } from './conversations.js';
+import { contactProblems, conversationContactFields, type ConversationContact } from './conversations.js';
 
 export const NOTE_MAX_LENGTH = 4000;
 
@@ -44,9 +44,18 @@ const noteManageFields = z.object({
   noteId: uuidParam().optional().describe('delete: the note'),
 });
 type NoteManageInput = z.input<typeof noteManageFields>;
-export type NoteManageParams =
-  | (NoteManageInput & { action: 'create'; text: string; noteId?: undefined })
-  | (NoteManageInput & { action: 'delete'; noteId: string; text?: undefined });
+/** `create`: a note on the conversation with a contact (its id or phone). */
+export type NoteCreateParams = Pick<NoteManageInput, 'channelId' | 'text'> &
+  ConversationContact & { action: 'create'; text: string; noteId?: undefined };
+/** `delete`: one note, by its id. */
+export type NoteDeleteParams = Pick<NoteManageInput, 'channelId' | 'noteId'> & {
+  action: 'delete';
+  noteId: string;
+  text?: undefined;
+  contactId?: undefined;
+  phone?: undefined;
+};
+export type NoteManageParams = NoteCreateParams | NoteDeleteParams;
 export type NoteManageValues = z.output<typeof noteManageFields>;
 
 function noteManageProblems(values: NoteManageValues): FieldProblem[] {

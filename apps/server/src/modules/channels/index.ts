@@ -4,7 +4,7 @@ import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from './channel-example.js';
 import { Channel } from './channel.entity.js';
 import { ChannelUser } from './channel-user.entity.js';
-import { channelsRouter } from './channel.router.js';
+import { channelsRouter, meRouter } from './channel.router.js';
 import { channelsSeed } from './channel.seed.js';
 
 export { exampleChannelId } from './channel-example.js';
@@ -15,7 +15,7 @@ export { assertInChannel, authorizedChannelIds, resolveChannel, type ScopedChann
 export const channelsModule = defineModule({
   name: 'channels',
   entities: [Channel, ChannelUser],
-  routes: [routes(contract.workspace.channels, channelsRouter)],
+  routes: [routes(contract.workspace.channels, channelsRouter), routes({ me: contract.workspace.me }, meRouter)],
   seed: [channelsSeed],
   demo: {
     channels: [
