@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '@switchboard/client';
+import { buildOpenApi } from '@switchboard/openapi';
 import { describe, expect } from 'vitest';
 import { expectError, expectInvalid } from '../helpers/expect.js';
 import { test as base } from '../helpers/test.js';
@@ -145,5 +146,14 @@ describe('webhooks/manage by action; webhooks/list and webhooks.get by endpointI
     expect(rotated.data.secret).toMatch(/^whsec_/);
     const deleted = await hooks().manage({ platformId, endpointId: created.id, delete: true });
     expect(deleted.message).toBe('Webhook endpoint deleted successfully');
+  });
+
+  test('the OpenAPI marks the earlier form’s flags deprecated and offers `action`', () => {
+    const operation = buildOpenApi().paths['/api/platform/v1/webhooks/manage']!.post!;
+    const body = JSON.stringify(operation.requestBody);
+    const property = (name: string) => body.match(new RegExp(`"${name}":\\{[^}]*\\}`))?.[0] ?? '';
+    expect(property('rotateSecret')).toContain('"deprecated":true');
+    expect(property('delete')).toContain('"deprecated":true');
+    expect(property('action')).toContain('"enum":["create","update","delete","rotate"]');
   });
 });

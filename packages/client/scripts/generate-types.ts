@@ -70,6 +70,14 @@ const CONTRACT_TYPES = [
 const METHOD_OVERRIDES: Record<string, { type: string; from: string }> = {
   'platform.webhooks.manage': { type: 'WebhooksManageMethod', from: '../webhook-manage.js' },
 };
+/** The contract's parameter types of hand-declared methods, documented from their endpoint's parameters. */
+const PARAMS_TYPES: Record<string, string> = {
+  WebhookCreateParams: 'platform.webhooks.manage',
+  WebhookChangeParams: 'platform.webhooks.manage',
+  WebhookRotateParams: 'platform.webhooks.manage',
+  WebhookRedeliverParams: 'platform.webhooks.manage',
+  WebhookManageParams: 'platform.webhooks.manage',
+};
 /** Aliases the probe computes for the printer's decisions, not published. */
 const PROBE_ONLY = /(ParamsOptional|Paged)$|^Flat$/;
 /** Endpoints whose type names do not follow from the path (`workspace.` / `platform.` and `chat.` dropped). */
@@ -355,6 +363,10 @@ function schemasByName(
     const route = runtime.find(({ at }) => at.join('.') === endpoint.path.join('.'))!.post;
     if (!schemas.has(paramsName(endpoint)) && route.body) schemas.set(paramsName(endpoint), route.body);
     schemas.set(`${endpoint.name}Response`, route.responses[200]!);
+  }
+  for (const [name, operation] of Object.entries(PARAMS_TYPES)) {
+    const route = runtime.find(({ at }) => at.join('.') === operation)!.post;
+    schemas.set(name, route.body!);
   }
   return schemas;
 }
