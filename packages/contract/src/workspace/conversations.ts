@@ -136,7 +136,9 @@ const conversationManageFields = z.object({
       `With status snoozed only (and required there): when it opens again; future, at most ${SNOOZE_MAX_DAYS} days`,
     ),
   assigneeId: z
-    .union([z.literal('me'), uuidParam()])
+    .string()
+    // One string schema, not a union: OpenAPI 3.0's `nullable` needs a `type` beside it (the MCP tools' schemas).
+    .refine((value) => value === 'me' || uuidParam().safeParse(value).success, 'must be a UUID or `me`')
     .nullable()
     .optional()
     .describe('A user who is a member of the channel, `me` (the key’s user, see workspace/me), or null to unassign'),
