@@ -1,7 +1,6 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { listChannels } from './channel.service.js';
-import { describeCaller } from './me.service.js';
 
 export function channelsRouter({ em, logger }: RouteDeps) {
   return {
@@ -12,11 +11,3 @@ export function channelsRouter({ em, logger }: RouteDeps) {
   };
 }
 
-export function meRouter({ em, logger }: RouteDeps) {
-  return {
-    me: implement<typeof contract.workspace.me>(em, logger, async (_params, ctx) => ({
-      success: true,
-      data: await describeCaller(ctx),
-    })),
-  };
-}

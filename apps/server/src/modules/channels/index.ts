@@ -4,18 +4,19 @@ import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from './channel-example.js';
 import { Channel } from './channel.entity.js';
 import { ChannelUser } from './channel-user.entity.js';
-import { channelsRouter, meRouter } from './channel.router.js';
+import { channelsRouter } from './channel.router.js';
 import { channelsSeed } from './channel.seed.js';
 
 export { exampleChannelId } from './channel-example.js';
 export { Channel } from './channel.entity.js';
 export { ChannelUser } from './channel-user.entity.js';
 export { assertInChannel, authorizedChannelIds, resolveChannel, type ScopedChannel } from './channel-scope.js';
+export { listChannels } from './channel.service.js';
 
 export const channelsModule = defineModule({
   name: 'channels',
   entities: [Channel, ChannelUser],
-  routes: [routes(contract.workspace.channels, channelsRouter), routes({ me: contract.workspace.me }, meRouter)],
+  routes: [routes(contract.workspace.channels, channelsRouter)],
   seed: [channelsSeed],
   demo: {
     channels: [

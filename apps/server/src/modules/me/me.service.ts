@@ -1,7 +1,7 @@
 import type { Me } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
+import { listChannels } from '../channels/index.js';
 import { User } from '../users/index.js';
-import { listChannels } from './channel.service.js';
 
 /** workspace/me: the key's user as its platform knows it, and the channels it may use. */
 export async function describeCaller(ctx: CallerContext): Promise<Me> {
