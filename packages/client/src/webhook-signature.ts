@@ -93,10 +93,7 @@ export function signer(secret: string): Webhook {
     if (!BASE64_KEY.test(secret.replace(/^whsec_/, ''))) throw new TypeError('not base64');
     return new Webhook(secret);
   } catch {
-    throw new WebhookVerificationError(
-      'invalid_secret',
-      'A secret given is not an endpoint’s signing secret: `whsec_` followed by the base64 of its key',
-    );
+    throw new WebhookVerificationError('invalid_secret', 'Not a signing secret: whsec_ and the base64 of its key');
   }
 }
 
