@@ -45,7 +45,19 @@ describe('workspace/me and `me` as a user id', () => {
     expect(snoozed).toMatchObject({ status: 'snoozed', snoozedUntil: until.toISOString() });
     await chat.conversations.manage({ phone: ADA, status: 'open', assigneeId: null });
     const untyped = chat.conversations.manage as (params: object) => Promise<unknown>;
-    await expectInvalid(untyped({ phone: ADA, assigneeId: 'you' }), 'assigneeId');
+    await expectInvalid(untyped({ phone: ADA, assigneeId: 'you' }), 'assigneeId', 'or `me`');
+  });
+
+  test('chat/notes/list filters by authorId, `me` included', async ({ server, acme }) => {
+    const [member, owner] = [acme.memberKey, acme.ownerKey].map((key) => server.client(key).workspace.chat);
+    const mine = (await member!.notes.manage({ action: 'create', phone: ADA, text: 'Mine' })).data;
+    const theirs = (
+      await owner!.notes.manage({ channelId: acme.mainChannelId, action: 'create', phone: ADA, text: 'Theirs' })
+    ).data;
+    expect((await member!.notes.list({ phone: ADA, authorId: 'me' })).data).toEqual([mine]);
+    const byId = await member!.notes.list({ phone: ADA, authorId: acme.ownerId });
+    expect(byId.data).toEqual([theirs]);
+    expect((await member!.notes.list({ phone: ADA })).data.map((note) => note.id)).toEqual([theirs.id, mine.id]);
   });
 });
 

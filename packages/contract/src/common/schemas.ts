@@ -5,6 +5,18 @@ import type { FailureExample } from './errors.js';
 export const uuidParam = () =>
   z.string({ required_error: 'is required' }).min(1, 'must not be empty').uuid('must be a UUID');
 
+/** Wherever a parameter names a user, `me` names the key's own user (see workspace/me). */
+export const ME = 'me';
+
+/**
+ * A user id, or `me`: one string schema rather than a union, so OpenAPI 3.0 keeps a `type` beside `nullable` (the
+ * MCP tools' schemas need it).
+ */
+export const userIdParam = () =>
+  z
+    .string({ required_error: 'is required' })
+    .refine((value) => value === ME || uuidParam().safeParse(value).success, 'must be a user id (UUID) or `me`');
+
 /** Phone numbers are stored and compared as digits only: callers may type `+`, spaces, dashes or parentheses. */
 export const stripPhone = (value: string) => value.replace(/[\s+\-()]/g, '');
 

@@ -15,6 +15,7 @@ import {
   pagingParams,
   phoneParam,
   timestampSchema,
+  userIdParam,
   uuidParam,
   withFieldRules,
   type FieldProblem,
@@ -135,10 +136,7 @@ const conversationManageFields = z.object({
     .describe(
       `With status snoozed only (and required there): when it opens again; future, at most ${SNOOZE_MAX_DAYS} days`,
     ),
-  assigneeId: z
-    .string()
-    // One string schema, not a union: OpenAPI 3.0's `nullable` needs a `type` beside it (the MCP tools' schemas).
-    .refine((value) => value === 'me' || uuidParam().safeParse(value).success, 'must be a UUID or `me`')
+  assigneeId: userIdParam()
     .nullable()
     .optional()
     .describe('A user who is a member of the channel, `me` (the key’s user, see workspace/me), or null to unassign'),

@@ -3,9 +3,6 @@ import { endpoint, idSchema, named, okEnvelope } from '../common/index.js';
 import { USER_ROLES } from '../platform/users.js';
 import { channelSchema } from './channels.js';
 
-/** Wherever a parameter names a user, `me` names the key's own user. */
-export const ME = 'me';
-
 export const meSchema = named(
   'Me',
   z.object({
@@ -27,8 +24,8 @@ export const meContract = {
     summary: 'Who this API key is: its user and channels',
     description:
       'The key’s own user (id, name, email, role, whether it has platform access) and the channels it may use. ' +
-      'Where a parameter takes a user id (`assigneeId` of chat/conversations/manage and /list), `me` names this ' +
-      'user without looking its id up.',
+      'Where a parameter takes a user id (`assigneeId` of chat/conversations/manage and /list, `authorId` of ' +
+      'chat/notes/list), `me` names this user without looking its id up.',
     params: z.object({}),
     response: okEnvelope(meSchema),
     rateClass: 'api_read',

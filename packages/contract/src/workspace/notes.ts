@@ -9,6 +9,7 @@ import {
   pageEnvelope,
   pagingParams,
   timestampSchema,
+  userIdParam,
   uuidParam,
   withFieldRules,
   type FieldProblem,
@@ -77,7 +78,12 @@ export const noteManageParams = withFieldRules<NoteManageParams>()(noteManageFie
   check: noteManageProblems,
 });
 
-const noteListFields = z.object({ ...channelScoped, ...pagingParams('notes'), ...conversationContactFields });
+const noteListFields = z.object({
+  ...channelScoped,
+  ...pagingParams('notes'),
+  ...conversationContactFields,
+  authorId: userIdParam().optional().describe('Only the notes this user wrote (`me`: the key’s user)'),
+});
 export const noteListParams = withFieldRules<z.input<typeof noteListFields>>()(noteListFields, {
   sets: [['contactId'], ['phone']],
   check: contactProblems,
