@@ -19,7 +19,7 @@ export type StreamedEvent<Type extends WebhookEventType = WebhookEventType> = Ex
   { type: Type }
 > & { id: string };
 
-/** Where the stream stands after a failed connection: the how-manieth failure in a row, and the wait before the next. */
+/** Where the stream stands after a failed connection: how many failed in a row, and the wait before the next. */
 export interface StreamRetry {
   /** 1 for the first failure since the stream was last open (or started). */
   attempt: number;
@@ -104,6 +104,52 @@ const pause = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done, { once: true });
   });
 
+/** Where a stream stands between connections. */
+interface StreamState {
+  lastEventId: string | undefined;
+  retryMs: number;
+  /** Failed connections in a row. */
+  failures: number;
+  /** Whether the current connection was accepted (its end is then a disconnect, not a failure). */
+  open: boolean;
+}
+
+function streamHeaders(settings: StreamSettings, lastEventId: string | undefined): Record<string, string> {
+  return {
+    accept: 'text/event-stream',
+    'x-api-key': settings.apiKey,
+    'user-agent': settings.userAgent,
+    ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
+  };
+}
+
+/** One connection accepted, or why not: the SDK's error for a refusal or a 5xx, a connection error for no reply. */
+async function connect(
+  settings: StreamSettings,
+  options: EventStreamOptions<WebhookEventType>,
+  lastEventId: string | undefined,
+  signal: AbortSignal,
+): Promise<Response> {
+  const headers = streamHeaders(settings, lastEventId);
+  const response = await fetch(streamUrl(settings.baseUrl, options), { headers, signal }).catch((error: unknown) => {
+    throw connectionError((error as { cause?: unknown }).cause ?? error, EVENT_STREAM.operation);
+  });
+  if (response.ok) return response;
+  const body: unknown = await response.json().catch(() => undefined);
+  throw toSwitchboardError(response.status, body, Object.fromEntries(response.headers), EVENT_STREAM.operation);
+}
+
+/** What follows a failed connection: thrown (a refusal, or past maxRetries), or reported to be waited out. */
+function afterFailure(state: StreamState, options: EventStreamOptions<WebhookEventType>, error: unknown): void {
+  // A 5xx is an outage and a dropped connection a network's: the stream tries again; a refusal would fail again.
+  const failure = isSwitchboardError(error) ? error : connectionError(error, EVENT_STREAM.operation);
+  if (failure.status > 0 && failure.status < 500) throw failure;
+  state.failures += 1;
+  const exhausted = options.maxRetries !== undefined && state.failures > options.maxRetries;
+  options.onError?.(failure, { attempt: state.failures, nextRetryMs: exhausted ? undefined : state.retryMs });
+  if (exhausted) throw gaveUp(failure, state.failures);
+}
+
 /**
  * A fetch-based SSE client (the key goes in a header, which the browser's EventSource cannot send): one request
  * after another, each resuming with `Last-Event-ID`, parsed with eventsource-parser (the parser the maintained
@@ -116,24 +162,16 @@ export function openEventStream<Type extends WebhookEventType>(
 ): EventStream<Type> {
   const closing = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, closing.signal]) : closing.signal;
-  const state = { lastEventId: options.lastEventId, retryMs: EVENT_STREAM_RETRY_MS, failures: 0, open: false };
+  const state: StreamState = {
+    lastEventId: options.lastEventId,
+    retryMs: EVENT_STREAM_RETRY_MS,
+    failures: 0,
+    open: false,
+  };
 
   /** One connection's events; throws why it failed (a refusal, a 5xx, no connection), returns when an open one ends. */
   async function* connection(): AsyncGenerator<StreamedEvent<Type>, void> {
-    const headers: Record<string, string> = {
-      accept: 'text/event-stream',
-      'x-api-key': settings.apiKey,
-      'user-agent': settings.userAgent,
-    };
-    if (state.lastEventId !== undefined) headers['last-event-id'] = state.lastEventId;
-    const response = await fetch(streamUrl(settings.baseUrl, options), { headers, signal }).catch((error: unknown) => {
-      throw connectionError((error as { cause?: unknown }).cause ?? error, EVENT_STREAM.operation);
-    });
-    if (!response.ok) {
-      const body: unknown = await response.json().catch(() => undefined);
-      const headers = Object.fromEntries(response.headers);
-      throw toSwitchboardError(response.status, body, headers, EVENT_STREAM.operation);
-    }
+    const response = await connect(settings, options, state.lastEventId, signal);
     state.failures = 0;
     state.open = true;
     options.onOpen?.();
@@ -157,17 +195,6 @@ export function openEventStream<Type extends WebhookEventType>(
     }
   }
 
-  /** What follows a failed connection: thrown (a refusal, or past maxRetries), or reported to be waited out. */
-  function failed(error: unknown): void {
-    // A 5xx is an outage and a dropped connection a network's: the stream tries again; a refusal would fail again.
-    const failure = isSwitchboardError(error) ? error : connectionError(error, EVENT_STREAM.operation);
-    if (failure.status > 0 && failure.status < 500) throw failure;
-    state.failures += 1;
-    const exhausted = options.maxRetries !== undefined && state.failures > options.maxRetries;
-    options.onError?.(failure, { attempt: state.failures, nextRetryMs: exhausted ? undefined : state.retryMs });
-    if (exhausted) throw gaveUp(failure, state.failures);
-  }
-
   async function* events(): AsyncGenerator<StreamedEvent<Type>> {
     while (!signal.aborted) {
       state.open = false;
@@ -176,7 +203,7 @@ export function openEventStream<Type extends WebhookEventType>(
       } catch (error) {
         if (signal.aborted) return;
         // An open connection that ends is a disconnect, reported once; one that never opened is a failure.
-        if (!state.open) failed(error);
+        if (!state.open) afterFailure(state, options, error);
       }
       if (signal.aborted) return;
       if (state.open) options.onDisconnect?.();

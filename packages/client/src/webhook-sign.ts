@@ -10,8 +10,8 @@ export interface SignWebhookOptions {
   id?: string | undefined;
 }
 
-const randomId = () =>
-  `msg_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+const randomId = () => `msg_${hex(crypto.getRandomValues(new Uint8Array(16)))}`;
 
 /**
  * Signs a test delivery as the server signs a real one (Standard Webhooks, the endpoint's `whsec_…` secret), so a
