@@ -10,4 +10,3 @@ export function channelsRouter({ em, logger }: RouteDeps) {
     }),
   };
 }
-
