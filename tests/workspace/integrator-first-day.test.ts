@@ -67,7 +67,7 @@ describe('one item by id: list filters and the SDK’s get(id)', () => {
     acme,
   }) => {
     const workspace = server.client(acme.memberKey).workspace;
-    const create = { action: 'create', templateName: 'order_update', variables: ['{{contact.name}}', 'A-1'] } as const;
+    const create = { action: 'create' as const, templateName: 'order_update', variables: ['{{contact.name}}', 'A-1'] };
     const [first, second] = await Promise.all(
       ['First', 'Second'].map(
         async (name) =>
