@@ -1,4 +1,10 @@
-import { AuthenticationError, createClient, type StreamedEvent } from '@switchboard/client';
+import {
+  ApiConnectionError,
+  AuthenticationError,
+  createClient,
+  type StreamedEvent,
+  type StreamRetry,
+} from '@switchboard/client';
 import { receiveSandboxMessage } from '@switchboard/server';
 import { createServer, connect, type Socket } from 'node:net';
 import { afterAll, describe, expect } from 'vitest';
@@ -51,8 +57,14 @@ describe('SDK: sb.events.stream', () => {
     const relay = await startRelay(Number(new URL(server.baseUrl).port));
     relays.push(relay);
     const sb = createClient({ baseUrl: relay.url, apiKey: acme.memberKey });
-    let opens = 0;
-    const stream = sb.events.stream({ types: ['message.received'], lastEventId: cursor, onOpen: () => opens++ });
+    const calls: string[] = [];
+    const stream = sb.events.stream({
+      types: ['message.received'],
+      lastEventId: cursor,
+      onOpen: () => calls.push('open'),
+      onDisconnect: () => calls.push('disconnect'),
+      onError: (error) => calls.push(`error ${error.code}`),
+    });
     const iterator = stream[Symbol.asyncIterator]();
 
     await receive('one');
@@ -65,7 +77,8 @@ describe('SDK: sb.events.stream', () => {
     const second = (await iterator.next()).value as StreamedEvent;
     expect(second.type === 'message.received' && second.data.text).toBe('two, while disconnected');
     expect(BigInt(second.id) > BigInt(first.id)).toBe(true);
-    expect(opens).toBe(2);
+    // The cut is reported as it happens, before the connection that follows.
+    expect(calls).toEqual(['open', 'disconnect', 'open']);
 
     const pending = iterator.next();
     stream.close();
@@ -78,5 +91,42 @@ describe('SDK: sb.events.stream', () => {
       for await (const event of sb.events.stream()) return event;
     })();
     await expect(iteration).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  test('a server it cannot reach: onError per attempt, then ApiConnectionError past maxRetries', async () => {
+    const closed = createServer();
+    const port = await new Promise<number>((resolve) =>
+      closed.listen(0, '127.0.0.1', () => resolve((closed.address() as { port: number }).port)),
+    );
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const sb = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: `sb_live_${'x'.repeat(40)}` });
+    const reports: { code: string; retry: StreamRetry }[] = [];
+    const iteration = (async () => {
+      const stream = sb.events.stream({
+        maxRetries: 1,
+        onError: (error, retry) => reports.push({ code: error.code, retry }),
+      });
+      for await (const event of stream) return event;
+    })();
+    const failure = await iteration.catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiConnectionError);
+    expect((failure as ApiConnectionError).message).toMatch(/no connection after 2 attempts/);
+    expect(reports).toEqual([
+      { code: 'network', retry: { attempt: 1, nextRetryMs: 3000 } },
+      { code: 'network', retry: { attempt: 2, nextRetryMs: undefined } },
+    ]);
+  });
+
+  test('after a reset, lastEventId no longer claims the id it could not resume from', async ({ server, acme }) => {
+    const sb = createClient({ baseUrl: server.baseUrl, apiKey: acme.memberKey });
+    let reset!: () => void;
+    const wasReset = new Promise<void>((resolve) => (reset = resolve));
+    const stream = sb.events.stream({ lastEventId: 'bogus', onReset: () => reset() });
+    expect(stream.lastEventId).toBe('bogus');
+    const pending = stream[Symbol.asyncIterator]().next();
+    await wasReset;
+    expect(stream.lastEventId).toBeUndefined();
+    stream.close();
+    expect(await pending).toEqual({ done: true, value: undefined });
   });
 });

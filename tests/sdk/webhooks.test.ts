@@ -1,6 +1,8 @@
 import { createClient, verifyWebhook, WebhookVerificationError, type SwitchboardEvent } from '@switchboard/client';
 import { WEBHOOK_EVENTS, type WebhookEventType } from '@switchboard/contract';
-import { randomBytes } from 'node:crypto';
+// The entry's source (vitest's alias maps only the package's main entry).
+import { signWebhook } from '../../packages/client/src/webhooks-entry.js';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 
@@ -98,5 +100,38 @@ describe('webhooks.verify (Standard Webhooks, typed events)', () => {
     expect(() => verifyWebhook(JSON.parse(body), headers, secret)).toThrow(/raw request body.*express\.raw/);
     expect(() => verifyWebhook(body, headers, [])).toThrow(/signing secret/);
     expect(() => verifyWebhook(body, headers, '')).toThrow(TypeError);
+  });
+
+  it('names a malformed secret invalid_secret, not a signature that does not match', () => {
+    const body = bodyOf('ticket.closed');
+    const headers = signed(body, [secret]);
+    for (const malformed of ['whsec_not base64!', 'whsec_', `${secret}%`])
+      expect(refusal(() => verifyWebhook(body, headers, malformed)).reason, malformed).toBe('invalid_secret');
+    expect(refusal(() => verifyWebhook(body, headers, [secret, 'whsec_?'])).reason).toBe('invalid_secret');
+  });
+});
+
+describe('signWebhook (@switchboard/client/webhooks): a test delivery’s headers', () => {
+  const secret = newSecret();
+
+  it('signs as the server does: verifyWebhook accepts it, keyed by the base64 after whsec_', () => {
+    const body = bodyOf('conversation.updated');
+    const headers = signWebhook(body, secret);
+    expect(verifyWebhook(body, headers, secret)).toMatchObject({ type: 'conversation.updated' });
+    expect(headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+    // What docs/api.md says a receiver without the SDK computes: HMAC-SHA256 keyed by the decoded key.
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const signedText = `${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`;
+    expect(headers['webhook-signature']).toBe(`v1,${createHmac('sha256', key).update(signedText).digest('base64')}`);
+  });
+
+  it('takes the timestamp and id to sign with, and refuses a malformed secret', () => {
+    const body = bodyOf('ticket.closed');
+    const old = signWebhook(body, secret, { timestamp: new Date(Date.now() - 6 * 60_000), id: 'msg_test' });
+    expect(old['webhook-id']).toBe('msg_test');
+    expect(refusal(() => verifyWebhook(body, old, secret)).reason).toBe('timestamp_out_of_tolerance');
+    const seconds = signWebhook(body, secret, { timestamp: 1_800_000_000 });
+    expect(seconds['webhook-timestamp']).toBe('1800000000');
+    expect(refusal(() => signWebhook(body, 'whsec_not base64!')).reason).toBe('invalid_secret');
   });
 });

@@ -1,4 +1,4 @@
-import type { SwitchboardClient } from '@switchboard/client';
+import type { BroadcastAudienceInput, SwitchboardClient } from '@switchboard/client';
 import type { Broadcast } from '@switchboard/contract';
 import { describe, expect } from 'vitest';
 import { test as base } from '../helpers/test.js';
@@ -30,7 +30,7 @@ test.override('serverEnv', {
 
 type Workspace = SwitchboardClient['workspace'];
 
-const create = (name: string, audience: Record<string, unknown>, scheduledAt?: string) => ({
+const create = (name: string, audience: BroadcastAudienceInput, scheduledAt?: string) => ({
   action: 'create' as const,
   name,
   templateName: 'order_update',

@@ -5,6 +5,7 @@ import { WORKSPACE_ENDPOINTS, workspaceEndpoints } from './endpoints.js';
 describe('the workspace endpoint table the table-driven suites iterate', () => {
   it('is read from the contract: its endpoints in contract order, without the skipped ones', () => {
     expect(WORKSPACE_ENDPOINTS.map((endpoint) => endpoint.name)).toEqual([
+      'me',
       'contacts/list',
       'contacts/manage',
       'contacts/get',

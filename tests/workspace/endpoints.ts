@@ -39,6 +39,7 @@ type EndpointKeys<Tree> = {
  * contract gains an endpoint it does not name, and the suites iterate the contract, not this table.
  */
 const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
+  me: { rateClass: 'api_read', call: (c) => c.workspace.me(), channelScoped: false },
   'channels.list': { skip: 'channels/list has its own foundation suites' },
   'contacts.list': {
     rateClass: 'api_read',

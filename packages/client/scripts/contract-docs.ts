@@ -118,7 +118,8 @@ export function documentType(node: ts.Node, schema: Schema, source: ts.SourceFil
     const name = propertyName(member);
     const field = name === undefined ? undefined : shape[name];
     if (!field || !ts.isPropertySignature(member)) continue;
-    const description = descriptionOf(field);
+    const deprecated = (field as { metaOpenApi?: { deprecated?: boolean } }).metaOpenApi?.deprecated;
+    const description = deprecated ? `${descriptionOf(field) ?? ''}\n\n@deprecated` : descriptionOf(field);
     if (description) {
       const start = member.getStart(source);
       out.set(start, jsDoc(description, ' '.repeat(source.getLineAndCharacterOfPosition(start).character)));

@@ -1,9 +1,11 @@
 import { contract, contractEndpoints, isPaginated, type ContractRoute } from '@switchboard/contract';
 import { initClient, type ApiFetcherArgs } from '@ts-rest/core';
 import axios from 'axios';
-import type { SwitchboardApi } from './generated/api.js';
+import type { SwitchboardApi, WebhookEventType } from './generated/api.js';
 import { openEventStream, type EventStream, type EventStreamOptions } from './event-stream.js';
 import { connectionError, isSwitchboardError, toSwitchboardError } from './errors.js';
+import { getOverList } from './get-method.js';
+import { GETTERS } from './getters.js';
 import { idempotencyHeaders } from './idempotency.js';
 import { paginate, type PagedMethod } from './paginate.js';
 import type { RequestOptions } from './request-options.js';
@@ -36,12 +38,14 @@ export interface SwitchboardClient extends SwitchboardApi {
      * The live event stream (GET events/stream, Server-Sent Events): every event of the key's channels, typed as
      * webhooks deliver them, as an async iterable (`for await`). It reconnects by itself after a dropped connection
      * and resumes after the last event it yielded; `lastEventId` resumes a stream you stored, `onOpen` says when it
-     * is live, `onReset` that a gap was too old to replay (24 h); `close()` or `signal` ends it. A refusal (401,
-     * 403, 429 past 10 streams per user) is thrown from the iteration as the SDK's error.
+     * is live, `onDisconnect` that it is not any more, `onError` each failed reconnection (`maxRetries` bounds them:
+     * then the iteration throws ApiConnectionError), `onReset` that a gap was too old to replay (24 h); `close()` or
+     * `signal` ends it. `types` narrows the events' type. A refusal (401, 403, 429 past 10 streams per user) is
+     * thrown from the iteration as the SDK's error.
      * @example
      * for await (const event of sb.events.stream({ types: ['message.received'] })) console.log(event.data.text);
      */
-    stream(options?: EventStreamOptions): EventStream;
+    stream<Type extends WebhookEventType = WebhookEventType>(options?: EventStreamOptions<Type>): EventStream<Type>;
   };
 }
 
@@ -163,6 +167,10 @@ function buildTree(calls: Record<string, unknown>, sending: Sending): Record<str
       .reduce<Record<string, unknown>>((branch, name) => (branch[name] ??= {}) as Record<string, unknown>, tree);
     parent[at.at(-1)!] = endpointMethod(send, post, sending);
   }
+  for (const [group, getter] of Object.entries(GETTERS)) {
+    const branch = group.split('.').reduce<Record<string, unknown>>((at, name) => at[name] as never, tree);
+    branch.get = getOverList(branch.list as never, getter, `${group}.list`);
+  }
   return tree;
 }
 
@@ -188,7 +196,10 @@ export function createClient(options: ClientOptions): SwitchboardClient {
     timeoutMs,
   });
   const streamSettings = { baseUrl: validBaseUrl(options.baseUrl), apiKey: options.apiKey, userAgent: agent };
-  const events = { stream: (streamOptions?: EventStreamOptions) => openEventStream(streamSettings, streamOptions) };
+  const events = {
+    stream: <Type extends WebhookEventType>(streamOptions?: EventStreamOptions<Type>) =>
+      openEventStream(streamSettings, streamOptions),
+  };
   const webhooks = { verify: verifyWebhook, verifyBatch: verifyWebhookBatch };
   return { ...tree, paginate, webhooks, events } as unknown as SwitchboardClient;
 }

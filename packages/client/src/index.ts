@@ -16,7 +16,8 @@ export {
   type HttpErrorCode,
   type SwitchboardErrorCode,
 } from './errors.js';
-export type { EventStream, EventStreamOptions, StreamedEvent } from './event-stream.js';
+export type { EventStream, EventStreamOptions, StreamedEvent, StreamRetry } from './event-stream.js';
+export type { GetMethod } from './get-method.js';
 export type { EndpointError, ListMethod, ListMethodOptionalParams, Method, MethodOptionalParams } from './method.js';
 export { paginate, type PagedMethod, type PageIterable, type PageParams } from './paginate.js';
 export type { APIPromise, RateLimitInfo, ResponseInfo, WithResponse } from './response.js';

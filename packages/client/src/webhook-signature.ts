@@ -7,8 +7,11 @@ import { brand, hasBrand } from './brand.js';
 import type { SwitchboardEvent, WebhookEventType } from './generated/api.js';
 import { WEBHOOK_EVENT_TYPES } from './generated/constants.js';
 
-/** Why a delivery was refused. */
-export type WebhookVerificationReason = SignatureRefusal | 'invalid_payload' | 'unknown_event_type';
+/**
+ * Why a delivery was refused; `invalid_secret`: a secret given is not one (its key is the base64 after `whsec_`), so
+ * nothing could be checked: fix the receiver's configuration.
+ */
+export type WebhookVerificationReason = SignatureRefusal | 'invalid_secret' | 'invalid_payload' | 'unknown_event_type';
 
 /**
  * Thrown by `webhooks.verify` for a delivery that must not be trusted (answer it with a 4xx), or, with reason
@@ -77,12 +80,29 @@ function reasonOf(message: string): SignatureRefusal {
   return 'invalid_signature';
 }
 
+/** Standard base64, padded: what follows `whsec_` in an endpoint's secret. */
+const BASE64_KEY = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The signer of an endpoint's secret: `whsec_` and the base64 of its key. A secret that is not one (a typo, a
+ * truncated copy) is refused as such, never as a signature that does not match.
+ */
+export function signer(secret: string): Webhook {
+  try {
+    // The library's decoder lets some malformed text through (a stray trailing character): checked here first.
+    if (!BASE64_KEY.test(secret.replace(/^whsec_/, ''))) throw new TypeError('not base64');
+    return new Webhook(secret);
+  } catch {
+    throw new WebhookVerificationError('invalid_secret', 'Not a signing secret: whsec_ and the base64 of its key');
+  }
+}
+
 /** Returns when the delivery carries a valid signature by one of `secrets`; throws the reason otherwise. */
 function verifySignature(body: string, headers: Record<string, string>, secrets: readonly string[]): void {
   let refusal: SignatureRefusal = 'invalid_signature';
-  for (const secret of secrets) {
+  for (const webhook of secrets.map(signer)) {
     try {
-      new Webhook(secret).verify(body, headers, { jsonParse: false });
+      webhook.verify(body, headers, { jsonParse: false });
       return;
     } catch (error) {
       refusal = reasonOf((error as Error).message);

@@ -2,6 +2,8 @@
 // zod, for a receiver whose bundle must stay small (an edge function). Measured in tests/sdk/light-imports.test.ts.
 import type { WebhookHeaders } from './webhook-signature.js';
 import { verifySignedBatch, verifySignedEvent, type WebhookBatchEvent } from './webhook-signature.js';
+
+export { signWebhook, type SignedWebhookHeaders, type SignWebhookOptions } from './webhook-sign.js';
 import type { SwitchboardEvent } from './generated/api.js';
 
 export type * from './generated/events.js';

@@ -10,6 +10,7 @@ import { contactsContract } from './workspace/contacts.js';
 import { conversationsContract, mediaContract, messagesHistoryContract } from './workspace/conversations.js';
 import { customFieldsContract } from './workspace/custom-fields.js';
 import { labelsContract } from './workspace/labels.js';
+import { meContract } from './workspace/me.js';
 import { messagesContract } from './workspace/messages.js';
 import { notesContract } from './workspace/notes.js';
 import { sandboxContract } from './workspace/sandbox.js';
@@ -22,6 +23,7 @@ import { templatesContract } from './workspace/templates.js';
  */
 export const contract = {
   workspace: {
+    me: meContract.me,
     channels: channelsContract,
     contacts: contactsContract,
     labels: labelsContract,

@@ -9,6 +9,7 @@ import { eventStreamModule } from './event-stream/index.js';
 import { idempotencyModule } from './idempotency/index.js';
 import { labelsModule } from './labels/index.js';
 import { mailModule } from './mail/index.js';
+import { meModule } from './me/index.js';
 import { messagesModule } from './messages/index.js';
 import { notesModule } from './notes/index.js';
 import { plansModule } from './plans/index.js';
@@ -36,6 +37,7 @@ export const modules = [
   apiKeysModule,
   idempotencyModule,
   channelsModule,
+  meModule,
   labelsModule,
   customFieldsModule,
   eventStreamModule,

@@ -5,6 +5,18 @@ import type { FailureExample } from './errors.js';
 export const uuidParam = () =>
   z.string({ required_error: 'is required' }).min(1, 'must not be empty').uuid('must be a UUID');
 
+/** Wherever a parameter names a user, `me` names the key's own user (see workspace/me). */
+export const ME = 'me';
+
+/**
+ * A user id, or `me`: one string schema rather than a union, so OpenAPI 3.0 keeps a `type` beside `nullable` (the
+ * MCP tools' schemas need it).
+ */
+export const userIdParam = () =>
+  z
+    .string({ required_error: 'is required' })
+    .refine((value) => value === ME || uuidParam().safeParse(value).success, 'must be a user id (UUID) or `me`');
+
 /** Phone numbers are stored and compared as digits only: callers may type `+`, spaces, dashes or parentheses. */
 export const stripPhone = (value: string) => value.replace(/[\s+\-()]/g, '');
 
@@ -24,7 +36,16 @@ const [MIN_TIME, MAX_TIME] = [Date.parse(TIME_RANGE.min), Date.parse(TIME_RANGE.
 
 const isoTimePattern = z.string().datetime({ offset: true });
 
-/** An ISO 8601 time with an offset (or Z) naming a real instant in TIME_RANGE; anything else is a 400 naming it. */
+/**
+ * A time parameter's schema: ISO 8601 text in, or a Date (JSON carries it as ISO 8601, UTC); written out rather than
+ * named, so the SDK's types print `string | Date`.
+ */
+export type TimeParam = z.ZodEffects<z.ZodString, string, string | Date>;
+
+/**
+ * An ISO 8601 time with an offset (or Z) naming a real instant in TIME_RANGE; anything else is a 400 naming it. Its
+ * input type also takes a Date: a Date reaches the server as JSON, which writes it as ISO 8601 (`toJSON`).
+ */
 export const isoTimeParam = () =>
   z
     .string()
@@ -37,7 +58,7 @@ export const isoTimeParam = () =>
       if (Number.isNaN(time)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: ISO_TIME_MESSAGE });
       else if (time < MIN_TIME || time > MAX_TIME)
         ctx.addIssue({ code: z.ZodIssueCode.custom, message: RANGE_MESSAGE });
-    });
+    }) as unknown as TimeParam;
 
 export const idSchema = z.string().describe('Identifier (UUID)');
 export const timestampSchema = z.string().describe('ISO 8601 timestamp, UTC');

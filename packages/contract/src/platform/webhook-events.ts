@@ -28,13 +28,13 @@ export const webhookEventName = (type: string) =>
   `${type.replace(/(^|\.)(\w)/g, (_, _dot: string, letter: string) => letter.toUpperCase())}Event`;
 
 /** The body of every delivery: `{type, timestamp, data}`, the shape Standard Webhooks recommends. */
-function eventSchema<T extends string, D extends z.AnyZodObject>(type: T, data: D) {
+function eventSchema<T extends string, D extends z.AnyZodObject>(type: T, data: D, summary: string) {
   return named(
     webhookEventName(type),
     z.object({
-      type: z.literal(type),
+      type: z.literal(type).describe(`\`${type}\`: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`),
       timestamp: timestampSchema.describe('When the change happened (ISO 8601, UTC)'),
-      data,
+      data: data.describe(`What \`${type}\` carries`) as D,
     }),
   );
 }
@@ -44,7 +44,7 @@ function webhookEvents<E extends Record<string, WebhookEventDefinition<z.AnyZodO
   return Object.fromEntries(
     Object.entries(definitions).map(([type, definition]) => [
       type,
-      { ...definition, schema: eventSchema(type, definition.data) },
+      { ...definition, schema: eventSchema(type, definition.data, definition.summary) },
     ]),
   ) as { [T in keyof E & string]: E[T] & { schema: ReturnType<typeof eventSchema<T, E[T]['data']>> } };
 }

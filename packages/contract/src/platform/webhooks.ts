@@ -10,6 +10,7 @@ import {
   timestampSchema,
   uuidParam,
   withFieldRules,
+  withOpenApi,
   type FieldProblem,
 } from '../common/index.js';
 import { platformIdParam } from './platforms.js';
@@ -141,9 +142,19 @@ export const webhookManageResultSchema = named(
     .describe('The endpoint (create, update, rotate, delete) or, for `redeliver`, the delivery'),
 );
 
+export const WEBHOOK_MANAGE_ACTIONS = ['create', 'update', 'delete', 'rotate'] as const;
+export type WebhookManageAction = (typeof WEBHOOK_MANAGE_ACTIONS)[number];
+
 const webhookManageFields = z.object({
   platformId: platformIdParam,
-  endpointId: uuidParam().optional().describe('The endpoint to update, rotate or delete; omit to create one'),
+  action: z
+    .enum(WEBHOOK_MANAGE_ACTIONS)
+    .optional()
+    .describe(
+      '`create` an endpoint (`url`, `events`), `update` one (`endpointId` and the fields to change), `delete` it, or ' +
+        '`rotate` its signing secret; left out (deprecated): create without `endpointId`, update with it',
+    ),
+  endpointId: uuidParam().optional().describe('The endpoint to update, delete or rotate (not with `create`)'),
   url: z
     .string()
     .trim()
@@ -168,11 +179,17 @@ const webhookManageFields = z.object({
         '`[{ webhookId, type, timestamp, data }, …]`, signed once (verify with `verifyWebhookBatch`); false (the ' +
         'default): one POST per event',
     ),
-  rotateSecret: z
-    .boolean()
-    .optional()
-    .describe('true issues a new secret (in the reply, once); the old one keeps signing for 24 h'),
-  delete: z.boolean().optional().describe('true deletes the endpoint and its delivery log'),
+  rotateSecret: withOpenApi(
+    z
+      .boolean()
+      .optional()
+      .describe('Deprecated, use `action: "rotate"`: true issues a new secret; the old one keeps signing for 24 h'),
+    { deprecated: true },
+  ),
+  delete: withOpenApi(
+    z.boolean().optional().describe('Deprecated, use `action: "delete"`: true deletes the endpoint and its deliveries'),
+    { deprecated: true },
+  ),
   redeliver: uuidParam()
     .optional()
     .describe('A delivery id (from webhooks/deliveries): queue one fresh attempt with the same `webhook-id`'),
@@ -183,40 +200,84 @@ const webhookManageFields = z.object({
  * one does not compile; the API itself also takes a comma-separated string.
  */
 type WebhookManageInput = Omit<z.input<typeof webhookManageFields>, 'events'> & { events?: WebhookEventType[] };
-export type WebhookCreateParams = Omit<WebhookManageInput, 'endpointId' | 'redeliver' | 'rotateSecret' | 'delete'> & {
-  endpointId?: undefined;
-  redeliver?: undefined;
-  url: string;
-  events: WebhookEventType[];
-};
+/** The fields an update may change. */
+type WebhookChanges = Pick<WebhookManageInput, 'url' | 'events' | 'description' | 'enabled' | 'batch'>;
+/** None of the deprecated flags, nor `redeliver`: what every `action` form leaves out. */
+type NoFlags = { rotateSecret?: undefined; delete?: undefined; redeliver?: undefined };
+type NoChanges = { [K in keyof WebhookChanges]?: undefined };
+/** A new endpoint: its `url` and `events` (the secret comes in the reply, once). */
+export type WebhookCreateParams = Pick<WebhookManageInput, 'platformId' | 'description' | 'enabled' | 'batch'> &
+  NoFlags & {
+    action?: 'create';
+    endpointId?: undefined;
+    url: string;
+    events: WebhookEventType[];
+  };
 /** A new secret for an endpoint (in the reply, once); the replaced one keeps signing for 24 h. */
-export type WebhookRotateParams = Omit<WebhookManageInput, 'redeliver' | 'delete'> & {
-  endpointId: string;
-  rotateSecret: true;
-  redeliver?: undefined;
-  delete?: false;
-};
+export type WebhookRotateParams =
+  | (Pick<WebhookManageInput, 'platformId'> & NoFlags & NoChanges & { action: 'rotate'; endpointId: string })
+  | (Pick<WebhookManageInput, 'platformId'> &
+      WebhookChanges & {
+        /** @deprecated Use `action: "rotate"`. */
+        rotateSecret: true;
+        action?: undefined;
+        endpointId: string;
+        redeliver?: undefined;
+        delete?: false;
+      });
 /** Update or delete an endpoint (no new secret). */
-export type WebhookChangeParams = Omit<WebhookManageInput, 'redeliver' | 'rotateSecret'> & {
-  endpointId: string;
-  redeliver?: undefined;
-  rotateSecret?: false;
+export type WebhookChangeParams =
+  | (Pick<WebhookManageInput, 'platformId'> & WebhookChanges & NoFlags & { action: 'update'; endpointId: string })
+  | (Pick<WebhookManageInput, 'platformId'> & NoFlags & NoChanges & { action: 'delete'; endpointId: string })
+  | (Pick<WebhookManageInput, 'platformId'> &
+      WebhookChanges & {
+        action?: undefined;
+        endpointId: string;
+        /** @deprecated Use `action: "delete"`. */
+        delete?: boolean;
+        redeliver?: undefined;
+        rotateSecret?: false;
+      });
+export type WebhookRedeliverParams = Pick<WebhookManageInput, 'platformId'> & {
+  redeliver: string;
+  action?: undefined;
 };
-export type WebhookRedeliverParams = Pick<WebhookManageInput, 'platformId'> & { redeliver: string };
 export type WebhookManageParams =
   WebhookCreateParams | WebhookRotateParams | WebhookChangeParams | WebhookRedeliverParams;
 
 type WebhookManageFields = z.output<typeof webhookManageFields>;
-const WEBHOOK_CHANGES = ['url', 'events', 'description', 'enabled', 'batch', 'rotateSecret'] as const;
+const WEBHOOK_CHANGES = ['url', 'events', 'description', 'enabled', 'batch'] as const;
+
+/** What `action` needs and refuses: its endpoint (or none, to create), and no field of another action. */
+function actionProblems(params: WebhookManageFields, action: WebhookManageAction): FieldProblem[] {
+  const given = (field: keyof WebhookManageFields) => params[field] !== undefined;
+  const refuse = (fields: readonly (keyof WebhookManageFields)[], problem: string) =>
+    fields.filter(given).map((field) => ({ field, problem }));
+  const flags = refuse(['rotateSecret', 'delete', 'redeliver'], `is not a parameter of action "${action}"`);
+  if (action === 'create')
+    return [
+      ...(['url', 'events'] as const)
+        .filter((field) => !given(field))
+        .map((field) => ({ field, problem: 'is required to create an endpoint' })),
+      ...refuse(['endpointId'], 'is not a parameter of action "create"'),
+      ...flags,
+    ];
+  const endpoint = given('endpointId')
+    ? []
+    : [{ field: 'endpointId', problem: `is required to ${action} an endpoint` }];
+  const changes = action === 'update' ? [] : refuse(WEBHOOK_CHANGES, `is not a parameter of action "${action}"`);
+  return [...endpoint, ...changes, ...flags];
+}
 
 /** Which operation the parameters ask for (redeliver, create, delete, update), and what does not go with it. */
 function webhookManageProblems(params: WebhookManageFields): FieldProblem[] {
+  if (params.action !== undefined) return actionProblems(params, params.action);
   const given = (field: keyof WebhookManageFields) => params[field] !== undefined;
   const refuse = (fields: readonly (keyof WebhookManageFields)[], problem: string) =>
     fields.filter(given).map((field) => ({ field, problem }));
   if (given('redeliver'))
     return refuse(
-      ['endpointId', ...WEBHOOK_CHANGES, 'delete'],
+      ['endpointId', ...WEBHOOK_CHANGES, 'rotateSecret', 'delete'],
       'cannot be combined with redeliver (the delivery names its endpoint)',
     );
   if (!given('endpointId')) {
@@ -226,12 +287,20 @@ function webhookManageProblems(params: WebhookManageFields): FieldProblem[] {
       ...refuse(['rotateSecret', 'delete'], 'applies to an existing endpoint: pass endpointId'),
     ];
   }
-  return params.delete ? refuse(WEBHOOK_CHANGES, 'cannot be combined with delete') : [];
+  return params.delete ? refuse([...WEBHOOK_CHANGES, 'rotateSecret'], 'cannot be combined with delete') : [];
+}
+
+/** The `action` form as the deprecated flags the service reads: one meaning, whichever form was sent. */
+function resolveAction(params: WebhookManageFields): WebhookManageFields {
+  if (params.action === 'delete') return { ...params, delete: true };
+  if (params.action === 'rotate') return { ...params, rotateSecret: true };
+  return params;
 }
 
 export const webhookManageParams = withFieldRules<WebhookManageParams>()(webhookManageFields, {
   sets: [['url', 'events'], ['endpointId'], ['redeliver']],
   check: webhookManageProblems,
+  resolve: resolveAction,
 });
 export type WebhookManageValues = z.output<typeof webhookManageParams>;
 
@@ -262,7 +331,10 @@ export const webhooksContract = {
     summary: 'List the webhook endpoints of the platform',
     description:
       'Oldest first. Signing secrets are never listed: they appear once, in the reply that creates or rotates them.',
-    params: z.object({ platformId: platformIdParam }),
+    params: z.object({
+      platformId: platformIdParam,
+      endpointId: uuidParam().optional().describe('Only this endpoint (none when it is not the platform’s)'),
+    }),
     response: listEnvelope(webhookEndpointSchema),
     rateClass: 'api_read',
     access: { scope: 'platform' },
@@ -273,19 +345,22 @@ export const webhooksContract = {
     path: '/api/platform/v1/webhooks/manage',
     summary: 'Create, update, rotate the secret of, or delete a webhook endpoint; redeliver a delivery',
     description: [
-      'Without endpointId: create (`url`, `events` required; message `Webhook endpoint created successfully`); the ' +
-        'reply carries the new `whsec_…` `secret`, shown only this once.',
-      'With endpointId: update `url`, `events`, `description`, `enabled`, `batch` (message `Webhook endpoint updated ' +
-        'successfully`); `rotateSecret: true` issues a new secret (in the reply, once) while the replaced one keeps ' +
-        'signing for 24 h beside it: each POST then carries two signatures in `webhook-signature`, and a receiver ' +
-        'accepts it with either secret (message `Webhook secret rotated successfully`); `delete: true` deletes the ' +
-        'endpoint and its delivery log (message `Webhook endpoint deleted successfully`).',
+      '`action: "create"`: a new endpoint (`url`, `events` required; message `Webhook endpoint created ' +
+        'successfully`); the reply carries the new `whsec_…` `secret`, shown only this once.',
+      '`action: "update"` with endpointId: changes `url`, `events`, `description`, `enabled`, `batch` (message ' +
+        '`Webhook endpoint updated successfully`). `action: "rotate"`: a new secret (in the reply, once) while the ' +
+        'replaced one keeps signing for 24 h beside it: each POST then carries two signatures in ' +
+        '`webhook-signature`, and a receiver accepts it with either secret (message `Webhook secret rotated ' +
+        'successfully`). `action: "delete"`: deletes the endpoint and its delivery log (message `Webhook endpoint ' +
+        'deleted successfully`).',
+      'Deprecated, still accepted: without `action`, no endpointId creates and an endpointId updates; ' +
+        '`rotateSecret: true` rotates (beside changes), `delete: true` deletes.',
       `\`batch: true\` (at creation or later) delivers in batches: each POST carries up to ${WEBHOOK_BATCH_MAX} ` +
         'events as a JSON array, oldest first, each element an event with its own `webhookId` (the `webhook-id` it ' +
         'would have alone, the same on every retry: act once per `webhookId`); the `webhook-id` header then names ' +
         'the batch, and the signature covers the whole array. A 2xx acknowledges every event in it.',
-      '`redeliver` (a delivery id, alone): queues one fresh attempt of a delivered or failed delivery with the same ' +
-        '`webhook-id`; the reply is the delivery (message `Redelivery queued`).',
+      '`redeliver` (a delivery id, alone, without `action`): queues one fresh attempt of a delivered or failed ' +
+        'delivery with the same `webhook-id`; the reply is the delivery (message `Redelivery queued`).',
       'URLs must be https:// and must not resolve to a private, loopback or link-local address (checked again at ' +
         'every delivery). A platform has at most ' +
         `${WEBHOOK_ENDPOINTS_PER_PLATFORM} endpoints (a create past that is 400 naming the limit) and one per URL ` +
@@ -301,6 +376,7 @@ export const webhooksContract = {
     errors: ['webhook_not_found', 'delivery_not_found', 'duplicate_url'],
     example: {
       platformId: EXAMPLE_IDS.platformId,
+      action: 'create',
       url: 'https://hooks.example.com/switchboard',
       events: ['ticket.closed'],
       description: 'CRM sync',

@@ -277,6 +277,9 @@ export const automationsContract = {
       ...channelScoped,
       ...pagingParams('automations'),
       status: z.enum(AUTOMATION_STATUSES).optional().describe('Only automations in this status'),
+      automationId: uuidParam()
+        .optional()
+        .describe('Only this automation: a page of one (none when it is not in this channel)'),
     }),
     response: countedPageEnvelope(automationSchema),
     rateClass: 'api_read',

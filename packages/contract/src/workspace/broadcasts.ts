@@ -66,6 +66,18 @@ export const broadcastAudienceSchema = named(
     ),
 );
 export type BroadcastAudience = z.infer<typeof audienceFields>;
+type AudienceKey = keyof BroadcastAudience;
+/** One way, the others left out: what the SDK's type takes (the server refuses none or two). */
+type OnlyAudience<K extends AudienceKey> = Required<Pick<BroadcastAudience, K>> & {
+  [O in Exclude<AudienceKey, K>]?: undefined;
+};
+export type BroadcastAudienceInput = OnlyAudience<'labelIds'> | OnlyAudience<'contactIds'> | OnlyAudience<'all'>;
+/** The same schema as a parameter: its input type is the one-of union. */
+const broadcastAudienceParam = broadcastAudienceSchema as unknown as z.ZodEffects<
+  typeof audienceFields,
+  BroadcastAudience,
+  BroadcastAudienceInput
+>;
 
 export const broadcastCountsSchema = named(
   'BroadcastCounts',
@@ -121,7 +133,12 @@ export const broadcastRecipientSchema = named(
   z.object({
     contactId: idSchema.nullable().describe('null once the contact was deleted'),
     phone: z.string().describe('Digits only, with country code'),
-    status: z.enum(BROADCAST_RECIPIENT_STATUSES),
+    status: z
+      .enum(BROADCAST_RECIPIENT_STATUSES)
+      .describe(
+        '`queued` waits for its send; `sent`, `delivered`, `read` as WhatsApp reports; `failed` (see `reason`); ' +
+          '`skipped`: never sent (see `reason`)',
+      ),
     msgid: z.string().nullable().describe('The message (chat/message/status) once sent'),
     reason: z
       .string()
@@ -169,7 +186,7 @@ export const broadcastCreateParams = named(
           'The template’s variables in order, as many as it has (none: leave out); each may hold the placeholders ' +
             '`contact.name`, `contact.phone` and `contact.customFields.<name>` in double braces, filled per recipient',
         ),
-      audience: broadcastAudienceSchema,
+      audience: broadcastAudienceParam,
       scheduledAt: isoTimeParam()
         .optional()
         .describe(
@@ -241,6 +258,9 @@ export const broadcastsListParams = z.object({
   ...channelScoped,
   ...pagingParams('broadcasts'),
   status: z.enum(BROADCAST_STATUSES).optional().describe('Only broadcasts in this status'),
+  broadcastId: broadcastIdParam
+    .optional()
+    .describe('Only this broadcast: a page of one (none when it is not in this channel); poll one with it'),
 });
 
 export const broadcastRecipientsParams = z.object({
@@ -293,7 +313,9 @@ export const broadcastsContract = {
     operation: 'workspace.broadcasts.list',
     path: '/api/workspace/v1/broadcasts/list',
     summary: 'List broadcasts of a channel, paginated',
-    description: 'Newest first (createdAt, then id, descending), each with its counts as they stand.',
+    description:
+      'Newest first (createdAt, then id, descending), each with its counts as they stand. `broadcastId` reads one ' +
+      '(the SDK’s `broadcasts.get(id)`).',
     params: broadcastsListParams,
     response: pageEnvelope(broadcastSchema),
     rateClass: 'api_read',

@@ -15,6 +15,7 @@ import {
   pagingParams,
   phoneParam,
   timestampSchema,
+  userIdParam,
   uuidParam,
   withFieldRules,
   type FieldProblem,
@@ -135,9 +136,24 @@ const conversationManageFields = z.object({
     .describe(
       `With status snoozed only (and required there): when it opens again; future, at most ${SNOOZE_MAX_DAYS} days`,
     ),
-  assigneeId: uuidParam().nullable().optional().describe('A user who is a member of the channel, or null to unassign'),
+  assigneeId: userIdParam()
+    .nullable()
+    .optional()
+    .describe('A user who is a member of the channel, `me` (the key’s user, see workspace/me), or null to unassign'),
 });
-type ConversationManageInput = z.input<typeof conversationManageFields>;
+type ConversationManageFields = z.input<typeof conversationManageFields>;
+/** The contact of a conversation: its id or its phone, exactly one. */
+export type ConversationContact = { contactId: string; phone?: undefined } | { phone: string; contactId?: undefined };
+type Assignee = ConversationManageFields['assigneeId'];
+/** At least one change; `snoozed` with when it opens again (ISO 8601 or a Date), and only it. */
+type ConversationChange =
+  | { status: 'snoozed'; snoozedUntil: string | Date; assigneeId?: Assignee }
+  | { status: 'open' | 'pending' | 'resolved'; snoozedUntil?: undefined; assigneeId?: Assignee }
+  | { status?: undefined; snoozedUntil?: undefined; assigneeId: string | null };
+/** What chat/conversations/manage takes, as its rules have it: the SDK's type refuses what the server would. */
+export type ConversationManageInput = Pick<ConversationManageFields, 'channelId'> &
+  ConversationContact &
+  ConversationChange;
 export type ConversationManageValues = z.output<typeof conversationManageFields>;
 
 const DAY_MS = 86_400_000;

@@ -6,6 +6,7 @@ export * from './conversations.js';
 export * from './custom-fields.js';
 export * from './event-stream.js';
 export * from './labels.js';
+export * from './me.js';
 export * from './messages.js';
 export * from './notes.js';
 export * from './sandbox.js';

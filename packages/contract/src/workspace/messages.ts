@@ -17,6 +17,7 @@ import {
   withVariants,
   type FieldProblem,
   type ParamsForm,
+  type TimeParam,
 } from '../common/index.js';
 
 /**
@@ -35,6 +36,16 @@ export const MESSAGE_STATUSES = [
   'failed',
   'cancelled',
 ] as const;
+
+/** A message's `status` field, documented where it is read (Message, MessageStatus). */
+const messageStatusField = () =>
+  z
+    .enum(MESSAGE_STATUSES)
+    .describe(
+      '`scheduled`, `queued`, `sending` before the provider answers; then accepted < sent < delivered < read, or ' +
+        '`failed` (see `error`); `cancelled`: never sent (see `reason`)',
+    );
+
 /** The statuses a provider reports (its answer to the send, then its status webhooks). */
 export const PROVIDER_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 /** What `message.status.updated` reports a message moved to: the provider's statuses, or `cancelled`. */
@@ -108,7 +119,7 @@ export const messageSchema = named(
     msgid: z.string(),
     direction: z.enum(MESSAGE_DIRECTIONS),
     type: z.enum(MESSAGE_TYPES),
-    status: z.enum(MESSAGE_STATUSES),
+    status: messageStatusField(),
     contactId: idSchema.nullable().describe('The contact the conversation is with'),
     from: z.string().nullable().describe('The customer’s phone digits (inbound); null for outbound'),
     to: z.string().nullable().describe('The recipient’s phone digits (outbound); null for inbound'),
@@ -130,7 +141,7 @@ export const messageStatusSchema = named(
   'MessageStatus',
   z.object({
     msgid: z.string(),
-    status: z.enum(MESSAGE_STATUSES),
+    status: messageStatusField(),
     direction: z.enum(MESSAGE_DIRECTIONS),
     type: z.enum(MESSAGE_TYPES),
     error: messageErrorField,
@@ -154,7 +165,7 @@ export const scheduledAtParam = z
   .refine(
     (value) => Date.parse(value) <= Date.now() + SCHEDULE_DAYS * 86_400_000,
     `must be at most ${SCHEDULE_DAYS} days ahead`,
-  );
+  ) as unknown as TimeParam;
 
 export const messageCancelResult = named(
   'MessageCancelResult',

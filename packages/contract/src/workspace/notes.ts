@@ -9,11 +9,12 @@ import {
   pageEnvelope,
   pagingParams,
   timestampSchema,
+  userIdParam,
   uuidParam,
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
-import { contactProblems, conversationContactFields } from './conversations.js';
+import { contactProblems, conversationContactFields, type ConversationContact } from './conversations.js';
 
 export const NOTE_MAX_LENGTH = 4000;
 
@@ -44,9 +45,18 @@ const noteManageFields = z.object({
   noteId: uuidParam().optional().describe('delete: the note'),
 });
 type NoteManageInput = z.input<typeof noteManageFields>;
-export type NoteManageParams =
-  | (NoteManageInput & { action: 'create'; text: string; noteId?: undefined })
-  | (NoteManageInput & { action: 'delete'; noteId: string; text?: undefined });
+/** `create`: a note on the conversation with a contact (its id or phone). */
+export type NoteCreateParams = Pick<NoteManageInput, 'channelId' | 'text'> &
+  ConversationContact & { action: 'create'; text: string; noteId?: undefined };
+/** `delete`: one note, by its id. */
+export type NoteDeleteParams = Pick<NoteManageInput, 'channelId' | 'noteId'> & {
+  action: 'delete';
+  noteId: string;
+  text?: undefined;
+  contactId?: undefined;
+  phone?: undefined;
+};
+export type NoteManageParams = NoteCreateParams | NoteDeleteParams;
 export type NoteManageValues = z.output<typeof noteManageFields>;
 
 function noteManageProblems(values: NoteManageValues): FieldProblem[] {
@@ -68,7 +78,12 @@ export const noteManageParams = withFieldRules<NoteManageParams>()(noteManageFie
   check: noteManageProblems,
 });
 
-const noteListFields = z.object({ ...channelScoped, ...pagingParams('notes'), ...conversationContactFields });
+const noteListFields = z.object({
+  ...channelScoped,
+  ...pagingParams('notes'),
+  ...conversationContactFields,
+  authorId: userIdParam().optional().describe('Only the notes this user wrote (`me`: the key’s user)'),
+});
 export const noteListParams = withFieldRules<z.input<typeof noteListFields>>()(noteListFields, {
   sets: [['contactId'], ['phone']],
   check: contactProblems,

@@ -10,7 +10,7 @@ import {
   phoneParam,
   timestampSchema,
 } from '../common/index.js';
-import { MESSAGE_STATUSES, scheduledAtParam } from './messages.js';
+import { scheduledAtParam } from './messages.js';
 
 export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
@@ -73,11 +73,14 @@ export const templateSendParams = z.object({
     ),
 });
 
+/** What templates/send answers: sent now, or scheduled (the other message statuses come later, by events). */
+export const TEMPLATE_SEND_STATUSES = ['accepted', 'scheduled'] as const;
+
 export const templateSendResult = named(
   'TemplateSendResult',
   z.object({
     msgid: z.string().describe('Message identifier; use it with chat/message/status'),
-    status: z.enum(MESSAGE_STATUSES).describe('`accepted` (sent now) or `scheduled`'),
+    status: z.enum(TEMPLATE_SEND_STATUSES).describe('`accepted` (sent now) or `scheduled`'),
     to: z.string(),
     templateName: z.string(),
     scheduledAt: timestampSchema.optional().describe('When a scheduled message will be sent'),

@@ -43,11 +43,15 @@ export const toRun = (r: AutomationRunEntity): AutomationRun => ({
 export async function listAutomations(
   ctx: CallerContext,
   channelId: string,
-  query: { page: number; limit: number; status?: Automation['status'] },
+  query: { page: number; limit: number; status?: Automation['status']; automationId?: string },
 ) {
   const [automations, total] = await ctx.em.findAndCount(
     AutomationEntity,
-    { channel: channelId, ...(query.status ? { status: query.status } : {}) },
+    {
+      channel: channelId,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.automationId ? { id: query.automationId } : {}),
+    },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit, offset: offsetOf(query) },
   );
   return { data: automations.map(toAutomation), pagination: paginationOf(query.page, query.limit, total) };

@@ -124,9 +124,13 @@ export async function cancelBroadcast(
 export async function listBroadcasts(
   ctx: CallerContext,
   channelId: string,
-  query: { page: number; limit: number; status?: BroadcastStatus },
+  query: { page: number; limit: number; status?: BroadcastStatus; broadcastId?: string },
 ): Promise<{ data: BroadcastView[]; pagination: Pagination }> {
-  const where = { channel: channelId, ...(query.status === undefined ? {} : { status: query.status }) };
+  const where = {
+    channel: channelId,
+    ...(query.status === undefined ? {} : { status: query.status }),
+    ...(query.broadcastId === undefined ? {} : { id: query.broadcastId }),
+  };
   const [rows, total] = await ctx.em.findAndCount(Broadcast, where, {
     orderBy: { createdAt: 'desc', id: 'desc' },
     limit: query.limit,

@@ -11,6 +11,7 @@ export { exampleChannelId } from './channel-example.js';
 export { Channel } from './channel.entity.js';
 export { ChannelUser } from './channel-user.entity.js';
 export { assertInChannel, authorizedChannelIds, resolveChannel, type ScopedChannel } from './channel-scope.js';
+export { listChannels } from './channel.service.js';
 
 export const channelsModule = defineModule({
   name: 'channels',

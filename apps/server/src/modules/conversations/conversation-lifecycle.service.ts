@@ -1,10 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type {
-  ConversationManageValues,
-  ConversationStatus,
-  Conversation as ConversationView,
-  WebhookEventOf,
+import {
+  ME,
+  type ConversationManageValues,
+  type ConversationStatus,
+  type Conversation as ConversationView,
+  type WebhookEventOf,
 } from '@switchboard/contract';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { NotFoundError, ValidationError } from '../../kit/errors.js';
@@ -122,8 +123,9 @@ export async function manageConversation(
   ctx: CallerContext,
   jobs: JobQueue,
   channel: ScopedChannel,
-  params: ConversationManageValues,
+  given: ConversationManageValues,
 ): Promise<ConversationView> {
+  const params = { ...given, assigneeId: given.assigneeId === ME ? ctx.caller.userId : given.assigneeId };
   return ctx.em.transactional(async (tx) => {
     const notFound = () => new NotFoundError('conversation_not_found', 'No conversation with this contact here.');
     const contactId = await conversationContact({ ...ctx, em: tx }, channel, params).catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import type { Note as NoteView, NoteManageValues } from '@switchboard/contract';
+import { ME, type Note as NoteView, type NoteManageValues } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
 import { ForbiddenError, NotFoundError } from '../../kit/errors.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
@@ -18,16 +18,17 @@ const noteView = (note: LoadedNote): NoteView => ({
 
 const FIELDS = ['contact', 'author', 'authorName', 'text', 'createdAt'] as const;
 
-/** chat/notes/list: the conversation's notes, newest first. */
+/** chat/notes/list: the conversation's notes, newest first, all or one author's. */
 export async function listNotes(
   ctx: CallerContext,
   channel: ScopedChannel,
-  query: { contactId?: string; phone?: string; page: number; limit: number },
+  query: { contactId?: string; phone?: string; authorId?: string; page: number; limit: number },
 ) {
   const contactId = (await conversationContact(ctx, channel, query))!;
+  const author = query.authorId === ME ? ctx.caller.userId : query.authorId;
   const [notes, total] = await ctx.em.findAndCount(
     Note,
-    { contact: contactId },
+    { contact: contactId, ...(author === undefined ? {} : { author }) },
     { fields: FIELDS, orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit, offset: offsetOf(query) },
   );
   return { data: notes.map(noteView), pagination: paginationOf(query.page, query.limit, total) };

@@ -124,19 +124,39 @@ async function checkedTemplateSend(ctx: ServiceContext, channelId: string, send:
   return { template, message };
 }
 
+interface TemplateSendOptions {
+  automationId?: string;
+  queue?: boolean;
+}
+/** templates/send's reply, or `queued` for a send handed to the pipeline (`queue`: an automation's). */
+type TemplateSendOutcome = Omit<TemplateSendResult, 'status'> & { status: TemplateSendResult['status'] | 'queued' };
+
 /**
  * Checks the send against the template and the recipient's consent, then either queues it in the caller's
  * transaction (`queue`: an automation's run; `scheduledAt`: a scheduled send), sent after commit by the send
  * pipeline, or sends it now: a slot of the channel's budget, the provider call, and the record under the
  * provider's message id (recordOutbound says what happens when recording fails after the provider accepted).
  */
+export function sendTemplate(
+  ctx: SendContext,
+  providers: MessagingProviders,
+  channelId: string,
+  send: TemplateSend,
+): Promise<TemplateSendResult>;
+export function sendTemplate(
+  ctx: SendContext,
+  providers: MessagingProviders,
+  channelId: string,
+  send: TemplateSend,
+  options: TemplateSendOptions,
+): Promise<TemplateSendOutcome>;
 export async function sendTemplate(
   ctx: SendContext,
   providers: MessagingProviders,
   channelId: string,
   send: TemplateSend,
-  options: { automationId?: string; queue?: boolean } = {},
-): Promise<TemplateSendResult> {
+  options: TemplateSendOptions = {},
+): Promise<TemplateSendOutcome> {
   const { template, message } = await checkedTemplateSend(ctx, channelId, send);
   const reply = { to: send.to, templateName: send.templateName };
   if (options.queue || send.scheduledAt !== undefined) {

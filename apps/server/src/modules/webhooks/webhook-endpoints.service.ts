@@ -54,10 +54,14 @@ function endpointView(endpoint: WebhookEndpoint, now = new Date()): WebhookEndpo
 }
 
 /** The platform's endpoints, oldest first. */
-export async function listEndpoints({ em }: ServiceContext, platformId: string): Promise<WebhookEndpointView[]> {
+export async function listEndpoints(
+  { em }: ServiceContext,
+  platformId: string,
+  endpointId?: string,
+): Promise<WebhookEndpointView[]> {
   const endpoints = await em.find(
     WebhookEndpoint,
-    { platform: platformId },
+    { platform: platformId, ...(endpointId === undefined ? {} : { id: endpointId }) },
     { orderBy: { createdAt: 'asc', id: 'asc' } },
   );
   return endpoints.map((endpoint) => endpointView(endpoint));

@@ -10,7 +10,7 @@ export function webhooksRouter({ em, logger, jobs, services }: RouteDeps) {
   const deps = { policy: services.get(WEBHOOK_POLICY), secrets: services.get(WEBHOOK_SECRETS), jobs };
   return {
     list: implement<typeof contract.platform.webhooks.list>(em, logger, async (params, ctx) => {
-      const data = await listEndpoints(ctx, params.platformId);
+      const data = await listEndpoints(ctx, params.platformId, params.endpointId);
       return { success: true, data, total: data.length };
     }),
     manage: implement<typeof contract.platform.webhooks.manage>(em, logger, async (params, ctx) => ({
