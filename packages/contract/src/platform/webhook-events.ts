@@ -148,7 +148,7 @@ export const WEBHOOK_EVENTS = webhookEvents({
       text: z.string().nullable(),
       media: messageReceivedMediaSchema.nullable(),
       replyTo: z.string().nullable().describe('The msgid the customer replied to, or tapped a button or row of'),
-      interactive: interactiveReplySchema.nullable().describe('A tap on a reply button or a list row'),
+      interactive: interactiveReplySchema.nullable(),
       reaction: reactionSchema.nullable(),
       location: locationSchema.nullable(),
       timestamp: timestampSchema.describe('When the customer sent it, as the provider reports'),

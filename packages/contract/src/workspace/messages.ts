@@ -140,8 +140,8 @@ export const messageSchema = named(
         'An outbound interactive message as it was sent (`kind` buttons, list or cta_url), or a customer’s tap ' +
           '(`kind` button_reply or list_reply, with the id of the button or row); null otherwise',
       ),
-    reaction: reactionSchema.nullable().describe('A reaction (type `reaction`): the message and the emoji'),
-    location: locationSchema.nullable().describe('A location (type `location`)'),
+    reaction: reactionSchema.nullable(),
+    location: locationSchema.nullable(),
     error: messageErrorField,
     reason: messageReasonField,
     automationId: idSchema.nullable().describe('The automation that sent it; null otherwise'),

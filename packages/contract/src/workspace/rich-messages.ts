@@ -226,7 +226,7 @@ export const interactiveReplySchema = named(
     id: z.string().describe('The id of the button or row tapped'),
     title: z.string(),
     description: z.string().optional().describe('A list row’s description'),
-  }),
+  }).describe('A customer’s tap on a reply button or a list row, with the id the message sent gave it'),
 );
 export type InteractiveReply = z.infer<typeof interactiveReplySchema>;
 
@@ -258,7 +258,7 @@ export const reactionSchema = named(
   z.object({
     msgid: z.string().describe('The message reacted to'),
     emoji: z.string().nullable().describe('null when the reaction was removed'),
-  }),
+  }).describe('A reaction (type `reaction`): the message reacted to and the emoji'),
 );
 export type Reaction = z.infer<typeof reactionSchema>;
 
@@ -271,7 +271,8 @@ export const locationSchema = named(
       name: limited(1000).optional(),
       address: limited(1000).optional(),
     })
-    .strict(),
+    .strict()
+    .describe('A place (type `location`): its coordinates, and optionally its name and address'),
 );
 export type Location = z.infer<typeof locationSchema>;
 

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readableLocation, type InteractiveReply, type Location, type MessageType } from '@switchboard/contract';
+import {
+  locationSchema,
+  reactionSendSchema,
+  readableLocation,
+  type InteractiveReply,
+  type Location,
+  type MessageType,
+} from '@switchboard/contract';
 import type { ServiceContext } from '../../kit/context.js';
 import { ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
@@ -80,6 +87,10 @@ export async function receiveSandboxMessage(
   const kind = given[0]!;
   if (kind !== 'text' && kind !== 'location' && inbound.replyTo === undefined)
     throw ValidationError.field('replyTo', `is required with ${kind}`);
+  const emoji = inbound.reaction === undefined ? undefined : reactionSendSchema.shape.emoji.safeParse(inbound.reaction);
+  if (emoji?.success === false) throw ValidationError.field('reaction', emoji.error.issues[0]!.message);
+  if (inbound.location && !locationSchema.safeParse(inbound.location).success)
+    throw ValidationError.field('location', 'must have a latitude in -90..90 and a longitude in -180..180');
   const msgid = inbound.msgid ?? `wamid.${randomBytes(18).toString('base64url')}`;
   const timestamp = (inbound.sentAt ?? new Date()).toISOString();
   return em.transactional(async (tx) => {
