@@ -182,14 +182,23 @@ describe('interactive messages, reactions and locations on a WhatsApp Cloud API 
       chat.message.send({ channelId: wa.waChannelId, to: CUSTOMER, ...(params as { type: 'location' }) });
     const refusals: [object, string][] = [
       [
-        { type: 'interactive', interactive: { ...BUTTONS, buttons: [BUTTONS.buttons[0], { id: 'b', title: 'x'.repeat(21) }] } },
+        {
+          type: 'interactive',
+          interactive: { ...BUTTONS, buttons: [BUTTONS.buttons[0], { id: 'b', title: 'x'.repeat(21) }] },
+        },
         'interactive.buttons.1.title: must be at most 20 characters',
       ],
       [
-        { type: 'interactive', interactive: { ...LIST, sections: [LIST.sections[0], { rows: [{ id: 'r', title: 'R' }] }] } },
+        {
+          type: 'interactive',
+          interactive: { ...LIST, sections: [LIST.sections[0], { rows: [{ id: 'r', title: 'R' }] }] },
+        },
         'interactive.sections.1.title: is required when there are several sections',
       ],
-      [{ type: 'interactive', interactive: { ...CTA, url: 'http://shop.example.com' } }, 'interactive.url: must be an https:// URL'],
+      [
+        { type: 'interactive', interactive: { ...CTA, url: 'http://shop.example.com' } },
+        'interactive.url: must be an https:// URL',
+      ],
       [{ type: 'reaction', reaction: { msgid: 'wamid.IN1', emoji: 'yes' } }, 'reaction.emoji: must be one emoji'],
       [{ type: 'reaction', reaction: { msgid: 'wamid.OLD', emoji: '👍' } }, 'reaction.msgid: is older than 30 days'],
       [{ type: 'reaction', reaction: { msgid: 'wamid.ELSEWHERE', emoji: '👍' } }, 'reaction.msgid: is not the msgid'],

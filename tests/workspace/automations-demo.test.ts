@@ -1,5 +1,6 @@
 import { demoSeed } from '@switchboard/server';
 import { describe, expect } from 'vitest';
+import { receiveSandboxMessage } from '../../apps/server/src/modules/sandbox/index.js';
 import { test } from '../helpers/test.js';
 import { receiveText } from './automations-fixture.js';
 
@@ -33,5 +34,61 @@ describe('the demo automation', () => {
       ['outbound', hours!.id],
       ['inbound', null],
     ]);
+  });
+});
+
+/** The README's second run: "order" gets two reply buttons; tapping "Track order" runs the sibling automation. */
+describe('the demo automations Order help and Track order', () => {
+  test('answer "order" with buttons, and a tap on Track order with a reaction and the status', async ({ server }) => {
+    const seeded = await server.seed(demoSeed);
+    const client = server.client(seeded.users!.owner!.apiKey!).workspace;
+    const channelId = seeded.channels!.support!;
+    const phone = '15550000009';
+    const { data: automations } = await client.automations.list({ channelId });
+    const named = (name: string) => automations.find((a) => a.name === name)!;
+
+    const asked = await receiveText(server, channelId, phone, 'Order');
+    await server.untilIdle();
+    const [help] = (await client.automations.runs({ channelId, automationId: named('Order help').id })).data;
+    expect(help).toMatchObject({ eventId: asked.msgid, outcome: 'succeeded', steps: [{ type: 'send_interactive' }] });
+    const buttonsMsgid = help!.steps[0]!.msgid!;
+    const [buttons] = (await client.chat.messages.list({ channelId, phone, limit: 1 })).data;
+    expect(buttons).toMatchObject({
+      msgid: buttonsMsgid,
+      type: 'interactive',
+      status: expect.stringMatching(/^(accepted|sent|delivered)$/),
+      text: `Hi ${phone}! How can we help with your order?`,
+      interactive: { kind: 'buttons', buttons: [{ id: 'track_order', title: 'Track order' }, { id: 'talk_to_us' }] },
+    });
+
+    const { msgid: tap } = await receiveSandboxMessage({ em: server.database.orm.em.fork() }, server.jobs, {
+      channelId,
+      from: phone,
+      buttonReply: 'track_order',
+      replyTo: buttonsMsgid,
+    });
+    await server.untilIdle();
+    const [track] = (await client.automations.runs({ channelId, automationId: named('Track order').id })).data;
+    expect(track).toMatchObject({
+      eventId: tap,
+      outcome: 'succeeded',
+      steps: [{ type: 'send_reaction' }, { type: 'send_text' }],
+    });
+    // The tap did not run Order help again: its text is the button's title, not "order".
+    expect((await client.automations.runs({ channelId, automationId: named('Order help').id })).data).toHaveLength(1);
+    const { data: history } = await client.chat.messages.list({ channelId, phone, limit: 3 });
+    const byMsgid = new Map(history.map((message) => [message.msgid, message]));
+    expect(byMsgid.get(tap)).toMatchObject({
+      direction: 'inbound',
+      type: 'interactive',
+      text: 'Track order',
+      replyTo: buttonsMsgid,
+      interactive: { kind: 'button_reply', id: 'track_order', title: 'Track order' },
+    });
+    expect(byMsgid.get(track!.steps[0]!.msgid!)).toMatchObject({
+      type: 'reaction',
+      reaction: { msgid: tap, emoji: '👍' },
+    });
+    expect(byMsgid.get(track!.steps[1]!.msgid!)?.text).toMatch(/has shipped/);
   });
 });

@@ -234,7 +234,12 @@ export async function inputs(sb: SwitchboardClient, channelId: string): Promise<
   await sb.workspace.chat.message.send({ channelId, to: '15550000001', type: 'location', location: place });
   await sb.workspace.chat.message.send({ channelId, to: '1', type: 'reaction', reaction: { msgid: 'm', emoji: '👍' } });
   // @ts-expect-error: a buttons message needs its buttons
-  await sb.workspace.chat.message.send({ channelId, to: '1', type: 'interactive', interactive: { kind: 'buttons', body: 'x' } });
+  await sb.workspace.chat.message.send({
+    channelId,
+    to: '1',
+    type: 'interactive',
+    interactive: { kind: 'buttons', body: 'x' },
+  });
   // @ts-expect-error: a reaction names the message it reacts to
   await sb.workspace.chat.message.send({ channelId, to: '1', type: 'reaction', reaction: { emoji: '👍' } });
   // @ts-expect-error: an interactive message needs its interactive object

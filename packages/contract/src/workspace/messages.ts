@@ -275,7 +275,8 @@ export function sessionSendProblems(values: SessionSendValues): FieldProblem[] {
   if (isText && values.text === undefined) problems.push({ field: 'text', problem: 'is required for type text' });
   if (!isText && values.text !== undefined)
     problems.push({ field: 'text', problem: `is for type text${isMedia ? `; use caption with type ${type}` : ''}` });
-  if (isMedia && values.mediaUrl === undefined) problems.push({ field: 'mediaUrl', problem: `is required for type ${type}` });
+  if (isMedia && values.mediaUrl === undefined)
+    problems.push({ field: 'mediaUrl', problem: `is required for type ${type}` });
   if (!isMedia && values.mediaUrl !== undefined)
     problems.push({ field: 'mediaUrl', problem: 'is for the media types (image, document, audio, video)' });
   if (values.caption !== undefined && !CAPTIONED.includes(type))
@@ -284,7 +285,8 @@ export function sessionSendProblems(values: SessionSendValues): FieldProblem[] {
     problems.push({ field: 'filename', problem: 'is for type document' });
   if (values.previewUrl !== undefined && !isText) problems.push({ field: 'previewUrl', problem: 'is for type text' });
   for (const field of OWN_FIELD_TYPES) {
-    if (type === field && values[field] === undefined) problems.push({ field, problem: `is required for type ${field}` });
+    if (type === field && values[field] === undefined)
+      problems.push({ field, problem: `is required for type ${field}` });
     if (type !== field && values[field] !== undefined) problems.push({ field, problem: `is for type ${field}` });
   }
   if (type === 'reaction' && values.replyTo !== undefined)
@@ -407,7 +409,101 @@ export const messagesContract = {
       text: 'Hi Ada, order A-1001 ships today.',
       replyTo: DEMO_QUESTION,
     },
+    moreExamples: {
+      buttons: {
+        summary: 'Reply buttons: the customer’s tap comes back with its id',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'interactive',
+          interactive: {
+            kind: 'buttons',
+            body: 'Hi Ada, how can we help with order A-1001?',
+            footer: 'Acme Support',
+            buttons: [
+              { id: 'track_order', title: 'Track order' },
+              { id: 'talk_to_us', title: 'Talk to us' },
+            ],
+          },
+        },
+      },
+      list: {
+        summary: 'A list of choices in sections, behind a button',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'interactive',
+          interactive: {
+            kind: 'list',
+            header: { text: 'Delivery of A-1001' },
+            body: 'When should we deliver?',
+            button: 'Pick a slot',
+            sections: [
+              {
+                title: 'Tomorrow',
+                rows: [
+                  { id: 'slot_am', title: 'Morning', description: '8:00–12:00' },
+                  { id: 'slot_pm', title: 'Afternoon', description: '12:00–18:00' },
+                ],
+              },
+              { title: 'Later', rows: [{ id: 'slot_fri', title: 'Friday' }] },
+            ],
+          },
+        },
+      },
+      ctaUrl: {
+        summary: 'A button that opens a link',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'interactive',
+          interactive: {
+            kind: 'cta_url',
+            body: 'Follow order A-1001 on its way.',
+            displayText: 'Track it',
+            url: 'https://shop.example.com/track/A-1001',
+          },
+        },
+      },
+      reaction: {
+        summary: 'A reaction to the customer’s message',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'reaction',
+          reaction: { msgid: DEMO_QUESTION, emoji: '👍' },
+        },
+      },
+      location: {
+        summary: 'A location',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'location',
+          location: { latitude: 52.3676, longitude: 4.9041, name: 'Acme Depot', address: 'Dam 1, Amsterdam' },
+        },
+      },
+    },
     failureExamples: {
+      buttonTitleTooLong: {
+        summary: 'a reply button’s title past WhatsApp’s 20 characters: named by its path',
+        status: 400,
+        error: 'invalid_request',
+        message: 'interactive.buttons.1.title: must be at most 20 characters',
+        request: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'interactive',
+          interactive: {
+            kind: 'buttons',
+            body: 'How can we help?',
+            buttons: [
+              { id: 'track_order', title: 'Track order' },
+              { id: 'talk_to_us', title: 'Talk to a human being' },
+            ],
+          },
+        },
+      },
       textRequired: {
         summary: 'a text message without its text',
         status: 400,

@@ -51,32 +51,53 @@ describe('chat/message/send: interactive, reaction and location limits (Meta’s
         }),
       ),
     ).toEqual([]);
-    expect(refusals(cta({ displayText: x(20), header: { type: 'document', mediaUrl: 'https://a.example/b' } }))).toEqual(
-      [],
-    );
+    expect(
+      refusals(cta({ displayText: x(20), header: { type: 'document', mediaUrl: 'https://a.example/b' } })),
+    ).toEqual([]);
     expect(refusals({ type: 'reaction', reaction: { msgid: 'wamid.A', emoji: '👍🏽' } })).toEqual([]);
     expect(refusals({ type: 'reaction', reaction: { msgid: 'wamid.A', emoji: '' } })).toEqual([]);
-    expect(refusals({ type: 'location', location: { latitude: -90, longitude: 180, name: 'HQ', address: 'Dam 1' } })).toEqual(
-      [],
-    );
+    expect(
+      refusals({ type: 'location', location: { latitude: -90, longitude: 180, name: 'HQ', address: 'Dam 1' } }),
+    ).toEqual([]);
   });
 
   it('refuses reply buttons past each limit', () => {
     const four = [0, 1, 2, 3].map((i) => ({ id: `b${i}`, title: `B${i}` }));
     expect(refusals(buttons({ buttons: four }))).toEqual(['interactive.buttons: must list at most 3 buttons']);
     expect(refusals(buttons({ buttons: [] }))).toEqual(['interactive.buttons: must list at least 1 button']);
-    expect(refusals(buttons({ buttons: [{ id: 'a', title: 'A' }, { id: 'b', title: x(21) }] }))).toEqual([
-      'interactive.buttons.1.title: must be at most 20 characters',
-    ]);
+    expect(
+      refusals(
+        buttons({
+          buttons: [
+            { id: 'a', title: 'A' },
+            { id: 'b', title: x(21) },
+          ],
+        }),
+      ),
+    ).toEqual(['interactive.buttons.1.title: must be at most 20 characters']);
     expect(refusals(buttons({ buttons: [{ id: x(257), title: 'A' }] }))).toEqual([
       'interactive.buttons.0.id: must be at most 256 characters',
     ]);
-    expect(refusals(buttons({ buttons: [{ id: 'a', title: 'Same' }, { id: 'b', title: 'Same' }] }))).toEqual([
-      'interactive.buttons.1.title: must be unique (button 0 has it too)',
-    ]);
-    expect(refusals(buttons({ buttons: [{ id: 'a', title: 'A' }, { id: 'a', title: 'B' }] }))).toEqual([
-      'interactive.buttons.1.id: must be unique (button 0 has it too)',
-    ]);
+    expect(
+      refusals(
+        buttons({
+          buttons: [
+            { id: 'a', title: 'Same' },
+            { id: 'b', title: 'Same' },
+          ],
+        }),
+      ),
+    ).toEqual(['interactive.buttons.1.title: must be unique (button 0 has it too)']);
+    expect(
+      refusals(
+        buttons({
+          buttons: [
+            { id: 'a', title: 'A' },
+            { id: 'a', title: 'B' },
+          ],
+        }),
+      ),
+    ).toEqual(['interactive.buttons.1.id: must be unique (button 0 has it too)']);
     expect(refusals(buttons({ body: x(1025) }))).toEqual(['interactive.body: must be at most 1024 characters']);
     expect(refusals(buttons({ footer: x(61) }))).toEqual(['interactive.footer: must be at most 60 characters']);
     expect(refusals(buttons({ header: { text: x(61) } }))).toEqual([
@@ -96,9 +117,18 @@ describe('chat/message/send: interactive, reaction and location limits (Meta’s
     );
     expect(refusals(list({ sections: [] }))).toEqual(['interactive.sections: must list at least 1 section']);
     const eleven = Array.from({ length: 11 }, (_, i) => ({ title: `S${i}`, rows: rows(1, `s${i}-`) }));
-    expect(refusals(list({ sections: eleven })).slice(0, 1)).toEqual(['interactive.sections: must list at most 10 sections']);
+    expect(refusals(list({ sections: eleven })).slice(0, 1)).toEqual([
+      'interactive.sections: must list at most 10 sections',
+    ]);
     expect(
-      refusals(list({ sections: [{ title: 'A', rows: rows(6) }, { title: 'B', rows: rows(5, 's') }] })),
+      refusals(
+        list({
+          sections: [
+            { title: 'A', rows: rows(6) },
+            { title: 'B', rows: rows(5, 's') },
+          ],
+        }),
+      ),
     ).toEqual(['interactive.sections: must hold at most 10 rows in all (11)']);
     expect(refusals(list({ sections: [{ rows: [{ id: 'a', title: x(25) }] }] }))).toEqual([
       'interactive.sections.0.rows.0.title: must be at most 24 characters',
@@ -115,9 +145,16 @@ describe('chat/message/send: interactive, reaction and location limits (Meta’s
     expect(refusals(list({ sections: [{ title: 'A', rows: rows(1) }, { rows: rows(1, 's') }] }))).toEqual([
       'interactive.sections.1.title: is required when there are several sections',
     ]);
-    expect(refusals(list({ sections: [{ title: 'A', rows: rows(1) }, { title: 'B', rows: rows(1) }] }))).toEqual([
-      'interactive.sections.1.rows.0.id: must be unique in the list',
-    ]);
+    expect(
+      refusals(
+        list({
+          sections: [
+            { title: 'A', rows: rows(1) },
+            { title: 'B', rows: rows(1) },
+          ],
+        }),
+      ),
+    ).toEqual(['interactive.sections.1.rows.0.id: must be unique in the list']);
   });
 
   it('refuses a link button past each limit, and an unknown kind', () => {

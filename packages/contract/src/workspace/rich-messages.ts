@@ -9,10 +9,7 @@ import { named } from '../common/index.js';
 
 /** Text of at most `max` characters, not empty. */
 const limited = (max: number) =>
-  z
-    .string({ required_error: 'is required' })
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`);
+  z.string({ required_error: 'is required' }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 /** A public `https://` link the provider fetches (a media send's file, a media header, a call-to-action). */
 export const httpsUrlParam = z
@@ -221,12 +218,14 @@ export function mapInteractiveTexts(interactive: Interactive, fill: (text: strin
 /** A customer's tap on a reply button or a list row, with the ids the message sent gave them. */
 export const interactiveReplySchema = named(
   'InteractiveReply',
-  z.object({
-    kind: z.enum(['button_reply', 'list_reply']),
-    id: z.string().describe('The id of the button or row tapped'),
-    title: z.string(),
-    description: z.string().optional().describe('A list row’s description'),
-  }).describe('A customer’s tap on a reply button or a list row, with the id the message sent gave it'),
+  z
+    .object({
+      kind: z.enum(['button_reply', 'list_reply']),
+      id: z.string().describe('The id of the button or row tapped'),
+      title: z.string(),
+      description: z.string().optional().describe('A list row’s description'),
+    })
+    .describe('A customer’s tap on a reply button or a list row, with the id the message sent gave it'),
 );
 export type InteractiveReply = z.infer<typeof interactiveReplySchema>;
 
@@ -255,10 +254,12 @@ export const reactionSendSchema = z
 /** A reaction as the history and `message.received` show it. */
 export const reactionSchema = named(
   'Reaction',
-  z.object({
-    msgid: z.string().describe('The message reacted to'),
-    emoji: z.string().nullable().describe('null when the reaction was removed'),
-  }).describe('A reaction (type `reaction`): the message reacted to and the emoji'),
+  z
+    .object({
+      msgid: z.string().describe('The message reacted to'),
+      emoji: z.string().nullable().describe('null when the reaction was removed'),
+    })
+    .describe('A reaction (type `reaction`): the message reacted to and the emoji'),
 );
 export type Reaction = z.infer<typeof reactionSchema>;
 

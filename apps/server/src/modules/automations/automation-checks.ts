@@ -181,5 +181,9 @@ export async function automationIssues(
     else if (!channel.labelIds.has(trigger.labelId))
       issues.push({ field: 'trigger.labelId', problem: LABEL_NOT_FOUND });
   }
-  return [...issues, ...conditionIssues(channel, definition), ...(await actionIssues(channel, trigger.event, definition.actions))];
+  return [
+    ...issues,
+    ...conditionIssues(channel, definition),
+    ...(await actionIssues(channel, trigger.event, definition.actions)),
+  ];
 }

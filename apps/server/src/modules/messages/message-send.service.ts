@@ -84,7 +84,13 @@ async function assertWindowOpen(ctx: SendContext, channelId: string, recipient: 
 }
 
 /** A message of the conversation by its msgid (`field` names the parameter in the 400 when there is none). */
-async function conversationMessage(ctx: SendContext, channelId: string, recipient: Recipient, msgid: string, field: string) {
+async function conversationMessage(
+  ctx: SendContext,
+  channelId: string,
+  recipient: Recipient,
+  msgid: string,
+  field: string,
+) {
   const found = await ctx.em.findOne(
     Message,
     { msgid, channel: channelId, contact: recipient.contactId! },
@@ -119,6 +125,26 @@ function readableBody(send: SessionSendValues): string | null {
   return send.text ?? send.caption ?? send.interactive?.body ?? (send.reaction?.emoji || null);
 }
 
+/** What the message's record keeps of the send: its readable text and what it carried. */
+function recordedContent(send: SessionSendValues) {
+  const media = send.mediaUrl
+    ? {
+        url: send.mediaUrl,
+        ...(send.caption !== undefined && { caption: send.caption }),
+        ...(send.filename !== undefined && { filename: send.filename }),
+      }
+    : null;
+  return {
+    type: send.type,
+    body: readableBody(send),
+    media,
+    replyTo: send.replyTo ?? null,
+    interactive: send.interactive ?? null,
+    reaction: send.reaction ? { msgid: send.reaction.msgid, emoji: send.reaction.emoji || null } : null,
+    location: send.location ?? null,
+  };
+}
+
 /**
  * chat/message/send, and what an automation calls: the same checks either way (parameters, contact, window,
  * quoted message), then one provider call and the outbound record (recordOutbound). Returns what the API replies.
@@ -143,23 +169,10 @@ export async function sendSessionMessage(
   const quoted =
     send.replyTo === undefined ? undefined : await quotedProviderId(ctx, channelId, recipient, send.replyTo);
   const reacted = send.reaction && (await reactedProviderId(ctx, channelId, recipient, send.reaction.msgid, now));
-  const media = send.mediaUrl
-    ? {
-        url: send.mediaUrl,
-        ...(send.caption !== undefined && { caption: send.caption }),
-        ...(send.filename !== undefined && { filename: send.filename }),
-      }
-    : null;
   const columns = {
     channelId,
     to: recipient.phone,
-    type: send.type,
-    body: readableBody(send),
-    media,
-    replyTo: send.replyTo ?? null,
-    interactive: send.interactive ?? null,
-    reaction: send.reaction ? { msgid: send.reaction.msgid, emoji: send.reaction.emoji || null } : null,
-    location: send.location ?? null,
+    ...recordedContent(send),
     automationId: options.automationId ?? null,
   };
   if (options.queue) {

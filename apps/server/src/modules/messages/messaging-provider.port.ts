@@ -1,12 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type {
-  Interactive,
-  Location,
-  MessageError,
-  PROVIDER_STATUSES,
-  SessionMessageType,
-} from '@switchboard/contract';
+import type { Interactive, Location, MessageError, PROVIDER_STATUSES, SessionMessageType } from '@switchboard/contract';
 import type { Logger } from '../../logger.js';
 
 /** What the service hands a provider: one outbound template message, already validated against the template. */

@@ -57,7 +57,9 @@ function sessionMessageOf(send: ClaimedSend): OutboundSessionMessage {
     filename: send.media?.filename,
     replyTo: send.reply_to_provider_id ?? undefined,
     ...(interactive && 'body' in interactive && { interactive }),
-    ...(reaction && { reaction: { messageId: send.reaction_provider_id ?? reaction.msgid, emoji: reaction.emoji ?? '' } }),
+    ...(reaction && {
+      reaction: { messageId: send.reaction_provider_id ?? reaction.msgid, emoji: reaction.emoji ?? '' },
+    }),
     ...(location && { location }),
   };
 }

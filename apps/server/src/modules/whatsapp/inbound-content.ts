@@ -36,7 +36,11 @@ const locationSchema = z.object({
 const sharedContactsSchema = z.array(
   z.object({ name: z.object({ formatted_name: z.string().optional() }).optional() }).passthrough(),
 );
-const reply = z.object({ id: z.string().min(1), title: z.string(), description: z.string().optional().catch(undefined) });
+const reply = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  description: z.string().optional().catch(undefined),
+});
 const interactiveSchema = z.object({
   button_reply: reply.optional().catch(undefined),
   list_reply: reply.optional().catch(undefined),
@@ -121,7 +125,10 @@ function readRich(type: 'interactive' | 'reaction' | 'location', part: unknown):
   if (type === 'reaction') {
     const reaction = reactionSchema.safeParse(part).data;
     if (!reaction) return { text: undefined };
-    return { text: nonEmpty(reaction.emoji), reaction: { messageId: reaction.message_id, emoji: reaction.emoji ?? '' } };
+    return {
+      text: nonEmpty(reaction.emoji),
+      reaction: { messageId: reaction.message_id, emoji: reaction.emoji ?? '' },
+    };
   }
   const location = locationSchema.safeParse(part).data;
   const latitude = Number(location?.latitude);

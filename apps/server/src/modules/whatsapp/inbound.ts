@@ -125,7 +125,10 @@ const messageSchema = z.object({
   from: z.string().min(1),
   timestamp: epochSeconds,
   type: z.string().min(1),
-  context: z.object({ id: z.string().min(1) }).optional().catch(undefined),
+  context: z
+    .object({ id: z.string().min(1) })
+    .optional()
+    .catch(undefined),
 });
 const contactSchema = z.object({ wa_id: z.string(), profile: z.object({ name: z.string() }).optional() });
 const templateStatusValue = z.object({

@@ -4,7 +4,9 @@ type Header = NonNullable<Interactive['header']>;
 
 /** A header in Meta's shape: `{type: "text", text}`, or a file by public link (Meta fetches it). */
 const metaHeader = (header: Header) =>
-  'text' in header ? { type: 'text', text: header.text } : { type: header.type, [header.type]: { link: header.mediaUrl } };
+  'text' in header
+    ? { type: 'text', text: header.text }
+    : { type: header.type, [header.type]: { link: header.mediaUrl } };
 
 /**
  * Graph's `interactive` object (Meta's Cloud API reference, "Interactive messages"; WHATSAPP-CLOUD.md): reply
