@@ -100,5 +100,10 @@ describe('the demo automations Order help and Track order', () => {
       reaction: { msgid: tap, emoji: '👍' },
     });
     expect(byMsgid.get(track!.steps[1]!.msgid!)?.text).toMatch(/has shipped/);
+    // As on WhatsApp, the sandbox reports a reaction `sent` only: once the reply sent with it is delivered, it is
+    // still `sent`.
+    const statusOf = async (msgid: string) => (await client.chat.message.status({ msgid })).data.status;
+    await expect.poll(() => statusOf(track!.steps[1]!.msgid!), { timeout: 20_000 }).toBe('delivered');
+    expect(await statusOf(track!.steps[0]!.msgid!)).toBe('sent');
   });
 });
