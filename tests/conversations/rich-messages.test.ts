@@ -1,3 +1,4 @@
+import type { MessageSendParams } from '@switchboard/client';
 import { afterAll, describe, expect } from 'vitest';
 import { expectError } from '../helpers/expect.js';
 import { startGraphStandIn } from '../helpers/graph-stand-in.js';
@@ -179,7 +180,7 @@ describe('interactive messages, reactions and locations on a WhatsApp Cloud API 
   test('refuses each limit with the field’s path before Meta is called', async ({ wa, chat }) => {
     const before = calls().length;
     const send = (params: object) =>
-      chat.message.send({ channelId: wa.waChannelId, to: CUSTOMER, ...(params as { type: 'location' }) });
+      chat.message.send({ channelId: wa.waChannelId, to: CUSTOMER, ...params } as MessageSendParams);
     const refusals: [object, string][] = [
       [
         {

@@ -233,11 +233,11 @@ export async function inputs(sb: SwitchboardClient, channelId: string): Promise<
   const place: Location = { latitude: 52.37, longitude: 4.89, name: 'Depot' };
   await sb.workspace.chat.message.send({ channelId, to: '15550000001', type: 'location', location: place });
   await sb.workspace.chat.message.send({ channelId, to: '1', type: 'reaction', reaction: { msgid: 'm', emoji: '👍' } });
-  // @ts-expect-error: a buttons message needs its buttons
   await sb.workspace.chat.message.send({
     channelId,
     to: '1',
     type: 'interactive',
+    // @ts-expect-error: a buttons message needs its buttons
     interactive: { kind: 'buttons', body: 'x' },
   });
   // @ts-expect-error: a reaction names the message it reacts to

@@ -11,7 +11,7 @@ import {
   messageErrorField,
   messageReasonField,
 } from '../workspace/messages.js';
-import { interactiveReplySchema, locationSchema, reactionSchema } from '../workspace/rich-messages.js';
+import { interactiveReplySchema, locationSchema, reactionSchema } from '../workspace/interactive.js';
 import { ticketSchema } from './tickets.js';
 
 /** What one event is: the schema of its `data`, when it fires, and a delivery as a receiver gets it. */

@@ -14,7 +14,7 @@ import {
   withVariants,
 } from '../common/index.js';
 import { customFieldValueSchema } from './contacts.js';
-import { interactiveSchema, reactionSendSchema } from './rich-messages.js';
+import { interactiveSchema, reactionSendSchema } from './interactive.js';
 
 export const AUTOMATION_STATUSES = ['active', 'paused', 'draft'] as const;
 /** What automations/manage may set; `draft` is only a state older rows may hold. */

@@ -7,6 +7,6 @@ export * from './custom-fields.js';
 export * from './event-stream.js';
 export * from './labels.js';
 export * from './messages.js';
-export * from './rich-messages.js';
+export * from './interactive.js';
 export * from './notes.js';
 export * from './templates.js';

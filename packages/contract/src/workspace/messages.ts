@@ -25,7 +25,7 @@ import {
   locationSchema,
   reactionSchema,
   reactionSendSchema,
-} from './rich-messages.js';
+} from './interactive.js';
 
 /**
  * A message's status. `scheduled` (waiting for its time), `queued` (waiting for the channel's send budget) and
