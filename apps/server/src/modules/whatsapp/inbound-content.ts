@@ -49,7 +49,7 @@ const buttonSchema = z.object({ text: z.string() });
 const reactionSchema = z.object({ message_id: z.string().min(1), emoji: z.string().optional() });
 
 /** A customer's reaction: Meta's id of the message reacted to, and the emoji ('' when the reaction was removed). */
-export interface InboundReaction {
+interface InboundReaction {
   messageId: string;
   emoji: string;
 }
