@@ -1,5 +1,6 @@
 import type { MessageSendParams } from '@switchboard/client';
 import { afterAll, describe, expect } from 'vitest';
+import { openRawStream } from '../helpers/event-stream.js';
 import { expectError } from '../helpers/expect.js';
 import { startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { test as base } from '../helpers/test.js';
@@ -248,9 +249,18 @@ describe('interactive messages, reactions and locations on a WhatsApp Cloud API 
       reaction: { message_id: sent.data.msgid, emoji: '❤️' },
     });
     const place = metaMessage('wamid.LOC1', 'location', { location: PLACE });
+    const stream = await openRawStream(server.baseUrl, wa.ownerKey, { query: { types: 'message.received' } });
     const reply = await postMessages(server.baseUrl, connected(account, wa.waChannelId), [tap, pick, reaction, place]);
     expect(reply.status).toBe(200);
     await server.untilIdle();
+    // The live stream carries the same event: the tap with its id and the message tapped.
+    const [live] = await stream.events(1, 20_000);
+    stream.close();
+    expect(JSON.parse(live!.data!).data).toMatchObject({
+      msgid: 'wamid.TAP1',
+      replyTo: sent.data.msgid,
+      interactive: { kind: 'button_reply', id: 'track_order' },
+    });
 
     const expected = {
       'wamid.TAP1': {
