@@ -109,6 +109,17 @@ export const messageMediaSchema = named(
 );
 export type MessageMedia = z.infer<typeof messageMediaSchema>;
 
+/** What a message of type `interactive` carries: the message as sent, or a customer's tap on one. */
+const messageInteractiveSchema = named(
+  'MessageInteractive',
+  z
+    .union([interactiveSchema, interactiveReplySchema])
+    .describe(
+      'An outbound interactive message as it was sent (`kind` buttons, list or cta_url), or a customer’s tap ' +
+        '(`kind` button_reply or list_reply, with the id of the button or row)',
+    ),
+);
+
 /** One message of a conversation, as chat/messages/list shows it. */
 export const messageSchema = named(
   'Message',
@@ -133,13 +144,7 @@ export const messageSchema = named(
       .string()
       .nullable()
       .describe('The msgid this message quotes; for a tap on a button or a list row, the message tapped'),
-    interactive: z
-      .union([interactiveSchema, interactiveReplySchema])
-      .nullable()
-      .describe(
-        'An outbound interactive message as it was sent (`kind` buttons, list or cta_url), or a customer’s tap ' +
-          '(`kind` button_reply or list_reply, with the id of the button or row); null otherwise',
-      ),
+    interactive: messageInteractiveSchema.nullable(),
     reaction: reactionSchema.nullable(),
     location: locationSchema.nullable(),
     error: messageErrorField,
