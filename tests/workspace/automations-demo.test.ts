@@ -100,6 +100,12 @@ describe('the demo automations Order help and Track order', () => {
       reaction: { msgid: tap, emoji: '👍' },
     });
     expect(byMsgid.get(track!.steps[1]!.msgid!)?.text).toMatch(/has shipped/);
+    // The sandbox takes the typing indicator with a read receipt, as WhatsApp does.
+    expect((await client.chat.message.read({ msgid: tap, typing: true })).data).toEqual({
+      msgid: tap,
+      status: 'read',
+      markedRead: 2,
+    });
     // As on WhatsApp, the sandbox reports a reaction `sent` only: once the reply sent with it is delivered, it is
     // still `sent`.
     const statusOf = async (msgid: string) => (await client.chat.message.status({ msgid })).data.status;
