@@ -190,9 +190,12 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
   return described;
 }
 
-/** An object, or a list of objects (automations/manage `actions`): what the query string carries as JSON text. */
+/**
+ * An object, one of several objects told apart by a field (chat/message/send `interactive`), or a list of objects
+ * (automations/manage `actions`): what the query string carries as JSON text.
+ */
 function isJsonEncoded(schema: SchemaObject | undefined): boolean {
-  if (schema?.type === 'object') return true;
+  if (schema?.type === 'object' || schema?.discriminator !== undefined) return true;
   const items = schema?.type === 'array' ? (schema.items as SchemaObject | undefined) : undefined;
   return items !== undefined && (items.type === 'object' || items.oneOf !== undefined);
 }

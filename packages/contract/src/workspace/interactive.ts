@@ -39,72 +39,81 @@ const headerSchema = named(
 const body = (max: number) => limited(max).describe(`The message’s text, at most ${max} characters`);
 const footer = limited(60).optional().describe('Small grey text under the body, at most 60 characters');
 
-const buttonsSchema = z
-  .object({
-    kind: z.literal('buttons'),
-    body: body(1024),
-    header: headerSchema.optional(),
-    footer,
-    buttons: z
-      .array(
-        z
-          .object({
-            id: limited(256).describe('What the tap reports back (`interactive.id` of the reply); unique'),
-            title: limited(20).describe('The button’s label, at most 20 characters; unique'),
-          })
-          .strict(),
-      )
-      .min(1, 'must list at least 1 button')
-      .max(3, 'must list at most 3 buttons'),
-  })
-  .strict()
-  .describe('Up to 3 reply buttons');
+const buttonsSchema = named(
+  'InteractiveButtons',
+  z
+    .object({
+      kind: z.literal('buttons'),
+      body: body(1024),
+      header: headerSchema.optional(),
+      footer,
+      buttons: z
+        .array(
+          z
+            .object({
+              id: limited(256).describe('What the tap reports back (`interactive.id` of the reply); unique'),
+              title: limited(20).describe('The button’s label, at most 20 characters; unique'),
+            })
+            .strict(),
+        )
+        .min(1, 'must list at least 1 button')
+        .max(3, 'must list at most 3 buttons'),
+    })
+    .strict()
+    .describe('Up to 3 reply buttons'),
+);
 
 export const LIST_MAX_ROWS = 10;
-const listSchema = z
-  .object({
-    kind: z.literal('list'),
-    body: body(4096),
-    header: textHeader.optional().describe('Text only, at most 60 characters'),
-    footer,
-    button: limited(20).describe('The label of the button that opens the list, at most 20 characters'),
-    sections: z
-      .array(
-        z
-          .object({
-            title: limited(24).optional().describe('At most 24 characters; required when there are several sections'),
-            rows: z
-              .array(
-                z
-                  .object({
-                    id: limited(200).describe('What the choice reports back (`interactive.id`); unique in the list'),
-                    title: limited(24),
-                    description: limited(72).optional(),
-                  })
-                  .strict(),
-              )
-              .min(1, 'must list at least 1 row')
-              .max(LIST_MAX_ROWS, `must list at most ${LIST_MAX_ROWS} rows`),
-          })
-          .strict(),
-      )
-      .min(1, 'must list at least 1 section')
-      .max(10, 'must list at most 10 sections'),
-  })
-  .strict()
-  .describe(`A list of up to ${LIST_MAX_ROWS} choices in all, in sections`);
+const listSchema = named(
+  'InteractiveList',
+  z
+    .object({
+      kind: z.literal('list'),
+      body: body(4096),
+      header: textHeader.optional().describe('Text only, at most 60 characters'),
+      footer,
+      button: limited(20).describe('The label of the button that opens the list, at most 20 characters'),
+      sections: z
+        .array(
+          z
+            .object({
+              title: limited(24).optional().describe('At most 24 characters; required when there are several sections'),
+              rows: z
+                .array(
+                  z
+                    .object({
+                      id: limited(200).describe('What the choice reports back (`interactive.id`); unique in the list'),
+                      title: limited(24),
+                      description: limited(72).optional(),
+                    })
+                    .strict(),
+                )
+                .min(1, 'must list at least 1 row')
+                .max(LIST_MAX_ROWS, `must list at most ${LIST_MAX_ROWS} rows`),
+            })
+            .strict(),
+        )
+        .min(1, 'must list at least 1 section')
+        .max(10, 'must list at most 10 sections'),
+    })
+    .strict()
+    .describe(`A list of up to ${LIST_MAX_ROWS} choices in all, in sections`),
+);
 
-const ctaUrlSchema = z
-  .object({
-    kind: z.literal('cta_url'),
-    body: body(1024),
-    header: headerSchema.optional(),
-    footer,
-    displayText: limited(20).describe('The link button’s label, at most 20 characters'),
-    url: httpsUrlParam.describe('Where the button leads: an `https://` link'),
-  })
-  .strict()
-  .describe('A button that opens a link');
+const ctaUrlSchema = named(
+  'InteractiveCtaUrl',
+  z
+    .object({
+      kind: z.literal('cta_url'),
+      body: body(1024),
+      header: headerSchema.optional(),
+      footer,
+      displayText: limited(20).describe('The link button’s label, at most 20 characters'),
+      url: httpsUrlParam.describe('Where the button leads: an `https://` link'),
+    })
+    .strict()
+    .describe('A button that opens a link'),
+);
 
 type InteractiveShape = z.output<typeof buttonsSchema> | z.output<typeof listSchema> | z.output<typeof ctaUrlSchema>;
 
