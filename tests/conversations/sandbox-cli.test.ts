@@ -49,6 +49,50 @@ describe('pnpm cli sandbox receive', { timeout: 120_000 }, () => {
     expect(JSON.parse(generated.stdout).msgid).toMatch(/^wamid\./);
   });
 
+  test('plays a tap on a button, a list pick, a reaction and a location, with the ids of the message sent', async ({
+    server,
+    tenant,
+  }) => {
+    const env = { DATABASE_URL: server.databaseUrl };
+    const customer = ['sandbox', 'receive', '--channel', tenant.channelId, '--from', '15550008877'];
+    const hello = await runCli([...customer, '--text', 'Hello'], env);
+    expect(hello.code, hello.stderr).toBe(0);
+    const chat = server.client(tenant.key).workspace.chat;
+    const sent = await chat.message.send({
+      channelId: tenant.channelId,
+      to: '15550008877',
+      type: 'interactive',
+      interactive: { kind: 'buttons', body: 'Your order?', buttons: [{ id: 'track_order', title: 'Track order' }] },
+    });
+    const tap = await runCli([...customer, '--button-reply', 'track_order', '--reply-to', sent.data.msgid], env);
+    expect(tap.code, tap.stderr).toBe(0);
+    const react = await runCli([...customer, '--reaction', '❤️', '--reply-to', sent.data.msgid], env);
+    const place = await runCli([...customer, '--location', '52.37,4.89'], env);
+    const wrong = await runCli([...customer, '--button-reply', 'nope', '--reply-to', sent.data.msgid], env);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/buttonReply: is not the id of a reply button .*track_order/);
+    const badPlace = await runCli([...customer, '--location', '95,4'], env);
+    expect(badPlace.stderr).toMatch(/--location must have a latitude in -90\.\.90/);
+
+    const history = (await chat.messages.list({ channelId: tenant.channelId, phone: '15550008877' })).data;
+    const byMsgid = new Map(history.map((message) => [message.msgid, message]));
+    expect(byMsgid.get(JSON.parse(tap.stdout).msgid)).toMatchObject({
+      type: 'interactive',
+      text: 'Track order',
+      replyTo: sent.data.msgid,
+      interactive: { kind: 'button_reply', id: 'track_order', title: 'Track order' },
+    });
+    expect(byMsgid.get(JSON.parse(react.stdout).msgid)).toMatchObject({
+      type: 'reaction',
+      reaction: { msgid: sent.data.msgid, emoji: '❤️' },
+    });
+    expect(byMsgid.get(JSON.parse(place.stdout).msgid)).toMatchObject({
+      type: 'location',
+      text: '52.37,4.89',
+      location: { latitude: 52.37, longitude: 4.89 },
+    });
+  });
+
   test('refuses what is not a sandbox channel or a phone', async ({ server, tenant }) => {
     const env = { DATABASE_URL: server.databaseUrl };
     const bad = await runCli(['sandbox', 'receive', '--channel', 'x', '--from', '15550008888', '--text', 'Hi'], env);

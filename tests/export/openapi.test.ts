@@ -452,6 +452,20 @@ describe('OpenAPI definition', () => {
     ).toBe('ada');
   });
 
+  it('shows each kind of chat/message/send as an example of its form (buttons, list, link, reaction, location)', () => {
+    const path = '/api/workspace/v1/chat/message/send';
+    const schema = operation(path, 'POST').requestBody!.content['application/json'].schema as {
+      oneOf: { properties: { type: { enum: string[] } }; examples?: { type: string }[] }[];
+    };
+    const examplesOf = (type: string) =>
+      schema.oneOf.find((form) => form.properties.type.enum[0] === type)?.examples?.map((example) => example);
+    const more = Object.values(routes.find((r) => r.method === 'POST' && r.path === path)!.metadata.moreExamples!);
+    expect(examplesOf('interactive')).toEqual(more.filter((m) => m.value.type === 'interactive').map((m) => m.value));
+    expect(examplesOf('interactive')).toHaveLength(3);
+    expect(examplesOf('reaction')).toHaveLength(1);
+    expect(examplesOf('location')).toHaveLength(1);
+  });
+
   it('serializes to YAML that reads back as the same definition', () => {
     const yaml = toYaml(doc);
     expect(yaml).toMatch(/^openapi: 3\.1\.\d/m);

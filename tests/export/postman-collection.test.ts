@@ -1,7 +1,7 @@
 import { EXAMPLE_IDS, WEBHOOK_EVENTS } from '@switchboard/contract';
 import { buildOpenApi, buildPostmanCollection, type PostmanCollection } from '@switchboard/openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contractRoutes, isWrite } from './routes.js';
+import { collectionRequestCount, contractRoutes, isWrite } from './routes.js';
 
 const routes = contractRoutes();
 
@@ -26,7 +26,7 @@ describe('Postman collection', () => {
   it('is a v2.1 collection with one request per route, grouped in one folder per resource', () => {
     expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     expect(collection.info.name).toBe('Switchboard API');
-    expect(requests()).toHaveLength(routes.length);
+    expect(requests()).toHaveLength(collectionRequestCount(routes));
     expect(collection.item.map((folder) => folder.name)).toEqual(
       expect.arrayContaining(['workspace.contacts', 'platform.tickets']),
     );
@@ -87,9 +87,20 @@ describe('Postman collection', () => {
     }
   });
 
+  it('sends each further example of an endpoint as a request of its own (chat/message/send: every kind)', () => {
+    const sendPath = '/api/workspace/v1/chat/message/send';
+    const route = routes.find((each) => each.method === 'POST' && each.path === sendPath)!;
+    const bodies = requests()
+      .filter((request) => request.method === 'POST' && `/${request.url.path.join('/')}` === sendPath)
+      .map((request) => JSON.parse(request.body!.raw) as { channelId: string; type?: string });
+    const more = Object.values(route.metadata.moreExamples!);
+    expect(bodies.map((body) => body.type ?? 'text')).toEqual(['text', ...more.map((each) => each.value.type)]);
+    expect(bodies.slice(1)).toEqual(more.map((each) => ({ ...each.value, channelId: '{{channelId}}' })));
+  });
+
   it('gives every write a fresh Idempotency-Key ({{$guid}}), never one shared value', () => {
     const keyed = requests().filter((request) => request.header?.some((header) => header.key === 'Idempotency-Key'));
-    expect(keyed).toHaveLength(routes.filter(isWrite).length);
+    expect(keyed).toHaveLength(collectionRequestCount(routes.filter(isWrite)));
     for (const request of keyed)
       expect(request.header!.find((header) => header.key === 'Idempotency-Key')).toMatchObject({ value: '{{$guid}}' });
   });
@@ -152,7 +163,7 @@ describe('Postman collection', () => {
       name: string;
       event?: { listen: string; script: { exec: string[] } }[];
     }[];
-    expect(items).toHaveLength(routes.length);
+    expect(items).toHaveLength(collectionRequestCount(routes));
     for (const item of items) {
       const script = item.event?.find((event) => event.listen === 'test')?.script.exec.join('\n') ?? '';
       expect(script, item.name).toContain('pm.response.to.have.status(200)');

@@ -16,3 +16,10 @@ export function contractRoutes(): ContractRoute[] {
 /** Writes (`api_write`, `api_admin_write`) take an Idempotency-Key; reads do not. */
 export const isWrite = (route: { metadata: { rateClass: string } }) =>
   ['api_write', 'api_message', 'api_admin_write'].includes(route.metadata.rateClass);
+
+/** The Postman collection's requests: one per route, and one per further example (`moreExamples`) of a POST. */
+export const collectionRequestCount = (routes: readonly ContractRoute[]) =>
+  routes.length +
+  routes
+    .filter((route) => route.method === 'POST')
+    .reduce((count, route) => count + Object.keys(route.metadata.moreExamples ?? {}).length, 0);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RICH_TYPES, richMessageCode } from './graph-rich-messages.js';
 
 /**
  * A stand-in for Meta's Graph API (the outside world, so a fake is allowed): a real HTTP server on a random port
@@ -8,7 +9,8 @@ import type { AddressInfo } from 'node:net';
  * with cursor paging and full `paging.next` URLs, media lookups and downloads, Graph's error body — and records what
  * it received.
  *
- * Session messages (text, media by https link) and read receipts are accepted.
+ * Session messages (text, media by https link; interactive messages, reactions and locations in Meta's shape and
+ * within Meta's limits, graph-rich-messages.ts) and read receipts (with or without the typing indicator) are accepted.
  * Refusals: an unknown bearer token gets 401 code 190; unknown ids get 400 code 100; a send of a template that is
  * not approved in that language gets 132001, a wrong parameter count 132000. Anything else (5xx, rate limits, slow
  * replies, dropped connections) is scripted with `replyOnce`/`replyAlways`, which take precedence over the behaviour
@@ -129,7 +131,7 @@ export function templateMessageBody(to: string, name: string, language: string, 
   };
 }
 
-const SESSION_TYPES = new Set(['text', 'image', 'document', 'audio', 'video']);
+const SESSION_TYPES = new Set(['text', 'image', 'document', 'audio', 'video', ...RICH_TYPES]);
 
 export async function startGraphStandIn(options: GraphStandInOptions = {}): Promise<GraphStandIn> {
   const version = options.version ?? 'v23.0';
@@ -279,6 +281,12 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
   /** A session message: the type's object must be there, text with a body, media with an https link. */
   function sessionSend(message: Record<string, unknown>, to: string) {
     const type = message.type as string;
+    if (RICH_TYPES.has(type)) {
+      const code = richMessageCode(type, message[type]);
+      if (code === null) return accepted(to);
+      const title = code === 100 ? '(#100) Invalid parameter' : '(#131009) Parameter value is not valid';
+      return { status: 400, body: graphError(code, title) };
+    }
     const content = message[type] as { body?: unknown; link?: unknown } | undefined;
     const valid =
       type === 'text'
@@ -287,8 +295,10 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     return valid ? accepted(to) : { status: 400, body: graphError(100, '(#100) Invalid parameter') };
   }
 
-  function readReceipt(receipt: { message_id?: unknown }) {
-    return typeof receipt.message_id === 'string' && receipt.message_id.length > 0
+  function readReceipt(receipt: { message_id?: unknown; typing_indicator?: unknown }) {
+    const typing = receipt.typing_indicator;
+    const typingOk = typing === undefined || (typing as { type?: unknown } | null)?.type === 'text';
+    return typeof receipt.message_id === 'string' && receipt.message_id.length > 0 && typingOk
       ? { status: 200, body: { success: true } }
       : { status: 400, body: graphError(100, '(#100) Invalid parameter') };
   }

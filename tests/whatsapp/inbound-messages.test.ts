@@ -101,6 +101,10 @@ describe('inbound WhatsApp messages and message.received', () => {
           type: 'text',
           text: 'Where is my order?',
           media: null,
+          replyTo: null,
+          interactive: null,
+          reaction: null,
+          location: null,
           timestamp: isoAt(10),
         },
       });
@@ -126,6 +130,10 @@ describe('inbound WhatsApp messages and message.received', () => {
         text: null,
         // An image without Meta's media object is still recorded, with no file (inbound-types covers real ones).
         media: null,
+        replyTo: null,
+        interactive: null,
+        reaction: null,
+        location: null,
         timestamp: isoAt(0),
       });
       expect(await contactsTotal()).toBe(before + 1);

@@ -145,6 +145,46 @@ describe('workspace automations/manage', () => {
       'conditions.0.value',
       'label not found',
     );
+    const buttons = (body: string, titles = ['Track order', 'Talk to us']) => ({
+      type: 'send_interactive' as const,
+      interactive: {
+        kind: 'buttons' as const,
+        body,
+        buttons: titles.map((title, i) => ({ id: `b${i}`, title })),
+      },
+    });
+    await expectInvalid(
+      create(automation(message, [buttons('Hi', ['Track order', 'x'.repeat(21)])])),
+      'actions.0.interactive.buttons.1.title',
+      'at most 20 characters',
+    );
+    await expectInvalid(
+      create(automation(message, [buttons('Hi {{order}}')])),
+      'actions.0.interactive.body',
+      'unknown placeholder {{order}}',
+    );
+    await expectInvalid(
+      create(automation(message, [buttons('Hi {{customField.Nope}}')])),
+      'actions.0.interactive.body',
+      'no such custom field',
+    );
+    await expectInvalid(
+      create(automation({ event: 'contact.created' }, [{ type: 'send_reaction', emoji: '👍' }])),
+      'actions.0.type',
+      'message.received',
+    );
+    await expectInvalid(
+      create(
+        automation(
+          { event: 'contact.created' },
+          [{ type: 'add_label', labelId: vip }],
+          [{ field: 'reply', operator: 'equals', value: 'b0' }],
+        ),
+      ),
+      'conditions.0.field',
+      'message.received',
+    );
+    await expectInvalid(create(automation(message, [{ type: 'send_reaction', emoji: 'ok' }])), 'actions.0.emoji');
     await expectInvalid(create({ ...automation(message, []), actions: [] }), 'actions', 'at least 1');
     await expectInvalid(
       // @ts-expect-error: the SDK's types refuse it too; the server's 400 is what is tested

@@ -190,9 +190,12 @@ function describeOperation(operation: OperationObject, route: AppRoute): Operati
   return described;
 }
 
-/** An object, or a list of objects (automations/manage `actions`): what the query string carries as JSON text. */
+/**
+ * An object, one of several objects told apart by a field (chat/message/send `interactive`), or a list of objects
+ * (automations/manage `actions`): what the query string carries as JSON text.
+ */
 function isJsonEncoded(schema: SchemaObject | undefined): boolean {
-  if (schema?.type === 'object') return true;
+  if (schema?.type === 'object' || schema?.discriminator !== undefined) return true;
   const items = schema?.type === 'array' ? (schema.items as SchemaObject | undefined) : undefined;
   return items !== undefined && (items.type === 'object' || items.oneOf !== undefined);
 }
@@ -422,14 +425,35 @@ function infoFor(serverUrl: string): InfoObject {
 function withRequestExamples(doc: OpenAPIObject): OpenAPIObject {
   for (const route of contractRoutes(contract)) {
     const operation = (doc.paths[route.path] as Record<string, OperationObject>)[route.method.toLowerCase()]!;
-    const { example } = route.metadata;
-    if (route.method === 'POST')
-      (operation.requestBody as RequestBodyObject).content['application/json']!.example = example;
-    else
+    const { example, moreExamples } = route.metadata;
+    if (route.method === 'POST') {
+      const media = (operation.requestBody as RequestBodyObject).content['application/json']!;
+      media.example = example;
+      if (moreExamples) withFormExamples(media.schema as SchemaObject, Object.values(moreExamples));
+    } else
       for (const parameter of (operation.parameters ?? []) as ParameterObject[])
         if (parameter.name in example) parameter.example = example[parameter.name];
   }
   return doc;
+}
+
+/**
+ * An endpoint's further examples (chat/message/send's buttons, list, reaction…) as JSON Schema `examples` of the
+ * `oneOf` form each one takes (the one whose single-valued field it matches), so a reader sees one per form; a body
+ * without forms takes them all. The body's own `example` stays the one request Postman's converter sends.
+ */
+function withFormExamples(schema: SchemaObject, more: readonly { value: Record<string, unknown> }[]) {
+  const forms = (schema.oneOf ?? []) as SchemaObject[];
+  for (const { value } of more) {
+    const form = forms.find((alternative) =>
+      Object.entries(alternative.properties ?? {}).some(([name, property]) => {
+        const values = (property as SchemaObject).enum;
+        return values?.length === 1 && values[0] === value[name];
+      }),
+    );
+    const target = (form ?? schema) as SchemaObject & { examples?: unknown[] };
+    target.examples = [...(target.examples ?? []), value];
+  }
 }
 
 /** GET events/stream (outside ts-rest's contract), with the response headers every operation documents. */

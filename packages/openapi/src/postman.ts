@@ -1,4 +1,4 @@
-import { EXAMPLE_IDS } from '@switchboard/contract';
+import { contract, contractRoutes, EXAMPLE_IDS } from '@switchboard/contract';
 import { convertV2 } from 'openapi-to-postmanv2';
 import type { OperationObject } from 'openapi3-ts';
 import { serverRootOf, type OpenAPIObject } from './openapi.js';
@@ -24,6 +24,7 @@ interface PostmanRequest {
   url: { raw?: string; host?: string[]; path?: string[]; query?: PostmanQueryParam[] };
   header?: { key: string; value: string }[];
   auth?: unknown;
+  body?: { mode?: string; raw?: string; [key: string]: unknown };
 }
 export interface PostmanEvent {
   listen: 'test' | 'prerequest';
@@ -162,6 +163,32 @@ function adjustRequest(request: PostmanRequest, byRoute: OperationsByRoute) {
   request.url.query = request.url.query.map((param) => ({ ...param, disabled: !examples.has(param.key) }));
 }
 
+/**
+ * Each of an endpoint's further examples (contract `moreExamples`: chat/message/send's buttons, list, reaction…) as
+ * a request of its own beside the endpoint's POST, named after it, sending that body.
+ */
+function withMoreExamples(items: PostmanItem[]): PostmanItem[] {
+  return items.flatMap((item) => {
+    if (item.item) return [{ ...item, item: withMoreExamples(item.item) }];
+    const request = item.request;
+    if (request?.method !== 'POST') return [item];
+    const path = `/${(request.url.path ?? []).join('/')}`;
+    const route = contractRoutes(contract).find((each) => each.method === 'POST' && each.path === path);
+    const more = Object.values(route?.metadata.moreExamples ?? {});
+    return [
+      item,
+      ...more.map(({ summary, value }) => ({
+        ...structuredClone(item),
+        name: `${item.name}: ${summary}`,
+        request: {
+          ...structuredClone(request),
+          body: { ...request.body, mode: 'raw', raw: JSON.stringify(withVariables(value), null, 2) },
+        },
+      })),
+    ];
+  });
+}
+
 function convert(doc: OpenAPIObject): Promise<PostmanCollection> {
   return new Promise((resolve, reject) => {
     // Postman's own converter; parametersResolution 'Example' makes it use the contract's examples as bodies.
@@ -193,7 +220,7 @@ export async function buildPostmanCollection(definition: OpenAPIObject): Promise
   const doc = withIdVariables(withoutStreams(definition));
   // The converter rewrites the definition it is given (it keeps only the first alternative of a oneOf): a copy.
   const converted = await convert(structuredClone(doc));
-  const collection = { ...converted, item: withWebhookExamples(converted.item) };
+  const collection = { ...converted, item: withMoreExamples(withWebhookExamples(converted.item)) };
   const byRoute = operationsByRoute(doc);
   for (const item of requestItems(collection.item)) {
     const request = item.request!;

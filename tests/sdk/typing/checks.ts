@@ -21,8 +21,12 @@ import {
   type ConversationsListResponse,
   type MediaGetResponse,
   type MediaLink,
+  type Interactive,
+  type InteractiveReply,
+  type Location,
   type Message,
   type MessagesListResponse,
+  type Reaction,
   type SwitchboardErrorCode,
 } from '@switchboard/client';
 import {
@@ -220,6 +224,32 @@ export async function inputs(sb: SwitchboardClient, channelId: string): Promise<
   await sb.workspace.chat.message.send({ channelId, to: '15550000001', text: 'Hi', mediaUrl: 'https://f' });
   // @ts-expect-error: only a document has a filename
   await sb.workspace.chat.message.send({ channelId, to: '1', type: 'image', mediaUrl: 'https://f', filename: 'a' });
+  const buttons: Interactive = {
+    kind: 'buttons',
+    body: 'Your order?',
+    buttons: [{ id: 'track_order', title: 'Track order' }],
+  };
+  await sb.workspace.chat.message.send({ channelId, to: '15550000001', type: 'interactive', interactive: buttons });
+  const place: Location = { latitude: 52.37, longitude: 4.89, name: 'Depot' };
+  await sb.workspace.chat.message.send({ channelId, to: '15550000001', type: 'location', location: place });
+  await sb.workspace.chat.message.send({ channelId, to: '1', type: 'reaction', reaction: { msgid: 'm', emoji: '👍' } });
+  await sb.workspace.chat.message.send({
+    channelId,
+    to: '1',
+    type: 'interactive',
+    // @ts-expect-error: a buttons message needs its buttons
+    interactive: { kind: 'buttons', body: 'x' },
+  });
+  // @ts-expect-error: a reaction names the message it reacts to
+  await sb.workspace.chat.message.send({ channelId, to: '1', type: 'reaction', reaction: { emoji: '👍' } });
+  // @ts-expect-error: an interactive message needs its interactive object
+  await sb.workspace.chat.message.send({ channelId, to: '1', type: 'interactive' });
+  // @ts-expect-error: a location takes no text
+  await sb.workspace.chat.message.send({ channelId, to: '1', type: 'location', location: place, text: 'Hi' });
+  // @ts-expect-error: a list's rows live in sections
+  const flat: Interactive = { kind: 'list', body: 'Pick', button: 'Options', rows: [] };
+  void flat;
+  await sb.workspace.chat.message.read({ msgid: 'm', typing: true });
   // @ts-expect-error: a read is never stored, so it takes no idempotencyKey
   await sb.workspace.contacts.list({ channelId }, { idempotencyKey: 'k' });
   // @ts-expect-error: nor does a paginated list
@@ -248,4 +278,14 @@ export function lightEvents(rawBody: string, headers: Headers): string {
   } catch (error) {
     return error instanceof LightVerificationError ? error.reason : 'other';
   }
+}
+
+/** What a customer tapped or reacted with, read through the named types (a tap's id, a reaction's emoji). */
+export function tappedOrReacted(message: Message): string | null {
+  const interactive: Interactive | InteractiveReply | null = message.interactive;
+  const reaction: Reaction | null = message.reaction;
+  if (interactive?.kind === 'button_reply' || interactive?.kind === 'list_reply') return interactive.id;
+  // @ts-expect-error: a tap has no buttons (only the interactive message sent has)
+  void interactive?.buttons;
+  return reaction?.emoji ?? null;
 }

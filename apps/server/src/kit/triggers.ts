@@ -18,6 +18,8 @@ export interface TriggerEvent {
   labelId?: string;
   /** `message.received`: the message's text, if it has one. */
   text?: string;
+  /** `message.received`: the id of the reply button or list row tapped, if it is a tap. */
+  reply?: string;
   /** ISO 8601, when the write happened: automations created after it do not run on it. */
   at: string;
 }

@@ -35,6 +35,8 @@ export interface EndpointMetadata {
   readonly rateClass: RateClass;
   readonly access: AccessRule;
   readonly example: Record<string, unknown>;
+  /** Further working requests by name (chat/message/send's kinds), each shown and sent on its own. */
+  readonly moreExamples?: Readonly<Record<string, { summary: string; value: Record<string, unknown> }>>;
   /** Failures worth an example in the OpenAPI, by name (e.g. `channelIdRequired`). */
   readonly failureExamples: Readonly<Record<string, FailureExample>>;
   /** Declared where the path's last word cannot tell (`manage`, `sync`, …): see endpointEffects. */

@@ -71,6 +71,11 @@ export interface EndpointDefinition<
    */
   example: z.input<P>;
   /**
+   * Further working requests, by name, where one example cannot show the forms a body takes (chat/message/send's
+   * buttons, list, reaction…): OpenAPI examples of their form, and requests of their own in the Postman collection.
+   */
+  moreExamples?: Record<string, { summary: string; value: z.input<P> }>;
+  /**
    * Failures of rules the schema cannot state (they depend on stored data), shown as OpenAPI examples by name; a
    * workspace endpoint gets `channelIdRequired` without asking.
    */
@@ -123,6 +128,7 @@ export function endpoint<
     rateClass: def.rateClass,
     access: def.access,
     example: def.example as Record<string, unknown>,
+    ...(def.moreExamples && { moreExamples: def.moreExamples as EndpointMetadata['moreExamples'] }),
     failureExamples: {
       ...('channelId' in paramsObject(def.params)!.shape && { channelIdRequired: CHANNEL_REQUIRED_EXAMPLE }),
       ...def.failureExamples,

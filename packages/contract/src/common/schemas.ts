@@ -105,4 +105,5 @@ export const MULTI_LINE_PARAMS: ReadonlySet<string> = new Set([
   'actions',
   'text',
   'caption',
+  'interactive',
 ]);

@@ -11,6 +11,7 @@ import {
   messageErrorField,
   messageReasonField,
 } from '../workspace/messages.js';
+import { interactiveReplySchema, locationSchema, reactionSchema } from '../workspace/interactive.js';
 import { ticketSchema } from './tickets.js';
 
 /** What one event is: the schema of its `data`, when it fires, and a delivery as a receiver gets it. */
@@ -132,7 +133,9 @@ export const WEBHOOK_EVENTS = webhookEvents({
     description:
       'Sent once per customer message (a provider’s redelivery of the same message sends nothing). `text` is a ' +
       'text’s body, a media caption or a readable form of other types (button title, reaction, location); `media` ' +
-      'is set for images, documents, audio, video and stickers. No secrets and no provider URLs.',
+      'is set for images, documents, audio, video and stickers. A tap on a reply button or a list row carries ' +
+      '`interactive` with the id it was sent with and `replyTo`, the msgid of the message tapped; a reaction ' +
+      '`reaction` (emoji null when removed); a location `location`. No secrets and no provider URLs.',
     data: z.object({
       msgid: z.string(),
       channelId: idSchema,
@@ -144,6 +147,10 @@ export const WEBHOOK_EVENTS = webhookEvents({
       type: z.enum(MESSAGE_TYPES),
       text: z.string().nullable(),
       media: messageReceivedMediaSchema.nullable(),
+      replyTo: z.string().nullable().describe('The msgid the customer replied to, or tapped a button or row of'),
+      interactive: interactiveReplySchema.nullable(),
+      reaction: reactionSchema.nullable(),
+      location: locationSchema.nullable(),
       timestamp: timestampSchema.describe('When the customer sent it, as the provider reports'),
     }),
     example: {
@@ -155,6 +162,10 @@ export const WEBHOOK_EVENTS = webhookEvents({
         type: 'text',
         text: 'Hi! Where is my order A-1001?',
         media: null,
+        replyTo: null,
+        interactive: null,
+        reaction: null,
+        location: null,
         timestamp: EXAMPLE_TIME,
       },
     },

@@ -14,6 +14,7 @@ import {
   withVariants,
 } from '../common/index.js';
 import { customFieldValueSchema } from './contacts.js';
+import { interactiveSchema, reactionSendSchema } from './interactive.js';
 
 export const AUTOMATION_STATUSES = ['active', 'paused', 'draft'] as const;
 /** What automations/manage may set; `draft` is only a state older rows may hold. */
@@ -24,6 +25,8 @@ export const AUTOMATION_RUN_OUTCOMES = ['succeeded', 'failed', 'skipped'] as con
 export const AUTOMATION_ACTION_TYPES = [
   'send_text',
   'send_template',
+  'send_interactive',
+  'send_reaction',
   'add_label',
   'remove_label',
   'set_custom_field',
@@ -109,6 +112,20 @@ export const automationConditionSchema = named(
         .describe('The message’s text, case-insensitively (`message.received` only)'),
     ),
     named(
+      'AutomationReplyCondition',
+      z
+        .object({
+          field: z.literal('reply'),
+          operator: z.literal('equals'),
+          value: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+        })
+        .strict()
+        .describe(
+          'The id of the reply button or list row the customer tapped (`interactive.id` of `message.received`; ' +
+            '`message.received` only)',
+        ),
+    ),
+    named(
       'AutomationLabelCondition',
       z
         .object({ field: z.literal('label'), operator: z.enum(['has', 'hasNot']), value: labelIdParam })
@@ -159,6 +176,23 @@ export const automationActionSchema = named(
         })
         .strict()
         .describe('An approved template of the channel (chat/templates/list)'),
+    ),
+    named(
+      'AutomationSendInteractiveAction',
+      z
+        .object({ type: z.literal('send_interactive'), interactive: interactiveSchema })
+        .strict()
+        .describe(
+          'Reply buttons, a list or a link button, as chat/message/send’s `interactive` (needs an open ' +
+            'customer-service window); placeholders may fill the body, header text, footer and titles',
+        ),
+    ),
+    named(
+      'AutomationSendReactionAction',
+      z
+        .object({ type: z.literal('send_reaction'), emoji: reactionSendSchema.shape.emoji })
+        .strict()
+        .describe('A reaction to the triggering message (`message.received` only)'),
     ),
     named('AutomationAddLabelAction', z.object({ type: z.literal('add_label'), labelId: labelIdParam }).strict()),
     named('AutomationRemoveLabelAction', z.object({ type: z.literal('remove_label'), labelId: labelIdParam }).strict()),
@@ -297,8 +331,8 @@ export const automationsContract = {
         'Message: `Automation created|updated|deleted successfully`.',
       'Checked against the channel when written: labels, custom fields and approved templates the actions and ' +
         'conditions name must exist in the channel, placeholders must name a field (`contact.name`, ' +
-        '`contact.phone` or `customField.<name>` in double braces), a `text` condition needs the ' +
-        '`message.received` trigger, ' +
+        '`contact.phone` or `customField.<name>` in double braces), `text` and `reply` conditions and a ' +
+        '`send_reaction` action need the `message.received` trigger, ' +
         'and names are unique in the channel: each a 400 naming the field (`actions.1.labelId: label not found in ' +
         'this channel`). An automationId of another channel the key may use is 404 `automation_not_found`; of a ' +
         'channel it may not use, 403.',

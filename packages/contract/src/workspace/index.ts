@@ -8,6 +8,7 @@ export * from './event-stream.js';
 export * from './labels.js';
 export * from './me.js';
 export * from './messages.js';
+export * from './interactive.js';
 export * from './notes.js';
 export * from './sandbox.js';
 export * from './templates.js';

@@ -8,6 +8,9 @@ const SAMPLE: Partial<SessionSendValues> = {
   mediaUrl: 'https://files.example/a.pdf',
   caption: 'A file',
   filename: 'a.pdf',
+  interactive: { kind: 'cta_url', body: 'Track it', displayText: 'Track', url: 'https://shop.example/t' },
+  reaction: { msgid: 'wamid.A', emoji: '👍' },
+  location: { latitude: 52.37, longitude: 4.89 },
 };
 type Field = keyof typeof SAMPLE;
 const FORM_FIELDS = Object.keys(SAMPLE) as Field[];

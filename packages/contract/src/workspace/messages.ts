@@ -19,6 +19,14 @@ import {
   type ParamsForm,
   type TimeParam,
 } from '../common/index.js';
+import {
+  httpsUrlParam,
+  interactiveReplySchema,
+  interactiveSchema,
+  locationSchema,
+  reactionSchema,
+  reactionSendSchema,
+} from './interactive.js';
 
 /**
  * A message's status. `scheduled` (waiting for its time), `queued` (waiting for the channel's send budget) and
@@ -112,6 +120,17 @@ export const messageMediaSchema = named(
 );
 export type MessageMedia = z.infer<typeof messageMediaSchema>;
 
+/** What a message of type `interactive` carries: the message as sent, or a customer's tap on one. */
+const messageInteractiveSchema = named(
+  'MessageInteractive',
+  z
+    .union([interactiveSchema, interactiveReplySchema])
+    .describe(
+      'An outbound interactive message as it was sent (`kind` buttons, list or cta_url), or a customer’s tap ' +
+        '(`kind` button_reply or list_reply, with the id of the button or row)',
+    ),
+);
+
 /** One message of a conversation, as chat/messages/list shows it. */
 export const messageSchema = named(
   'Message',
@@ -123,10 +142,22 @@ export const messageSchema = named(
     contactId: idSchema.nullable().describe('The contact the conversation is with'),
     from: z.string().nullable().describe('The customer’s phone digits (inbound); null for outbound'),
     to: z.string().nullable().describe('The recipient’s phone digits (outbound); null for inbound'),
-    text: z.string().nullable().describe('A text’s body or a media caption; null otherwise'),
+    text: z
+      .string()
+      .nullable()
+      .describe(
+        'A text’s body or a media caption, or a readable form of the other types (an interactive message’s body, ' +
+          'a tapped button’s title, a reaction’s emoji, a location’s name); null otherwise',
+      ),
     templateName: z.string().nullable(),
     media: messageMediaSchema.nullable(),
-    replyTo: z.string().nullable().describe('The msgid this message quotes'),
+    replyTo: z
+      .string()
+      .nullable()
+      .describe('The msgid this message quotes; for a tap on a button or a list row, the message tapped'),
+    interactive: messageInteractiveSchema.nullable(),
+    reaction: reactionSchema.nullable(),
+    location: locationSchema.nullable(),
     error: messageErrorField,
     reason: messageReasonField,
     automationId: idSchema.nullable().describe('The automation that sent it; null otherwise'),
@@ -174,9 +205,23 @@ export const messageCancelResult = named(
 export type MessageCancelResult = z.infer<typeof messageCancelResult>;
 /** How long after a customer's newest message a session (free-form) message may be sent: Meta's rule. */
 export const SESSION_WINDOW_HOURS = 24;
-export const SESSION_MESSAGE_TYPES = ['text', 'image', 'document', 'audio', 'video'] as const;
+export const SESSION_MESSAGE_TYPES = [
+  'text',
+  'image',
+  'document',
+  'audio',
+  'video',
+  'interactive',
+  'reaction',
+  'location',
+] as const;
 export type SessionMessageType = (typeof SESSION_MESSAGE_TYPES)[number];
+const MEDIA_TYPES: readonly SessionMessageType[] = ['image', 'document', 'audio', 'video'];
 const CAPTIONED: readonly SessionMessageType[] = ['image', 'document', 'video'];
+/** The types carried by a field of their own name (`interactive`, `reaction`, `location`). */
+const OWN_FIELD_TYPES = ['interactive', 'reaction', 'location'] as const;
+/** How old a message may be to be reacted to: Meta's rule. */
+export const REACTION_MAX_AGE_DAYS = 30;
 
 /** A provider's refusals (WhatsApp Cloud API), as chat/templates/send answers them. */
 const PROVIDER_ERRORS = ['provider_rejected', 'provider_unauthorized', 'provider_unavailable'] as const;
@@ -192,11 +237,7 @@ const sessionSendFields = z.object({
     .max(4096, 'must be at most 4096 characters')
     .optional()
     .describe('The message (type `text` only; required there)'),
-  mediaUrl: z
-    .string()
-    .max(2048, 'must be at most 2048 characters')
-    .url('must be an https:// URL')
-    .refine((url) => url.startsWith('https://'), 'must be an https:// URL')
+  mediaUrl: httpsUrlParam
     .optional()
     .describe('Public `https://` link of the file, which the provider fetches (required for the media types)'),
   caption: z
@@ -218,6 +259,16 @@ const sessionSendFields = z.object({
     .optional()
     .describe('msgid of a message of the same conversation, quoted in the reply'),
   previewUrl: z.boolean().optional().describe('text only: let WhatsApp show a preview of the first link'),
+  interactive: interactiveSchema
+    .optional()
+    .describe('type interactive only (required there): reply buttons, a list or a link button'),
+  reaction: reactionSendSchema
+    .optional()
+    .describe(
+      `type reaction only (required there): the message reacted to (at most ${REACTION_MAX_AGE_DAYS} days old) and ` +
+        'the emoji; WhatsApp reports a reaction `sent`, never delivered or read',
+    ),
+  location: locationSchema.optional().describe('type location only (required there)'),
 });
 type SessionSendInput = z.input<typeof sessionSendFields>;
 export type SessionSendParams =
@@ -232,19 +283,28 @@ export function sessionSendProblems(values: SessionSendValues): FieldProblem[] {
   if (given.length === 0) problems.push({ field: 'to', problem: 'is required (or contactId)' });
   if (given.length === 2)
     problems.push({ field: 'contactId', problem: 'cannot be combined with to: give one of them' });
-  const isText = values.type === 'text';
+  const { type } = values;
+  const isText = type === 'text';
+  const isMedia = MEDIA_TYPES.includes(type);
   if (isText && values.text === undefined) problems.push({ field: 'text', problem: 'is required for type text' });
   if (!isText && values.text !== undefined)
-    problems.push({ field: 'text', problem: `is for type text; use caption with type ${values.type}` });
-  if (!isText && values.mediaUrl === undefined)
-    problems.push({ field: 'mediaUrl', problem: `is required for type ${values.type}` });
-  if (isText && values.mediaUrl !== undefined)
+    problems.push({ field: 'text', problem: `is for type text${isMedia ? `; use caption with type ${type}` : ''}` });
+  if (isMedia && values.mediaUrl === undefined)
+    problems.push({ field: 'mediaUrl', problem: `is required for type ${type}` });
+  if (!isMedia && values.mediaUrl !== undefined)
     problems.push({ field: 'mediaUrl', problem: 'is for the media types (image, document, audio, video)' });
-  if (values.caption !== undefined && !CAPTIONED.includes(values.type))
+  if (values.caption !== undefined && !CAPTIONED.includes(type))
     problems.push({ field: 'caption', problem: 'is for types image, document and video' });
-  if (values.filename !== undefined && values.type !== 'document')
+  if (values.filename !== undefined && type !== 'document')
     problems.push({ field: 'filename', problem: 'is for type document' });
   if (values.previewUrl !== undefined && !isText) problems.push({ field: 'previewUrl', problem: 'is for type text' });
+  for (const field of OWN_FIELD_TYPES) {
+    if (type === field && values[field] === undefined)
+      problems.push({ field, problem: `is required for type ${field}` });
+    if (type !== field && values[field] !== undefined) problems.push({ field, problem: `is for type ${field}` });
+  }
+  if (type === 'reaction' && values.replyTo !== undefined)
+    problems.push({ field: 'replyTo', problem: 'is not for a reaction: reaction.msgid names the message' });
   return problems;
 }
 
@@ -258,6 +318,9 @@ export const SESSION_SEND_FORMS = {
   document: { required: ['mediaUrl'], optional: ['caption', 'filename'] },
   audio: { required: ['mediaUrl'], optional: [] },
   video: { required: ['mediaUrl'], optional: ['caption'] },
+  interactive: { required: ['interactive'], optional: [] },
+  reaction: { required: ['reaction'], optional: [] },
+  location: { required: ['location'], optional: [] },
 } as const satisfies Record<SessionMessageType, ParamsForm<keyof SessionSendInput & string>>;
 
 const sessionSendForms = withVariants(sessionSendFields, 'type', SESSION_SEND_FORMS, 'text');
@@ -337,6 +400,13 @@ export const messagesContract = {
       'A text, image, document, audio or video message to a customer, by `to` or `contactId` (a new phone becomes a ' +
         'contact named by the phone). Reply `{msgid, status: "accepted", to, type}`, message `Message queued`; its ' +
         'status moves on like a template’s (chat/message/status, `message.status.updated`).',
+      'Also `type: "interactive"` with `interactive` (reply buttons, a list, or a link button, by `kind`), ' +
+        '`type: "reaction"` with `reaction: {msgid, emoji}` (a message of the same conversation, either direction, ' +
+        `at most ${REACTION_MAX_AGE_DAYS} days old; \`emoji: ""\` removes it; only \`sent\` is reported for it) and ` +
+        '`type: "location"` with `location`. Each of WhatsApp’s limits (docs/whatsapp.md) is checked before the ' +
+        'provider is called: 400 `invalid_request` naming the field by its path ' +
+        '(`interactive.buttons.1.title: must be at most 20 characters`). A customer’s tap on a button or a list row ' +
+        'comes back in `message.received` with its `interactive.id`.',
       WINDOW_RULE,
       '`replyTo` quotes a message of the same conversation (another msgid: 400). On a WhatsApp Cloud API channel ' +
         'Meta’s refusals map as in chat/templates/send (400 `provider_rejected` with Meta’s code and text, e.g. ' +
@@ -353,7 +423,101 @@ export const messagesContract = {
       text: 'Hi Ada, order A-1001 ships today.',
       replyTo: EXAMPLE_IDS.customerMsgid,
     },
+    moreExamples: {
+      buttons: {
+        summary: 'Reply buttons: the customer’s tap comes back with its id',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'interactive',
+          interactive: {
+            kind: 'buttons',
+            body: 'Hi Ada, how can we help with order A-1001?',
+            footer: 'Acme Support',
+            buttons: [
+              { id: 'track_order', title: 'Track order' },
+              { id: 'talk_to_us', title: 'Talk to us' },
+            ],
+          },
+        },
+      },
+      list: {
+        summary: 'A list of choices in sections, behind a button',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'interactive',
+          interactive: {
+            kind: 'list',
+            header: { text: 'Delivery of A-1001' },
+            body: 'When should we deliver?',
+            button: 'Pick a slot',
+            sections: [
+              {
+                title: 'Tomorrow',
+                rows: [
+                  { id: 'slot_am', title: 'Morning', description: '8:00–12:00' },
+                  { id: 'slot_pm', title: 'Afternoon', description: '12:00–18:00' },
+                ],
+              },
+              { title: 'Later', rows: [{ id: 'slot_fri', title: 'Friday' }] },
+            ],
+          },
+        },
+      },
+      ctaUrl: {
+        summary: 'A button that opens a link',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'interactive',
+          interactive: {
+            kind: 'cta_url',
+            body: 'Follow order A-1001 on its way.',
+            displayText: 'Track it',
+            url: 'https://shop.example.com/track/A-1001',
+          },
+        },
+      },
+      reaction: {
+        summary: 'A reaction to the customer’s message',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'reaction',
+          reaction: { msgid: DEMO_QUESTION, emoji: '👍' },
+        },
+      },
+      location: {
+        summary: 'A location',
+        value: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'location',
+          location: { latitude: 52.3676, longitude: 4.9041, name: 'Acme Depot', address: 'Dam 1, Amsterdam' },
+        },
+      },
+    },
     failureExamples: {
+      buttonTitleTooLong: {
+        summary: 'a reply button’s title past WhatsApp’s 20 characters: named by its path',
+        status: 400,
+        error: 'invalid_request',
+        message: 'interactive.buttons.1.title: must be at most 20 characters',
+        request: {
+          channelId: EXAMPLE_IDS.channelId,
+          to: '15550000001',
+          type: 'interactive',
+          interactive: {
+            kind: 'buttons',
+            body: 'How can we help?',
+            buttons: [
+              { id: 'track_order', title: 'Track order' },
+              { id: 'talk_to_us', title: 'Talk to a human being' },
+            ],
+          },
+        },
+      },
       textRequired: {
         summary: 'a text message without its text',
         status: 400,
@@ -378,14 +542,22 @@ export const messagesContract = {
     description:
       'That message and every earlier unread inbound message of its conversation become `read` (as on WhatsApp, ' +
       'where the customer sees blue ticks; one Graph call), and the conversation’s `unreadCount` drops accordingly. ' +
-      'Repeating it answers 200 and calls the provider no more. An outbound msgid: 400; an unknown msgid or ' +
-      'another tenant’s: 403.',
+      'Repeating it answers 200 and calls the provider no more, unless `typing` asks for the typing indicator ' +
+      '(Meta’s `typing_indicator`, sent with the read receipt; the sandbox accepts it). An outbound msgid: 400; an ' +
+      'unknown msgid or another tenant’s: 403.',
     params: z.object({
       msgid: z
         .string({ required_error: 'is required' })
         .min(1, 'must not be empty')
         .max(200, 'must be at most 200 characters')
         .describe('An inbound message’s msgid'),
+      typing: z
+        .boolean()
+        .optional()
+        .describe(
+          'Also show the customer “typing…” (until your reply arrives, or for 25 seconds): for when the answer ' +
+            'takes a moment',
+        ),
     }),
     response: okEnvelope(messageReadResult),
     rateClass: 'api_write',

@@ -1,11 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AutomationAction, AutomationRun } from '@switchboard/contract';
+import { mapInteractiveTexts, type AutomationAction, type AutomationRun } from '@switchboard/contract';
 import { AppError } from '../../kit/errors.js';
 import type { Logger } from '../../logger.js';
 import { ContactLabel, Contact } from '../contacts/index.js';
 import { checkCustomFieldValues, listCustomFields, mergeCustomFieldValues } from '../custom-fields/index.js';
 import { Label } from '../labels/index.js';
-import { sendSessionMessage, type MessagingProviders, type SessionWindows } from '../messages/index.js';
+import {
+  sendSessionMessage,
+  type MessagingProviders,
+  type SessionMessageInput,
+  type SessionWindows,
+} from '../messages/index.js';
 import { sendTemplate } from '../templates/index.js';
 import { fillPlaceholders, type RunFacts } from './automation-rules.js';
 
@@ -19,6 +24,8 @@ export interface ActionContext {
   channelId: string;
   contactId: string;
   contact: RunFacts['contact'];
+  /** The triggering message (`message.received`): what send_reaction reacts to. */
+  messageId?: string;
 }
 
 type Step = AutomationRun['steps'][number];
@@ -78,20 +85,30 @@ async function perform(ctx: ActionContext, action: AutomationAction): Promise<{ 
       );
       return { msgid: sent.msgid };
     }
-    case 'send_text': {
-      const sent = await sendSessionMessage(
-        { em: ctx.tx, log: ctx.log, providers: ctx.providers, windows: ctx.windows },
-        {
-          channelId: ctx.channelId,
-          contactId: ctx.contactId,
-          type: 'text',
-          text: fillPlaceholders(action.text, ctx.contact),
-        },
-        { automationId: ctx.automationId, queue: true },
-      );
-      return { msgid: sent.msgid };
-    }
+    case 'send_text':
+      return sendSession(ctx, { type: 'text', text: fillPlaceholders(action.text, ctx.contact) });
+    case 'send_interactive':
+      return sendSession(ctx, {
+        type: 'interactive',
+        interactive: mapInteractiveTexts(action.interactive, (text) => fillPlaceholders(text, ctx.contact)),
+      });
+    case 'send_reaction':
+      if (!ctx.messageId) throw new StepFailed('no triggering message to react to');
+      return sendSession(ctx, { type: 'reaction', reaction: { msgid: ctx.messageId, emoji: action.emoji } });
   }
+}
+
+/** A session message to the run's contact, through the send pipeline once the run commits. */
+async function sendSession(
+  ctx: ActionContext,
+  message: Pick<SessionMessageInput, 'type' | 'text' | 'interactive' | 'reaction'>,
+): Promise<{ msgid: string }> {
+  const sent = await sendSessionMessage(
+    { em: ctx.tx, log: ctx.log, providers: ctx.providers, windows: ctx.windows },
+    { channelId: ctx.channelId, contactId: ctx.contactId, ...message } as SessionMessageInput,
+    { automationId: ctx.automationId, queue: true },
+  );
+  return { msgid: sent.msgid };
 }
 
 /**

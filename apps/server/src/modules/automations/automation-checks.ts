@@ -1,10 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AutomationAction, AutomationCondition, Automation as AutomationView } from '@switchboard/contract';
+import {
+  interactiveTexts,
+  type AutomationAction,
+  type AutomationCondition,
+  type Automation as AutomationView,
+} from '@switchboard/contract';
 import type { FieldIssue } from '../../kit/errors.js';
 import { checkCustomFieldValues, listCustomFields } from '../custom-fields/index.js';
 import { Label } from '../labels/index.js';
 import { Template } from '../templates/index.js';
-import { placeholderCustomFields } from './automation-rules.js';
+import { placeholderCustomFields, unknownPlaceholders } from './automation-rules.js';
 
 /** An automation as it will be stored, checked against the channel it belongs to. */
 export interface AutomationDefinition {
@@ -34,13 +39,24 @@ function customFieldIssues(channel: Channel, path: string, name: string, value: 
   }));
 }
 
-function placeholderIssues(customFields: CustomFields, path: string, text: string): FieldIssue[] {
-  return placeholderCustomFields(text)
-    .filter((name) => !customFields.some((field) => field.name === name))
-    .map((name) => ({
+/**
+ * Placeholders naming custom fields the channel does not have; `unchecked`: also those naming nothing (a text the
+ * contract's placeholderText did not check, as an interactive message's).
+ */
+function placeholderIssues(customFields: CustomFields, path: string, text: string, unchecked = false): FieldIssue[] {
+  const unknown = unchecked ? unknownPlaceholders(text) : [];
+  return [
+    ...unknown.map((placeholder) => ({
       field: path,
-      problem: `unknown placeholder {{customField.${name}}}: no such custom field in this channel`,
-    }));
+      problem: `unknown placeholder ${placeholder}: use {{contact.name}}, {{contact.phone}} or {{customField.<name>}}`,
+    })),
+    ...placeholderCustomFields(text)
+      .filter((name) => !customFields.some((field) => field.name === name))
+      .map((name) => ({
+        field: path,
+        problem: `unknown placeholder {{customField.${name}}}: no such custom field in this channel`,
+      })),
+  ];
 }
 
 function conditionIssues(channel: Channel, definition: AutomationDefinition): FieldIssue[] {
@@ -48,9 +64,10 @@ function conditionIssues(channel: Channel, definition: AutomationDefinition): Fi
     const path = `conditions.${index}`;
     switch (condition.field) {
       case 'text':
+      case 'reply':
         return definition.trigger.event === 'message.received'
           ? []
-          : [{ field: `${path}.field`, problem: 'a text condition needs the message.received trigger' }];
+          : [{ field: `${path}.field`, problem: `a ${condition.field} condition needs the message.received trigger` }];
       case 'label':
         return channel.labelIds.has(condition.value) ? [] : [{ field: `${path}.value`, problem: LABEL_NOT_FOUND }];
       case 'customField':
@@ -105,13 +122,25 @@ export async function templateSendIssues(
   return issues;
 }
 
-async function actionIssues(channel: Channel, actions: readonly AutomationAction[]): Promise<FieldIssue[]> {
+async function actionIssues(
+  channel: Channel,
+  trigger: AutomationDefinition['trigger']['event'],
+  actions: readonly AutomationAction[],
+): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
   for (const [index, action] of actions.entries()) {
     const path = `actions.${index}`;
     switch (action.type) {
       case 'send_text':
         issues.push(...placeholderIssues(channel.customFields, `${path}.text`, action.text));
+        break;
+      case 'send_interactive':
+        for (const { path: at, text } of interactiveTexts(action.interactive))
+          issues.push(...placeholderIssues(channel.customFields, `${path}.interactive.${at}`, text, true));
+        break;
+      case 'send_reaction':
+        if (trigger !== 'message.received')
+          issues.push({ field: `${path}.type`, problem: 'send_reaction needs the message.received trigger' });
         break;
       case 'send_template':
         issues.push(...(await templateSendIssues(channel.tx, channel.channelId, path, action, channel.customFields)));
@@ -152,5 +181,9 @@ export async function automationIssues(
     else if (!channel.labelIds.has(trigger.labelId))
       issues.push({ field: 'trigger.labelId', problem: LABEL_NOT_FOUND });
   }
-  return [...issues, ...conditionIssues(channel, definition), ...(await actionIssues(channel, definition.actions))];
+  return [
+    ...issues,
+    ...conditionIssues(channel, definition),
+    ...(await actionIssues(channel, trigger.event, definition.actions)),
+  ];
 }

@@ -37,6 +37,7 @@ async function factsOf(tx: EntityManager, automation: Automation, event: Trigger
     contact: { name: contact.name, phone: contact.phone, customFields: { ...contact.customFields } },
     labelIds: new Set(labels.map((row) => row.label.id)),
     text: event.text ?? null,
+    reply: event.reply ?? null,
     firstMessage: asksFirst && !(await wroteBefore({ em: tx }, event.channelId, contact.id, msgid)),
   };
 }
@@ -84,6 +85,7 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
           automationId,
           ...event,
           contact: facts.contact,
+          ...(event.event === 'message.received' && { messageId: event.eventId }),
         },
         automation.actions,
       );

@@ -5,6 +5,7 @@ const facts: RunFacts = {
   contact: { name: 'Ada', phone: '15550000001', customFields: { Plan: 'pro', Age: 36, Vip: false } },
   labelIds: new Set(['l1']),
   text: 'What are your Opening HOURS?',
+  reply: null,
   firstMessage: true,
 };
 
@@ -18,6 +19,13 @@ describe('conditionsHold', () => {
     );
     expect(conditionsHold([{ field: 'text', operator: 'equals', value: 'hours' }], facts)).toBe(false);
     expect(conditionsHold([{ field: 'text', operator: 'contains', value: 'x' }], { ...facts, text: null })).toBe(false);
+  });
+
+  it('matches a tap by the id of the button or row, exactly; a message that is no tap never matches', () => {
+    const tap = { ...facts, text: 'Track order', reply: 'track_order' };
+    expect(conditionsHold([{ field: 'reply', operator: 'equals', value: 'track_order' }], tap)).toBe(true);
+    expect(conditionsHold([{ field: 'reply', operator: 'equals', value: 'TRACK_ORDER' }], tap)).toBe(false);
+    expect(conditionsHold([{ field: 'reply', operator: 'equals', value: 'track_order' }], facts)).toBe(false);
   });
 
   it('checks labels, custom fields and the first message; all must hold', () => {

@@ -8,6 +8,8 @@ export interface RunFacts {
   labelIds: ReadonlySet<string>;
   /** The message's text (`message.received`), null when it has none or the event is not a message. */
   text: string | null;
+  /** The id of the reply button or list row tapped (`message.received`), null when the message is not a tap. */
+  reply: string | null;
   /** Whether the contact had sent no message on the channel before the event (computed only when a rule asks). */
   firstMessage: boolean;
 }
@@ -24,6 +26,8 @@ function holds(condition: AutomationCondition, facts: RunFacts): boolean {
       if (condition.operator === 'startsWith') return text.startsWith(value);
       return text.includes(value);
     }
+    case 'reply':
+      return facts.reply === condition.value;
     case 'label':
       return facts.labelIds.has(condition.value) === (condition.operator === 'has');
     case 'customField': {
@@ -57,3 +61,7 @@ export const placeholderCustomFields = (text: string): string[] =>
     const field = placeholderField(match[1]!);
     return field?.kind === 'customField' ? [field.name] : [];
   });
+
+/** The placeholders of a text that name no field (`{{order}}`), as written. */
+export const unknownPlaceholders = (text: string): string[] =>
+  [...text.matchAll(AUTOMATION_PLACEHOLDER)].filter((match) => !placeholderField(match[1]!)).map((match) => match[0]);

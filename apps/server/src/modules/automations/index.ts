@@ -53,10 +53,42 @@ export const automationsModule = defineModule({
         conditions: [{ field: 'text', operator: 'contains', value: 'hours' }],
         actions: [{ type: 'send_text', text: 'Hi {{contact.name}}! We are open Monday to Friday, 9:00–17:00.' }],
       },
+      // A customer who writes "order" gets two reply buttons; tapping "Track order" runs the next automation.
+      {
+        channel: 'support',
+        name: 'Order help',
+        status: 'active',
+        trigger: { event: 'message.received' },
+        conditions: [{ field: 'text', operator: 'equals', value: 'order' }],
+        actions: [
+          {
+            type: 'send_interactive',
+            interactive: {
+              kind: 'buttons',
+              body: 'Hi {{contact.name}}! How can we help with your order?',
+              buttons: [
+                { id: 'track_order', title: 'Track order' },
+                { id: 'talk_to_us', title: 'Talk to us' },
+              ],
+            },
+          },
+        ],
+      },
+      {
+        channel: 'support',
+        name: 'Track order',
+        status: 'active',
+        trigger: { event: 'message.received' },
+        conditions: [{ field: 'reply', operator: 'equals', value: 'track_order' }],
+        actions: [
+          { type: 'send_reaction', emoji: '👍' },
+          { type: 'send_text', text: 'Your order A-1001 has shipped: it arrives tomorrow before 12:00.' },
+        ],
+      },
       {
         channel: 'support',
         name: 'Welcome new contacts',
-        // Paused, so the README's first run shows the one reply of "Opening hours".
+        // Paused, so the README's first run shows only the replies of "Opening hours" and "Order help".
         status: 'paused',
         trigger: { event: 'contact.created' },
         conditions: [],

@@ -26,7 +26,8 @@ export interface MessagesQuery {
 }
 
 const MESSAGE_COLUMNS = `m.msgid, m.direction, m.type, m.status, m.contact_id as "contactId", m."from", m."to",
-  m.body as text, m.template_name as "templateName", m.media, m.reply_to as "replyTo",
+  m.body as text, m.template_name as "templateName", m.media, m.reply_to as "replyTo", m.interactive, m.reaction,
+  m.location,
   case when m.status = 'failed' and m.error_code is not null
        then json_build_object('code', m.error_code, 'title', coalesce(m.error_title, '')) end as error, m.reason,
   m.automation_id as "automationId", m.broadcast_id as "broadcastId", ${isoTimestamp('m.created_at', 'createdAt')},

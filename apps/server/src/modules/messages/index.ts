@@ -11,8 +11,8 @@ import { sendDispatcher } from './outbox-dispatcher.js';
 
 export { wroteBefore } from './inbound-history.js';
 export { Message } from './message.entity.js';
-export { sendSessionMessage } from './message-send.service.js';
-export { findAccessibleMessage, recordInboundMessage } from './message.service.js';
+export { sendSessionMessage, type SessionMessageInput } from './message-send.service.js';
+export { findAccessibleMessage, msgidOfProviderId, recordInboundMessage } from './message.service.js';
 export { applyStatusUpdate } from './message-status.service.js';
 export type {
   DeliveryStatus,
@@ -21,6 +21,7 @@ export type {
   MessagingProvider,
   OutboundSessionMessage,
   OutboundTemplateMessage,
+  ReadOptions,
   StatusSink,
   TemplateSyncResult,
 } from './messaging-provider.port.js';

@@ -1,6 +1,9 @@
 import {
+  readableLocation,
+  REACTION_MAX_AGE_DAYS,
   SESSION_WINDOW_HOURS,
   sessionSendParams,
+  type SessionSendValues,
   type SessionSendParams,
   type SessionSendResult,
 } from '@switchboard/contract';
@@ -17,6 +20,7 @@ import { queueSend } from './outbox.js';
 import type { SessionWindows } from './session-window.port.js';
 
 const WINDOW_MS = SESSION_WINDOW_HOURS * 3_600_000;
+const REACTION_MAX_AGE_MS = REACTION_MAX_AGE_DAYS * 86_400_000;
 
 /**
  * What sending needs: the database, a logger, the providers, the session windows and, for an API call, the caller (a
@@ -79,15 +83,66 @@ async function assertWindowOpen(ctx: SendContext, channelId: string, recipient: 
   }
 }
 
+/** A message of the conversation by its msgid (`field` names the parameter in the 400 when there is none). */
+async function conversationMessage(
+  ctx: SendContext,
+  channelId: string,
+  recipient: Recipient,
+  msgid: string,
+  field: string,
+) {
+  const found = await ctx.em.findOne(
+    Message,
+    { msgid, channel: channelId, contact: recipient.contactId! },
+    { fields: ['providerMessageId', 'createdAt', 'status'] },
+  );
+  if (!found) throw ValidationError.field(field, 'is not the msgid of a message of this conversation');
+  return found;
+}
+
 /** The quoted message's id at the provider (a message the pipeline sent has a msgid of ours). */
 async function quotedProviderId(ctx: SendContext, channelId: string, recipient: Recipient, replyTo: string) {
-  const quoted = await ctx.em.findOne(
-    Message,
-    { msgid: replyTo, channel: channelId, contact: recipient.contactId! },
-    { fields: ['providerMessageId'] },
-  );
-  if (!quoted) throw ValidationError.field('replyTo', 'is not the msgid of a message of this conversation');
+  const quoted = await conversationMessage(ctx, channelId, recipient, replyTo, 'replyTo');
   return quoted.providerMessageId ?? replyTo;
+}
+
+/**
+ * The provider's id of the message a reaction is for: one of the conversation (either direction), sent already (the
+ * provider knows it) and at most 30 days old (Meta's rule).
+ */
+async function reactedProviderId(ctx: SendContext, channelId: string, recipient: Recipient, msgid: string, now: Date) {
+  const target = await conversationMessage(ctx, channelId, recipient, msgid, 'reaction.msgid');
+  if (['scheduled', 'queued', 'sending', 'cancelled'].includes(target.status))
+    throw ValidationError.field('reaction.msgid', `is ${target.status}: only a message sent can be reacted to`);
+  if (target.createdAt.getTime() < now.getTime() - REACTION_MAX_AGE_MS)
+    throw ValidationError.field('reaction.msgid', `is older than ${REACTION_MAX_AGE_DAYS} days: WhatsApp refuses it`);
+  return target.providerMessageId ?? msgid;
+}
+
+/** What the message shows as `text`: a text's body, a caption, or the readable form of the other types. */
+function readableBody(send: SessionSendValues): string | null {
+  if (send.location) return readableLocation(send.location);
+  return send.text ?? send.caption ?? send.interactive?.body ?? (send.reaction?.emoji || null);
+}
+
+/** What the message's record keeps of the send: its readable text and what it carried. */
+function recordedContent(send: SessionSendValues) {
+  const media = send.mediaUrl
+    ? {
+        url: send.mediaUrl,
+        ...(send.caption !== undefined && { caption: send.caption }),
+        ...(send.filename !== undefined && { filename: send.filename }),
+      }
+    : null;
+  return {
+    type: send.type,
+    body: readableBody(send),
+    media,
+    replyTo: send.replyTo ?? null,
+    interactive: send.interactive ?? null,
+    reaction: send.reaction ? { msgid: send.reaction.msgid, emoji: send.reaction.emoji || null } : null,
+    location: send.location ?? null,
+  };
 }
 
 /**
@@ -108,24 +163,16 @@ export async function sendSessionMessage(
   }
   const send = parsed.data;
   const { channelId } = input;
+  const now = new Date();
   const recipient = await recipientOf(ctx, channelId, send.to, send.contactId);
-  await assertWindowOpen(ctx, channelId, recipient, new Date());
+  await assertWindowOpen(ctx, channelId, recipient, now);
   const quoted =
     send.replyTo === undefined ? undefined : await quotedProviderId(ctx, channelId, recipient, send.replyTo);
-  const media = send.mediaUrl
-    ? {
-        url: send.mediaUrl,
-        ...(send.caption !== undefined && { caption: send.caption }),
-        ...(send.filename !== undefined && { filename: send.filename }),
-      }
-    : null;
+  const reacted = send.reaction && (await reactedProviderId(ctx, channelId, recipient, send.reaction.msgid, now));
   const columns = {
     channelId,
     to: recipient.phone,
-    type: send.type,
-    body: send.text ?? send.caption ?? null,
-    media,
-    replyTo: send.replyTo ?? null,
+    ...recordedContent(send),
     automationId: options.automationId ?? null,
   };
   if (options.queue) {
@@ -145,6 +192,9 @@ export async function sendSessionMessage(
     caption: send.caption,
     filename: send.filename,
     replyTo: quoted,
+    interactive: send.interactive,
+    reaction: send.reaction && reacted !== undefined ? { messageId: reacted, emoji: send.reaction.emoji } : undefined,
+    location: send.location,
   });
   await recordOutbound(ctx, { ...columns, msgid: providerMessageId, provider: provider.name });
   return { msgid: providerMessageId, status: 'accepted', to: recipient.phone, type: send.type };

@@ -1,5 +1,14 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageMedia } from '@switchboard/contract';
+import {
+  MESSAGE_DIRECTIONS,
+  MESSAGE_STATUSES,
+  MESSAGE_TYPES,
+  type Interactive,
+  type InteractiveReply,
+  type Location,
+  type MessageMedia,
+  type Reaction,
+} from '@switchboard/contract';
 import { createdAtColumn, timeOrderedUuidPrimaryKey, updatedAtColumn } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
@@ -32,8 +41,13 @@ const MessageSchema = defineEntity({
     body: p.text().nullable(),
     /** Meta's media id (inbound) or the link Meta fetches (outbound), with what is known of the file. */
     media: p.json<MessageMedia>().nullable(),
-    /** The msgid this message quotes (a reply). */
+    /** The msgid this message quotes (a reply), or whose button or list row a customer tapped. */
     replyTo: p.string().length(200).nullable(),
+    /** An interactive message as sent (buttons, list, link button), or a customer's tap on one (with its ids). */
+    interactive: p.json<Interactive | InteractiveReply>().nullable(),
+    /** A reaction: the msgid reacted to, and the emoji (null: removed). */
+    reaction: p.json<Reaction>().nullable(),
+    location: p.json<Location>().nullable(),
     /**
      * The automation that sent it. A plain id, not a relation: the automations module builds on this one, so this
      * one cannot name its entity; an automation's removal leaves the id as a record of what sent the message.

@@ -25,9 +25,9 @@ export function messagesRouter({ em, logger, jobs, services }: RouteDeps) {
       const data = await sendSessionMessage({ ...ctx, providers, windows }, { ...send, channelId: channel.id });
       return { success: true, data, message: 'Message queued' };
     }),
-    read: implement<typeof contract.workspace.chat.message.read>(em, logger, async ({ msgid }, ctx) => ({
+    read: implement<typeof contract.workspace.chat.message.read>(em, logger, async ({ msgid, typing }, ctx) => ({
       success: true,
-      data: await markMessageRead(ctx, jobs, providers, msgid),
+      data: await markMessageRead(ctx, jobs, providers, msgid, { typing }),
     })),
   };
 }

@@ -4,6 +4,7 @@ import {
   type MessageReason,
   type MessageStatus,
 } from '@switchboard/contract';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { timeOrderedUuid } from '../../kit/columns.js';
 import { BadRequestError, ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
@@ -118,6 +119,10 @@ export async function recordInboundMessage(
       contact: data.contact.id,
       body: data.text ?? null,
       media: stored.media ?? data.media ?? null,
+      replyTo: data.replyTo,
+      interactive: data.interactive,
+      reaction: data.reaction,
+      location: data.location,
       provider,
       // When the customer sent it: the 24-hour window runs from here, whenever the delivery arrives.
       createdAt: new Date(data.timestamp),
@@ -134,6 +139,20 @@ export async function recordInboundMessage(
     channelId: data.channelId,
     contactId: data.contact.id,
     ...(data.text === null ? {} : { text: data.text }),
+    ...(data.interactive && { reply: data.interactive.id }),
   });
   return true;
+}
+
+/**
+ * The msgid of a message of the channel by the provider's id for it (a customer's reply or reaction names the
+ * provider's): a message the pipeline sent has a msgid of its own. An id of no message here is kept as it is.
+ */
+export async function msgidOfProviderId(em: EntityManager, channelId: string, providerId: string): Promise<string> {
+  const found = await em.findOne(
+    Message,
+    { channel: channelId, $or: [{ providerMessageId: providerId }, { msgid: providerId }] },
+    { fields: ['msgid'] },
+  );
+  return found?.msgid ?? providerId;
 }

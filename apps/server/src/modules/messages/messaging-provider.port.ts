@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MessageError, PROVIDER_STATUSES, SessionMessageType } from '@switchboard/contract';
+import type { Interactive, Location, MessageError, PROVIDER_STATUSES, SessionMessageType } from '@switchboard/contract';
 import type { Logger } from '../../logger.js';
 
 /** What the service hands a provider: one outbound template message, already validated against the template. */
@@ -24,6 +24,16 @@ export interface OutboundSessionMessage {
   filename?: string;
   /** The provider's id of the quoted message. */
   replyTo?: string;
+  interactive?: Interactive;
+  /** The provider's id of the message reacted to, and the emoji ('' removes the reaction). */
+  reaction?: { messageId: string; emoji: string };
+  location?: Location;
+}
+
+/** What chat/message/read asks of the provider beside the read receipt. */
+export interface ReadOptions {
+  /** Show the customer "typing…" (WhatsApp's typing indicator). */
+  typing?: boolean;
 }
 
 /** A status a provider reports. */
@@ -94,7 +104,7 @@ export interface MessagingProvider {
   /** Sends a session message; its id and progress work as `send`'s. */
   sendSession(message: OutboundSessionMessage): Promise<{ providerMessageId: string }>;
   /** Tells the provider a customer's message (and those before it) has been read (WhatsApp: the blue ticks). */
-  markRead(channelId: string, providerMessageId: string): Promise<void>;
+  markRead(channelId: string, providerMessageId: string, options?: ReadOptions): Promise<void>;
   /**
    * Replaces the channel's templates with the provider's own (chat/templates/sync). A provider without it keeps the
    * templates the seed file gave (the sandbox).

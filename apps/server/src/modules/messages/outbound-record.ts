@@ -1,4 +1,5 @@
 import type { MessageMedia, MessageType } from '@switchboard/contract';
+import type { RichContent } from './rich-content.js';
 import type { ServiceContext } from '../../kit/context.js';
 import { AfterEffectError } from '../../kit/errors.js';
 import type { Logger } from '../../logger.js';
@@ -6,7 +7,7 @@ import { findOrCreateContactByPhone } from '../contacts/index.js';
 import { Message } from './message.entity.js';
 
 /** An outbound message its provider accepted, as it is recorded under the provider's id. */
-export interface OutboundRecord {
+export interface OutboundRecord extends RichContent {
   channelId: string;
   msgid: string;
   provider: string;

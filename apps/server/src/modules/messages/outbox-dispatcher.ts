@@ -4,7 +4,7 @@ import { AppError } from '../../kit/errors.js';
 import type { BackgroundWorker, JobQueue, RunningWorker } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import type { BroadcastStops } from './broadcast-stops.port.js';
-import { SendNotMadeError } from './messaging-provider.port.js';
+import { SendNotMadeError, type OutboundSessionMessage } from './messaging-provider.port.js';
 import type { MessagingProviders } from './messaging-providers.js';
 import {
   abandonedMoves,
@@ -44,6 +44,26 @@ const STORE_RETRY_MS = 500;
 /** Meta's code in a provider error's text, `(code 131026…)` (whatsapp/graph-errors.ts writes it so). */
 const PROVIDER_CODE = /\(code (\d+)/;
 
+/** A claimed session message as its provider call takes it: the columns the send recorded. */
+function sessionMessageOf(send: ClaimedSend): OutboundSessionMessage {
+  const { reaction, interactive, location } = send;
+  return {
+    channelId: send.channel_id,
+    to: send.to,
+    type: send.type as OutboundSessionMessage['type'],
+    text: send.type === 'text' ? (send.body ?? undefined) : undefined,
+    mediaUrl: send.media?.url,
+    caption: send.media?.caption,
+    filename: send.media?.filename,
+    replyTo: send.reply_to_provider_id ?? undefined,
+    ...(interactive && 'body' in interactive && { interactive }),
+    ...(reaction && {
+      reaction: { messageId: send.reaction_provider_id ?? reaction.msgid, emoji: reaction.emoji ?? '' },
+    }),
+    ...(location && { location }),
+  };
+}
+
 /**
  * What one provider call came to; a throw that is not the provider's answer leaves the outcome unknown, unless the
  * provider says nothing went out (SendNotMadeError): then the message is sent later, not lost.
@@ -61,16 +81,7 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend): P
             language: send.language ?? '',
             variables: send.variables ?? [],
           })
-        : await provider.sendSession({
-            channelId: send.channel_id,
-            to: send.to,
-            type: send.type as never,
-            text: send.media ? undefined : (send.body ?? undefined),
-            mediaUrl: send.media?.url,
-            caption: send.media?.caption,
-            filename: send.media?.filename,
-            replyTo: send.reply_to_provider_id ?? undefined,
-          });
+        : await provider.sendSession(sessionMessageOf(send));
     return { id: send.id, status: 'accepted', providerMessageId };
   } catch (error) {
     if (error instanceof SendNotMadeError) return { id: send.id, status: 'queued' };

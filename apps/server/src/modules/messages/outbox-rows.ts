@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Backlog } from '../../kit/jobs.js';
-import type { MessageMedia, MessageType } from '@switchboard/contract';
+import type { Interactive, Location, MessageMedia, MessageType, Reaction } from '@switchboard/contract';
 import { movedTo, type StatusMoves } from './status-writer.js';
 
 /** A claimed message, as its provider call needs it. */
@@ -19,6 +19,11 @@ export interface ClaimedSend {
   media: MessageMedia | null;
   /** The provider's id of the quoted message. */
   reply_to_provider_id: string | null;
+  interactive: Interactive | null;
+  reaction: Reaction | null;
+  /** The provider's id of the message reacted to. */
+  reaction_provider_id: string | null;
+  location: Location | null;
 }
 
 /** What a provider call came to; `queued`: the provider sent nothing (SendNotMadeError), so it is to be made later. */
@@ -51,9 +56,11 @@ export async function claimDueSends(
          where "channel_id" = ? and "status" in ('queued', 'scheduled') and "sending_by" is null and "due_at" <= now()
          order by "due_at" limit ? for update skip locked)
       returning m."id", m."channel_id", m."broadcast_id", m."to", m."type", m."provider", m."template_name",
-        m."language", m."variables", m."body", m."media",
+        m."language", m."variables", m."body", m."media", m."interactive", m."reaction", m."location",
         (select q."provider_message_id" from "messages" as q
-          where q."msgid" = m."reply_to" and q."channel_id" = m."channel_id") as reply_to_provider_id`,
+          where q."msgid" = m."reply_to" and q."channel_id" = m."channel_id") as reply_to_provider_id,
+        (select coalesce(q."provider_message_id", q."msgid") from "messages" as q
+          where q."msgid" = m."reaction"->>'msgid' and q."channel_id" = m."channel_id") as reaction_provider_id`,
     [dispatcherId, channelId, limit],
   );
 }

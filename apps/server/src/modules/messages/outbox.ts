@@ -6,6 +6,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
 import { Message } from './message.entity.js';
+import type { RichContent } from './rich-content.js';
 import { movedTo, writeStatuses } from './status-writer.js';
 
 /**
@@ -17,7 +18,7 @@ const newPipelineMsgid = () => `sbm.${timeOrderedUuid().replaceAll('-', '')}`;
 const PIPELINE_MSGID_SQL = `'sbm.' || replace(${TIME_ORDERED_UUID_SQL}::text, '-', '')`;
 
 /** One send decided in a transaction, made by the dispatcher after that transaction commits. */
-export interface QueuedSend {
+export interface QueuedSend extends RichContent {
   channelId: string;
   /** Phone digits. */
   to: string;
@@ -69,6 +70,9 @@ export async function queueSend(
     body: send.body ?? null,
     media: send.media ?? null,
     replyTo: send.replyTo ?? null,
+    interactive: send.interactive ?? null,
+    reaction: send.reaction ?? null,
+    location: send.location ?? null,
     templateName: send.templateName ?? null,
     language: send.language ?? null,
     variables: send.variables ?? null,

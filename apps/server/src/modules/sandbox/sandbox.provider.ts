@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DeliveryStatus, MessagingProvider, StatusSink } from '../messages/index.js';
+import type { DeliveryStatus, MessagingProvider, OutboundSessionMessage, StatusSink } from '../messages/index.js';
 import { describeSandboxMedia, openSandboxMedia } from './sandbox-media.js';
 
 export interface SandboxTimeline {
@@ -27,23 +27,28 @@ export class SandboxProvider implements MessagingProvider {
   ) {}
 
   async send(): Promise<{ providerMessageId: string }> {
-    const providerMessageId = `wamid.${randomBytes(18).toString('base64url')}`;
-    this.later(this.timeline.sentAfterMs, providerMessageId, 'sent');
-    this.later(this.timeline.deliveredAfterMs, providerMessageId, 'delivered');
-    return { providerMessageId };
+    return this.accept(['sent', 'delivered']);
   }
 
-  sendSession(): Promise<{ providerMessageId: string }> {
-    return this.send();
+  /** As WhatsApp: a reaction is reported `sent` and nothing more. */
+  async sendSession(message: OutboundSessionMessage): Promise<{ providerMessageId: string }> {
+    return this.accept(message.type === 'reaction' ? ['sent'] : ['sent', 'delivered']);
   }
 
-  /** Nobody reads receipts on the sandbox's side. */
+  /** Nobody reads receipts or sees the typing indicator on the sandbox's side. */
   async markRead(): Promise<void> {}
 
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.report.close();
+  }
+
+  private accept(reports: readonly ('sent' | 'delivered')[]): { providerMessageId: string } {
+    const providerMessageId = `wamid.${randomBytes(18).toString('base64url')}`;
+    const after = { sent: this.timeline.sentAfterMs, delivered: this.timeline.deliveredAfterMs };
+    for (const status of reports) this.later(after[status], providerMessageId, status);
+    return { providerMessageId };
   }
 
   private later(delayMs: number, providerMessageId: string, status: DeliveryStatus) {

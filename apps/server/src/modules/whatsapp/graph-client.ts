@@ -2,7 +2,7 @@ import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
 import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
-import type { OutboundSessionMessage } from '../messages/index.js';
+import type { OutboundSessionMessage, ReadOptions } from '../messages/index.js';
 import { readReceiptBody, sessionMessageBody } from './session-message-body.js';
 import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
 
@@ -127,13 +127,13 @@ export class GraphClient {
   }
 
   /** Marks a customer's message read (WhatsApp marks the earlier ones with it). */
-  async markRead(credentials: PhoneNumberCredentials, messageId: string): Promise<void> {
+  async markRead(credentials: PhoneNumberCredentials, messageId: string, options?: ReadOptions): Promise<void> {
     await this.call({
       operation: 'marking the message read',
       accessToken: credentials.accessToken,
       url: this.messagesUrl(credentials),
       reply: readReply,
-      json: readReceiptBody(messageId),
+      json: readReceiptBody(messageId, options),
     });
   }
 

@@ -24,14 +24,18 @@ describe('readContent: what an inbound message holds, by type', () => {
     });
   });
 
-  it('gives readable text for locations, shared contacts, replies to buttons and lists, and reactions', () => {
+  it('gives readable text and the parts of locations, shared contacts, taps on buttons and lists, reactions', () => {
     expect(
       readContent('location', {
         location: { latitude: 52.52, longitude: 13.405, name: 'Acme Depot', address: '1 Main St' },
       }),
-    ).toEqual({ text: 'Acme Depot, 1 Main St' });
+    ).toEqual({
+      text: 'Acme Depot, 1 Main St',
+      location: { latitude: 52.52, longitude: 13.405, name: 'Acme Depot', address: '1 Main St' },
+    });
     expect(readContent('location', { location: { latitude: '-33.8688', longitude: 151.2093 } })).toEqual({
       text: '-33.8688,151.2093',
+      location: { latitude: -33.8688, longitude: 151.2093 },
     });
     expect(
       readContent('contacts', {
@@ -43,23 +47,32 @@ describe('readContent: what an inbound message holds, by type', () => {
     ).toEqual({ text: 'Grace Hopper, Alan Turing' });
     expect(
       readContent('interactive', { interactive: { type: 'button_reply', button_reply: { id: 'yes', title: 'Yes' } } }),
-    ).toEqual({ text: 'Yes' });
+    ).toEqual({ text: 'Yes', interactive: { kind: 'button_reply', id: 'yes', title: 'Yes' } });
     expect(
       readContent('interactive', {
         interactive: { type: 'list_reply', list_reply: { id: 'r2', title: 'Tomorrow', description: 'after 9' } },
       }),
-    ).toEqual({ text: 'Tomorrow' });
+    ).toEqual({
+      text: 'Tomorrow',
+      interactive: { kind: 'list_reply', id: 'r2', title: 'Tomorrow', description: 'after 9' },
+    });
     expect(readContent('button', { button: { text: 'Track order', payload: 'TRACK' } })).toEqual({
       text: 'Track order',
     });
-    expect(readContent('reaction', { reaction: { message_id: 'wamid.OUT', emoji: '👍' } })).toEqual({ text: '👍' });
+    expect(readContent('reaction', { reaction: { message_id: 'wamid.OUT', emoji: '👍' } })).toEqual({
+      text: '👍',
+      reaction: { messageId: 'wamid.OUT', emoji: '👍' },
+    });
     expect(readContent('text', { text: { body: 'Hello' } })).toEqual({ text: 'Hello' });
   });
 
-  it('an unknown type, a removed reaction or a part without Meta’s shape gives no text and no media', () => {
+  it('an unknown type or a part without Meta’s shape gives no text and no media; a removed reaction no text', () => {
     expect(readContent('unsupported', { unsupported: {}, errors: [{ code: 131051 }] })).toEqual({ text: undefined });
     expect(readContent('ephemeral', {})).toEqual({ text: undefined });
-    expect(readContent('reaction', { reaction: { message_id: 'wamid.OUT', emoji: '' } })).toEqual({ text: undefined });
+    expect(readContent('reaction', { reaction: { message_id: 'wamid.OUT', emoji: '' } })).toEqual({
+      text: undefined,
+      reaction: { messageId: 'wamid.OUT', emoji: '' },
+    });
     expect(readContent('image', { image: { id: 'm1' } })).toEqual({});
     expect(readContent('image', { image: 'nonsense' })).toEqual({});
     expect(readContent('location', { location: { name: 'No coordinates' } })).toEqual({ text: undefined });

@@ -5,7 +5,7 @@ import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../..
 import type { Logger } from '../../logger.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
 import { recordCustomerMessage } from '../conversations/index.js';
-import { applyStatusUpdate } from '../messages/index.js';
+import { applyStatusUpdate, msgidOfProviderId } from '../messages/index.js';
 import {
   parseInboundNotification,
   type InboundEvent,
@@ -96,6 +96,35 @@ function receivedMedia({ id, mimeType, filename, caption }: InboundMedia): Messa
   };
 }
 
+/**
+ * What a tap, a reaction or a location adds to the event, as storable as the rest: the message tapped or reacted to
+ * by its msgid here (the provider's id names it in Meta's webhook).
+ */
+async function receivedRichContent(tx: EntityManager, channelId: string, event: InboundMessageEvent) {
+  const msgid = (providerId: string) => msgidOfProviderId(tx, channelId, storable(providerId, MAX_MSGID));
+  const { interactive, reaction, location } = event;
+  return {
+    replyTo: event.replyTo === undefined ? null : await msgid(event.replyTo),
+    interactive: interactive
+      ? {
+          kind: interactive.kind,
+          id: storable(interactive.id, 256),
+          title: oneLine(interactive.title, 200),
+          ...(interactive.description === undefined ? {} : { description: oneLine(interactive.description, 200) }),
+        }
+      : null,
+    reaction: reaction ? { msgid: await msgid(reaction.messageId), emoji: reaction.emoji || null } : null,
+    location: location
+      ? {
+          latitude: location.latitude,
+          longitude: location.longitude,
+          ...(location.name === undefined ? {} : { name: oneLine(location.name, 1000) }),
+          ...(location.address === undefined ? {} : { address: oneLine(location.address, 1000) }),
+        }
+      : null,
+  };
+}
+
 interface ApplyDeps {
   jobs: JobQueue;
   log: Logger;
@@ -150,6 +179,7 @@ async function applyMessage(
       type,
       text: event.text === undefined ? null : storable(event.text, 65_536),
       media: media ?? null,
+      ...(await receivedRichContent(tx, channel.channelId, event)),
       timestamp: event.timestamp,
     },
     media ? { media: { ...media, ...sha256 } } : {},

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readContent, type InboundMedia } from './inbound-content.js';
+import { readContent, type InboundContent, type InboundMedia } from './inbound-content.js';
 
 /**
  * Reads Meta's webhook notifications (Meta's webhooks reference, linked from docs/whatsapp.md) into a flat list of
@@ -45,6 +45,12 @@ export interface InboundMessageEvent {
   text?: string;
   /** Meta's media fields, for image, document, audio, video and sticker messages. */
   media?: InboundMedia;
+  /** A tap on a reply button or a list row, with the ids the message sent gave them. */
+  interactive?: InboundContent['interactive'];
+  reaction?: InboundContent['reaction'];
+  location?: InboundContent['location'];
+  /** Meta's id of the message replied to or tapped (`context.id`). */
+  replyTo?: string;
   timestamp: string;
 }
 
@@ -119,6 +125,10 @@ const messageSchema = z.object({
   from: z.string().min(1),
   timestamp: epochSeconds,
   type: z.string().min(1),
+  context: z
+    .object({ id: z.string().min(1) })
+    .optional()
+    .catch(undefined),
 });
 const contactSchema = z.object({ wa_id: z.string(), profile: z.object({ name: z.string() }).optional() });
 const templateStatusValue = z.object({
@@ -263,9 +273,9 @@ function readMessagesChange(
       result.ignored.push(`${where}.messages[${index}]: unreadable`);
       return;
     }
-    const { id, from, timestamp, type } = message.data;
+    const { id, from, timestamp, type, context } = message.data;
     const contactName = names.get(from);
-    const { text, media } = readContent(type, rawMessage as Record<string, unknown>);
+    const { text, ...content } = readContent(type, rawMessage as Record<string, unknown>);
     result.events.push({
       kind: 'message',
       wabaId,
@@ -276,7 +286,8 @@ function readMessagesChange(
       timestamp: trustedTime(timestamp, `${where}.messages[${index}]`, result, receivedAt),
       ...(contactName === undefined ? {} : { contactName }),
       ...(text === undefined ? {} : { text }),
-      ...(media === undefined ? {} : { media }),
+      ...content,
+      ...(context === undefined ? {} : { replyTo: context.id }),
     });
   });
 }

@@ -8,6 +8,7 @@ import {
   type MessagingProvider,
   type OutboundSessionMessage,
   type OutboundTemplateMessage,
+  type ReadOptions,
   type TemplateSyncResult,
 } from '../messages/index.js';
 import { syncChannelTemplates } from './template-sync.service.js';
@@ -51,9 +52,9 @@ export class WhatsAppCloudProvider implements MessagingProvider {
     }
   }
 
-  async markRead(channelId: string, providerMessageId: string): Promise<void> {
+  async markRead(channelId: string, providerMessageId: string, options?: ReadOptions): Promise<void> {
     const credentials = await requireCredentials(this.em.fork(), this.whatsApp, channelId);
-    await this.whatsApp.graph.markRead(credentials, providerMessageId);
+    await this.whatsApp.graph.markRead(credentials, providerMessageId, options);
   }
 
   syncTemplates(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult> {
