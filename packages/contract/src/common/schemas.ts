@@ -84,4 +84,5 @@ export const MULTI_LINE_PARAMS: ReadonlySet<string> = new Set([
   'actions',
   'text',
   'caption',
+  'body',
 ]);

@@ -9,3 +9,4 @@ export * from './labels.js';
 export * from './messages.js';
 export * from './notes.js';
 export * from './templates.js';
+export * from './template-parts.js';

@@ -21,7 +21,12 @@ export type {
   MessagingProvider,
   OutboundSessionMessage,
   OutboundTemplateMessage,
+  ProviderTemplateRef,
   StatusSink,
+  SubmittedTemplate,
+  TemplateDraft,
+  TemplateDraftButton,
+  TemplateDraftHeader,
   TemplateSyncResult,
 } from './messaging-provider.port.js';
 export { SendNotMadeError } from './messaging-provider.port.js';

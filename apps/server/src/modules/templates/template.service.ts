@@ -1,4 +1,4 @@
-import type { Template, TemplateCategory, TemplateSendResult } from '@switchboard/contract';
+import type { Template, TemplateCategory, TemplateSendResult, TemplateStatus } from '@switchboard/contract';
 import { BadRequestError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { CallerContext, Logger, ServiceContext } from '../../kit/context.js';
 import { Channel } from '../channels/index.js';
@@ -11,18 +11,11 @@ import {
   type TemplateSyncResult,
 } from '../messages/index.js';
 import { Template as TemplateEntity } from './template.entity.js';
+import { publicParts } from './template-parts.js';
 
-/** The channel's approved templates, by name then language. */
-export async function listApprovedTemplates(ctx: CallerContext, channelId: string): Promise<Template[]> {
-  const templates = await ctx.em.find(
-    TemplateEntity,
-    { channel: channelId, status: 'approved' },
-    {
-      fields: ['name', 'category', 'language', 'status', 'body', 'variableCount'],
-      orderBy: { name: 'asc', language: 'asc' },
-    },
-  );
-  return templates.map((t) => ({
+/** A stored template as the API shows it. */
+export function templateView(t: TemplateEntity): Template {
+  return {
     id: t.id,
     name: t.name,
     category: t.category,
@@ -30,7 +23,25 @@ export async function listApprovedTemplates(ctx: CallerContext, channelId: strin
     status: t.status,
     body: t.body,
     variableCount: t.variableCount,
-  }));
+    ...publicParts({ header: t.header ?? null, buttons: t.buttons }),
+    footer: t.footer ?? null,
+    rejectedReason: t.rejectedReason ?? null,
+    quality: t.quality,
+  };
+}
+
+/** The channel's templates in one status (or all), by name then language. */
+export async function listTemplates(
+  ctx: CallerContext,
+  channelId: string,
+  status: TemplateStatus | 'all',
+): Promise<Template[]> {
+  const templates = await ctx.em.find(
+    TemplateEntity,
+    { channel: channelId, ...(status === 'all' ? {} : { status }) },
+    { orderBy: { name: 'asc', language: 'asc' } },
+  );
+  return templates.map(templateView);
 }
 
 /** What sending needs: the API's caller context, or an automation's transaction and logger. */

@@ -68,11 +68,16 @@ const DEFAULT_MAX_CONNECTIONS = 32;
 const TEMPLATE_PAGE_SIZE = 100;
 /** 100 pages of 100 is well past Meta's per-account template limit; more means paging that does not end. */
 const MAX_TEMPLATE_PAGES = 100;
-const TEMPLATE_FIELDS = 'name,status,category,language,components';
+const TEMPLATE_FIELDS = 'id,name,status,category,language,components,quality_score,rejected_reason';
 
 const phoneNumberReply = z.object({ display_phone_number: z.string(), verified_name: z.string() });
 const sendReply = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
 const readReply = z.object({ success: z.literal(true) });
+const createdTemplateReply = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  status: z.string(),
+  category: z.string().optional(),
+});
 const templatePageReply = z.object({
   data: z.array(z.unknown()),
   paging: z.object({ next: z.string().url().optional() }).optional(),
@@ -84,6 +89,16 @@ interface GraphCall<T> {
   url: string;
   reply: z.ZodType<T, z.ZodTypeDef, unknown>;
   json?: unknown;
+  /** GET without `json`, POST with it, unless said. */
+  method?: 'DELETE';
+}
+
+/** A template as Meta's `message_templates` takes it (components from template-components.ts). */
+export interface MetaTemplateSubmission {
+  name: string;
+  language: string;
+  category: string;
+  components: Record<string, unknown>[];
 }
 
 export class GraphClient {
@@ -170,6 +185,44 @@ export class GraphClient {
     return listing;
   }
 
+  /** Submits a new template for review: Meta's id for it and its first status (PENDING, or APPROVED at once). */
+  createTemplate(credentials: BusinessAccountCredentials, template: MetaTemplateSubmission) {
+    return this.call({
+      operation: 'creating the template',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates`,
+      reply: createdTemplateReply,
+      json: { ...template, parameter_format: 'POSITIONAL' },
+    });
+  }
+
+  /** Submits a template's new components (and category) for review; name and language never change. */
+  async editTemplate(
+    accessToken: string,
+    templateId: string,
+    edit: Pick<MetaTemplateSubmission, 'category' | 'components'>,
+  ): Promise<void> {
+    await this.call({
+      operation: 'editing the template',
+      accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(templateId)}`,
+      reply: readReply,
+      json: edit,
+    });
+  }
+
+  /** Deletes every language of a template (`name`), or one (`name` and its `templateId`). */
+  async deleteTemplate(credentials: BusinessAccountCredentials, name: string, templateId?: string): Promise<void> {
+    const query = new URLSearchParams({ name, ...(templateId === undefined ? {} : { hsm_id: templateId }) });
+    await this.call({
+      operation: 'deleting the template',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates?${query}`,
+      reply: readReply,
+      method: 'DELETE',
+    });
+  }
+
   /** Where a customer's file is and what it is: one Graph call, its URL valid for minutes (Meta's media API). */
   async getMedia(credentials: PhoneNumberCredentials, mediaId: string): Promise<GraphMedia> {
     const query = new URLSearchParams({ phone_number_id: credentials.phoneNumberId });
@@ -246,14 +299,14 @@ export class GraphClient {
     return { providerMessageId: reply.messages[0]!.id };
   }
 
-  private async call<T>({ operation, accessToken, url, reply, json }: GraphCall<T>): Promise<T> {
+  private async call<T>({ operation, accessToken, url, reply, json, method }: GraphCall<T>): Promise<T> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     let statusCode: number;
     let retryAfter: string | string[] | undefined;
     let text: string;
     try {
       const response = await request(url, {
-        method: json === undefined ? 'GET' : 'POST',
+        method: method ?? (json === undefined ? 'GET' : 'POST'),
         headers: {
           authorization: `Bearer ${accessToken}`,
           accept: 'application/json',
