@@ -20,6 +20,8 @@ interface StandInPhoneNumber {
   wabaId: string;
   displayPhoneNumber: string;
   verifiedName: string;
+  /** GREEN, YELLOW, RED or UNKNOWN: what `?fields=quality_rating` answers (GREEN when not set). */
+  qualityRating?: string;
 }
 
 export interface StandInTemplate {
@@ -167,7 +169,12 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       if (!number) return unsupported(id);
       return {
         status: 200,
-        body: { display_phone_number: number.displayPhoneNumber, verified_name: number.verifiedName, id },
+        body: {
+          display_phone_number: number.displayPhoneNumber,
+          verified_name: number.verifiedName,
+          quality_rating: number.qualityRating ?? 'GREEN',
+          id,
+        },
       };
     }
     if (request.method === 'POST' && edge === 'messages') {

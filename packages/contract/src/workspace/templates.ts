@@ -13,6 +13,7 @@ import {
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
+import { QUALITY_RATINGS } from './channels.js';
 import { MESSAGE_STATUSES, scheduledAtParam } from './messages.js';
 import {
   templateBodyInput,
@@ -35,9 +36,6 @@ export const TEMPLATE_STATUSES = [
   'pending_deletion',
 ] as const;
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
-/** Meta's quality rating of a template (or a phone number): how recipients react to it. */
-export const QUALITY_RATINGS = ['green', 'yellow', 'red', 'unknown'] as const;
-export type QualityRating = (typeof QUALITY_RATINGS)[number];
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 

@@ -6,7 +6,7 @@ import type {
   SubmittedTemplate,
   TemplateDraft,
 } from '../messages/index.js';
-import type { TemplateReview } from '../templates/index.js';
+import type { TemplateChange } from '../templates/index.js';
 import { describeSandboxMedia, openSandboxMedia } from './sandbox-media.js';
 
 export interface SandboxTimeline {
@@ -22,7 +22,7 @@ export interface SandboxTimeline {
  * Where the sandbox's template reviews go: the templates' store, as Meta's status webhook goes. False: the template
  * is not stored (yet): the review is tried again a few times.
  */
-export type TemplateReviewSink = (review: TemplateReview) => Promise<boolean>;
+export type TemplateReviewSink = (review: TemplateChange) => Promise<boolean>;
 
 /** A review that finds no template yet (its submission still committing) is retried this often before it is dropped. */
 const REVIEW_ATTEMPTS = 20;
@@ -67,7 +67,7 @@ export class SandboxProvider implements MessagingProvider {
    * starts with `reject_`, else `approved`. A media header keeps its sample URL as the handle (nothing to upload).
    */
   async createTemplate(_em: unknown, channelId: string, draft: TemplateDraft): Promise<SubmittedTemplate> {
-    const review: TemplateReview = draft.name.startsWith(REJECTED_PREFIX)
+    const review: TemplateChange = draft.name.startsWith(REJECTED_PREFIX)
       ? { channelId, name: draft.name, language: draft.language, status: 'rejected', reason: 'INVALID_FORMAT' }
       : { channelId, name: draft.name, language: draft.language, status: 'approved' };
     this.review(review, REVIEW_ATTEMPTS);
@@ -91,7 +91,7 @@ export class SandboxProvider implements MessagingProvider {
     this.report.close();
   }
 
-  private review(review: TemplateReview, attemptsLeft: number) {
+  private review(review: TemplateChange, attemptsLeft: number) {
     const timer = setTimeout(
       () => {
         this.timers.delete(timer);

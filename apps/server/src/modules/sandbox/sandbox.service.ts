@@ -1,6 +1,6 @@
 import { provide, serviceKey } from '../../kit/services.js';
 import { MESSAGING, statusSink } from '../messages/index.js';
-import { applyTemplateReview } from '../templates/index.js';
+import { applyTemplateChange } from '../templates/index.js';
 import { SandboxProvider } from './sandbox.provider.js';
 
 const SANDBOX = serviceKey<SandboxProvider>('sandbox');
@@ -20,10 +20,14 @@ export const sandboxService = provide({
       },
       statusSink(em, jobs, logger),
       (review) =>
-        applyTemplateReview(em.fork(), review).catch((error: unknown) => {
-          logger.warn({ ...review, reason: (error as Error).message }, 'sandbox template review not stored');
-          return true;
-        }),
+        em
+          .fork()
+          .transactional((tx) => applyTemplateChange(tx, jobs, review))
+          .then((outcome) => outcome !== 'not_found')
+          .catch((error: unknown) => {
+            logger.warn({ ...review, reason: (error as Error).message }, 'sandbox template review not stored');
+            return true;
+          }),
     );
     services.get(MESSAGING).register(sandbox);
     return sandbox;

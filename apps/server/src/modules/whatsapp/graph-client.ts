@@ -71,6 +71,7 @@ const MAX_TEMPLATE_PAGES = 100;
 const TEMPLATE_FIELDS = 'id,name,status,category,language,components,quality_score,rejected_reason';
 
 const phoneNumberReply = z.object({ display_phone_number: z.string(), verified_name: z.string() });
+const qualityReply = z.object({ quality_rating: z.string().optional(), messaging_limit_tier: z.string().optional() });
 const sendReply = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
 const readReply = z.object({ success: z.literal(true) });
 const createdTemplateReply = z.object({
@@ -126,6 +127,20 @@ export class GraphClient {
       reply: phoneNumberReply,
     });
     return { displayPhoneNumber: reply.display_phone_number, verifiedName: reply.verified_name };
+  }
+
+  /** The number's quality rating (GREEN, YELLOW, RED, UNKNOWN) and messaging tier, as Meta has them now. */
+  async phoneQuality(credentials: PhoneNumberCredentials): Promise<{ quality?: string; messagingLimit?: string }> {
+    const reply = await this.call({
+      operation: 'reading the number’s quality',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}?fields=quality_rating,messaging_limit_tier`,
+      reply: qualityReply,
+    });
+    return {
+      ...(reply.quality_rating === undefined ? {} : { quality: reply.quality_rating }),
+      ...(reply.messaging_limit_tier === undefined ? {} : { messagingLimit: reply.messaging_limit_tier }),
+    };
   }
 
   /** Sends one template message; the `wamid.` Meta gives it becomes our msgid. */
