@@ -210,3 +210,55 @@ export function templateDraftProblems(draft: TemplateDraftParts): FieldProblem[]
     ...(draft.buttons ? buttonProblems(draft.buttons) : []),
   ];
 }
+
+/** What a send gives a template's header: a media header's file, or a text header's variable. */
+export const templateSendHeaderParam = named(
+  'TemplateSendHeader',
+  z
+    .object({
+      mediaUrl: z
+        .string()
+        .url('must be an https URL')
+        .max(2048, 'must be at most 2048 characters')
+        .refine((url) => url.startsWith('https://'), 'must be an https URL')
+        .optional()
+        .describe('A media header’s file (image, video or document as the template says), by https link'),
+      text: z
+        .string()
+        .min(1, 'must not be empty')
+        .max(TEMPLATE_HEADER_TEXT_MAX, `must be at most ${TEMPLATE_HEADER_TEXT_MAX} characters`)
+        .optional()
+        .describe('A text header’s variable value'),
+    })
+    .strict()
+    .superRefine((header, ctx) => {
+      if ((header.mediaUrl === undefined) === (header.text === undefined))
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'give mediaUrl (a media header) or text, not both' });
+    }),
+);
+export type TemplateSendHeader = z.infer<typeof templateSendHeaderParam>;
+
+/** What a send gives a template's buttons, by their position in the template. */
+export const templateSendButtonsParam = z
+  .array(
+    named(
+      'TemplateSendButton',
+      z
+        .object({
+          index: z
+            .number()
+            .int('must be an integer')
+            .min(0, 'must be at least 0')
+            .max(TEMPLATE_BUTTONS_MAX - 1, `must be at most ${TEMPLATE_BUTTONS_MAX - 1}`)
+            .describe('The button’s position in the template’s `buttons`, from 0'),
+          value: z
+            .string()
+            .min(1, 'must not be empty')
+            .max(2000, 'must be at most 2000 characters')
+            .describe('A URL button’s variable (the end of its URL), a quick reply’s payload, a copy code'),
+        })
+        .strict(),
+    ),
+  )
+  .max(TEMPLATE_BUTTONS_MAX, `must list at most ${TEMPLATE_BUTTONS_MAX} buttons`);
+export type TemplateSendButton = z.infer<typeof templateSendButtonsParam>[number];

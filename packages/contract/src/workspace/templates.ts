@@ -22,6 +22,8 @@ import {
   templateDraftProblems,
   templateHeaderInput,
   templateHeaderSchema,
+  templateSendButtonsParam,
+  templateSendHeaderParam,
   TEMPLATE_FOOTER_MAX,
 } from './template-parts.js';
 
@@ -97,6 +99,18 @@ export const templateSendParams = z.object({
     .max(20, 'must be a language code like en_US')
     .optional()
     .describe('Template language; required only when the template exists in several languages'),
+  header: templateSendHeaderParam
+    .optional()
+    .describe(
+      'The template’s header value, when it needs one: `{mediaUrl}` for an image, video or document header (of ' +
+        'that type), `{text}` for a text header with a variable',
+    ),
+  buttons: templateSendButtonsParam
+    .optional()
+    .describe(
+      'Values of the template’s buttons by `index`: a URL button with a variable needs its value (the URL’s end), a ' +
+        'copy-code button its code; a quick reply may carry a payload',
+    ),
   scheduledAt: scheduledAtParam
     .optional()
     .describe(
@@ -365,6 +379,7 @@ export const templatesContract = {
     errors: [
       'no_channel',
       'template_not_found',
+      'template_not_approved',
       'contact_unsubscribed',
       'contact_blocked',
       'service_unavailable',

@@ -11,8 +11,25 @@ import type {
 } from '@switchboard/contract';
 import type { Logger } from '../../logger.js';
 
+/** A template header's value for one send: a media header's file, or a text header's variable. */
+export type OutboundTemplateHeader =
+  { format: TemplateMediaFormat; mediaUrl: string } | { format: 'text'; text: string };
+
+/** A template button's value for one send, with the button's kind (which decides Meta's parameter). */
+export interface OutboundTemplateButton {
+  index: number;
+  type: 'url' | 'quick_reply' | 'copy_code';
+  value: string;
+}
+
+/** A send's values for the template's header and buttons, as checked against the template. */
+export interface OutboundTemplateParts {
+  header?: OutboundTemplateHeader;
+  buttons?: OutboundTemplateButton[];
+}
+
 /** What the service hands a provider: one outbound template message, already validated against the template. */
-export interface OutboundTemplateMessage {
+export interface OutboundTemplateMessage extends OutboundTemplateParts {
   channelId: string;
   to: string;
   templateName: string;

@@ -2,7 +2,7 @@ import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
 import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
-import type { OutboundSessionMessage } from '../messages/index.js';
+import type { OutboundSessionMessage, OutboundTemplateParts } from '../messages/index.js';
 import { readReceiptBody, sessionMessageBody } from './session-message-body.js';
 import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
 
@@ -45,7 +45,7 @@ export interface VerifiedPhoneNumber {
   verifiedName: string;
 }
 
-export interface TemplateMessage {
+export interface TemplateMessage extends OutboundTemplateParts {
   /** Recipient, digits with country code. */
   to: string;
   templateName: string;
@@ -348,9 +348,34 @@ export class GraphClient {
   }
 }
 
-/** Graph's template message; a template without variables carries no `components` at all. */
+/** The header's parameter: a media file by link, or a text header's variable. */
+function headerComponent(header: NonNullable<TemplateMessage['header']>) {
+  const parameter =
+    header.format === 'text'
+      ? { type: 'text', text: header.text }
+      : { type: header.format, [header.format]: { link: header.mediaUrl } };
+  return { type: 'header', parameters: [parameter] };
+}
+
+/** A button's parameter: a URL's variable, a quick reply's payload, a copy code (Meta's `sub_type`s). */
+function buttonComponent(button: NonNullable<TemplateMessage['buttons']>[number]) {
+  const parameter =
+    button.type === 'url'
+      ? { type: 'text', text: button.value }
+      : button.type === 'quick_reply'
+        ? { type: 'payload', payload: button.value }
+        : { type: 'coupon_code', coupon_code: button.value };
+  return { type: 'button', sub_type: button.type, index: String(button.index), parameters: [parameter] };
+}
+
+/** Graph's template message; a template without values to fill carries no `components` at all. */
 function templateMessageBody(message: TemplateMessage) {
   const parameters = message.variables.map((text) => ({ type: 'text', text }));
+  const components = [
+    ...(message.header ? [headerComponent(message.header)] : []),
+    ...(parameters.length > 0 ? [{ type: 'body', parameters }] : []),
+    ...(message.buttons ?? []).map(buttonComponent),
+  ];
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
@@ -359,7 +384,7 @@ function templateMessageBody(message: TemplateMessage) {
     template: {
       name: message.templateName,
       language: { code: message.language },
-      ...(parameters.length > 0 ? { components: [{ type: 'body', parameters }] } : {}),
+      ...(components.length > 0 ? { components } : {}),
     },
   };
 }
