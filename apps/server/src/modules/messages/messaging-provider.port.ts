@@ -62,7 +62,7 @@ export interface StatusUpdate {
   /** Only a message of this channel is updated (a webhook speaks for the channel it was sent to). */
   channelId?: string;
   /** The provider's reason for a `failed` report. */
-  error?: MessageError;
+  error?: Pick<MessageError, 'code' | 'title'>;
   /** ISO 8601: when the provider says it happened; now when it does not say. */
   timestamp?: string;
 }
