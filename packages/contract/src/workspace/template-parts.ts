@@ -51,79 +51,70 @@ const text = (max: number) =>
   z.string({ required_error: 'is required' }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const example = (max: number) => text(max).describe('A sample value, which Meta’s reviewers see');
 
-export const templateBodyInput = named(
-  'TemplateBodyInput',
+export const templateBodyInput = z
+  .object({
+    text: text(TEMPLATE_BODY_MAX).describe('With variables {{1}}, {{2}}, … numbered in order from 1'),
+    examples: z
+      .array(example(TEMPLATE_BODY_MAX))
+      .max(100, 'must list at most 100 values')
+      .optional()
+      .describe('One sample value per variable, in order (required when the text has variables)'),
+  })
+  .strict();
+
+export const templateHeaderInput = z.discriminatedUnion('format', [
   z
     .object({
-      text: text(TEMPLATE_BODY_MAX).describe('With variables {{1}}…{{n}}, numbered in order from 1'),
-      examples: z
-        .array(example(TEMPLATE_BODY_MAX))
-        .max(100, 'must list at most 100 values')
-        .optional()
-        .describe('One sample value per variable, in order (required when the text has variables)'),
+      format: z.literal('text'),
+      text: text(TEMPLATE_HEADER_TEXT_MAX).describe('At most one variable, {{1}}'),
+      example: example(TEMPLATE_HEADER_TEXT_MAX).optional().describe('The variable’s sample value'),
     })
     .strict(),
-);
-
-export const templateHeaderInput = named(
-  'TemplateHeaderInput',
-  z.discriminatedUnion('format', [
-    z
-      .object({
-        format: z.literal('text'),
-        text: text(TEMPLATE_HEADER_TEXT_MAX).describe('At most one variable, {{1}}'),
-        example: example(TEMPLATE_HEADER_TEXT_MAX).optional().describe('The variable’s sample value'),
-      })
-      .strict(),
-    z
-      .object({
-        format: z.enum(TEMPLATE_MEDIA_FORMATS),
-        mediaUrl: z
-          .string({ required_error: 'is required' })
-          .url('must be an https URL')
-          .max(2048, 'must be at most 2048 characters')
-          .refine((url) => url.startsWith('https://'), 'must be an https URL')
-          .describe('A sample file the server uploads to Meta for review'),
-      })
-      .strict(),
-    z.object({ format: z.literal('location') }).strict(),
-  ]),
-);
+  z
+    .object({
+      format: z.enum(TEMPLATE_MEDIA_FORMATS),
+      mediaUrl: z
+        .string({ required_error: 'is required' })
+        .url('must be an https URL')
+        .max(2048, 'must be at most 2048 characters')
+        .refine((url) => url.startsWith('https://'), 'must be an https URL')
+        .describe('A sample file the server uploads to Meta for review'),
+    })
+    .strict(),
+  z.object({ format: z.literal('location') }).strict(),
+]);
 export type TemplateHeaderInput = z.infer<typeof templateHeaderInput>;
 
 const buttonText = text(TEMPLATE_BUTTON_TEXT_MAX).describe('The button’s label');
-export const templateButtonInput = named(
-  'TemplateButtonInput',
-  z.discriminatedUnion('type', [
-    z.object({ type: z.literal('quick_reply'), text: buttonText }).strict(),
-    z
-      .object({
-        type: z.literal('url'),
-        text: buttonText,
-        url: z
-          .string({ required_error: 'is required' })
-          .max(2000, 'must be at most 2000 characters')
-          .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
-          .describe('May end with one variable, {{1}}, filled per send'),
-        example: z
-          .string()
-          .max(2000, 'must be at most 2000 characters')
-          .optional()
-          .describe('The whole URL with the variable filled (required when the URL has one)'),
-      })
-      .strict(),
-    z
-      .object({
-        type: z.literal('phone_number'),
-        text: buttonText,
-        phoneNumber: z
-          .string({ required_error: 'is required' })
-          .regex(/^\+?\d{6,20}$/, 'must be a phone number with country code'),
-      })
-      .strict(),
-    z.object({ type: z.literal('copy_code'), example: text(15).describe('A sample code') }).strict(),
-  ]),
-);
+export const templateButtonInput = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('quick_reply'), text: buttonText }).strict(),
+  z
+    .object({
+      type: z.literal('url'),
+      text: buttonText,
+      url: z
+        .string({ required_error: 'is required' })
+        .max(2000, 'must be at most 2000 characters')
+        .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+        .describe('May end with one variable, {{1}}, filled per send'),
+      example: z
+        .string()
+        .max(2000, 'must be at most 2000 characters')
+        .optional()
+        .describe('The whole URL with the variable filled (required when the URL has one)'),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('phone_number'),
+      text: buttonText,
+      phoneNumber: z
+        .string({ required_error: 'is required' })
+        .regex(/^\+?\d{6,20}$/, 'must be a phone number with country code'),
+    })
+    .strict(),
+  z.object({ type: z.literal('copy_code'), example: text(15).describe('A sample code') }).strict(),
+]);
 export type TemplateButtonInput = z.infer<typeof templateButtonInput>;
 
 export interface TemplateDraftParts {
@@ -212,53 +203,47 @@ export function templateDraftProblems(draft: TemplateDraftParts): FieldProblem[]
 }
 
 /** What a send gives a template's header: a media header's file, or a text header's variable. */
-export const templateSendHeaderParam = named(
-  'TemplateSendHeader',
-  z
-    .object({
-      mediaUrl: z
-        .string()
-        .url('must be an https URL')
-        .max(2048, 'must be at most 2048 characters')
-        .refine((url) => url.startsWith('https://'), 'must be an https URL')
-        .optional()
-        .describe('A media header’s file (image, video or document as the template says), by https link'),
-      text: z
-        .string()
-        .min(1, 'must not be empty')
-        .max(TEMPLATE_HEADER_TEXT_MAX, `must be at most ${TEMPLATE_HEADER_TEXT_MAX} characters`)
-        .optional()
-        .describe('A text header’s variable value'),
-    })
-    .strict()
-    .superRefine((header, ctx) => {
-      if ((header.mediaUrl === undefined) === (header.text === undefined))
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'give mediaUrl (a media header) or text, not both' });
-    }),
-);
+export const templateSendHeaderParam = z
+  .object({
+    mediaUrl: z
+      .string()
+      .url('must be an https URL')
+      .max(2048, 'must be at most 2048 characters')
+      .refine((url) => url.startsWith('https://'), 'must be an https URL')
+      .optional()
+      .describe('A media header’s file (image, video or document as the template says), by https link'),
+    text: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(TEMPLATE_HEADER_TEXT_MAX, `must be at most ${TEMPLATE_HEADER_TEXT_MAX} characters`)
+      .optional()
+      .describe('A text header’s variable value'),
+  })
+  .strict()
+  .superRefine((header, ctx) => {
+    if ((header.mediaUrl === undefined) === (header.text === undefined))
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'give mediaUrl (a media header) or text, not both' });
+  });
 export type TemplateSendHeader = z.infer<typeof templateSendHeaderParam>;
 
 /** What a send gives a template's buttons, by their position in the template. */
 export const templateSendButtonsParam = z
   .array(
-    named(
-      'TemplateSendButton',
-      z
-        .object({
-          index: z
-            .number()
-            .int('must be an integer')
-            .min(0, 'must be at least 0')
-            .max(TEMPLATE_BUTTONS_MAX - 1, `must be at most ${TEMPLATE_BUTTONS_MAX - 1}`)
-            .describe('The button’s position in the template’s `buttons`, from 0'),
-          value: z
-            .string()
-            .min(1, 'must not be empty')
-            .max(2000, 'must be at most 2000 characters')
-            .describe('A URL button’s variable (the end of its URL), a quick reply’s payload, a copy code'),
-        })
-        .strict(),
-    ),
+    z
+      .object({
+        index: z
+          .number()
+          .int('must be an integer')
+          .min(0, 'must be at least 0')
+          .max(TEMPLATE_BUTTONS_MAX - 1, `must be at most ${TEMPLATE_BUTTONS_MAX - 1}`)
+          .describe('The button’s position in the template’s `buttons`, from 0'),
+        value: z
+          .string()
+          .min(1, 'must not be empty')
+          .max(2000, 'must be at most 2000 characters')
+          .describe('A URL button’s variable (the end of its URL), a quick reply’s payload, a copy code'),
+      })
+      .strict(),
   )
   .max(TEMPLATE_BUTTONS_MAX, `must list at most ${TEMPLATE_BUTTONS_MAX} buttons`);
 export type TemplateSendButton = z.infer<typeof templateSendButtonsParam>[number];

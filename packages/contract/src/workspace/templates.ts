@@ -192,7 +192,11 @@ export const templateUpdateParams = named(
       templateId: templateIdParam,
       category: z.enum(TEMPLATE_CATEGORIES).optional(),
       body: templateBodyInput.optional(),
-      header: templateHeaderInput.nullable().optional().describe('null removes the header'),
+      // A plain union with null (not `.nullable()` on the discriminated union), which OpenAPI 3.1 can write as types.
+      header: z
+        .union([...templateHeaderInput.options, z.null()])
+        .optional()
+        .describe('The new header; null removes it'),
       footer: footerParam.nullable().optional().describe('null removes the footer'),
       buttons: buttonsParam.optional().describe('Replaces every button; [] removes them'),
     })
@@ -293,7 +297,7 @@ export const templatesContract = {
     description: [
       '`create` submits a template for Meta’s review (`POST /{WABA_ID}/message_templates`) and replies it, usually ' +
         '`pending` (Meta may approve a UTILITY template at once; `template.updated` reports the review). Every local ' +
-        'rule is a 400 naming its path before Meta is asked: name, body ≤ 1024 with variables {{1}}…{{n}} in order ' +
+        'rule is a 400 naming its path before Meta is asked: name, body ≤ 1024 with variables {{1}}, {{2}}, … in order ' +
         '(none at the very start or end) and one `body.examples` value each, header text ≤ 60 with at most one ' +
         'variable, footer ≤ 60 without, ≤ 10 buttons (≤ 2 url, ≤ 1 phone_number, ≤ 1 copy_code, text ≤ 25, quick ' +
         'replies grouped), a URL’s one variable only at its end with an example. A media header’s `mediaUrl` is ' +
@@ -347,12 +351,28 @@ export const templatesContract = {
         status: 400,
         error: 'invalid_request',
         message: 'body.examples: must list 2 sample values, one per variable',
+        request: {
+          channelId: EXAMPLE_IDS.channelId,
+          action: 'create',
+          name: 'order_shipped',
+          language: 'en_US',
+          category: 'UTILITY',
+          body: { text: 'Hi {{1}}, order {{2}} has shipped.', examples: ['Ada'] },
+        },
       },
       templateExists: {
         summary: 'The name exists in that language',
         status: 400,
         error: 'template_exists',
         message: 'Template "order_update" exists in en_US already: update it, or choose another name.',
+        request: {
+          channelId: EXAMPLE_IDS.channelId,
+          action: 'create',
+          name: 'order_update',
+          language: 'en_US',
+          category: 'UTILITY',
+          body: { text: 'Hi {{1}}, order {{2}} has shipped.', examples: ['Ada', 'A-1001'] },
+        },
       },
     },
   }),
