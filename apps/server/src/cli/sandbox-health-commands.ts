@@ -30,6 +30,11 @@ async function sandboxChannel(em: EntityManager, id: string): Promise<string> {
 export function addSandboxHealthCommands(program: Command): void {
   const sandbox = program.commands.find((command) => command.name() === 'sandbox');
   if (!sandbox) throw new Error('the sandbox command must be added first');
+  addTemplateStatusCommand(sandbox);
+  addQualityCommand(sandbox);
+}
+
+function addTemplateStatusCommand(sandbox: Command): void {
   sandbox
     .command('template-status')
     .description(
@@ -77,6 +82,9 @@ export function addSandboxHealthCommands(program: Command): void {
           return { channelId, template: opts.template, outcome };
         }),
     );
+}
+
+function addQualityCommand(sandbox: Command): void {
   sandbox
     .command('quality')
     .description('Change a sandbox channel’s quality rating and messaging tier as Meta’s number webhook would.')

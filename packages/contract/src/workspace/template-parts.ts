@@ -78,7 +78,7 @@ export const templateHeaderInput = z.discriminatedUnion('format', [
         .url('must be an https URL')
         .max(2048, 'must be at most 2048 characters')
         .refine((url) => url.startsWith('https://'), 'must be an https URL')
-        .describe('A sample file the server uploads to Meta for review'),
+        .describe('A sample file for Meta’s reviewers (uploaded with the channel’s Meta app id)'),
     })
     .strict(),
   z.object({ format: z.literal('location') }).strict(),

@@ -296,17 +296,18 @@ export const templatesContract = {
     summary: 'Create, edit or delete a template at Meta',
     description: [
       '`create` submits a template for Meta’s review (`POST /{WABA_ID}/message_templates`) and replies it, usually ' +
-        '`pending` (Meta may approve a UTILITY template at once; `template.updated` reports the review). Every local ' +
-        'rule is a 400 naming its path before Meta is asked: name, body ≤ 1024 with variables {{1}}, {{2}}, … in order ' +
-        '(none at the very start or end) and one `body.examples` value each, header text ≤ 60 with at most one ' +
-        'variable, footer ≤ 60 without, ≤ 10 buttons (≤ 2 url, ≤ 1 phone_number, ≤ 1 copy_code, text ≤ 25, quick ' +
-        'replies grouped), a URL’s one variable only at its end with an example. A media header’s `mediaUrl` is ' +
-        'uploaded to Meta for review (the channel needs its app id). The same name and language existing: 400 ' +
-        '`template_exists`; Meta’s own refusal: 400 `provider_rejected` with Meta’s message. Message: `Template ' +
-        'submitted for review`.',
+        '`pending` (Meta may approve a UTILITY template at once; `template.updated` reports the review). Every ' +
+        'local rule is a 400 naming its path before Meta is asked: name, body ≤ 1024 with variables {{1}}, {{2}}, … ' +
+        'in order (none at the very start or end) and one `body.examples` value each, header text ≤ 60 with at most ' +
+        'one variable, footer ≤ 60 without, ≤ 10 buttons (≤ 2 url, ≤ 1 phone_number, ≤ 1 copy_code, text ≤ 25, ' +
+        'quick replies grouped), a URL’s one variable only at its end with an example. A media header’s sample must ' +
+        'be uploaded to Meta with the channel’s Meta app id: until the channel has one, 400 naming `header`. The ' +
+        'same name and language existing: 400 `template_exists`; Meta’s own refusal: 400 `provider_rejected` with ' +
+        'Meta’s message. Message: `Template submitted for review` (`Template approved` when approved at once).',
       '`update` changes the parts given (name and language never change), only while `approved`, `rejected` or ' +
         '`paused` (else 400 `template_not_editable`); an approved template at most once a day and 10 times in 30 ' +
-        'days (400 `template_edit_limit` says when the next edit is allowed). Message: `Template submitted for review`.',
+        'days (400 `template_edit_limit` says when the next edit is allowed). Message: `Template submitted for ' +
+        'review`.',
       '`delete` removes one language (`templateId`) or every language (`name`) at Meta and here; 400 ' +
         '`template_in_use` while a scheduled or sending broadcast or a scheduled message uses it. Meta refuses the ' +
         'name for 30 days after (`reusableAfter`). Message: `Template deleted`.',

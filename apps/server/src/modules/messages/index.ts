@@ -21,7 +21,6 @@ export type {
   MessagingProvider,
   OutboundSessionMessage,
   OutboundTemplateButton,
-  OutboundTemplateHeader,
   OutboundTemplateMessage,
   OutboundTemplateParts,
   ProviderTemplateRef,

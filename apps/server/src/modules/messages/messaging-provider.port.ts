@@ -12,8 +12,7 @@ import type {
 import type { Logger } from '../../logger.js';
 
 /** A template header's value for one send: a media header's file, or a text header's variable. */
-export type OutboundTemplateHeader =
-  { format: TemplateMediaFormat; mediaUrl: string } | { format: 'text'; text: string };
+type OutboundTemplateHeader = { format: TemplateMediaFormat; mediaUrl: string } | { format: 'text'; text: string };
 
 /** A template button's value for one send, with the button's kind (which decides Meta's parameter). */
 export interface OutboundTemplateButton {

@@ -9,7 +9,7 @@ export { Template } from './template.entity.js';
 export { countPlaceholders } from './template-placeholders.js';
 export type { StoredButton, StoredHeader } from './template-parts.js';
 export { TEMPLATE_USES, type TemplateUses } from './template-uses.port.js';
-export { applyTemplateChange, type TemplateChange, type TemplateChangeOutcome } from './template-review.js';
+export { applyTemplateChange, type TemplateChange } from './template-review.js';
 export { assertTemplateApproved, sendTemplate } from './template.service.js';
 export { templateSendParts } from './template-send-parts.js';
 

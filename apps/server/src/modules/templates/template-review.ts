@@ -21,7 +21,7 @@ export interface TemplateChange {
   reason?: string | null;
 }
 
-export type TemplateChangeOutcome = 'changed' | 'unchanged' | 'not_found';
+type TemplateChangeOutcome = 'changed' | 'unchanged' | 'not_found';
 
 const TEMPLATE_UPDATED = 'template.updated';
 const FIELDS = ['status', 'quality', 'category'] as const;

@@ -68,6 +68,7 @@ const DEFAULT_MAX_CONNECTIONS = 32;
 const TEMPLATE_PAGE_SIZE = 100;
 /** 100 pages of 100 is well past Meta's per-account template limit; more means paging that does not end. */
 const MAX_TEMPLATE_PAGES = 100;
+const PHONE_QUALITY_FIELDS = 'quality_rating,messaging_limit_tier';
 const TEMPLATE_FIELDS = 'id,name,status,category,language,components,quality_score,rejected_reason';
 
 const phoneNumberReply = z.object({ display_phone_number: z.string(), verified_name: z.string() });
@@ -134,7 +135,7 @@ export class GraphClient {
     const reply = await this.call({
       operation: 'reading the number’s quality',
       accessToken: credentials.accessToken,
-      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}?fields=quality_rating,messaging_limit_tier`,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}?fields=${PHONE_QUALITY_FIELDS}`,
       reply: qualityReply,
     });
     return {

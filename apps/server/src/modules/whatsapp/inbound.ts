@@ -48,7 +48,7 @@ export interface InboundMessageEvent {
   timestamp: string;
 }
 
-export interface InboundTemplateStatusEvent {
+interface InboundTemplateStatusEvent {
   kind: 'template_status';
   wabaId: string;
   /** Meta's review outcome: APPROVED, REJECTED, PENDING, PAUSED, DISABLED, … */
@@ -60,7 +60,7 @@ export interface InboundTemplateStatusEvent {
 }
 
 /** Meta's `message_template_quality_update`: a template's quality score moved. */
-export interface InboundTemplateQualityEvent {
+interface InboundTemplateQualityEvent {
   kind: 'template_quality';
   wabaId: string;
   templateId?: string;
@@ -71,7 +71,7 @@ export interface InboundTemplateQualityEvent {
 }
 
 /** Meta's `template_category_update`: Meta moved a template to another category. */
-export interface InboundTemplateCategoryEvent {
+interface InboundTemplateCategoryEvent {
   kind: 'template_category';
   wabaId: string;
   templateId?: string;
@@ -81,7 +81,7 @@ export interface InboundTemplateCategoryEvent {
 }
 
 /** Meta's `phone_number_quality_update`: the number's messaging tier (not its rating, which Graph tells). */
-export interface InboundPhoneQualityEvent {
+interface InboundPhoneQualityEvent {
   kind: 'phone_quality';
   wabaId: string;
   displayPhoneNumber: string;

@@ -189,15 +189,7 @@ export async function listChannelConnections(
   return channels.map((channel) => {
     const connection = byChannel.get(channel.id);
     const own = templates.filter((template) => template.channel.id === channel.id);
-    const base = {
-      channelId: channel.id,
-      name: channel.name,
-      phone: channel.phone,
-      provider: channel.provider,
-      quality: channel.quality,
-      messagingLimit: channel.messagingLimit ?? null,
-      templateList: own.map(({ name, language, status, quality }) => ({ name, language, status, quality })),
-    };
+    const base = channelBase(channel, own);
     if (!connection) return base;
     return {
       ...base,
@@ -213,6 +205,22 @@ export async function listChannelConnections(
       },
     };
   });
+}
+
+/** What every channel shows, connected or not: its number's health and its templates. */
+function channelBase(
+  channel: Pick<Channel, 'id' | 'name' | 'phone' | 'provider' | 'quality' | 'messagingLimit'>,
+  templates: Pick<Template, 'name' | 'language' | 'status' | 'quality'>[],
+) {
+  return {
+    channelId: channel.id,
+    name: channel.name,
+    phone: channel.phone,
+    provider: channel.provider,
+    quality: channel.quality,
+    messagingLimit: channel.messagingLimit ?? null,
+    templateList: templates.map(({ name, language, status, quality }) => ({ name, language, status, quality })),
+  };
 }
 
 function readableSecret(whatsApp: WhatsApp, channelId: string, ciphertext: string): string | undefined {
