@@ -1,3 +1,4 @@
+import type { Template } from '@switchboard/contract';
 import { afterAll, describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
@@ -78,7 +79,7 @@ describe('chat/templates/manage on a WhatsApp Cloud API channel', () => {
     const [row] = await sql<{ provider_template_id: string }>(
       server.databaseUrl,
       'select provider_template_id from templates where id = $1',
-      [created.data.id],
+      [(created.data as Template).id],
     );
     expect(row!.provider_template_id).toMatch(/^\d+$/);
   });

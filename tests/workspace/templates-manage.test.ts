@@ -1,4 +1,5 @@
 import type { TemplateManageParams } from '@switchboard/contract';
+import type { Template, TemplateDeletion } from '@switchboard/contract';
 import { describe, expect, vi } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
@@ -59,14 +60,14 @@ describe('workspace chat/templates/manage on a sandbox channel', () => {
       quality: 'unknown',
     });
     expect((await client.list({ status: 'all' })).data.map((t) => t.name)).toContain('order_shipped');
-    await reviewed(server.databaseUrl, created.data.id);
+    await reviewed(server.databaseUrl, (created.data as Template).id);
     expect((await client.list()).data.find((t) => t.name === 'order_shipped')?.status).toBe('approved');
   });
 
   test('a name starting with reject_ is rejected with a reason', async ({ server, acme }) => {
     const client = server.client(acme.memberKey).workspace.chat.templates;
     const created = await client.manage(draft({ name: 'reject_me', header: undefined, buttons: undefined }));
-    await reviewed(server.databaseUrl, created.data.id, 'rejected');
+    await reviewed(server.databaseUrl, (created.data as Template).id, 'rejected');
     const rejected = await client.list({ status: 'rejected' });
     expect(rejected.data.find((t) => t.name === 'reject_me')).toMatchObject({
       status: 'rejected',
@@ -149,7 +150,7 @@ describe('workspace chat/templates/manage on a sandbox channel', () => {
       /"appealed" is in_appeal/,
     );
     const created = await client.manage(draft({ name: 'edit_me' }));
-    const templateId = created.data.id;
+    const templateId = (created.data as Template).id;
     await reviewed(server.databaseUrl, templateId);
     const edited = await client.manage({
       action: 'update',
@@ -180,7 +181,7 @@ describe('workspace chat/templates/manage on a sandbox channel', () => {
   test('delete: refused while a scheduled broadcast uses it, then every language by name', async ({ server, acme }) => {
     const api = server.client(acme.memberKey).workspace;
     const created = await api.chat.templates.manage(draft({ name: 'seasonal', header: undefined, buttons: undefined }));
-    await reviewed(server.databaseUrl, created.data.id);
+    await reviewed(server.databaseUrl, (created.data as Template).id);
     const broadcast = await api.broadcasts.manage({
       action: 'create',
       name: 'Seasonal',
@@ -199,10 +200,10 @@ describe('workspace chat/templates/manage on a sandbox channel', () => {
     const deleted = await api.chat.templates.manage({ action: 'delete', name: 'seasonal' });
     expect(deleted.data).toEqual({
       name: 'seasonal',
-      deleted: [{ id: created.data.id, language: 'en_US' }],
+      deleted: [{ id: (created.data as Template).id, language: 'en_US' }],
       reusableAfter: expect.any(String),
     });
-    expect(Date.parse((deleted.data as { reusableAfter: string }).reusableAfter)).toBeGreaterThan(
+    expect(Date.parse((deleted.data as TemplateDeletion).reusableAfter)).toBeGreaterThan(
       Date.now() + 29 * 24 * 3_600_000,
     );
     expect(deleted.message).toMatch(/30 days/);
