@@ -227,7 +227,7 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
       displayPhoneNumber: good.displayPhoneNumber,
       verifiedName: 'Acme Support',
       webhookUrl: webhookUrl(channelId),
-      templates: { synced: 6, approved: 3 },
+      templates: { synced: 8, approved: 3 },
     });
     for (const secret of secretsOf(good)) expect(connected.stdout + connected.stderr).not.toContain(secret);
     expect(await provider(channelId)).toBe('whatsapp_cloud');

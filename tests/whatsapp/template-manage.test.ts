@@ -86,7 +86,7 @@ describe('chat/templates/manage on a WhatsApp Cloud API channel', () => {
 
   test('Meta’s refusal is provider_rejected with Meta’s message, and nothing is stored', async ({ server, wa }) => {
     const templates = server.client(wa.ownerKey).workspace.chat.templates;
-    // welcome exists at Meta (META_TEMPLATES) but, being synced, here too: a name only Meta has is refused by Meta.
+    // A template Meta has that the channel has not synced yet: the local check passes, Meta refuses.
     graph.templates[account.wabaId]!.push({
       name: 'meta_only',
       language: 'en_US',
