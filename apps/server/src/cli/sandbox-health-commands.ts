@@ -25,7 +25,7 @@ async function sandboxChannel(em: EntityManager, id: string): Promise<string> {
 
 /**
  * `sandbox template-status` and `sandbox quality`: what Meta's template and number webhooks report, played on a
- * sandbox channel through the same code (template.updated, channel.updated; a paused template pauses broadcasts).
+ * sandbox channel through the same code (template.updated, channel.updated).
  */
 export function addSandboxHealthCommands(program: Command): void {
   const sandbox = program.commands.find((command) => command.name() === 'sandbox');

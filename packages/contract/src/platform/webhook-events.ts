@@ -316,8 +316,7 @@ export const WEBHOOK_EVENTS = webhookEvents({
       'rates its quality or moves it to another category (its `message_template_status_update`, ' +
       '`message_template_quality_update` and `template_category_update` webhooks; a sandbox channel’s review and ' +
       '`pnpm cli sandbox template-status`). `data.changes` holds each field that changed, before and after; ' +
-      '`data.template` is the template as chat/templates/list shows it now. A broadcast sending a template that ' +
-      'becomes `paused` or `disabled` pauses itself.',
+      '`data.template` is the template as chat/templates/list shows it now.',
     data: z.object({
       channelId: idSchema,
       template: templateSchema,
