@@ -23,6 +23,12 @@ export function describeEvent(event: SwitchboardEvent): string {
       return `${event.data.contact.name}: ${event.data.previousStatus} → ${event.data.contact.status}`;
     case 'broadcast.completed':
       return `broadcast "${event.data.broadcast.name}" completed: ${event.data.broadcast.counts.sent} sent`;
+    case 'template.updated':
+      return `template ${event.data.template.name} (${event.data.template.language}) now ${event.data.template.status}`;
+    case 'channel.updated': {
+      const { name, quality, messagingLimit } = event.data.channel;
+      return `channel ${name}: quality ${quality}, tier ${messagingLimit ?? 'not reported'}`;
+    }
   }
 }
 

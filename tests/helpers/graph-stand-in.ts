@@ -22,15 +22,21 @@ interface StandInPhoneNumber {
   wabaId: string;
   displayPhoneNumber: string;
   verifiedName: string;
+  /** GREEN, YELLOW, RED or UNKNOWN: what `?fields=quality_rating` answers (GREEN when not set). */
+  qualityRating?: string;
 }
 
 export interface StandInTemplate {
+  /** Meta's id; given on creation, else the listing makes one up from the position. */
+  id?: string;
   name: string;
   language: string;
   status: string;
   category: string;
   /** The BODY component's text; `{{n}}` placeholders decide how many parameters a send must carry. */
   body: string;
+  /** Components as created through `POST /{waba-id}/message_templates` (the listing serves them as they are). */
+  components?: unknown[];
 }
 
 /** A file a customer sent, kept by the stand-in as Meta keeps it. */
@@ -165,7 +171,12 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       if (!number) return unsupported(id);
       return {
         status: 200,
-        body: { display_phone_number: number.displayPhoneNumber, verified_name: number.verifiedName, id },
+        body: {
+          display_phone_number: number.displayPhoneNumber,
+          verified_name: number.verifiedName,
+          quality_rating: number.qualityRating ?? 'GREEN',
+          id,
+        },
       };
     }
     if (request.method === 'POST' && edge === 'messages') {
@@ -176,7 +187,49 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       const list = templates[id];
       return list ? templatePage(id, list, request.query) : unsupported(id);
     }
+    if (request.method === 'POST' && edge === 'message_templates' && templates[id])
+      return createTemplate(templates[id], request.body);
+    if (request.method === 'DELETE' && edge === 'message_templates' && templates[id])
+      return deleteTemplates(id, request.query);
+    if (request.method === 'POST' && edge === undefined) return editTemplate(id, request.body);
     return unsupported(request.path);
+  }
+
+  /** Meta's creation: a name taken in that language is refused (code 100, subcode 2388024), else PENDING. */
+  function createTemplate(list: StandInTemplate[], body: unknown) {
+    const created = body as { name: string; language: string; category: string; components: unknown[] };
+    if (list.some((t) => t.name === created.name && t.language === created.language)) {
+      return {
+        status: 400,
+        body: graphError(100, 'Invalid parameter', {
+          error_subcode: 2388024,
+          error_user_msg: `Content in this language already exists for ${created.name}`,
+        }),
+      };
+    }
+    const id = String(5000 + Object.values(templates).flat().length);
+    const bodyText = (created.components as Array<{ type: string; text?: string }>).find((c) => c.type === 'BODY');
+    list.push({ id, ...created, status: 'PENDING', body: bodyText?.text ?? '' });
+    return { status: 200, body: { id, status: 'PENDING', category: created.category } };
+  }
+
+  function editTemplate(id: string, body: unknown) {
+    const template = Object.values(templates)
+      .flat()
+      .find((t) => t.id === id);
+    if (!template) return unsupported(id);
+    Object.assign(template, body as object, { status: 'PENDING' });
+    return { status: 200, body: { success: true } };
+  }
+
+  function deleteTemplates(wabaId: string, query: Record<string, string>) {
+    const before = templates[wabaId]!.length;
+    templates[wabaId] = templates[wabaId]!.filter(
+      (t) => t.name !== query.name || (query.hsm_id !== undefined && t.id !== query.hsm_id),
+    );
+    return templates[wabaId]!.length < before
+      ? { status: 200, body: { success: true } }
+      : { status: 400, body: graphError(100, `Template name ${query.name} does not exist`) };
   }
 
   /** Meta's media object: its `url` (on this stand-in, like lookaside.fbsbx.com) needs the bearer token as well. */
@@ -307,12 +360,13 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     const limit = Math.min(Number(query.limit ?? 25) || 25, maxPageSize);
     const start = query.after ? Number(Buffer.from(query.after, 'base64url').toString()) : 0;
     const data = list.slice(start, start + limit).map((template, index) => ({
-      id: String(1000 + start + index),
+      // Kept once given, so an edit or a delete can name it.
+      id: (template.id ??= String(1000 + start + index)),
       name: template.name,
       status: template.status,
       category: template.category,
       language: template.language,
-      components: [
+      components: template.components ?? [
         { type: 'HEADER', format: 'TEXT', text: 'Update' },
         { type: 'BODY', text: template.body },
         { type: 'FOOTER', text: 'Stand-in' },

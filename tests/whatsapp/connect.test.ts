@@ -227,7 +227,7 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
       displayPhoneNumber: good.displayPhoneNumber,
       verifiedName: 'Acme Support',
       webhookUrl: webhookUrl(channelId),
-      templates: { synced: 6, approved: 3 },
+      templates: { synced: 8, approved: 3 },
     });
     for (const secret of secretsOf(good)) expect(connected.stdout + connected.stderr).not.toContain(secret);
     expect(await provider(channelId)).toBe('whatsapp_cloud');
@@ -296,6 +296,10 @@ describe('connecting a channel in the Developer Portal', () => {
       expect(page.text).not.toContain(good.accessToken);
       expect(page.text).not.toContain(good.appSecret);
       expect(page.text).toContain(`/developer/channels/${portal.sandboxChannelId}/connect`);
+      // Each channel's quality and tier, and its templates with their review state and quality.
+      expect(page.text).toContain('Quality: <span class="badge revoked">unknown</span>');
+      expect(page.text).toContain('Messaging tier: <code>not reported yet</code>');
+      expect(page.text).toMatch(/<td>hello<\/td><td>en_US<\/td>\s*<td><span class="badge active">approved<\/span>/);
     },
   );
 

@@ -167,8 +167,10 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
 
   it('failed carries Meta’s error; a later sent changes nothing; a later delivered clears it', async () => {
     const msgid = await insertOutbound(server.databaseUrl, whatsapp.channelId);
-    const error = { code: 131026, title: 'Message undeliverable' };
-    await post([{ id: msgid, status: 'failed', at: 5, errors: [error] }]);
+    const metaError = { code: 131026, title: 'Message undeliverable' };
+    // Undeliverable is about the recipient: sending it again cannot help.
+    const error = { ...metaError, retryable: false };
+    await post([{ id: msgid, status: 'failed', at: 5, errors: [metaError] }]);
     await expect
       .poll(() => statusOf(msgid), { timeout: 10_000, interval: 50 })
       .toEqual({ msgid, status: 'failed', direction: 'outbound', type: 'template', error });

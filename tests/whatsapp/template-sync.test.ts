@@ -75,11 +75,13 @@ describe('template sync', () => {
     expect(pages.map((page) => page.query.after === undefined)).toEqual([true, false, false]);
     expect(pages.every((page) => page.authorization === `Bearer ${account.accessToken}`)).toBe(true);
     const rows = await stored();
-    // PAUSED and DISABLED are not listed at all.
+    // Every review state is stored; chat/templates/list lists the approved ones unless asked for others.
     expect(summary(rows)).toEqual([
-      'appeal/en_US:pending',
+      'appeal/en_US:in_appeal',
+      'disabled_one/en_US:disabled',
       'order_update/en_US:approved',
       'order_update/es_ES:approved',
+      'paused_one/en_US:paused',
       'promo/en_US:pending',
       'rejected_one/en_US:rejected',
       'welcome/en_US:approved',
@@ -115,14 +117,16 @@ describe('template sync', () => {
     expect(reply).toEqual({
       success: true,
       message: 'Templates synced from WhatsApp',
-      data: { synced: 4, approved: 3 },
+      data: { synced: 6, approved: 3 },
     });
     expect(listingRuns()).toBe(runs + 1);
     const after = await stored();
     expect(summary(after)).toEqual([
       'appeal/en_US:rejected',
       'order_update/en_US:approved',
+      'order_update/es_ES:paused',
       'promo/en_US:approved',
+      'rejected_one/en_US:disabled',
       'shipping/en_US:approved',
     ]);
     expect(after.find((row) => row.name === 'shipping')).toMatchObject({ variable_count: 3 });
@@ -224,7 +228,7 @@ describe('template sync', () => {
       const env = { DATABASE_URL: server.databaseUrl, SECRETS_KEY, WHATSAPP_GRAPH_URL: graph.url };
       const synced = await runCli(['templates', 'sync', '--channel', wa.waChannelId], env);
       expect(synced.code, synced.stderr).toBe(0);
-      expect(JSON.parse(synced.stdout)).toEqual({ channelId: wa.waChannelId, synced: 6, approved: 3 });
+      expect(JSON.parse(synced.stdout)).toEqual({ channelId: wa.waChannelId, synced: 8, approved: 3 });
       const sandbox = await runCli(['templates', 'sync', '--channel', wa.sandboxChannelId], env);
       expect(sandbox.code).toBe(1);
       expect(sandbox.stderr).toContain(

@@ -89,6 +89,9 @@ const CASES: Record<EndpointKeys<typeof contract.workspace>, EndpointCase> = {
     call: (c, p) => c.workspace.chat.templates.send(p as { to: string; templateName: string }),
     params: () => ({ to: '+1 555 000 0001', templateName: 'order_update', variables: 'Ada,A-1001' }),
   },
+  'chat.templates.manage': {
+    skip: 'not repeatable (a create takes a new name, an update an edit budget): templates-manage covers it',
+  },
   'chat.templates.sync': { rateClass: 'api_write', call: (c, p) => c.workspace.chat.templates.sync(p) },
   'chat.message.status': {
     rateClass: 'api_read',

@@ -15,6 +15,11 @@ describe('workspace chat/templates/list', () => {
           status: 'approved',
           body: 'Hi {{1}}, order {{2}} shipped',
           variableCount: 2,
+          header: null,
+          footer: null,
+          buttons: [],
+          rejectedReason: null,
+          quality: 'unknown',
         },
       ],
       total: 1,
@@ -38,5 +43,19 @@ describe('workspace chat/templates/list', () => {
       'follow_up/en_US/approved',
     ]);
     expect(reply.total).toBe(3);
+    const rejected = await server
+      .client(acme.ownerKey)
+      .workspace.chat.templates.list({ channelId: acme.secondChannelId, status: 'rejected' });
+    expect(rejected.data.map((t) => t.name)).toEqual(['zeta']);
+    const all = await server
+      .client(acme.ownerKey)
+      .workspace.chat.templates.list({ channelId: acme.secondChannelId, status: 'all' });
+    expect(all.data.map((t) => `${t.name}/${t.status}`)).toEqual([
+      'alert/approved',
+      'beta/pending',
+      'follow_up/approved',
+      'follow_up/approved',
+      'zeta/rejected',
+    ]);
   });
 });

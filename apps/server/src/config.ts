@@ -128,6 +128,8 @@ const envSchema = z.object({
   /** Sandbox messaging provider: how long after a send it reports the message `sent`, then `delivered`. */
   SANDBOX_SENT_AFTER_MS: integer(0, 600_000).default(1000),
   SANDBOX_DELIVERED_AFTER_MS: integer(0, 600_000).default(3000),
+  /** Sandbox: how long after a template is created or edited its review comes back (chat/templates/manage). */
+  SANDBOX_TEMPLATE_REVIEW_MS: integer(0, 600_000).default(2000),
   /**
    * Encrypts channel secrets at rest (AES-256-GCM): 32 random bytes in base64 (`openssl rand -base64 32`). Required
    * once a channel uses the WhatsApp Cloud API; every instance needs the same value.

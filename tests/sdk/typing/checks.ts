@@ -176,6 +176,10 @@ export function events(rawBody: Buffer, headers: Record<string, string | string[
       return event.data.previousStatus;
     case 'broadcast.completed':
       return String(event.data.broadcast.counts.recipients);
+    case 'template.updated':
+      return event.data.changes.status?.current ?? event.data.template.quality;
+    case 'channel.updated':
+      return event.data.channel.messagingLimit ?? event.data.channel.quality;
   }
 }
 

@@ -18,6 +18,7 @@ import { rekeyWhatsAppSecrets } from '../modules/whatsapp/index.js';
 import { seed } from '../wiring.js';
 import { CliError, runCommand } from './context.js';
 import { addSandboxCommands } from './sandbox-commands.js';
+import { addSandboxHealthCommands } from './sandbox-health-commands.js';
 import { addWhatsAppCommands } from './whatsapp-commands.js';
 
 async function findUser(em: EntityManager, email: string, platform?: string): Promise<User> {
@@ -190,6 +191,7 @@ export function buildCli(): Command {
   addUserCommands(program);
   addWhatsAppCommands(program);
   addSandboxCommands(program);
+  addSandboxHealthCommands(program);
   addSecretsCommands(program);
   return program;
 }

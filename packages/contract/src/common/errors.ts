@@ -18,6 +18,13 @@ export const ERROR_CODE_STATUS = {
   contact_blocked: 400,
   // chat/message/cancel of a message that is not (or no longer) scheduled.
   message_not_scheduled: 400,
+  // chat/templates/manage: the name exists in that language; the template's state or Meta's edit budget forbids the
+  // edit; a broadcast or scheduled message still needs it. Broadcasts and scheduled sends need an approved template.
+  template_exists: 400,
+  template_not_editable: 400,
+  template_edit_limit: 400,
+  template_in_use: 400,
+  template_not_approved: 400,
   // webhooks/manage: the platform already has an endpoint at this URL.
   duplicate_url: 400,
   unauthorized: 401,

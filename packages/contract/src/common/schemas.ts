@@ -106,4 +106,5 @@ export const MULTI_LINE_PARAMS: ReadonlySet<string> = new Set([
   'text',
   'caption',
   'interactive',
+  'body',
 ]);

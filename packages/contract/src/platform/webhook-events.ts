@@ -11,6 +11,8 @@ import {
   messageErrorField,
   messageReasonField,
 } from '../workspace/messages.js';
+import { channelSchema } from '../workspace/channels.js';
+import { templateSchema } from '../workspace/templates.js';
 import { interactiveReplySchema, locationSchema, reactionSchema } from '../workspace/interactive.js';
 import { ticketSchema } from './tickets.js';
 
@@ -51,6 +53,21 @@ function webhookEvents<E extends Record<string, WebhookEventDefinition<z.AnyZodO
 }
 
 const EXAMPLE_TIME = '2026-01-31T09:30:00.000Z';
+
+const TEMPLATE_EXAMPLE = {
+  id: '3b5d7f9a-1c2e-4a6b-8d0f-2e4a6c8e0b13',
+  name: 'order_update',
+  category: 'UTILITY',
+  language: 'en_US',
+  status: 'paused',
+  body: 'Hi {{1}}, your order {{2}} has shipped.',
+  variableCount: 2,
+  header: null,
+  footer: null,
+  buttons: [],
+  rejectedReason: null,
+  quality: 'red',
+} satisfies z.input<typeof templateSchema>;
 
 /** One field's change in an event: its value before and after. */
 const change = <T extends z.ZodTypeAny>(value: T) => z.object({ previous: value, current: value });
@@ -299,6 +316,75 @@ export const WEBHOOK_EVENTS = webhookEvents({
           createdAt: '2026-01-31T09:29:58.000Z',
           startedAt: '2026-01-31T09:29:58.000Z',
           completedAt: EXAMPLE_TIME,
+        },
+      },
+    },
+  },
+  'template.updated': {
+    summary: 'Meta changed a template: review status, quality or category',
+    description:
+      'Sent when Meta reports a template’s review result (approved, rejected with `reason`), pauses or disables it, ' +
+      'rates its quality or moves it to another category (its `message_template_status_update`, ' +
+      '`message_template_quality_update` and `template_category_update` webhooks; a sandbox channel’s review and ' +
+      '`pnpm cli sandbox template-status`). `data.changes` holds each field that changed, before and after; ' +
+      '`data.template` is the template as chat/templates/list shows it now.',
+    data: z.object({
+      channelId: idSchema,
+      template: templateSchema,
+      changes: z
+        .object({
+          status: change(z.string()).optional(),
+          quality: change(z.string()).optional(),
+          category: change(z.string()).optional(),
+        })
+        .describe('The fields that changed: `status`, `quality`, `category`, each `{previous, current}`'),
+      reason: z.string().nullable().describe('Meta’s reason (a rejection’s or a pause’s), when it gave one'),
+    }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        channelId: EXAMPLE_IDS.channelId,
+        template: TEMPLATE_EXAMPLE,
+        changes: {
+          status: { previous: 'approved', current: 'paused' },
+          quality: { previous: 'yellow', current: 'red' },
+        },
+        reason: 'Paused for low quality',
+      },
+    },
+  },
+  'channel.updated': {
+    summary: 'Meta changed a number’s quality rating or messaging tier',
+    description:
+      'Sent when Meta’s `phone_number_quality_update` webhook moves the channel’s messaging tier (`messagingLimit`) ' +
+      'or, read from Graph then, its `quality` rating (and by `pnpm cli sandbox quality`). `data.changes` holds each ' +
+      'field that changed, before and after; `data.channel` is the channel as channels/list shows it now.',
+    data: z.object({
+      channelId: idSchema,
+      channel: channelSchema,
+      changes: z
+        .object({
+          quality: change(z.string()).optional(),
+          messagingLimit: change(z.string().nullable()).optional(),
+        })
+        .describe('The fields that changed: `quality`, `messagingLimit`, each `{previous, current}`'),
+    }),
+    example: {
+      timestamp: EXAMPLE_TIME,
+      data: {
+        channelId: EXAMPLE_IDS.channelId,
+        channel: {
+          id: EXAMPLE_IDS.channelId,
+          name: 'Support',
+          phone: '15550001111',
+          status: 'active',
+          quality: 'yellow',
+          messagingLimit: 'TIER_1K',
+          createdAt: '2026-01-02T10:00:00.000Z',
+        },
+        changes: {
+          quality: { previous: 'green', current: 'yellow' },
+          messagingLimit: { previous: 'TIER_10K', current: 'TIER_1K' },
         },
       },
     },

@@ -15,6 +15,7 @@ import {
   type FieldProblem,
 } from '../common/index.js';
 import { placeholderText } from './automations.js';
+import { templateSendButtonsParam, templateSendHeaderParam } from './template-parts.js';
 
 export const BROADCAST_STATUSES = ['scheduled', 'preparing', 'sending', 'completed', 'cancelled'] as const;
 export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
@@ -186,6 +187,15 @@ export const broadcastCreateParams = named(
           'The template’s variables in order, as many as it has (none: leave out); each may hold the placeholders ' +
             '`contact.name`, `contact.phone` and `contact.customFields.<name>` in double braces, filled per recipient',
         ),
+      header: templateSendHeaderParam
+        .optional()
+        .describe(
+          'The template’s header value, as chat/templates/send takes it (`{mediaUrl}` or `{text}`); `text` may hold ' +
+            'the same placeholders as `variables`',
+        ),
+      buttons: templateSendButtonsParam
+        .optional()
+        .describe('The template’s button values by `index`, as chat/templates/send takes them; placeholders work'),
       audience: broadcastAudienceParam,
       scheduledAt: isoTimeParam()
         .optional()
@@ -296,7 +306,7 @@ export const broadcastsContract = {
     access: { scope: 'workspace' },
     // `create` messages every customer of the audience (no taking it back), `cancel` stops one.
     effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-    errors: ['no_channel', 'broadcast_not_found'],
+    errors: ['no_channel', 'broadcast_not_found', 'template_not_approved'],
     // Scalars only (a GET's query string carries objects as JSON text, which examples do not show well).
     example: { channelId: EXAMPLE_IDS.channelId, action: 'cancel', broadcastId: EXAMPLE_IDS.broadcastId },
     failureExamples: {

@@ -12,3 +12,4 @@ export * from './interactive.js';
 export * from './notes.js';
 export * from './sandbox.js';
 export * from './templates.js';
+export * from './template-parts.js';

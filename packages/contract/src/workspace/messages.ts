@@ -92,9 +92,29 @@ export const messageErrorSchema = named(
   z.object({
     code: z.number().int(),
     title: z.string(),
+    retryable: z
+      .boolean()
+      .describe(
+        'Whether sending the same message again later may succeed: true for Meta’s throughput and pair rate limits ' +
+          '(130429, 131056) and its transient service errors; false for the recipient, the window, the template ' +
+          'and its parameters (131026, 131047, 132000, 132001, 132012, 132015, …)',
+      ),
   }),
 );
 export type MessageError = z.infer<typeof messageErrorSchema>;
+
+/**
+ * Meta's error codes a later send of the same message may get past: rate limits (130429 throughput, 131056 pair
+ * rate) and transient service errors (1, 2, 131000, 131016, 133004). Everything else is about the message itself.
+ */
+const RETRYABLE_ERROR_CODES: ReadonlySet<number> = new Set([1, 2, 130429, 131000, 131016, 131056, 133004]);
+
+/** A provider's failure as the API shows it: code, title and whether retrying may help. */
+export const messageError = (code: number, title: string): MessageError => ({
+  code,
+  title,
+  retryable: RETRYABLE_ERROR_CODES.has(code),
+});
 /** A message's `error`, wherever it appears (status lookups, status events). */
 export const messageErrorField = messageErrorSchema.optional().describe('Present only when `status` is `failed`.');
 /** A message's `reason`, wherever it appears (status lookups, the history, status events). */
@@ -485,7 +505,7 @@ export const messagesContract = {
           channelId: EXAMPLE_IDS.channelId,
           to: '15550000001',
           type: 'reaction',
-          reaction: { msgid: DEMO_QUESTION, emoji: '👍' },
+          reaction: { msgid: EXAMPLE_IDS.customerMsgid, emoji: '👍' },
         },
       },
       location: {

@@ -9,10 +9,35 @@ import {
   okEnvelope,
   phoneParam,
   timestampSchema,
+  uuidParam,
+  withFieldRules,
+  type FieldProblem,
 } from '../common/index.js';
+import { QUALITY_RATINGS } from './channels.js';
 import { scheduledAtParam } from './messages.js';
+import {
+  templateBodyInput,
+  templateButtonInput,
+  templateButtonSchema,
+  templateDraftProblems,
+  templateHeaderInput,
+  templateHeaderSchema,
+  templateSendButtonsParam,
+  templateSendHeaderParam,
+  TEMPLATE_FOOTER_MAX,
+} from './template-parts.js';
 
-export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
+/** Meta's review states: only `approved` templates can be sent. */
+export const TEMPLATE_STATUSES = [
+  'approved',
+  'pending',
+  'rejected',
+  'paused',
+  'disabled',
+  'in_appeal',
+  'pending_deletion',
+] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 
@@ -26,6 +51,15 @@ export const templateSchema = named(
     status: z.enum(TEMPLATE_STATUSES),
     body: z.string().describe('Text with {{1}}, {{2}}, … placeholders'),
     variableCount: z.number().int().describe('How many values `variables` must carry when sending'),
+    header: templateHeaderSchema
+      .nullable()
+      .describe('A text header (with at most one variable) or a media/location header, filled per send; or none'),
+    footer: z.string().nullable(),
+    buttons: z
+      .array(templateButtonSchema)
+      .describe('In order: a send’s `buttons[].index` counts from 0 here (url and copy_code take a value)'),
+    rejectedReason: z.string().nullable().describe('Meta’s reason, for a `rejected` template; else null'),
+    quality: z.enum(QUALITY_RATINGS).describe('Meta’s quality rating: how recipients react to it'),
   }),
 );
 export type Template = z.infer<typeof templateSchema>;
@@ -65,6 +99,18 @@ export const templateSendParams = z.object({
     .max(20, 'must be a language code like en_US')
     .optional()
     .describe('Template language; required only when the template exists in several languages'),
+  header: templateSendHeaderParam
+    .optional()
+    .describe(
+      'The template’s header value, when it needs one: `{mediaUrl}` for an image, video or document header (of ' +
+        'that type), `{text}` for a text header with a variable',
+    ),
+  buttons: templateSendButtonsParam
+    .optional()
+    .describe(
+      'Values of the template’s buttons by `index`: a URL button with a variable needs its value (the URL’s end), a ' +
+        'copy-code button its code; a quick reply may carry a payload',
+    ),
   scheduledAt: scheduledAtParam
     .optional()
     .describe(
@@ -94,9 +140,7 @@ export const templateSyncResult = named(
     synced: z
       .number()
       .int()
-      .describe(
-        'Templates pulled from the provider and stored: approved, pending and rejected (0 for a sandbox channel)',
-      ),
+      .describe('Templates pulled from the provider and stored, in every review state (0 for a sandbox channel)'),
     approved: z.number().int().describe('Approved templates of the channel now: what chat/templates/list lists'),
   }),
 );
@@ -104,18 +148,237 @@ export const templateSyncResult = named(
 /** A messaging provider's refusals (WhatsApp Cloud API): any endpoint that calls the provider can answer them. */
 const PROVIDER_ERRORS = ['provider_rejected', 'provider_unauthorized', 'provider_unavailable'] as const;
 
+export const templatesListParams = z.object({
+  ...channelScoped,
+  status: z
+    .enum([...TEMPLATE_STATUSES, 'all'])
+    .default('approved')
+    .describe('Only templates in this status (`approved` when left out), or `all`'),
+});
+
+const templateName = z
+  .string({ required_error: 'is required' })
+  .regex(/^[a-z0-9_]{1,512}$/, 'must be 1 to 512 lowercase letters, digits or underscores')
+  .describe('Lowercase letters, digits and `_`; unique per language in the channel');
+const templateIdParam = uuidParam().describe('The template (chat/templates/list with `status: "all"`)');
+const footerParam = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(TEMPLATE_FOOTER_MAX, `must be at most ${TEMPLATE_FOOTER_MAX} characters`)
+  .describe('Plain text, no variables');
+const buttonsParam = z.array(templateButtonInput).describe('Up to 10: ≤ 2 url, ≤ 1 phone_number, ≤ 1 copy_code');
+
+export const templateCreateParams = named(
+  'TemplateCreate',
+  z
+    .object({
+      ...channelScoped,
+      action: z.literal('create'),
+      name: templateName,
+      language: z
+        .string({ required_error: 'is required' })
+        .regex(/^[a-z]{2,3}(_[A-Za-z]{2,4})?$/, 'must be a language code like en_US'),
+      category: z.enum(TEMPLATE_CATEGORIES),
+      body: templateBodyInput,
+      header: templateHeaderInput.optional(),
+      footer: footerParam.optional(),
+      buttons: buttonsParam.optional(),
+    })
+    .strict(),
+);
+export const templateUpdateParams = named(
+  'TemplateUpdate',
+  z
+    .object({
+      ...channelScoped,
+      action: z.literal('update'),
+      templateId: templateIdParam,
+      category: z.enum(TEMPLATE_CATEGORIES).optional(),
+      body: templateBodyInput.optional(),
+      // A plain union with null (not `.nullable()` on the discriminated union), which OpenAPI 3.1 can write as types.
+      header: z
+        .union([...templateHeaderInput.options, z.null()])
+        .optional()
+        .describe('The new header; null removes it'),
+      footer: footerParam.nullable().optional().describe('null removes the footer'),
+      buttons: buttonsParam.optional().describe('Replaces every button; [] removes them'),
+    })
+    .strict(),
+);
+export const templateDeleteParams = named(
+  'TemplateDelete',
+  z
+    .object({
+      ...channelScoped,
+      action: z.literal('delete'),
+      templateId: templateIdParam.optional().describe('This language of a template'),
+      name: templateName.optional().describe('Every language of the template'),
+    })
+    .strict(),
+);
+const templateManageVariants = z.discriminatedUnion('action', [
+  templateCreateParams,
+  templateUpdateParams,
+  templateDeleteParams,
+]);
+export type TemplateManageParams = z.input<typeof templateManageVariants>;
+export type TemplateManageValues = z.output<typeof templateManageVariants>;
+
+function templateManageProblems(values: unknown): FieldProblem[] {
+  const parsed = templateManageVariants.safeParse(values);
+  if (!parsed.success) {
+    return parsed.error.issues.flatMap((issue) =>
+      issue.code === z.ZodIssueCode.unrecognized_keys
+        ? issue.keys.map((key) => ({
+            field: key,
+            problem: `is not a parameter of action "${(values as { action: string }).action}"`,
+          }))
+        : [{ field: issue.path.join('.'), problem: issue.message }],
+    );
+  }
+  const manage = parsed.data;
+  if (manage.action === 'delete') {
+    if ((manage.templateId === undefined) === (manage.name === undefined))
+      return [
+        { field: 'templateId', problem: 'give exactly one of templateId (one language) or name (every language)' },
+      ];
+    return [];
+  }
+  return templateDraftProblems(manage);
+}
+
+/** The variants' fields side by side, each optional, checked by the variant its `action` picks (as broadcasts). */
+export const templateManageParams = withFieldRules<TemplateManageParams>()(
+  z.object({
+    ...channelScoped,
+    action: z.enum(['create', 'update', 'delete']).describe('`create`, `update` or `delete` a template at Meta'),
+    ...templateCreateParams.omit({ channelId: true, action: true }).partial().shape,
+    ...templateUpdateParams.omit({ channelId: true, action: true }).partial().shape,
+    name: templateName.optional().describe('`create`: the new name; `delete`: remove every language of it'),
+  }),
+  {
+    sets: [
+      ['action', 'name', 'language', 'category', 'body'],
+      ['action', 'templateId'],
+      ['action', 'name'],
+    ],
+    check: templateManageProblems,
+    resolve: (values): TemplateManageValues => templateManageVariants.parse(values),
+  },
+);
+
+export const templateDeletionSchema = named(
+  'TemplateDeletion',
+  z.object({
+    name: z.string(),
+    deleted: z.array(z.object({ id: idSchema, language: z.string() })).describe('The languages removed'),
+    reusableAfter: timestampSchema.describe('Meta refuses the name for a new template until then (30 days)'),
+  }),
+);
+export type TemplateDeletion = z.infer<typeof templateDeletionSchema>;
+
 export const templatesContract = {
   list: endpoint({
     operation: 'workspace.chat.templates.list',
     path: '/api/workspace/v1/chat/templates/list',
-    summary: 'List approved templates of a channel',
-    description: 'Only `approved` templates, ordered by name then language.',
-    params: z.object({ ...channelScoped }),
+    summary: 'List templates of a channel',
+    description:
+      'The channel’s `approved` templates (what can be sent), ordered by name then language; `status` lists those ' +
+      'in another review state (`pending`, `rejected`, `paused`, …) or `all`. Each carries its header, footer and ' +
+      'buttons, Meta’s quality rating and, when rejected, Meta’s reason.',
+    params: templatesListParams,
     response: listEnvelope(templateSchema),
     rateClass: 'api_read',
     access: { scope: 'workspace' },
     errors: ['no_channel'],
     example: { channelId: EXAMPLE_IDS.channelId },
+  }),
+  manage: endpoint({
+    operation: 'workspace.chat.templates.manage',
+    path: '/api/workspace/v1/chat/templates/manage',
+    summary: 'Create, edit or delete a template at Meta',
+    description: [
+      '`create` submits a template for Meta’s review (`POST /{WABA_ID}/message_templates`) and replies it, usually ' +
+        '`pending` (Meta may approve a UTILITY template at once; `template.updated` reports the review). Every ' +
+        'local rule is a 400 naming its path before Meta is asked: name, body ≤ 1024 with variables {{1}}, {{2}}, … ' +
+        'in order (none at the very start or end) and one `body.examples` value each, header text ≤ 60 with at most ' +
+        'one variable, footer ≤ 60 without, ≤ 10 buttons (≤ 2 url, ≤ 1 phone_number, ≤ 1 copy_code, text ≤ 25, ' +
+        'quick replies grouped), a URL’s one variable only at its end with an example. A media header’s sample must ' +
+        'be uploaded to Meta with the channel’s Meta app id: until the channel has one, 400 naming `header`. The ' +
+        'same name and language existing: 400 `template_exists`; Meta’s own refusal: 400 `provider_rejected` with ' +
+        'Meta’s message. Message: `Template submitted for review` (`Template approved` when approved at once).',
+      '`update` changes the parts given (name and language never change), only while `approved`, `rejected` or ' +
+        '`paused` (else 400 `template_not_editable`); an approved template at most once a day and 10 times in 30 ' +
+        'days (400 `template_edit_limit` says when the next edit is allowed). Message: `Template submitted for ' +
+        'review`.',
+      '`delete` removes one language (`templateId`) or every language (`name`) at Meta and here; 400 ' +
+        '`template_in_use` while a scheduled or sending broadcast or a scheduled message uses it. Meta refuses the ' +
+        'name for 30 days after (`reusableAfter`). Message: `Template deleted`.',
+      'Sandbox channels review locally: a created or edited template becomes `approved` after ' +
+        'SANDBOX_TEMPLATE_REVIEW_MS, or `rejected` when its name starts with `reject_`.',
+    ].join('\n\n'),
+    params: templateManageParams,
+    response: okEnvelope(
+      named(
+        'TemplateManageResult',
+        z.union([templateSchema, templateDeletionSchema]).describe('The template (create, update) or the deletion'),
+      ),
+    ),
+    rateClass: 'api_write',
+    access: { scope: 'workspace' },
+    // Submits to Meta (outside) and may delete a template no one can recreate under that name for 30 days.
+    effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+    errors: [
+      'no_channel',
+      'template_not_found',
+      'template_exists',
+      'template_not_editable',
+      'template_edit_limit',
+      'template_in_use',
+      ...PROVIDER_ERRORS,
+    ],
+    example: {
+      channelId: EXAMPLE_IDS.channelId,
+      action: 'create',
+      name: 'order_shipped',
+      language: 'en_US',
+      category: 'UTILITY',
+      body: { text: 'Hi {{1}}, order {{2}} has shipped.', examples: ['Ada', 'A-1001'] },
+      footer: 'Reply STOP to opt out',
+      buttons: [
+        { type: 'url', text: 'Track', url: 'https://example.com/t/{{1}}', example: 'https://example.com/t/A-1001' },
+      ],
+    },
+    failureExamples: {
+      bodyExamples: {
+        summary: 'A variable without its sample value',
+        status: 400,
+        error: 'invalid_request',
+        message: 'body.examples: must list 2 sample values, one per variable',
+        request: {
+          channelId: EXAMPLE_IDS.channelId,
+          action: 'create',
+          name: 'order_shipped',
+          language: 'en_US',
+          category: 'UTILITY',
+          body: { text: 'Hi {{1}}, order {{2}} has shipped.', examples: ['Ada'] },
+        },
+      },
+      templateExists: {
+        summary: 'The name exists in that language',
+        status: 400,
+        error: 'template_exists',
+        message: 'Template "order_update" exists in en_US already: update it, or choose another name.',
+        request: {
+          channelId: EXAMPLE_IDS.channelId,
+          action: 'create',
+          name: 'order_update',
+          language: 'en_US',
+          category: 'UTILITY',
+          body: { text: 'Hi {{1}}, order {{2}} has shipped.', examples: ['Ada', 'A-1001'] },
+        },
+      },
+    },
   }),
   send: endpoint({
     operation: 'workspace.chat.templates.send',
@@ -140,6 +403,7 @@ export const templatesContract = {
     errors: [
       'no_channel',
       'template_not_found',
+      'template_not_approved',
       'contact_unsubscribed',
       'contact_blocked',
       'service_unavailable',
@@ -167,8 +431,9 @@ export const templatesContract = {
     description:
       'Pulls the channel’s templates from its messaging provider now and replaces the channel’s templates with them ' +
       '(they are also pulled when the channel is connected, on a schedule, and when Meta reports a review result). ' +
-      'WhatsApp Cloud API: every template of the business account; `APPROVED` → `approved`, `PENDING`/`IN_APPEAL` → ' +
-      '`pending`, `REJECTED` → `rejected`; paused, disabled and removed templates stop being listed. Message: ' +
+      'WhatsApp Cloud API: every template of the business account with its header, footer, buttons, quality and ' +
+      'rejection reason; Meta’s statuses map to ours (`APPROVED` → `approved`, `PAUSED` → `paused`, `IN_APPEAL` → ' +
+      '`in_appeal`, …); templates removed at Meta are removed here. Message: ' +
       '`Templates synced from WhatsApp`. A sandbox channel has nothing to pull (its templates come from the seed ' +
       'file): `synced` is 0, `approved` counts its approved templates, message `Sandbox channel: templates come from ' +
       'the seed file; nothing to sync`. Meta’s refusals map as in chat/templates/send.',

@@ -4,7 +4,7 @@ import type { FieldIssue } from '../../kit/errors.js';
 import { templateSendIssues } from '../automations/index.js';
 import { Contact } from '../contacts/index.js';
 import { Label } from '../labels/index.js';
-import { Template } from '../templates/index.js';
+import { assertTemplateApproved, Template, templateSendParts } from '../templates/index.js';
 import { Broadcast } from './broadcast.entity.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -58,6 +58,7 @@ export async function createIssues(
   values: BroadcastCreateValues,
   limits: { channelRate: number; now: Date },
 ): Promise<FieldIssue[]> {
+  await assertTemplateApproved(tx, channelId, values.templateName, values.language);
   const sameName = await tx.count(Broadcast, { channel: channelId, name: values.name });
   return [
     ...(sameName ? [{ field: 'name', problem: `a broadcast named "${values.name}" exists in this channel` }] : []),
@@ -67,8 +68,11 @@ export async function createIssues(
   ];
 }
 
-/** The language of the approved template createIssues accepted (its only one, or the one asked for). */
-export async function templateLanguage(tx: EntityManager, channelId: string, values: BroadcastCreateValues) {
+/**
+ * The approved template createIssues accepted (its only language, or the one asked for): its language, and the
+ * broadcast's header and button values checked against it (placeholders are filled per recipient at the start).
+ */
+export async function broadcastTemplate(tx: EntityManager, channelId: string, values: BroadcastCreateValues) {
   const template = await tx.findOneOrFail(
     Template,
     {
@@ -77,7 +81,8 @@ export async function templateLanguage(tx: EntityManager, channelId: string, val
       status: 'approved',
       ...(values.language === undefined ? {} : { language: values.language }),
     },
-    { fields: ['language'] },
+    { fields: ['language', 'header', 'buttons'] },
   );
-  return template.language;
+  const { parts, problems } = templateSendParts({ header: template.header ?? null, buttons: template.buttons }, values);
+  return { language: template.language, parts, problems };
 }

@@ -1,13 +1,30 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUTOMATION_PLACEHOLDER } from '@switchboard/contract';
 import { fillPlaceholders } from '../automations/index.js';
-import { queueBulkSends } from '../messages/index.js';
+import { queueBulkSends, type OutboundTemplateParts } from '../messages/index.js';
 import type { Broadcast } from './broadcast.entity.js';
 
 type CustomFieldValue = string | number | boolean | null;
 
-/** Whether any variable holds a placeholder, so each recipient's values differ. */
-const personal = (variables: readonly string[]) => variables.some((text) => text.search(AUTOMATION_PLACEHOLDER) >= 0);
+/** The texts of a broadcast that may hold placeholders: its variables, a text header's value, its buttons' values. */
+const textsOf = (broadcast: Broadcast) => [
+  ...broadcast.variables,
+  ...(broadcast.templateParts?.header?.format === 'text' ? [broadcast.templateParts.header.text] : []),
+  ...(broadcast.templateParts?.buttons ?? []).map((button) => button.value),
+];
+
+/** Whether any text holds a placeholder, so each recipient's values differ. */
+const personal = (broadcast: Broadcast) => textsOf(broadcast).some((text) => text.search(AUTOMATION_PLACEHOLDER) >= 0);
+
+/** The header and button values with one recipient's placeholders filled. */
+function filledParts(parts: OutboundTemplateParts | null | undefined, fill: (text: string) => string) {
+  if (!parts) return null;
+  const { header, buttons } = parts;
+  return {
+    ...(header ? { header: header.format === 'text' ? { ...header, text: fill(header.text) } : header } : {}),
+    ...(buttons ? { buttons: buttons.map((button) => ({ ...button, value: fill(button.value) })) } : {}),
+  };
+}
 
 /** The queued recipients, in send order (by phone). */
 const QUEUED = `from broadcast_recipients r where r.broadcast_id = ? and r.status = 'queued'`;
@@ -20,10 +37,10 @@ const QUEUED = `from broadcast_recipients r where r.broadcast_id = ? and r.statu
  */
 async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast) {
   const position = 'row_number() over (order by r.phone) as position';
-  if (!personal(broadcast.variables))
+  if (!personal(broadcast))
     return {
-      sql: `select r.contact_id, r.phone, ?::jsonb as variables, ${position} ${QUEUED}`,
-      params: [JSON.stringify(broadcast.variables), broadcast.id],
+      sql: `select r.contact_id, r.phone, ?::jsonb as variables, ?::jsonb as template_parts, ${position} ${QUEUED}`,
+      params: [JSON.stringify(broadcast.variables), JSON.stringify(broadcast.templateParts ?? null), broadcast.id],
     };
   const contacts = await tx.execute<
     { contactId: string; phone: string; name: string; customFields: Record<string, CustomFieldValue> }[]
@@ -38,13 +55,15 @@ async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast) 
     contact_id: contact.contactId,
     phone: contact.phone,
     variables: broadcast.variables.map((text) => fillPlaceholders(text, contact)),
+    template_parts: filledParts(broadcast.templateParts, (text) => fillPlaceholders(text, contact)),
     position: index + 1,
   }));
   // The rows themselves, not joined back to the recipients: a set-returning function's row count is unknown to the
   // planner, which could otherwise rescan it once per recipient.
   return {
-    sql: `select v.contact_id, v.phone, v.variables, v.position
-            from jsonb_to_recordset(?::jsonb) as v(contact_id uuid, phone text, variables jsonb, position bigint)`,
+    sql: `select v.contact_id, v.phone, v.variables, v.template_parts, v.position
+            from jsonb_to_recordset(?::jsonb)
+              as v(contact_id uuid, phone text, variables jsonb, template_parts jsonb, position bigint)`,
     params: [JSON.stringify(filled)],
   };
 }

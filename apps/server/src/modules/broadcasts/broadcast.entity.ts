@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { BROADCAST_STATUSES, type BroadcastAudience } from '@switchboard/contract';
 import { createdAtColumn, timeOrderedUuidPrimaryKey, updatedAtColumn } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
+import type { OutboundTemplateParts } from '../messages/index.js';
 
 /**
  * A broadcast: a template sent to an audience of the channel's contacts, with its recipients' counts kept on the row
@@ -20,6 +21,8 @@ const BroadcastSchema = defineEntity({
     language: p.string().length(20),
     /** As given, placeholders unfilled: each recipient's values are filled when its send is queued. */
     variables: p.json<string[]>(),
+    /** The template's header and button values as given (placeholders unfilled), checked against the template. */
+    templateParts: p.json<OutboundTemplateParts>().nullable(),
     audience: p.json<BroadcastAudience>(),
     status: p.enum(BROADCAST_STATUSES),
     scheduledAt: p.datetime().nullable(),

@@ -3,7 +3,7 @@ import { broadcastCreateParams, type BroadcastCreateValues } from '@switchboard/
 import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/index.js';
-import { createIssues, templateLanguage } from './broadcast-checks.js';
+import { broadcastTemplate, createIssues } from './broadcast-checks.js';
 import { resolveAudience } from './broadcast-audience.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
 import { Broadcast } from './broadcast.entity.js';
@@ -47,7 +47,7 @@ export const broadcastsSeed = seedSection({
       channel,
       name: item.name,
       templateName: item.templateName,
-      language: await templateLanguage(ctx.em, channel.id, values),
+      language: (await broadcastTemplate(ctx.em, channel.id, values)).language,
       variables: item.variables ?? [],
       audience: item.audience,
       status: item.status,

@@ -14,7 +14,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
-import { createIssues, templateLanguage } from './broadcast-checks.js';
+import { createIssues, broadcastTemplate } from './broadcast-checks.js';
 import { CANCEL_SENDS_QUEUE, queuePreparation } from './broadcast-lifecycle.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
 import { Broadcast } from './broadcast.entity.js';
@@ -62,12 +62,15 @@ export async function createBroadcast(
     return await ctx.em.transactional(async (tx) => {
       const issues = await createIssues(tx, channel.id, values, { channelRate: deps.channelRate, now: new Date() });
       if (issues.length) throw new ValidationError(issues);
+      const template = await broadcastTemplate(tx, channel.id, values);
+      if (template.problems.length) throw new ValidationError(template.problems);
       const broadcast = tx.create(Broadcast, {
         channel: channel.id,
         name: values.name,
         templateName: values.templateName,
-        language: await templateLanguage(tx, channel.id, values),
+        language: template.language,
         variables: values.variables ?? [],
+        templateParts: Object.keys(template.parts).length > 0 ? template.parts : null,
         audience: values.audience,
         status: values.scheduledAt === undefined ? 'preparing' : 'scheduled',
         scheduledAt: values.scheduledAt === undefined ? null : new Date(values.scheduledAt),

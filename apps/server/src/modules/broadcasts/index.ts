@@ -9,6 +9,7 @@ import { broadcastStopsService, cancelSendsTask, prepareTask } from './broadcast
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastsRouter } from './broadcast.router.js';
 import { broadcastsSeed } from './broadcast.seed.js';
+import { templateUsesService } from './broadcast-template-uses.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -26,7 +27,7 @@ export const broadcastsModule = defineModule({
     ),
   ],
   seed: [broadcastsSeed],
-  services: [broadcastSchedulerService, broadcastStopsService],
+  services: [broadcastSchedulerService, broadcastStopsService, templateUsesService],
   jobs: () => ({ targets: [], tasks: [prepareTask, cancelSendsTask] }),
   demo: {
     broadcasts: [

@@ -12,15 +12,22 @@ type ChannelRow = Omit<Channel, 'createdAt'> & { createdAt: Date };
 export async function listChannels(ctx: CallerContext): Promise<Channel[]> {
   const channels = await ctx.em
     .createQueryBuilder(ChannelEntity)
-    .select(['id', 'name', 'phone', 'status', 'createdAt'])
+    .select(['id', 'name', 'phone', 'status', 'quality', 'messagingLimit', 'createdAt'])
     .where({ id: { $in: [...ctx.caller.channelIds] }, platform: ctx.caller.platformId })
     .orderBy({ createdAt: 'asc', id: 'asc' })
     .execute<ChannelRow[]>('all');
-  return channels.map((c) => ({
+  return channels.map(channelView);
+}
+
+/** A channel as channels/list shows it. */
+export function channelView(c: ChannelRow | ChannelEntity): Channel {
+  return {
     id: c.id,
     name: c.name,
     phone: c.phone,
     status: c.status,
+    quality: c.quality,
+    messagingLimit: c.messagingLimit ?? null,
     createdAt: c.createdAt.toISOString(),
-  }));
+  };
 }

@@ -9,6 +9,7 @@ import { channelsSeed } from './channel.seed.js';
 
 export { exampleChannelId } from './channel-example.js';
 export { Channel } from './channel.entity.js';
+export { channelView } from './channel.service.js';
 export { ChannelUser } from './channel-user.entity.js';
 export { assertInChannel, authorizedChannelIds, resolveChannel, type ScopedChannel } from './channel-scope.js';
 export { listChannels } from './channel.service.js';

@@ -20,9 +20,16 @@ export type {
   MediaFile,
   MessagingProvider,
   OutboundSessionMessage,
+  OutboundTemplateButton,
   OutboundTemplateMessage,
   ReadOptions,
+  OutboundTemplateParts,
+  ProviderTemplateRef,
   StatusSink,
+  SubmittedTemplate,
+  TemplateDraft,
+  TemplateDraftButton,
+  TemplateDraftHeader,
   TemplateSyncResult,
 } from './messaging-provider.port.js';
 export { SendNotMadeError } from './messaging-provider.port.js';

@@ -12,6 +12,7 @@ import {
 import { createdAtColumn, timeOrderedUuidPrimaryKey, updatedAtColumn } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
+import type { OutboundTemplateParts } from './messaging-provider.port.js';
 
 const MessageSchema = defineEntity({
   name: 'Message',
@@ -72,6 +73,8 @@ const MessageSchema = defineEntity({
     templateName: p.string().length(200).nullable(),
     language: p.string().length(20).nullable(),
     variables: p.json<string[]>().nullable(),
+    /** A template send's header and button values, checked against the template when queued. */
+    templateParts: p.json<OutboundTemplateParts>().nullable(),
     provider: p.string().length(40).default('sandbox'),
     /** Why the provider reports the message failed; set only while `status` is `failed`. */
     errorCode: p.integer().nullable(),

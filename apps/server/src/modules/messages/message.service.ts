@@ -1,4 +1,5 @@
 import {
+  messageError,
   type MessageCancelResult,
   type MessageMedia,
   type MessageReason,
@@ -54,7 +55,7 @@ export async function findMessageStatus(ctx: CallerContext, msgid: string): Prom
   const message = await findAccessibleMessage(ctx, msgid);
   const { status, errorCode, errorTitle, reason } = message;
   const error =
-    status === 'failed' && typeof errorCode === 'number' ? { error: { code: errorCode, title: errorTitle ?? '' } } : {};
+    status === 'failed' && typeof errorCode === 'number' ? { error: messageError(errorCode, errorTitle ?? '') } : {};
   return {
     msgid: message.msgid,
     status,

@@ -1,10 +1,36 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Interactive, Location, MessageError, PROVIDER_STATUSES, SessionMessageType } from '@switchboard/contract';
+import type {
+  Interactive,
+  Location,
+  MessageError,
+  PROVIDER_STATUSES,
+  SessionMessageType,
+  TemplateButton,
+  TemplateCategory,
+  TemplateMediaFormat,
+  TemplateStatus,
+} from '@switchboard/contract';
 import type { Logger } from '../../logger.js';
 
+/** A template header's value for one send: a media header's file, or a text header's variable. */
+type OutboundTemplateHeader = { format: TemplateMediaFormat; mediaUrl: string } | { format: 'text'; text: string };
+
+/** A template button's value for one send, with the button's kind (which decides Meta's parameter). */
+export interface OutboundTemplateButton {
+  index: number;
+  type: 'url' | 'quick_reply' | 'copy_code';
+  value: string;
+}
+
+/** A send's values for the template's header and buttons, as checked against the template. */
+export interface OutboundTemplateParts {
+  header?: OutboundTemplateHeader;
+  buttons?: OutboundTemplateButton[];
+}
+
 /** What the service hands a provider: one outbound template message, already validated against the template. */
-export interface OutboundTemplateMessage {
+export interface OutboundTemplateMessage extends OutboundTemplateParts {
   channelId: string;
   to: string;
   templateName: string;
@@ -47,7 +73,7 @@ export interface StatusUpdate {
   /** Only a message of this channel is updated (a webhook speaks for the channel it was sent to). */
   channelId?: string;
   /** The provider's reason for a `failed` report. */
-  error?: MessageError;
+  error?: Pick<MessageError, 'code' | 'title'>;
   /** ISO 8601: when the provider says it happened; now when it does not say. */
   timestamp?: string;
 }
@@ -65,6 +91,43 @@ export interface StatusSink {
 export interface TemplateSyncResult {
   synced: number;
   approved: number;
+}
+
+/** A template header with the sample Meta's reviewers see: a text's variable value, a media file's upload handle. */
+export type TemplateDraftHeader =
+  | { format: 'text'; text: string; example?: string }
+  | { format: TemplateMediaFormat; example?: string; mediaUrl?: string }
+  | { format: 'location' };
+/** A button with its sample: a URL variable's filled URL, a copy code. */
+export type TemplateDraftButton = TemplateButton & { example?: string };
+
+/** A template as submitted to the provider for review (chat/templates/manage), checked against its rules. */
+export interface TemplateDraft {
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  body: string;
+  bodyExamples: string[];
+  /** A media header given by `mediaUrl` is uploaded by the provider, which answers its handle. */
+  header: TemplateDraftHeader | null;
+  footer: string | null;
+  buttons: TemplateDraftButton[];
+}
+
+/** The provider's answer to a submission: its id for the template, the review state, the category it settled. */
+export interface SubmittedTemplate {
+  providerTemplateId: string | null;
+  status: TemplateStatus;
+  category: TemplateCategory;
+  /** The header as stored: a media header's `mediaUrl` replaced by the handle of its upload. */
+  header: TemplateDraftHeader | null;
+}
+
+/** A template the provider knows: by its id there when it has one. */
+export interface ProviderTemplateRef {
+  name: string;
+  language: string;
+  providerTemplateId: string | null;
 }
 
 /** A customer's file as its provider describes it. */
@@ -110,6 +173,17 @@ export interface MessagingProvider {
    * templates the seed file gave (the sandbox).
    */
   syncTemplates?(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult>;
+  /** Submits a new template for review (chat/templates/manage `create`). */
+  createTemplate(em: EntityManager, channelId: string, draft: TemplateDraft): Promise<SubmittedTemplate>;
+  /** Submits a template's new parts for review; name and language stay. */
+  editTemplate(
+    em: EntityManager,
+    channelId: string,
+    template: ProviderTemplateRef,
+    draft: TemplateDraft,
+  ): Promise<SubmittedTemplate>;
+  /** Deletes the given languages of a template (all of them: every language of the name). */
+  deleteTemplates(em: EntityManager, channelId: string, templates: ProviderTemplateRef[], all: boolean): Promise<void>;
   /** Describes a customer's file by the provider's media id: one call to the provider (chat/media/get). */
   describeMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaFile>;
   /**

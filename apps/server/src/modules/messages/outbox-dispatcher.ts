@@ -80,6 +80,7 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend): P
             templateName: send.template_name ?? '',
             language: send.language ?? '',
             variables: send.variables ?? [],
+            ...send.template_parts,
           })
         : await provider.sendSession(sessionMessageOf(send));
     return { id: send.id, status: 'accepted', providerMessageId };

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Backlog } from '../../kit/jobs.js';
 import type { Interactive, Location, MessageMedia, MessageType, Reaction } from '@switchboard/contract';
+import type { OutboundTemplateParts } from './messaging-provider.port.js';
 import { movedTo, type StatusMoves } from './status-writer.js';
 
 /** A claimed message, as its provider call needs it. */
@@ -15,6 +16,7 @@ export interface ClaimedSend {
   template_name: string | null;
   language: string | null;
   variables: string[] | null;
+  template_parts: OutboundTemplateParts | null;
   body: string | null;
   media: MessageMedia | null;
   /** The provider's id of the quoted message. */
@@ -56,7 +58,8 @@ export async function claimDueSends(
          where "channel_id" = ? and "status" in ('queued', 'scheduled') and "sending_by" is null and "due_at" <= now()
          order by "due_at" limit ? for update skip locked)
       returning m."id", m."channel_id", m."broadcast_id", m."to", m."type", m."provider", m."template_name",
-        m."language", m."variables", m."body", m."media", m."interactive", m."reaction", m."location",
+        m."language", m."variables", m."template_parts", m."body", m."media", m."interactive", m."reaction",
+        m."location",
         (select q."provider_message_id" from "messages" as q
           where q."msgid" = m."reply_to" and q."channel_id" = m."channel_id") as reply_to_provider_id,
         (select coalesce(q."provider_message_id", q."msgid") from "messages" as q

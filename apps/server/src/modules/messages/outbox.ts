@@ -6,6 +6,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
 import { Message } from './message.entity.js';
+import type { OutboundTemplateParts } from './messaging-provider.port.js';
 import type { RichContent } from './rich-content.js';
 import { movedTo, writeStatuses } from './status-writer.js';
 
@@ -28,6 +29,8 @@ export interface QueuedSend extends RichContent {
   templateName?: string;
   language?: string;
   variables?: string[];
+  /** A template's header and button values. */
+  templateParts?: OutboundTemplateParts | null;
   body?: string | null;
   media?: MessageMedia | null;
   /** The msgid this message quotes. */
@@ -76,6 +79,7 @@ export async function queueSend(
     templateName: send.templateName ?? null,
     language: send.language ?? null,
     variables: send.variables ?? null,
+    templateParts: send.templateParts ?? null,
     automationId: send.automationId ?? null,
     broadcastId: send.broadcastId ?? null,
     provider,
@@ -97,7 +101,8 @@ export interface BulkSends {
   startAt: Date;
   /**
    * The recipients as a SELECT with `?` placeholders, returning `contact_id` (uuid), `phone` (digits), `variables`
-   * (jsonb array of strings, filled) and `position` (the send order, distinct per row).
+   * (jsonb array of strings, filled), `template_parts` (jsonb, filled, or null) and `position` (the send order,
+   * distinct per row).
    */
   recipients: { sql: string; params: unknown[] };
 }
@@ -111,10 +116,10 @@ export interface BulkSends {
 export async function queueBulkSends(tx: EntityManager, spec: BulkSends): Promise<number> {
   const provider = await channelProvider(tx, spec.channelId);
   const sql = `insert into "messages" ("id", "channel_id", "msgid", "direction", "type", "status", "to", "contact_id",
-      "template_name", "language", "variables", "provider", "broadcast_id", "needs_consent", "due_at", "created_at",
-      "updated_at")
+      "template_name", "language", "variables", "template_parts", "provider", "broadcast_id", "needs_consent",
+      "due_at", "created_at", "updated_at")
     select ${TIME_ORDERED_UUID_SQL}, ?, ${PIPELINE_MSGID_SQL}, 'outbound', 'template', 'queued', r."phone",
-      r."contact_id", ?, ?, r."variables", ?, ?, true,
+      r."contact_id", ?, ?, r."variables", r."template_parts", ?, ?, true,
       ?::timestamptz + make_interval(secs => (row_number() over (order by r."position") - 1)::float8 / ?::float8),
       now(), now()
     from (${spec.recipients.sql}) as r`;

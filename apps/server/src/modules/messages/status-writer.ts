@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MESSAGE_OUTCOMES, MESSAGE_STATUSES, type MessageReason } from '@switchboard/contract';
+import { MESSAGE_OUTCOMES, MESSAGE_STATUSES, messageError, type MessageReason } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import { MESSAGE_STATUS_UPDATED, queueMessageEvents, type MessageStatusUpdatedData } from './message-events.js';
 import { statusesMovingTo } from './status-order.js';
@@ -83,7 +83,7 @@ function statusEvent(change: StatusChange): MessageStatusUpdatedData {
     status: change.status as (typeof MESSAGE_OUTCOMES)[number],
     previousStatus: change.previous,
     ...(change.status === 'failed' && change.errorCode !== null
-      ? { error: { code: change.errorCode, title: change.errorTitle ?? '' } }
+      ? { error: messageError(change.errorCode, change.errorTitle ?? '') }
       : {}),
     ...(change.reason ? { reason: change.reason } : {}),
     timestamp: new Date(change.at).toISOString(),

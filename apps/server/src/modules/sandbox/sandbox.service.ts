@@ -1,5 +1,6 @@
 import { provide, serviceKey } from '../../kit/services.js';
 import { MESSAGING, statusSink } from '../messages/index.js';
+import { applyTemplateChange } from '../templates/index.js';
 import { SandboxProvider } from './sandbox.provider.js';
 
 const SANDBOX = serviceKey<SandboxProvider>('sandbox');
@@ -12,8 +13,21 @@ export const sandboxService = provide({
   key: SANDBOX,
   start: ({ em, jobs, logger, config, services }) => {
     const sandbox = new SandboxProvider(
-      { sentAfterMs: config.SANDBOX_SENT_AFTER_MS, deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS },
+      {
+        sentAfterMs: config.SANDBOX_SENT_AFTER_MS,
+        deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS,
+        templateReviewMs: config.SANDBOX_TEMPLATE_REVIEW_MS,
+      },
       statusSink(em, jobs, logger),
+      (review) =>
+        em
+          .fork()
+          .transactional((tx) => applyTemplateChange(tx, jobs, review))
+          .then((outcome) => outcome !== 'not_found')
+          .catch((error: unknown) => {
+            logger.warn({ ...review, reason: (error as Error).message }, 'sandbox template review not stored');
+            return true;
+          }),
     );
     services.get(MESSAGING).register(sandbox);
     return sandbox;

@@ -7,7 +7,11 @@ import { templatesSeed } from './template.seed.js';
 
 export { Template } from './template.entity.js';
 export { countPlaceholders } from './template-placeholders.js';
-export { sendTemplate } from './template.service.js';
+export type { StoredButton, StoredHeader } from './template-parts.js';
+export { TEMPLATE_USES, type TemplateUses } from './template-uses.port.js';
+export { applyTemplateChange, type TemplateChange } from './template-review.js';
+export { assertTemplateApproved, sendTemplate } from './template.service.js';
+export { templateSendParts } from './template-send-parts.js';
 
 export const templatesModule = defineModule({
   name: 'templates',

@@ -1,4 +1,10 @@
-import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@switchboard/contract';
+import {
+  QUALITY_RATINGS,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_STATUSES,
+  templateButtonSchema,
+  templateHeaderSchema,
+} from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/index.js';
@@ -16,6 +22,10 @@ export const templatesSeed = seedSection({
       language: z.string().min(2).max(20),
       status: z.enum(TEMPLATE_STATUSES),
       body: z.string().min(1),
+      header: templateHeaderSchema.optional(),
+      footer: z.string().min(1).optional(),
+      buttons: z.array(templateButtonSchema).optional(),
+      quality: z.enum(QUALITY_RATINGS).optional(),
     })
     .strict(),
   async load(ctx, item, path) {
@@ -34,6 +44,10 @@ export const templatesSeed = seedSection({
       status: item.status,
       body: item.body,
       variableCount: countPlaceholders(item.body),
+      header: item.header ?? null,
+      footer: item.footer ?? null,
+      buttons: item.buttons ?? [],
+      quality: item.quality ?? 'unknown',
     });
     return seededId(template);
   },

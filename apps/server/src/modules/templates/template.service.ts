@@ -1,4 +1,11 @@
-import type { Template, TemplateCategory, TemplateSendResult } from '@switchboard/contract';
+import type {
+  Template,
+  TemplateCategory,
+  TemplateSendButton,
+  TemplateSendHeader,
+  TemplateSendResult,
+  TemplateStatus,
+} from '@switchboard/contract';
 import { BadRequestError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { CallerContext, Logger, ServiceContext } from '../../kit/context.js';
 import { Channel } from '../channels/index.js';
@@ -11,18 +18,12 @@ import {
   type TemplateSyncResult,
 } from '../messages/index.js';
 import { Template as TemplateEntity } from './template.entity.js';
+import { publicParts, type StoredButton, type StoredHeader } from './template-parts.js';
+import { templateSendParts } from './template-send-parts.js';
 
-/** The channel's approved templates, by name then language. */
-export async function listApprovedTemplates(ctx: CallerContext, channelId: string): Promise<Template[]> {
-  const templates = await ctx.em.find(
-    TemplateEntity,
-    { channel: channelId, status: 'approved' },
-    {
-      fields: ['name', 'category', 'language', 'status', 'body', 'variableCount'],
-      orderBy: { name: 'asc', language: 'asc' },
-    },
-  );
-  return templates.map((t) => ({
+/** A stored template as the API shows it. */
+export function templateView(t: TemplateEntity): Template {
+  return {
     id: t.id,
     name: t.name,
     category: t.category,
@@ -30,7 +31,25 @@ export async function listApprovedTemplates(ctx: CallerContext, channelId: strin
     status: t.status,
     body: t.body,
     variableCount: t.variableCount,
-  }));
+    ...publicParts({ header: t.header ?? null, buttons: t.buttons }),
+    footer: t.footer ?? null,
+    rejectedReason: t.rejectedReason ?? null,
+    quality: t.quality,
+  };
+}
+
+/** The channel's templates in one status (or all), by name then language. */
+export async function listTemplates(
+  ctx: CallerContext,
+  channelId: string,
+  status: TemplateStatus | 'all',
+): Promise<Template[]> {
+  const templates = await ctx.em.find(
+    TemplateEntity,
+    { channel: channelId, ...(status === 'all' ? {} : { status }) },
+    { orderBy: { name: 'asc', language: 'asc' } },
+  );
+  return templates.map(templateView);
 }
 
 /** What sending needs: the API's caller context, or an automation's transaction and logger. */
@@ -41,6 +60,10 @@ export interface TemplateSend {
   templateName: string;
   variables: string[];
   language?: string;
+  /** The template header's value (a media file, a text variable), when it needs one. */
+  header?: TemplateSendHeader;
+  /** The template buttons' values by index. */
+  buttons?: TemplateSendButton[];
   /** Send later, through the send pipeline (status `scheduled` until then). */
   scheduledAt?: string;
 }
@@ -50,6 +73,8 @@ interface SendableTemplate {
   category: TemplateCategory;
   variableCount: number;
   provider: string;
+  header: StoredHeader | null;
+  buttons: StoredButton[];
 }
 
 /** The approved template to send: by name, in `language` when given; a name in several languages needs one. */
@@ -63,7 +88,7 @@ async function sendableTemplate(
     TemplateEntity,
     { channel: channelId, name, status: 'approved', ...(language === undefined ? {} : { language }) },
     {
-      fields: ['language', 'category', 'variableCount', 'channel.provider'],
+      fields: ['language', 'category', 'variableCount', 'header', 'buttons', 'channel.provider'],
       populate: ['channel'],
       orderBy: { language: 'asc' },
     },
@@ -87,7 +112,30 @@ async function sendableTemplate(
     category: t!.category,
     variableCount: t!.variableCount,
     provider: t!.channel.provider,
+    header: t!.header ?? null,
+    buttons: t!.buttons,
   };
+}
+
+/**
+ * A template a later send (a broadcast, a scheduled message) would use must be approved now: one of that name in
+ * another state (pending, paused, …) is 400 `template_not_approved`; a name the channel does not have at all is left
+ * to the caller's own not-found answer.
+ */
+export async function assertTemplateApproved(
+  em: ServiceContext['em'],
+  channelId: string,
+  name: string,
+  language?: string,
+): Promise<void> {
+  const where = { channel: channelId, name, ...(language === undefined ? {} : { language }) };
+  const templates = await em.find(TemplateEntity, where, { fields: ['status', 'language'] });
+  if (templates.length === 0 || templates.some((t) => t.status === 'approved')) return;
+  const states = [...new Set(templates.map((t) => t.status))].join(', ');
+  throw new BadRequestError(
+    'template_not_approved',
+    `Template "${name}" is ${states}, not approved: it cannot be sent until Meta approves it (chat/templates/list).`,
+  );
 }
 
 /**
@@ -105,6 +153,7 @@ async function assertMayMarket(ctx: ServiceContext, channelId: string, to: strin
 
 /** The send checked against the template and the recipient's consent: what the provider (or the pipeline) gets. */
 async function checkedTemplateSend(ctx: ServiceContext, channelId: string, send: TemplateSend) {
+  if (send.scheduledAt !== undefined) await assertTemplateApproved(ctx.em, channelId, send.templateName, send.language);
   const template = await sendableTemplate(ctx, channelId, send.templateName, send.language);
   if (send.variables.length !== template.variableCount) {
     const expected = `${template.variableCount} value${template.variableCount === 1 ? '' : 's'}`;
@@ -113,6 +162,8 @@ async function checkedTemplateSend(ctx: ServiceContext, channelId: string, send:
       `template "${send.templateName}" expects ${expected}, got ${send.variables.length}`,
     );
   }
+  const { parts, problems } = templateSendParts(template, send);
+  if (problems.length > 0) throw new ValidationError(problems);
   await assertMayMarket(ctx, channelId, send.to, template);
   const message = {
     channelId,
@@ -121,7 +172,7 @@ async function checkedTemplateSend(ctx: ServiceContext, channelId: string, send:
     language: template.language,
     variables: send.variables,
   };
-  return { template, message };
+  return { template, message, parts };
 }
 
 interface TemplateSendOptions {
@@ -157,12 +208,13 @@ export async function sendTemplate(
   send: TemplateSend,
   options: TemplateSendOptions = {},
 ): Promise<TemplateSendOutcome> {
-  const { template, message } = await checkedTemplateSend(ctx, channelId, send);
+  const { template, message, parts } = await checkedTemplateSend(ctx, channelId, send);
   const reply = { to: send.to, templateName: send.templateName };
   if (options.queue || send.scheduledAt !== undefined) {
     const scheduledAt = send.scheduledAt === undefined ? undefined : new Date(send.scheduledAt);
     const queued = await queueSend(ctx.em, {
       ...message,
+      templateParts: Object.keys(parts).length > 0 ? parts : null,
       type: 'template',
       contactId: null,
       automationId: options.automationId ?? null,
@@ -175,7 +227,7 @@ export async function sendTemplate(
   }
   const provider = requireProvider(providers, template.provider);
   await providers.paceSend(channelId);
-  const { providerMessageId } = await provider.send(message);
+  const { providerMessageId } = await provider.send({ ...message, ...parts });
   await recordOutbound(ctx, {
     ...message,
     msgid: providerMessageId,

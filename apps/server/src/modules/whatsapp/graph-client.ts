@@ -2,7 +2,7 @@ import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
 import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
-import type { OutboundSessionMessage, ReadOptions } from '../messages/index.js';
+import type { OutboundSessionMessage, OutboundTemplateParts, ReadOptions } from '../messages/index.js';
 import { readReceiptBody, sessionMessageBody } from './session-message-body.js';
 import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
 
@@ -45,7 +45,7 @@ export interface VerifiedPhoneNumber {
   verifiedName: string;
 }
 
-export interface TemplateMessage {
+export interface TemplateMessage extends OutboundTemplateParts {
   /** Recipient, digits with country code. */
   to: string;
   templateName: string;
@@ -68,11 +68,18 @@ const DEFAULT_MAX_CONNECTIONS = 32;
 const TEMPLATE_PAGE_SIZE = 100;
 /** 100 pages of 100 is well past Meta's per-account template limit; more means paging that does not end. */
 const MAX_TEMPLATE_PAGES = 100;
-const TEMPLATE_FIELDS = 'name,status,category,language,components';
+const PHONE_QUALITY_FIELDS = 'quality_rating,messaging_limit_tier';
+const TEMPLATE_FIELDS = 'id,name,status,category,language,components,quality_score,rejected_reason';
 
 const phoneNumberReply = z.object({ display_phone_number: z.string(), verified_name: z.string() });
+const qualityReply = z.object({ quality_rating: z.string().optional(), messaging_limit_tier: z.string().optional() });
 const sendReply = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
 const readReply = z.object({ success: z.literal(true) });
+const createdTemplateReply = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  status: z.string(),
+  category: z.string().optional(),
+});
 const templatePageReply = z.object({
   data: z.array(z.unknown()),
   paging: z.object({ next: z.string().url().optional() }).optional(),
@@ -84,6 +91,16 @@ interface GraphCall<T> {
   url: string;
   reply: z.ZodType<T, z.ZodTypeDef, unknown>;
   json?: unknown;
+  /** GET without `json`, POST with it, unless said. */
+  method?: 'DELETE';
+}
+
+/** A template as Meta's `message_templates` takes it (components from template-components.ts). */
+export interface MetaTemplateSubmission {
+  name: string;
+  language: string;
+  category: string;
+  components: Record<string, unknown>[];
 }
 
 export class GraphClient {
@@ -111,6 +128,20 @@ export class GraphClient {
       reply: phoneNumberReply,
     });
     return { displayPhoneNumber: reply.display_phone_number, verifiedName: reply.verified_name };
+  }
+
+  /** The number's quality rating (GREEN, YELLOW, RED, UNKNOWN) and messaging tier, as Meta has them now. */
+  async phoneQuality(credentials: PhoneNumberCredentials): Promise<{ quality?: string; messagingLimit?: string }> {
+    const reply = await this.call({
+      operation: 'reading the number’s quality',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.phoneNumberId)}?fields=${PHONE_QUALITY_FIELDS}`,
+      reply: qualityReply,
+    });
+    return {
+      ...(reply.quality_rating === undefined ? {} : { quality: reply.quality_rating }),
+      ...(reply.messaging_limit_tier === undefined ? {} : { messagingLimit: reply.messaging_limit_tier }),
+    };
   }
 
   /** Sends one template message; the `wamid.` Meta gives it becomes our msgid. */
@@ -168,6 +199,44 @@ export class GraphClient {
       }
     }
     return listing;
+  }
+
+  /** Submits a new template for review: Meta's id for it and its first status (PENDING, or APPROVED at once). */
+  createTemplate(credentials: BusinessAccountCredentials, template: MetaTemplateSubmission) {
+    return this.call({
+      operation: 'creating the template',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates`,
+      reply: createdTemplateReply,
+      json: { ...template, parameter_format: 'POSITIONAL' },
+    });
+  }
+
+  /** Submits a template's new components (and category) for review; name and language never change. */
+  async editTemplate(
+    accessToken: string,
+    templateId: string,
+    edit: Pick<MetaTemplateSubmission, 'category' | 'components'>,
+  ): Promise<void> {
+    await this.call({
+      operation: 'editing the template',
+      accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(templateId)}`,
+      reply: readReply,
+      json: edit,
+    });
+  }
+
+  /** Deletes every language of a template (`name`), or one (`name` and its `templateId`). */
+  async deleteTemplate(credentials: BusinessAccountCredentials, name: string, templateId?: string): Promise<void> {
+    const query = new URLSearchParams({ name, ...(templateId === undefined ? {} : { hsm_id: templateId }) });
+    await this.call({
+      operation: 'deleting the template',
+      accessToken: credentials.accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(credentials.wabaId)}/message_templates?${query}`,
+      reply: readReply,
+      method: 'DELETE',
+    });
   }
 
   /** Where a customer's file is and what it is: one Graph call, its URL valid for minutes (Meta's media API). */
@@ -246,14 +315,14 @@ export class GraphClient {
     return { providerMessageId: reply.messages[0]!.id };
   }
 
-  private async call<T>({ operation, accessToken, url, reply, json }: GraphCall<T>): Promise<T> {
+  private async call<T>({ operation, accessToken, url, reply, json, method }: GraphCall<T>): Promise<T> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     let statusCode: number;
     let retryAfter: string | string[] | undefined;
     let text: string;
     try {
       const response = await request(url, {
-        method: json === undefined ? 'GET' : 'POST',
+        method: method ?? (json === undefined ? 'GET' : 'POST'),
         headers: {
           authorization: `Bearer ${accessToken}`,
           accept: 'application/json',
@@ -280,9 +349,34 @@ export class GraphClient {
   }
 }
 
-/** Graph's template message; a template without variables carries no `components` at all. */
+/** The header's parameter: a media file by link, or a text header's variable. */
+function headerComponent(header: NonNullable<TemplateMessage['header']>) {
+  const parameter =
+    header.format === 'text'
+      ? { type: 'text', text: header.text }
+      : { type: header.format, [header.format]: { link: header.mediaUrl } };
+  return { type: 'header', parameters: [parameter] };
+}
+
+/** A button's parameter: a URL's variable, a quick reply's payload, a copy code (Meta's `sub_type`s). */
+function buttonComponent(button: NonNullable<TemplateMessage['buttons']>[number]) {
+  const parameter =
+    button.type === 'url'
+      ? { type: 'text', text: button.value }
+      : button.type === 'quick_reply'
+        ? { type: 'payload', payload: button.value }
+        : { type: 'coupon_code', coupon_code: button.value };
+  return { type: 'button', sub_type: button.type, index: String(button.index), parameters: [parameter] };
+}
+
+/** Graph's template message; a template without values to fill carries no `components` at all. */
 function templateMessageBody(message: TemplateMessage) {
   const parameters = message.variables.map((text) => ({ type: 'text', text }));
+  const components = [
+    ...(message.header ? [headerComponent(message.header)] : []),
+    ...(parameters.length > 0 ? [{ type: 'body', parameters }] : []),
+    ...(message.buttons ?? []).map(buttonComponent),
+  ];
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
@@ -291,7 +385,7 @@ function templateMessageBody(message: TemplateMessage) {
     template: {
       name: message.templateName,
       language: { code: message.language },
-      ...(parameters.length > 0 ? { components: [{ type: 'body', parameters }] } : {}),
+      ...(components.length > 0 ? { components } : {}),
     },
   };
 }

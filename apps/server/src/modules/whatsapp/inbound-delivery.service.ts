@@ -16,7 +16,7 @@ import type { InboundMedia } from './inbound-content.js';
 import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { WHATSAPP_CLOUD } from './whatsapp.js';
-import { onTemplateStatusUpdate } from './template-status.js';
+import { onAccountEvent } from './template-status.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 /** The job that applies one stored webhook POST. */
@@ -190,8 +190,8 @@ async function applyMessage(
 
 /** Why an event is not for this channel: Meta sends one app's webhooks for all its numbers to each callback URL. */
 function foreignTo(channel: ChannelNumbers, event: InboundEvent): string | undefined {
-  if (event.kind === 'template_status')
-    return event.wabaId === channel.wabaId ? undefined : `template update for WABA ${event.wabaId}`;
+  if (event.kind !== 'status' && event.kind !== 'message')
+    return event.wabaId === channel.wabaId ? undefined : `${event.kind} update for WABA ${event.wabaId}`;
   return event.phoneNumberId === channel.phoneNumberId
     ? undefined
     : `${event.kind} for phone_number_id ${event.phoneNumberId}`;
@@ -199,7 +199,7 @@ function foreignTo(channel: ChannelNumbers, event: InboundEvent): string | undef
 
 /**
  * Applies one payload for the channel, in the caller's transaction: statuses through the status sink, customers'
- * messages as contacts and inbound messages, template review results to onTemplateStatusUpdate. Events for another
+ * messages as contacts and inbound messages, template and number updates to onAccountEvent. Events for another
  * number, unknown kinds and unreadable parts are skipped and listed in the summary; nothing here throws on input.
  */
 async function applyInboundPayload(
@@ -225,7 +225,7 @@ async function applyInboundPayload(
     else if (event.kind === 'status') await applyStatus(tx, deps, channel, event, summary);
     else if (event.kind === 'message') await applyMessage(tx, deps, channel, event, summary);
     else {
-      await onTemplateStatusUpdate(tx, deps, channel.channelId, event);
+      await onAccountEvent(tx, deps, channel.channelId, event);
       summary.templateUpdates++;
     }
   }

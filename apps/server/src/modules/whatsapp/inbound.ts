@@ -54,7 +54,7 @@ export interface InboundMessageEvent {
   timestamp: string;
 }
 
-export interface InboundTemplateStatusEvent {
+interface InboundTemplateStatusEvent {
   kind: 'template_status';
   wabaId: string;
   /** Meta's review outcome: APPROVED, REJECTED, PENDING, PAUSED, DISABLED, … */
@@ -65,7 +65,43 @@ export interface InboundTemplateStatusEvent {
   reason?: string;
 }
 
-export type InboundEvent = InboundStatusEvent | InboundMessageEvent | InboundTemplateStatusEvent;
+/** Meta's `message_template_quality_update`: a template's quality score moved. */
+interface InboundTemplateQualityEvent {
+  kind: 'template_quality';
+  wabaId: string;
+  templateId?: string;
+  templateName: string;
+  language: string;
+  /** GREEN, YELLOW, RED or UNKNOWN, as Meta sends it. */
+  quality: string;
+}
+
+/** Meta's `template_category_update`: Meta moved a template to another category. */
+interface InboundTemplateCategoryEvent {
+  kind: 'template_category';
+  wabaId: string;
+  templateId?: string;
+  templateName: string;
+  language: string;
+  category: string;
+}
+
+/** Meta's `phone_number_quality_update`: the number's messaging tier (not its rating, which Graph tells). */
+interface InboundPhoneQualityEvent {
+  kind: 'phone_quality';
+  wabaId: string;
+  displayPhoneNumber: string;
+  /** UPGRADE, DOWNGRADE, FLAGGED, UNFLAGGED, … */
+  event: string;
+  /** The tier: `max_daily_conversations_per_business` where present, else `current_limit`. */
+  messagingLimit?: string;
+}
+
+/** Events about the business account rather than one number's messages. */
+export type InboundAccountEvent =
+  InboundTemplateStatusEvent | InboundTemplateQualityEvent | InboundTemplateCategoryEvent | InboundPhoneQualityEvent;
+
+export type InboundEvent = InboundStatusEvent | InboundMessageEvent | InboundAccountEvent;
 
 export interface InboundParseResult {
   events: InboundEvent[];
@@ -139,6 +175,58 @@ const templateStatusValue = z.object({
   reason: z.string().nullish(),
 });
 
+const templateRef = {
+  message_template_id: z.union([z.string(), z.number()]).transform(String).optional(),
+  message_template_name: z.string().min(1),
+  message_template_language: z.string().min(1),
+};
+const templateQualityValue = z.object({ ...templateRef, new_quality_score: z.string().min(1) });
+const templateCategoryValue = z.object({ ...templateRef, new_category: z.string().min(1) });
+const phoneQualityValue = z.object({
+  display_phone_number: z.union([z.string(), z.number()]).transform(String),
+  event: z.string().min(1),
+  current_limit: z.string().min(1).optional(),
+  max_daily_conversations_per_business: z.string().min(1).optional(),
+});
+
+/** The template a template webhook names, as our events carry it. */
+const templateOf = (value: z.infer<z.ZodObject<typeof templateRef>>) => ({
+  templateName: value.message_template_name,
+  language: value.message_template_language,
+  ...(value.message_template_id === undefined ? {} : { templateId: value.message_template_id }),
+});
+
+/** The account events (template quality and category, number quality), or undefined for another field. */
+function readAccountChange(
+  wabaId: string,
+  field: string,
+  value: Record<string, unknown>,
+): InboundAccountEvent | 'unreadable' | undefined {
+  if (field === 'message_template_quality_update') {
+    const update = templateQualityValue.safeParse(value);
+    if (!update.success) return 'unreadable';
+    return { kind: 'template_quality', wabaId, ...templateOf(update.data), quality: update.data.new_quality_score };
+  }
+  if (field === 'template_category_update') {
+    const update = templateCategoryValue.safeParse(value);
+    if (!update.success) return 'unreadable';
+    return { kind: 'template_category', wabaId, ...templateOf(update.data), category: update.data.new_category };
+  }
+  if (field === 'phone_number_quality_update') {
+    const update = phoneQualityValue.safeParse(value);
+    if (!update.success) return 'unreadable';
+    const limit = update.data.max_daily_conversations_per_business ?? update.data.current_limit;
+    return {
+      kind: 'phone_quality',
+      wabaId,
+      displayPhoneNumber: update.data.display_phone_number,
+      event: update.data.event,
+      ...(limit === undefined ? {} : { messagingLimit: limit }),
+    };
+  }
+  return undefined;
+}
+
 /** Parses one webhook POST body (already JSON-decoded) received at `receivedAt`. Never throws. */
 export function parseInboundNotification(payload: unknown, receivedAt = new Date()): InboundParseResult {
   const result: InboundParseResult = { events: [], ignored: [], replaced: [] };
@@ -202,7 +290,10 @@ function readChange(
       ...(reason ? { reason } : {}),
     });
   } else {
-    result.ignored.push(`${where}: field "${field}" is not handled`);
+    const account = readAccountChange(wabaId, field, value);
+    if (account === 'unreadable') result.ignored.push(`${where}: unreadable ${field}`);
+    else if (account) result.events.push(account);
+    else result.ignored.push(`${where}: field "${field}" is not handled`);
   }
 }
 

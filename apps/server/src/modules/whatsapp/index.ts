@@ -3,6 +3,7 @@ import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 import { inboundDeliveryTarget } from './inbound-delivery.service.js';
 import { inboundRetentionTask } from './inbound-retention.js';
 import { whatsAppReceivers } from './inbound-receiver.router.js';
+import { phoneQualityTask } from './channel-health.js';
 import { templateSyncTasks } from './template-sync-tasks.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { channelProviderSeed } from './whatsapp.seed.js';
@@ -10,6 +11,7 @@ import { whatsAppService } from './whatsapp.service.js';
 import { WHATSAPP } from './whatsapp.js';
 
 export { requestTemplateSync } from './template-sync.service.js';
+export { applyChannelHealth } from './channel-health.js';
 
 export { syncChannelTemplates } from './template-sync.service.js';
 export {
@@ -34,6 +36,10 @@ export const whatsAppModule = defineModule({
   receivers: whatsAppReceivers,
   jobs: ({ config, logger, services }) => ({
     targets: [inboundDeliveryTarget(logger)],
-    tasks: [...templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES), inboundRetentionTask],
+    tasks: [
+      ...templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES),
+      phoneQualityTask(services.get(WHATSAPP)),
+      inboundRetentionTask,
+    ],
   }),
 });

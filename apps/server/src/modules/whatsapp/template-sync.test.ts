@@ -9,16 +9,30 @@ const meta = (overrides: Record<string, unknown> = {}) =>
     category: 'UTILITY',
     language: 'en_US',
     components: [
-      { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' },
-      { type: 'BODY', text: 'Hi {{1}}, order {{2}} shipped. Thanks, {{1}}!' },
+      { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['A-1001'] } },
+      {
+        type: 'BODY',
+        text: 'Hi {{1}}, order {{2}} shipped. Thanks, {{1}}!',
+        example: { body_text: [['Ada', 'A-1001']] },
+      },
       { type: 'FOOTER', text: 'Acme' },
-      { type: 'BUTTONS', buttons: [] },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          { type: 'URL', text: 'Track', url: 'https://x.test/t/{{1}}', example: ['https://x.test/t/A-1001'] },
+          { type: 'PHONE_NUMBER', text: 'Call', phone_number: '+15550100000' },
+          { type: 'COPY_CODE', example: '123456' },
+          { type: 'FLOW', text: 'Book', flow_id: '9' },
+          { type: 'QUICK_REPLY', text: 'Stop' },
+        ],
+      },
     ],
+    quality_score: { score: 'YELLOW', date: 1763890000 },
     ...overrides,
   });
 
 describe('template sync mapping', () => {
-  it('takes name, language, category and the BODY text with its distinct placeholders', () => {
+  it('takes every part: body with its samples, header, footer, buttons, quality and Meta’s id', () => {
     expect(toSyncedTemplate(meta())).toEqual({
       name: 'order_update',
       language: 'en_US',
@@ -26,17 +40,44 @@ describe('template sync mapping', () => {
       status: 'approved',
       body: 'Hi {{1}}, order {{2}} shipped. Thanks, {{1}}!',
       variableCount: 2,
+      bodyExamples: ['Ada', 'A-1001'],
+      header: { format: 'text', text: 'Order {{1}}', example: 'A-1001' },
+      footer: 'Acme',
+      // The FLOW button is a kind we do not carry: left out.
+      buttons: [
+        { type: 'url', text: 'Track', url: 'https://x.test/t/{{1}}', example: 'https://x.test/t/A-1001' },
+        { type: 'phone_number', text: 'Call', phoneNumber: '+15550100000' },
+        { type: 'copy_code', example: '123456' },
+        { type: 'quick_reply', text: 'Stop' },
+      ],
+      rejectedReason: null,
+      quality: 'yellow',
+      providerTemplateId: '1',
     });
+  });
+
+  it('reads media headers with their upload handle, rejection reasons and unknown quality', () => {
+    const image = { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['4::aW1n'] } };
+    expect(toSyncedTemplate(meta({ components: [image], quality_score: undefined }))).toMatchObject({
+      header: { format: 'image', example: '4::aW1n' },
+      footer: null,
+      buttons: [],
+      quality: 'unknown',
+    });
+    expect(toSyncedTemplate(meta({ status: 'REJECTED', rejected_reason: 'INVALID_FORMAT' }))?.rejectedReason).toBe(
+      'INVALID_FORMAT',
+    );
+    expect(toSyncedTemplate(meta({ rejected_reason: 'NONE' }))?.rejectedReason).toBeNull();
   });
 
   it.each([
     ['APPROVED', 'approved'],
     ['PENDING', 'pending'],
-    ['IN_APPEAL', 'pending'],
+    ['IN_APPEAL', 'in_appeal'],
     ['REJECTED', 'rejected'],
-    ['PAUSED', undefined],
-    ['DISABLED', undefined],
-    ['PENDING_DELETION', undefined],
+    ['PAUSED', 'paused'],
+    ['DISABLED', 'disabled'],
+    ['PENDING_DELETION', 'pending_deletion'],
     ['LIMIT_EXCEEDED', undefined],
   ])('maps status %s to %s', (status, expected) => {
     expect(toSyncedTemplate(meta({ status }))?.status).toBe(expected);
@@ -52,14 +93,16 @@ describe('template sync mapping', () => {
     expect(toSyncedTemplate(meta({ components: undefined }))).toMatchObject({ body: '', variableCount: 0 });
   });
 
-  it('keeps only the listable templates of a listing', () => {
+  it('keeps the templates of a known status', () => {
     const rows = syncedTemplates([
       meta(),
       meta({ name: 'paused', status: 'PAUSED' }),
+      meta({ name: 'gone', status: 'DELETED' }),
       meta({ name: 'promo', category: 'MARKETING', status: 'PENDING' }),
     ]);
     expect(rows.map((row) => [row.name, row.status])).toEqual([
       ['order_update', 'approved'],
+      ['paused', 'paused'],
       ['promo', 'pending'],
     ]);
   });

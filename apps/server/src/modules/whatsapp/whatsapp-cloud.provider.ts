@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '../../kit/errors.js';
+import { TEMPLATE_CATEGORIES, type TemplateCategory } from '@switchboard/contract';
+import { AppError, ValidationError } from '../../kit/errors.js';
 import type { Logger } from '../../logger.js';
 import {
   SendNotMadeError,
@@ -8,12 +9,22 @@ import {
   type MessagingProvider,
   type OutboundSessionMessage,
   type OutboundTemplateMessage,
+  type ProviderTemplateRef,
+  type SubmittedTemplate,
+  type TemplateDraft,
   type ReadOptions,
   type TemplateSyncResult,
 } from '../messages/index.js';
+import { templateComponents } from './template-components.js';
+import { templateStatusOf } from './template-sync.js';
 import { syncChannelTemplates } from './template-sync.service.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import { WHATSAPP_CLOUD, type WhatsApp } from './whatsapp.js';
+
+const categoryOr = (category: string | undefined, fallback: TemplateCategory): TemplateCategory =>
+  (TEMPLATE_CATEGORIES as readonly string[]).includes(category?.toUpperCase() ?? '')
+    ? (category!.toUpperCase() as TemplateCategory)
+    : fallback;
 
 /**
  * Sends through Meta's WhatsApp Cloud API with the channel's own stored credentials: one Graph call per message,
@@ -59,6 +70,74 @@ export class WhatsAppCloudProvider implements MessagingProvider {
 
   syncTemplates(em: EntityManager, channelId: string, log: Logger): Promise<TemplateSyncResult> {
     return syncChannelTemplates({ em }, this.whatsApp, channelId, log);
+  }
+
+  async createTemplate(em: EntityManager, channelId: string, draft: TemplateDraft): Promise<SubmittedTemplate> {
+    const credentials = await requireCredentials(em, this.whatsApp, channelId);
+    const reviewed = { ...draft, header: this.headerForReview(draft) };
+    const created = await this.whatsApp.graph.createTemplate(credentials, {
+      name: draft.name,
+      language: draft.language,
+      category: draft.category,
+      components: templateComponents(reviewed),
+    });
+    return {
+      providerTemplateId: created.id,
+      status: templateStatusOf(created.status) ?? 'pending',
+      category: categoryOr(created.category, draft.category),
+      header: reviewed.header,
+    };
+  }
+
+  async editTemplate(
+    em: EntityManager,
+    channelId: string,
+    template: ProviderTemplateRef,
+    draft: TemplateDraft,
+  ): Promise<SubmittedTemplate> {
+    const credentials = await requireCredentials(em, this.whatsApp, channelId);
+    if (template.providerTemplateId === null) {
+      throw new AppError(503, 'service_unavailable', 'This template has no Meta id yet: sync the channel’s templates.');
+    }
+    const reviewed = { ...draft, header: this.headerForReview(draft) };
+    await this.whatsApp.graph.editTemplate(credentials.accessToken, template.providerTemplateId, {
+      category: draft.category,
+      components: templateComponents(reviewed),
+    });
+    return {
+      providerTemplateId: template.providerTemplateId,
+      status: 'pending',
+      category: draft.category,
+      header: reviewed.header,
+    };
+  }
+
+  async deleteTemplates(
+    em: EntityManager,
+    channelId: string,
+    templates: ProviderTemplateRef[],
+    all: boolean,
+  ): Promise<void> {
+    const credentials = await requireCredentials(em, this.whatsApp, channelId);
+    const [first] = templates;
+    if (all || first === undefined) {
+      await this.whatsApp.graph.deleteTemplate(credentials, first?.name ?? '');
+      return;
+    }
+    await this.whatsApp.graph.deleteTemplate(credentials, first.name, first.providerTemplateId ?? undefined);
+  }
+
+  /** The header as Meta reviews it: a media header's sample must be uploaded first, which needs the app id. */
+  private headerForReview(draft: TemplateDraft) {
+    const header = draft.header;
+    if (header && 'mediaUrl' in header && header.mediaUrl !== undefined) {
+      throw ValidationError.field(
+        'header',
+        'a media header’s sample is uploaded with Meta’s resumable upload API, which needs the channel’s Meta app ' +
+          'id: connect the channel again with its app id',
+      );
+    }
+    return header;
   }
 
   async describeMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaFile> {

@@ -1,3 +1,4 @@
+import type { QualityRating, TemplateStatus } from '@switchboard/contract';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
 import { Channel, resolveChannel } from '../channels/index.js';
@@ -125,6 +126,11 @@ export interface ChannelConnection {
   name: string;
   phone: string;
   provider: string;
+  /** Meta's quality rating of the number and its messaging tier (channels/list's). */
+  quality: QualityRating;
+  messagingLimit: string | null;
+  /** Every template of the channel, by name then language, with its review state and quality. */
+  templateList: { name: string; language: string; status: TemplateStatus; quality: QualityRating }[];
   /** Set when the channel is connected to the WhatsApp Cloud API. */
   whatsApp?: {
     phoneNumberId: string;
@@ -157,7 +163,7 @@ export async function listChannelConnections(
   const channels = await em.find(
     Channel,
     { id: { $in: ids }, platform: caller.platformId },
-    { fields: ['name', 'phone', 'provider'], orderBy: { createdAt: 'asc', id: 'asc' } },
+    { fields: ['name', 'phone', 'provider', 'quality', 'messagingLimit'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
   const connections = await em.find(
     WhatsAppConnection,
@@ -176,15 +182,15 @@ export async function listChannelConnections(
   );
   const templates = await em.find(
     Template,
-    { channel: { $in: connections.map((connection) => connection.channel.id) } },
-    { fields: ['channel', 'status'] },
+    { channel: { $in: channels.map((channel) => channel.id) } },
+    { fields: ['channel', 'name', 'language', 'status', 'quality'], orderBy: { name: 'asc', language: 'asc' } },
   );
   const byChannel = new Map(connections.map((connection) => [connection.channel.id, connection]));
   return channels.map((channel) => {
     const connection = byChannel.get(channel.id);
-    const base = { channelId: channel.id, name: channel.name, phone: channel.phone, provider: channel.provider };
-    if (!connection) return base;
     const own = templates.filter((template) => template.channel.id === channel.id);
+    const base = channelBase(channel, own);
+    if (!connection) return base;
     return {
       ...base,
       whatsApp: {
@@ -199,6 +205,22 @@ export async function listChannelConnections(
       },
     };
   });
+}
+
+/** What every channel shows, connected or not: its number's health and its templates. */
+function channelBase(
+  channel: Pick<Channel, 'id' | 'name' | 'phone' | 'provider' | 'quality' | 'messagingLimit'>,
+  templates: Pick<Template, 'name' | 'language' | 'status' | 'quality'>[],
+) {
+  return {
+    channelId: channel.id,
+    name: channel.name,
+    phone: channel.phone,
+    provider: channel.provider,
+    quality: channel.quality,
+    messagingLimit: channel.messagingLimit ?? null,
+    templateList: templates.map(({ name, language, status, quality }) => ({ name, language, status, quality })),
+  };
 }
 
 function readableSecret(whatsApp: WhatsApp, channelId: string, ciphertext: string): string | undefined {

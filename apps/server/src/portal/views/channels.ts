@@ -1,3 +1,4 @@
+import type { TemplateStatus } from '@switchboard/contract';
 import type { ChannelConnection } from '../../modules/whatsapp/index.js';
 import type { AssetUrls } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
@@ -45,6 +46,41 @@ function whatsAppDetails(channel: ChannelConnection, whatsApp: NonNullable<Chann
     }`;
 }
 
+/** Meta's ratings as badges: green good, yellow a warning, red bad, unknown not rated yet. */
+const QUALITY_BADGE = { green: 'active', yellow: 'pending', red: 'failed', unknown: 'revoked' } as const;
+/** Review states as badges: approved can be sent; paused, disabled and rejected cannot. */
+const STATUS_BADGE: Record<TemplateStatus, 'active' | 'pending' | 'failed' | 'revoked'> = {
+  approved: 'active',
+  pending: 'pending',
+  in_appeal: 'pending',
+  pending_deletion: 'revoked',
+  rejected: 'failed',
+  paused: 'failed',
+  disabled: 'failed',
+};
+
+const qualityBadge = (quality: ChannelConnection['quality']) =>
+  html`<span class="badge ${QUALITY_BADGE[quality]}">${quality}</span>`;
+
+/** The number's health as Meta rates it, and the channel's templates with their review state and quality. */
+function healthAndTemplates(channel: ChannelConnection): SafeHtml {
+  const tier = channel.messagingLimit ?? 'not reported yet';
+  return html`<p>Quality: ${qualityBadge(channel.quality)} · Messaging tier: <code>${tier}</code></p>
+    ${
+      channel.templateList.length === 0
+        ? html`<p class="muted">No templates yet.</p>`
+        : html`<table class="stack" aria-label="Templates of ${channel.name}">
+          <thead><tr><th scope="col">Template</th><th scope="col">Language</th><th scope="col">Status</th>
+            <th scope="col">Quality</th></tr></thead>
+          <tbody>${channel.templateList.map(
+            (template) => html`<tr><td>${template.name}</td><td>${template.language}</td>
+              <td><span class="badge ${STATUS_BADGE[template.status]}">${template.status}</span></td>
+              <td>${qualityBadge(template.quality)}</td></tr>`,
+          )}</tbody>
+        </table>`
+    }`;
+}
+
 function channelCard(channel: ChannelConnection): SafeHtml {
   const connected = channel.whatsApp;
   return html`<section class="card" aria-labelledby="channel-${channel.channelId}" data-channel="${channel.channelId}">
@@ -55,6 +91,7 @@ function channelCard(channel: ChannelConnection): SafeHtml {
         : html`<span class="badge revoked">Sandbox</span> <span class="muted">messages are simulated; nothing is
           sent.</span>`
     }</p>
+    ${healthAndTemplates(channel)}
     ${connected && whatsAppDetails(channel, connected)}
     <div class="actions">
       <a class="button ${connected ? 'secondary' : ''}" href="${CHANNELS}/${channel.channelId}/connect">${
