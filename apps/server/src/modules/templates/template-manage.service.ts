@@ -6,6 +6,7 @@ import {
   requireProvider,
   type MessagingProviders,
   type ProviderTemplateRef,
+  type SubmittedTemplate,
   type TemplateDraft,
   type TemplateDraftHeader,
 } from '../messages/index.js';
@@ -24,6 +25,18 @@ const NAME_REUSE_DAYS = 30;
 const DAY_MS = 24 * 3_600_000;
 /** States Meta lets a template be edited in. */
 const EDITABLE = new Set(['approved', 'rejected', 'paused']);
+
+/** What a template stores of what it submitted to the provider and of the provider's answer. */
+const submittedFields = (draft: TemplateDraft, submitted: SubmittedTemplate) => ({
+  category: submitted.category,
+  status: submitted.status,
+  body: draft.body,
+  variableCount: countPlaceholders(draft.body),
+  bodyExamples: draft.bodyExamples,
+  header: submitted.header,
+  footer: draft.footer,
+  buttons: draft.buttons,
+});
 
 const draftHeader = (header: CreateValues['header'] | null): TemplateDraftHeader | null => {
   if (!header) return null;
@@ -66,14 +79,7 @@ export async function createTemplate(
     channel: channelId,
     name,
     language,
-    category: submitted.category,
-    status: submitted.status,
-    body: draft.body,
-    variableCount: countPlaceholders(draft.body),
-    bodyExamples: draft.bodyExamples,
-    header: submitted.header,
-    footer: draft.footer,
-    buttons: draft.buttons,
+    ...submittedFields(draft, submitted),
     providerTemplateId: submitted.providerTemplateId,
     approvedEdits: [],
   });
@@ -137,14 +143,7 @@ export async function updateTemplate(
   const provider = await channelProvider(ctx, providers, channelId);
   const submitted = await provider.editTemplate(ctx.em, channelId, providerRef(template), draft);
   ctx.em.assign(template, {
-    category: submitted.category,
-    status: submitted.status,
-    body: draft.body,
-    variableCount: countPlaceholders(draft.body),
-    bodyExamples: draft.bodyExamples,
-    header: submitted.header,
-    footer: draft.footer,
-    buttons: draft.buttons,
+    ...submittedFields(draft, submitted),
     rejectedReason: null,
     approvedEdits: template.status === 'approved' ? [...edits, now.toISOString()] : edits,
   });
