@@ -105,7 +105,7 @@ describe('platform tickets/list', () => {
       'priority',
       'must be one of low, medium, high, urgent',
     );
-    await expectInvalid(sb.list({ platformId, assignedToId: 'admin' }), 'assignedToId', 'must be a UUID');
+    await expectInvalid(sb.list({ platformId, assignedToId: 'admin' }), 'assignedToId', 'or `me`');
     await expectInvalid(sb.list({ platformId, updatedSince: 'yesterday' }), 'updatedSince', 'must be an ISO 8601 time');
     await expectInvalid(
       sb.list({ platformId, updatedSince: '2026-01-31' }),

@@ -59,6 +59,17 @@ describe('workspace/me and `me` as a user id', () => {
     expect(byId.data).toEqual([theirs]);
     expect((await member!.notes.list({ phone: ADA })).data.map((note) => note.id)).toEqual([theirs.id, mine.id]);
   });
+
+  test('tickets/manage assigns to `me` and tickets/list filters by it', async ({ server, acme }) => {
+    const tickets = server.client(acme.ownerKey).platform.tickets;
+    const ticket = { platformId: acme.platformId, ticketId: acme.ids.tickets!.t1!.id };
+    const assigned = (await tickets.manage({ ...ticket, assignedToId: 'me' })).data;
+    expect(assigned.assignedToId).toBe(acme.ownerId);
+    const mine = await tickets.list({ platformId: acme.platformId, assignedToId: 'me' });
+    expect(mine.data.map((each) => each.id)).toEqual([ticket.ticketId]);
+    await tickets.manage({ ...ticket, assignedToId: null });
+    expect((await tickets.list({ platformId: acme.platformId, assignedToId: 'me' })).data).toEqual([]);
+  });
 });
 
 describe('one item by id: list filters and the SDK’s get(id)', () => {

@@ -9,7 +9,7 @@ import {
   pageEnvelope,
   pagingParams,
   timestampSchema,
-  uuidParam,
+  userIdParam,
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
@@ -72,12 +72,10 @@ const ticketManageFields = z.object({
     .optional()
     .describe('`admin` (default, posts as the API caller) or `creator` (the ticket owner)'),
   isInternal: z.boolean().optional().describe('Admin-only note; rejected with senderRole `creator`'),
-  assignedToId: z
-    .string()
-    .uuid('must be a user id (UUID)')
+  assignedToId: userIdParam()
     .nullable()
     .optional()
-    .describe('An admin (or owner) user of the platform; null unassigns'),
+    .describe('An admin (or owner) user of the platform (`me`: the key’s user); null unassigns'),
   assignedToName: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
 });
 
@@ -125,7 +123,7 @@ export const ticketsListParams = z.object({
   platformId: platformIdParam,
   status: z.enum(TICKET_STATUSES).optional(),
   priority: z.enum(TICKET_PRIORITIES).optional(),
-  assignedToId: uuidParam().optional().describe('Only tickets assigned to this user'),
+  assignedToId: userIdParam().optional().describe('Only tickets assigned to this user (`me`: the key’s user)'),
   email: z
     .string()
     .trim()

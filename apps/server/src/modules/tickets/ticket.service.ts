@@ -1,4 +1,11 @@
-import type { Pagination, Ticket, TicketManageValues, TicketsListValues, TicketSummary } from '@switchboard/contract';
+import {
+  ME,
+  type Pagination,
+  type Ticket,
+  type TicketManageValues,
+  type TicketsListValues,
+  type TicketSummary,
+} from '@switchboard/contract';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
@@ -100,8 +107,9 @@ async function updateTicket(
  * tickets/manage: creates or updates a ticket, adds the thread message, and, when the ticket has just been
  * closed, queues the owner's email and the `ticket.closed` webhooks — all in one transaction.
  */
-export async function manageTicket(ctx: CallerContext, params: TicketManageValues, jobs: JobQueue): Promise<Ticket> {
+export async function manageTicket(ctx: CallerContext, given: TicketManageValues, jobs: JobQueue): Promise<Ticket> {
   const { platformId, userId } = ctx.caller;
+  const params = { ...given, assignedToId: given.assignedToId === ME ? userId : given.assignedToId };
   return ctx.em.transactional(async (tx) => {
     const written =
       params.ticketId === undefined
@@ -134,7 +142,9 @@ export async function listTickets(
     platform: ctx.caller.platformId,
     ...(query.status !== undefined && { status: query.status }),
     ...(query.priority !== undefined && { priority: query.priority }),
-    ...(query.assignedToId !== undefined && { assignedTo: query.assignedToId }),
+    ...(query.assignedToId !== undefined && {
+      assignedTo: query.assignedToId === ME ? ctx.caller.userId : query.assignedToId,
+    }),
     // Emails are stored lowercase.
     ...(query.email !== undefined && { owner: { email: query.email.toLowerCase() } }),
     ...(query.updatedSince !== undefined && { updatedAt: { $gte: new Date(query.updatedSince) } }),
