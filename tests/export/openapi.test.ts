@@ -29,6 +29,7 @@ type Operation = {
     name: string;
     in: string;
     example?: unknown;
+    content?: { 'application/json'?: { example?: unknown } };
     required?: boolean;
     deprecated?: boolean;
     description?: string;
@@ -441,8 +442,13 @@ describe('OpenAPI definition', () => {
       if (route.method === 'POST') {
         expect(op.requestBody?.content['application/json'].example, route.path).toEqual(example);
       } else {
+        // A JSON-encoded parameter (an object, a list of objects) carries its example on its media type.
+        const exampleOf = (p: (typeof op.parameters)[number]) =>
+          'example' in p ? p.example : p.content?.['application/json']?.example;
         const examples = Object.fromEntries(
-          op.parameters.filter((p) => p.in === 'query' && 'example' in p).map((p) => [p.name, p.example]),
+          op.parameters
+            .filter((p) => p.in === 'query' && exampleOf(p) !== undefined)
+            .map((p) => [p.name, exampleOf(p)]),
         );
         expect(examples, route.path).toEqual(example);
       }

@@ -248,14 +248,16 @@ describe('listing templates', () => {
         path: `/v23.0/${PHONE.wabaId}/message_templates`,
         authorization: `Bearer ${TOKEN}`,
       });
-      expect(page.query.fields).toBe('name,status,category,language,components');
+      expect(page.query.fields).toBe('id,name,status,category,language,components,quality_score,rejected_reason');
     }
     expect(syncedTemplates(listing.templates).map((row) => [row.name, row.status, row.variableCount])).toEqual([
       ['order_update', 'approved', 2],
       ['welcome', 'approved', 0],
       ['promo', 'pending', 1],
-      ['appeal', 'pending', 1],
+      ['appeal', 'in_appeal', 1],
       ['rejected_one', 'rejected', 1],
+      ['paused_one', 'paused', 1],
+      ['disabled_one', 'disabled', 0],
     ]);
   });
 

@@ -231,6 +231,8 @@ function namedAsRefs(schema: SchemaObject): SchemaObject | ReferenceObject {
   const out: SchemaObject = { ...schema };
   if (schema.items) out.items = namedAsRefs(schema.items as SchemaObject);
   if (schema.oneOf) out.oneOf = schema.oneOf.map((member) => namedAsRefs(member as SchemaObject));
+  // A discriminator selects only referenced members: over inline ones (a request-only union) it says nothing.
+  if (out.oneOf?.some((member) => !('$ref' in member))) delete out.discriminator;
   return out;
 }
 
@@ -431,8 +433,13 @@ function withRequestExamples(doc: OpenAPIObject): OpenAPIObject {
       media.example = example;
       if (moreExamples) withFormExamples(media.schema as SchemaObject, Object.values(moreExamples));
     } else
-      for (const parameter of (operation.parameters ?? []) as ParameterObject[])
-        if (parameter.name in example) parameter.example = example[parameter.name];
+      for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+        if (!(parameter.name in example)) continue;
+        // A JSON-encoded parameter (see jsonEncodedIfObject) carries its example on its media type, as OpenAPI wants.
+        const media = parameter.content?.['application/json'];
+        if (media) media.example = example[parameter.name];
+        else parameter.example = example[parameter.name];
+      }
   }
   return doc;
 }

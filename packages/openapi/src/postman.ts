@@ -138,9 +138,12 @@ function withIdVariables(api: OpenAPIObject): OpenAPIObject {
           ? operation.requestBody.content['application/json']
           : undefined;
       if (json?.example !== undefined) json.example = withVariables(json.example);
-      for (const parameter of operation.parameters ?? [])
-        if ('example' in parameter && parameter.example !== undefined)
-          parameter.example = withVariables(parameter.example);
+      for (const parameter of operation.parameters ?? []) {
+        if (!('name' in parameter)) continue;
+        const media = parameter.content?.['application/json'];
+        if (media?.example !== undefined) media.example = withVariables(media.example);
+        if (parameter.example !== undefined) parameter.example = withVariables(parameter.example);
+      }
     }
   return doc;
 }
@@ -157,10 +160,19 @@ function adjustRequest(request: PostmanRequest, byRoute: OperationsByRoute) {
   for (const header of request.header ?? []) if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
   if (request.method !== 'GET' || !request.url.query) return;
   const operation = byRoute.get(`GET /${(request.url.path ?? []).join('/')}`);
-  const examples = new Set(
-    (operation?.parameters ?? []).flatMap((parameter) => ('example' in parameter ? [parameter.name as string] : [])),
+  const examples = new Map(
+    (operation?.parameters ?? []).flatMap((parameter) => {
+      if (!('name' in parameter)) return [];
+      const json = parameter.content?.['application/json']?.example;
+      if (json !== undefined) return [[parameter.name, { value: JSON.stringify(json) }] as const];
+      return 'example' in parameter ? [[parameter.name, {}] as const] : [];
+    }),
   );
-  request.url.query = request.url.query.map((param) => ({ ...param, disabled: !examples.has(param.key) }));
+  request.url.query = request.url.query.map((param) => ({
+    ...param,
+    ...examples.get(param.key),
+    disabled: !examples.has(param.key),
+  }));
 }
 
 /**

@@ -26,8 +26,11 @@ export const variableNumbers = (text: string) => [...text.matchAll(VARIABLE)].ma
 export const templateHeaderSchema = named(
   'TemplateHeader',
   z.discriminatedUnion('format', [
-    z.object({ format: z.literal('text'), text: z.string().describe('May hold one variable, {{1}}') }),
-    z.object({ format: z.enum([...TEMPLATE_MEDIA_FORMATS, 'location']) }),
+    named(
+      'TemplateTextHeader',
+      z.object({ format: z.literal('text'), text: z.string().describe('May hold one variable, {{1}}') }),
+    ),
+    named('TemplateMediaHeader', z.object({ format: z.enum([...TEMPLATE_MEDIA_FORMATS, 'location']) })),
   ]),
 );
 export type TemplateHeader = z.infer<typeof templateHeaderSchema>;
@@ -35,14 +38,20 @@ export type TemplateHeader = z.infer<typeof templateHeaderSchema>;
 export const templateButtonSchema = named(
   'TemplateButton',
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('quick_reply'), text: z.string() }),
-    z.object({
-      type: z.literal('url'),
-      text: z.string(),
-      url: z.string().describe('May end with one variable, {{1}}'),
-    }),
-    z.object({ type: z.literal('phone_number'), text: z.string(), phoneNumber: z.string() }),
-    z.object({ type: z.literal('copy_code') }),
+    named('TemplateQuickReplyButton', z.object({ type: z.literal('quick_reply'), text: z.string() })),
+    named(
+      'TemplateUrlButton',
+      z.object({
+        type: z.literal('url'),
+        text: z.string(),
+        url: z.string().describe('May end with one variable, {{1}}'),
+      }),
+    ),
+    named(
+      'TemplatePhoneNumberButton',
+      z.object({ type: z.literal('phone_number'), text: z.string(), phoneNumber: z.string() }),
+    ),
+    named('TemplateCopyCodeButton', z.object({ type: z.literal('copy_code') })),
   ]),
 );
 export type TemplateButton = z.infer<typeof templateButtonSchema>;

@@ -345,9 +345,7 @@ export const templatesContract = {
       category: 'UTILITY',
       body: { text: 'Hi {{1}}, order {{2}} has shipped.', examples: ['Ada', 'A-1001'] },
       footer: 'Reply STOP to opt out',
-      buttons: [
-        { type: 'url', text: 'Track', url: 'https://example.com/t/{{1}}', example: 'https://example.com/t/A-1001' },
-      ],
+      buttons: [{ type: 'quick_reply', text: 'Track order' }],
     },
     failureExamples: {
       bodyExamples: {
