@@ -160,6 +160,17 @@ const test = base.extend('fuzz', { scope: 'file' }, async ({ server }): Promise<
         broadcastId: undefined,
       },
       [contract.workspace.broadcasts.recipients.post.path]: { broadcastId: ids.broadcasts!.launch },
+      // A customer's text played on the tenant's sandbox channel.
+      [contract.workspace.sandbox.receive.post.path]: { from: '15550000009', text: 'Fuzzed', type: undefined },
+      // A plain UTILITY template (the first create is approved by the sandbox's review; later ones exist already).
+      [contract.workspace.chat.templates.manage.post.path]: {
+        action: 'create',
+        name: 'fuzzed_template',
+        language: 'en_US',
+        category: 'UTILITY',
+        body: { text: 'Your order has shipped.' },
+        ...Object.fromEntries(['templateId', 'header', 'footer', 'buttons'].map((k) => [k, undefined])),
+      },
       // A note on Ada's conversation, by phone (contacts/delete may have deleted the contactId hint's Alan).
       [contract.workspace.chat.notes.manage.post.path]: {
         action: 'create',
