@@ -12,10 +12,18 @@ const requiredInForms = (forms: Forms): string[] => [
   ...(forms.required ?? []),
   ...[...(forms.anyOf ?? []), ...(forms.oneOf ?? [])].flatMap(requiredInForms),
 ];
+/** A query parameter: a plain value's example, or a JSON-encoded one's (a template's `body`) on its media type. */
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  content?: { 'application/json': { example?: unknown } };
+}
 /** The slices of an operation read here. */
 interface Operation {
   operationId: string;
-  parameters?: { name: string; in: string; required?: boolean; example?: unknown }[];
+  parameters?: Parameter[];
   requestBody?: { content: { 'application/json': { schema: Forms } } };
   responses: Record<
     string,
@@ -42,8 +50,16 @@ export function withClosedObjects(doc: OpenAPIObject): OpenAPIObject {
   return close(doc) as OpenAPIObject;
 }
 
-/** Postman query values: a list as its comma-separated form, which every list parameter of the API accepts. */
-const queryValue = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
+/**
+ * Postman query values: a list as its comma-separated form, which every list parameter of the API accepts; a
+ * JSON-encoded parameter as its JSON text.
+ */
+const queryValue = (parameter: Parameter) => {
+  if (parameter.content) return JSON.stringify(parameter.content['application/json'].example);
+  return Array.isArray(parameter.example) ? parameter.example.join(',') : String(parameter.example);
+};
+const hasExample = (parameter: Parameter) =>
+  'example' in parameter || parameter.content?.['application/json'].example !== undefined;
 
 /**
  * Portman leaves optional query parameters out, and OpenAPI cannot mark a query parameter required in some
@@ -64,15 +80,16 @@ export function conditionalQueryOverwrites(doc: OpenAPIObject) {
       (parameter) =>
         parameter.in === 'query' &&
         !parameter.required &&
-        'example' in parameter &&
+        hasExample(parameter) &&
         (inForms.has(parameter.name) || named.has(parameter.name)),
     );
     if (!needed.length) return [];
-    const overwriteRequestQueryParams = needed.map((parameter) => ({
-      key: parameter.name,
-      value: queryValue(parameter.example),
-      overwrite: true,
-    }));
+    // Portman overwrites only a value it generated, and generates none for a JSON-encoded parameter (disabled and
+    // empty): each is removed, then inserted with its value.
+    const overwriteRequestQueryParams = needed.flatMap((parameter) => [
+      { key: parameter.name, remove: true },
+      { key: parameter.name, value: queryValue(parameter) },
+    ]);
     return [{ openApiOperationId: get.operationId, overwriteRequestQueryParams }];
   });
 }

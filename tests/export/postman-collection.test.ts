@@ -118,7 +118,8 @@ describe('Postman collection', () => {
 
   it(
     'runs a pre-request script before each delete and cancel (creating what it deletes), before addon/manage ' +
-      '(looking up empty ids), before webhooks/manage (deleting what an earlier run created at its URL) and before ' +
+      '(looking up empty ids), before webhooks/manage and chat/templates/manage (deleting what an earlier run ' +
+      'created at its URL, under its name) and before ' +
       'automations/manage and chat/media/get (making what they need when its variable is empty)',
     () => {
       const items = apiFolders().flatMap((folder) => folder.item ?? []) as unknown as {
@@ -133,6 +134,7 @@ describe('Postman collection', () => {
         'GET /api/workspace/v1/broadcasts/manage',
         'GET /api/workspace/v1/chat/media/get',
         'GET /api/workspace/v1/chat/message/cancel',
+        'GET /api/workspace/v1/chat/templates/manage',
         'GET /api/workspace/v1/contacts/delete',
         'GET /api/workspace/v1/labels/delete',
         'POST /api/platform/v1/addon/manage',
@@ -141,6 +143,7 @@ describe('Postman collection', () => {
         'POST /api/workspace/v1/broadcasts/manage',
         'POST /api/workspace/v1/chat/media/get',
         'POST /api/workspace/v1/chat/message/cancel',
+        'POST /api/workspace/v1/chat/templates/manage',
         'POST /api/workspace/v1/contacts/delete',
         'POST /api/workspace/v1/labels/delete',
       ]);
@@ -159,6 +162,7 @@ describe('Postman collection', () => {
       );
       expect(script('api/platform/v1/webhooks/manage')).toContain("'/api/platform/v1/webhooks/list'");
       expect(script('api/platform/v1/webhooks/manage')).toContain('delete: true');
+      expect(script('api/workspace/v1/chat/templates/manage')).toContain("action: 'delete', templateId: found.id");
       for (const [variable, list] of [
         ['platformId', 'id/list'],
         ['userId', 'users/list'],

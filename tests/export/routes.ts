@@ -17,9 +17,11 @@ export function contractRoutes(): ContractRoute[] {
 export const isWrite = (route: { metadata: { rateClass: string } }) =>
   ['api_write', 'api_message', 'api_admin_write'].includes(route.metadata.rateClass);
 
-/** The Postman collection's requests: one per route, and one per further example (`moreExamples`) of a POST. */
-export const collectionRequestCount = (routes: readonly ContractRoute[]) =>
-  routes.length +
-  routes
-    .filter((route) => route.method === 'POST')
-    .reduce((count, route) => count + Object.keys(route.metadata.moreExamples ?? {}).length, 0);
+/** The Postman collection's requests as `METHOD path`: one per route, one per further example of a POST. */
+export const collectionRoutes = (routes: readonly ContractRoute[] = contractRoutes()) =>
+  routes.flatMap((route) => {
+    const more = route.method === 'POST' ? Object.keys(route.metadata.moreExamples ?? {}).length : 0;
+    return Array.from({ length: 1 + more }, () => `${route.method} ${route.path}`);
+  });
+
+export const collectionRequestCount = (routes: readonly ContractRoute[]) => collectionRoutes(routes).length;

@@ -23,6 +23,8 @@ describe('response envelope and HTTP edge cases', () => {
           name: 'Acme Main',
           phone: '15550001111',
           status: 'active',
+          quality: 'unknown',
+          messagingLimit: null,
           createdAt: expect.stringMatching(/Z$/),
         },
         {
@@ -30,6 +32,8 @@ describe('response envelope and HTTP edge cases', () => {
           name: 'Acme Second',
           phone: '15550002222',
           status: 'active',
+          quality: 'unknown',
+          messagingLimit: null,
           createdAt: expect.stringMatching(/Z$/),
         },
       ]),

@@ -25,6 +25,8 @@ describe('replies are checked against the contract', () => {
     name: 'Main',
     phone: '15550001111',
     status: 'active',
+    quality: 'unknown',
+    messagingLimit: null,
     createdAt: '2026-01-01T00:00:00.000Z',
   };
 

@@ -196,17 +196,20 @@ describe.skipIf(withoutChromium)('Developer Portal in a real browser', { timeout
     await page.getByRole('button', { name: 'Try requests with this key' }).click();
     await page.waitForURL(url('/developer/reference'));
     expect(await page.locator('#try-key-prefix').innerText()).toBe(`${key.slice(0, 16)}…`);
-    await page.getByRole('link', { name: 'List the channels this key may use' }).first().click();
+    // The reference opens on its first endpoint, workspace/me: who the key is, a newcomer's first request.
+    await page.getByRole('link', { name: 'Who this API key is: its user and channels' }).first().click();
     await shot(page, 'reference');
-    await page.getByRole('button', { name: /Test Request\s*\(post \/api\/workspace\/v1\/channels\/list\)/ }).click();
+    await page.getByRole('button', { name: /Test Request\s*\(post \/api\/workspace\/v1\/me\)/ }).click();
     const sent = page.waitForResponse(
-      (reply) => reply.url() === url('/api/workspace/v1/channels/list') && reply.request().method() === 'POST',
+      (reply) => reply.url() === url('/api/workspace/v1/me') && reply.request().method() === 'POST',
     );
     await page.getByRole('button', { name: /^Send post request/ }).click();
     const reply = await sent;
     expect(reply.status()).toBe(200);
     expect(await reply.request().headerValue('x-api-key')).toBe(key);
-    expect(((await reply.json()) as { data: { id: string }[] }).data[0]!.id).toBe(tenant.channelId);
+    expect(((await reply.json()) as { data: { channels: { id: string }[] } }).data.channels[0]!.id).toBe(
+      tenant.channelId,
+    );
     await expect.poll(() => page.getByText('200 OK').first().isVisible()).toBe(true);
     await shot(page, 'reference-response');
   });

@@ -77,26 +77,41 @@ const SETUPS: Record<string, ExampleSetup> = {
 };
 
 /**
- * Requests that create what may exist once (a webhook endpoint per URL): their pre-request script first deletes
- * the one an earlier run of the collection created at the URL the request sends, so the collection runs any number
- * of times. Keyed like SETUPS.
+ * Requests that create what may exist once (a webhook endpoint per URL, a template per name and language): their
+ * pre-request script first deletes the one an earlier run of the collection created, so the collection runs any
+ * number of times. Each is JavaScript over `sent(field)` (the request's own parameter), `each` (a listed record) and
+ * `found` (the one to delete). Keyed like SETUPS.
  */
 interface ExampleClear {
   list: string;
+  listParameters: string;
+  matches: string;
   manage: string;
-  /** The variable the request's reply fills with the endpoint's id: emptied when that endpoint is deleted. */
-  variable: string;
+  deleteParameters: string;
+  /** The variable the request's reply fills with the record's id: emptied when that record is deleted. */
+  variable?: string;
 }
 const CLEARS: Record<string, ExampleClear> = {
   platformWebhooksManage: {
     list: contract.platform.webhooks.list.post.path,
+    listParameters: "{ platformId: sent('platformId') }",
+    matches: "each.url === sent('url')",
     manage: contract.platform.webhooks.manage.post.path,
+    deleteParameters: "{ platformId: sent('platformId'), endpointId: found.id, delete: true }",
     variable: 'webhookEndpointId',
+  },
+  // On a sandbox channel. Meta refuses a deleted template's name for a month: on a WhatsApp channel, name it anew.
+  workspaceChatTemplatesManage: {
+    list: contract.workspace.chat.templates.list.post.path,
+    listParameters: "{ channelId: sent('channelId'), status: 'all' }",
+    matches: "each.name === sent('name') && each.language === sent('language')",
+    manage: contract.workspace.chat.templates.manage.post.path,
+    deleteParameters: "{ channelId: sent('channelId'), action: 'delete', templateId: found.id }",
   },
 };
 
-/** The Postman script lines that delete the endpoint at the request's own `url` of the request's platform. */
-function clearLines({ list, manage, variable }: ExampleClear): string[] {
+/** The Postman script lines that delete what the request would create again, found in its list. */
+function clearLines({ list, listParameters, matches, manage, deleteParameters, variable }: ExampleClear): string[] {
   const call = (path: string, body: string) => [
     `  url: pm.variables.get('baseUrl') + '${path}',`,
     "  method: 'POST',",
@@ -104,22 +119,25 @@ function clearLines({ list, manage, variable }: ExampleClear): string[] {
     `  body: { mode: 'raw', raw: JSON.stringify(${body}) },`,
   ];
   return [
-    "const sent = pm.request.method === 'GET' ? pm.request.url.query.toObject() : JSON.parse(pm.request.body.raw);",
-    'const platformId = pm.variables.replaceIn(decodeURIComponent(sent.platformId));',
-    'const url = pm.variables.replaceIn(decodeURIComponent(sent.url));',
+    "const raw = pm.request.method === 'GET' ? pm.request.url.query.toObject() : JSON.parse(pm.request.body.raw);",
+    'const sent = (field) => pm.variables.replaceIn(decodeURIComponent(raw[field]));',
     'pm.sendRequest({',
-    ...call(list, '{ platformId }'),
+    ...call(list, listParameters),
     '}, (error, response) => {',
     `  if (error || response.code !== 200) throw new Error('setup call ${list} failed: ' + ` +
       '(error || response.text()));',
-    '  for (const endpoint of response.json().data.filter((each) => each.url === url)) {',
+    `  for (const found of response.json().data.filter((each) => ${matches})) {`,
     '    pm.sendRequest({',
-    ...call(manage, '{ platformId, endpointId: endpoint.id, delete: true }').map((line) => `    ${line}`),
+    ...call(manage, deleteParameters).map((line) => `    ${line}`),
     '    }, (failure, deleted) => {',
     `      if (failure || deleted.code !== 200) throw new Error('setup call ${manage} failed: ' + ` +
       '(failure || deleted.text()));',
-    `      if (pm.variables.get('${variable}') === endpoint.id) ` +
-      `(pm.environment.has('${variable}') ? pm.environment : pm.collectionVariables).set('${variable}', '');`,
+    ...(variable
+      ? [
+          `      if (pm.variables.get('${variable}') === found.id) ` +
+            `(pm.environment.has('${variable}') ? pm.environment : pm.collectionVariables).set('${variable}', '');`,
+        ]
+      : []),
     '    });',
     '  }',
     '});',

@@ -343,7 +343,7 @@ export const templatesContract = {
       name: 'order_shipped',
       language: 'en_US',
       category: 'UTILITY',
-      body: { text: 'Hi {{1}}, order {{2}} has shipped.', examples: ['Ada', 'A-1001'] },
+      body: { text: 'Hi {{1}}, order {{2}} has shipped with {{3}}.', examples: ['Ada', 'A-1001', 'DHL'] },
       footer: 'Reply STOP to opt out',
       buttons: [{ type: 'quick_reply', text: 'Track order' }],
     },
