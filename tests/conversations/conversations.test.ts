@@ -69,6 +69,7 @@ describe('conversations: the inbox, the history and inbound sandbox messages', (
         direction: 'inbound',
         type: 'text',
         text: 'Do you ship to Mars?',
+        interactive: null,
         createdAt: expect.any(String),
       },
       unreadCount: 1,

@@ -305,4 +305,52 @@ describe('interactive messages, reactions and locations on a WhatsApp Cloud API 
       expect(received.find((event) => event.data.msgid === msgid)?.data).toMatchObject({ type, text, ...rich });
     }
   });
+
+  test('the inbox’s lastMessage shows the buttons sent, then the customer’s tap on one', async ({
+    server,
+    wa,
+    chat,
+  }) => {
+    const phone = '15550007778';
+    const inbound = { channel: wa.waChannelId, direction: 'inbound' as const, from: phone };
+    await server.seed({ messages: [{ ...inbound, msgid: 'wamid.IN2', createdAt: minutesAgo(1), text: 'Tracking?' }] });
+    const lastOf = async () =>
+      (await chat.conversations.list({ channelId: wa.waChannelId })).data.find((each) => each.phone === phone)
+        ?.lastMessage;
+    expect(await lastOf()).toMatchObject({ msgid: 'wamid.IN2', interactive: null });
+    const sent = await chat.message.send({
+      channelId: wa.waChannelId,
+      to: phone,
+      type: 'interactive',
+      interactive: BUTTONS,
+    });
+    expect(await lastOf()).toMatchObject({
+      msgid: sent.data.msgid,
+      direction: 'outbound',
+      interactive: { kind: 'buttons', buttons: BUTTONS.buttons },
+    });
+    const tap = {
+      ...metaMessage(
+        'wamid.TAP3',
+        'interactive',
+        {
+          context: { from: '15550100000', id: sent.data.msgid },
+          interactive: { type: 'button_reply', button_reply: { id: 'talk_to_us', title: 'Talk to us' } },
+        },
+        phone,
+      ),
+      // After the send (the fixture's messages are an hour old): the tap is the conversation's newest message.
+      timestamp: String(Math.floor(Date.now() / 1000) + 2),
+    };
+    expect((await postMessages(server.baseUrl, connected(account, wa.waChannelId), [tap])).status).toBe(200);
+    await server.untilIdle();
+    expect(await lastOf()).toEqual({
+      msgid: 'wamid.TAP3',
+      direction: 'inbound',
+      type: 'interactive',
+      text: 'Talk to us',
+      interactive: { kind: 'button_reply', id: 'talk_to_us', title: 'Talk to us' },
+      createdAt: expect.any(String),
+    });
+  });
 });

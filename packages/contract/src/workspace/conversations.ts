@@ -20,7 +20,7 @@ import {
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
-import { MESSAGE_DIRECTIONS, MESSAGE_TYPES, messageSchema, msgidParam } from './messages.js';
+import { MESSAGE_DIRECTIONS, MESSAGE_TYPES, messageInteractiveSchema, messageSchema, msgidParam } from './messages.js';
 
 const messagesListFields = z.object({
   ...channelScoped,
@@ -70,6 +70,7 @@ export const conversationSchema = named(
       direction: z.enum(MESSAGE_DIRECTIONS),
       type: z.enum(MESSAGE_TYPES),
       text: z.string().nullable(),
+      interactive: messageInteractiveSchema.nullable(),
       createdAt: timestampSchema,
     }),
     unreadCount: z.number().int().describe('The contact’s inbound messages not yet read'),

@@ -141,7 +141,7 @@ export const messageMediaSchema = named(
 export type MessageMedia = z.infer<typeof messageMediaSchema>;
 
 /** What a message of type `interactive` carries: the message as sent, or a customer's tap on one. */
-const messageInteractiveSchema = named(
+export const messageInteractiveSchema = named(
   'MessageInteractive',
   z
     .union([interactiveSchema, interactiveReplySchema])
@@ -150,6 +150,7 @@ const messageInteractiveSchema = named(
         '(`kind` button_reply or list_reply, with the id of the button or row)',
     ),
 );
+export type MessageInteractive = z.infer<typeof messageInteractiveSchema>;
 
 /** One message of a conversation, as chat/messages/list shows it. */
 export const messageSchema = named(

@@ -6,10 +6,17 @@ const NONE = `'00000000-0000-0000-0000-000000000000'::uuid`;
 /** The outbox's statuses: a message in one of them has not been sent yet. */
 const UNSENT = `('queued', 'scheduled', 'sending')`;
 
-/** What the inbox shows of a conversation's newest message, kept on its row beside the message's id. */
-const SUMMARY = ['last_message_msgid', 'last_message_direction', 'last_message_type', 'last_message_text'];
-/** The contact's columns and the summary, as the upsert writes them. */
-const INBOX_COLUMNS = `contact_phone, contact_name, ${SUMMARY.join(', ')}`;
+/** What the inbox shows of a conversation's newest message, kept on its row: each column and the message's column. */
+export const INBOX_SUMMARY: readonly (readonly [string, string])[] = [
+  ['last_message_msgid', 'msgid'],
+  ['last_message_direction', 'direction'],
+  ['last_message_type', 'type'],
+  ['last_message_text', 'body'],
+];
+
+/** The upsert's columns beyond the counts: the contact's, then the summary's. */
+const inboxColumns = (summary: typeof INBOX_SUMMARY) =>
+  `, contact_phone, contact_name, ${summary.map(([column]) => column).join(', ')}`;
 
 /** A column of the newest message: the statement's when it is newer by the listing order (created_at, then id). */
 const newest = (column: string, orNone: string) =>
@@ -19,23 +26,23 @@ const newest = (column: string, orNone: string) =>
 
 /**
  * The upsert of the conversations of `rows` (messages), once per statement, as Migration20261201120000 wrote it;
- * `inbox`: as this migration does, also writing what chat/conversations/list shows: the contact's phone and name
- * (from `contacts`, when the conversation starts) and the newest message's msgid, direction, type and text. In key
+ * with a `summary`, as this migration does, also writing what chat/conversations/list shows: the contact's phone and
+ * name (from `contacts`, when the conversation starts) and the summary's columns of the newest message. In key
  * order, so concurrent statements lock alike.
  */
-const upsert = (inbox: boolean) => (rows: string) => `
+export const upsert = (summary?: typeof INBOX_SUMMARY) => (rows: string) => `
         insert into conversations as c (channel_id, contact_id, last_message_id, last_activity_at, last_inbound_at,
-                                        unread_count${inbox ? `, ${INBOX_COLUMNS}` : ''})
+                                        unread_count${summary ? inboxColumns(summary) : ''})
         select distinct on (m.channel_id, m.contact_id) m.channel_id, m.contact_id, m.id, m.created_at,
                max(m.created_at) filter (where m.direction = 'inbound') over conversation,
                (count(*) filter (where m.direction = 'inbound' and m.status <> 'read') over conversation)::int
-               ${inbox ? ', ct.phone, ct.name, m.msgid, m.direction, m.type, m.body' : ''}
-          from ${rows} m ${inbox ? 'join contacts ct on ct.id = m.contact_id' : ''}
+               ${summary ? `, ct.phone, ct.name, ${summary.map(([, from]) => `m.${from}`).join(', ')}` : ''}
+          from ${rows} m ${summary ? 'join contacts ct on ct.id = m.contact_id' : ''}
         window conversation as (partition by m.channel_id, m.contact_id)
          order by m.channel_id, m.contact_id, m.created_at desc, m.id desc
         on conflict (channel_id, contact_id) do update set
-          ${(inbox ? SUMMARY : []).map((column) => `${newest(column, '')},`).join('\n          ')}
-          ${newest('last_message_id', inbox ? '' : 'c.last_message_id is null or ')},
+          ${(summary ?? []).map(([column]) => `${newest(column, '')},`).join('\n          ')}
+          ${newest('last_message_id', summary ? '' : 'c.last_message_id is null or ')},
           last_activity_at = greatest(c.last_activity_at, excluded.last_activity_at),
           last_inbound_at = greatest(c.last_inbound_at, excluded.last_inbound_at),
           unread_count = c.unread_count + excluded.unread_count,
@@ -44,24 +51,28 @@ const upsert = (inbox: boolean) => (rows: string) => `
 /**
  * The messages an update takes out of the outbox, sent (not cancelled): their old and new rows paired by a GROUP BY,
  * which PostgreSQL runs by hashing or sorting, never by comparing every row with every other (a join of the two
- * transition tables is planned once per connection and can turn quadratic: Migration20261206100000).
+ * transition tables is planned once per connection and can turn quadratic: Migration20261206100000). `kept`: more
+ * columns a send does not change, carried as they are.
  */
-const SENT_ROWS = `(select x.id, x.channel_id, x.contact_id, x.created_at, x.direction, x.type,
+const sentRows = (kept = '') => {
+  const columns = `id, channel_id, contact_id, created_at, direction, type${kept}, msgid, body, status`;
+  return `(select x.id, x.channel_id, x.contact_id, x.created_at, x.direction, x.type${kept},
                   max(x.msgid) filter (where x.is_new) as msgid, max(x.body) filter (where x.is_new) as body,
                   max(x.status) filter (where x.is_new) as status
-             from (select id, channel_id, contact_id, created_at, direction, type, msgid, body, status, true as is_new
+             from (select ${columns}, true as is_new
                      from new_rows where contact_id is not null and status not in ${UNSENT} and status <> 'cancelled'
                    union all
-                   select id, channel_id, contact_id, created_at, direction, type, msgid, body, status, false
+                   select ${columns}, false
                      from old_rows where contact_id is not null and status in ${UNSENT}) x
-            group by x.id, x.channel_id, x.contact_id, x.created_at, x.direction, x.type
+            group by x.id, x.channel_id, x.contact_id, x.created_at, x.direction, x.type${kept.replaceAll(', ', ', x.')}
            having bool_or(x.is_new) and bool_or(not x.is_new))`;
+};
 
 /**
  * The two statement triggers' functions on `messages` (Migration20261201120000 made them), around `upsert`: a
  * statement's inserted messages but those waiting in the outbox, and those an update takes out of it.
  */
-const messageTriggers = (upsertOf: (rows: string) => string) => [
+export const messageTriggers = (upsertOf: (rows: string) => string, kept?: string) => [
   `create or replace function "conversations_messages_inserted"() returns trigger language plpgsql as $$
       begin
         ${upsertOf(`(select * from new_rows where contact_id is not null and status not in ${UNSENT})`)}
@@ -69,7 +80,7 @@ const messageTriggers = (upsertOf: (rows: string) => string) => [
       end $$;`,
   `create or replace function "conversations_messages_sent"() returns trigger language plpgsql as $$
       begin
-        ${upsertOf(SENT_ROWS)}
+        ${upsertOf(sentRows(kept))}
         return null;
       end $$;`,
 ];
@@ -111,7 +122,7 @@ export class ConversationInboxRow extends Migration {
         `alter column "last_message_msgid" set not null, alter column "last_message_direction" set not null, ` +
         `alter column "last_message_type" set not null;`,
     );
-    for (const sql of messageTriggers(upsert(true))) this.addSql(sql);
+    for (const sql of messageTriggers(upsert(INBOX_SUMMARY))) this.addSql(sql);
     this.addSql(`create function "conversations_contact_changed"() returns trigger language plpgsql as $$
       begin
         update conversations set contact_phone = new.phone, contact_name = new.name where contact_id = new.id;
@@ -163,7 +174,7 @@ export class ConversationInboxRow extends Migration {
     );
     this.addSql(`drop trigger "conversations_contact_changed" on "contacts";`);
     this.addSql(`drop function "conversations_contact_changed"();`);
-    for (const sql of messageTriggers(upsert(false))) this.addSql(sql);
+    for (const sql of messageTriggers(upsert())) this.addSql(sql);
     this.addSql(`alter table "conversations" alter column "last_message_id" drop not null;`);
     this.addSql(`create index "conversations_last_message_id_index" on "conversations" ("last_message_id");`);
     this.addSql(

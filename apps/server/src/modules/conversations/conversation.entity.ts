@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { CONVERSATION_STATUSES } from '@switchboard/contract';
+import { CONVERSATION_STATUSES, type MessageInteractive } from '@switchboard/contract';
 import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
@@ -38,6 +38,7 @@ const ConversationSchema = defineEntity({
     lastMessageDirection: p.text(),
     lastMessageType: p.text(),
     lastMessageText: p.text().nullable(),
+    lastMessageInteractive: p.json<MessageInteractive>().nullable(),
     /** When the newest message was made: its createdAt. */
     lastActivityAt: p.datetime(),
     /** When the contact last wrote (Meta's timestamp): the 24-hour window runs from here. */
