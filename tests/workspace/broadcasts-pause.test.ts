@@ -179,7 +179,6 @@ describe('pausing a broadcast', { timeout: 120_000 }, () => {
   });
 
   test('a scheduled broadcast paused and resumed is scheduled again; a paused one can be cancelled', async ({
-    server,
     wa,
     client,
   }) => {

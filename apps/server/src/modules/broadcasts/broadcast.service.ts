@@ -98,9 +98,9 @@ export async function createBroadcast(
  * broadcasts/manage cancel, in one transaction: the broadcast (a paused one too) becomes `cancelled` by a conditional
  * update, which waits for a hand-over of its sends under way (the dispatcher locks the broadcasts it hands sends of
  * over, and sees the cancel once this commits), so no send of it starts after the reply; one already handed over
- * finishes and its recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over become
- * `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first few
- * here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience.
+ * finishes and its recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over
+ * become `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first
+ * few here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience.
  */
 export async function cancelBroadcast(
   ctx: CallerContext,

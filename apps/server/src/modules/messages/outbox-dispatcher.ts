@@ -46,7 +46,7 @@ const STORE_RETRY_MS = 500;
  * Calls of one send the provider may throttle: it is queued again after each but the last, which fails it (its
  * error `retryable`), so a number throttled for good does not hold its sends forever.
  */
-export const MAX_THROTTLED_ATTEMPTS = 5;
+const MAX_THROTTLED_ATTEMPTS = 5;
 /** The wait before a throttled send's next call, doubled at each attempt. */
 const THROTTLE_BACKOFF_SECONDS = 1;
 
