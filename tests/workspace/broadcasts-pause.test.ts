@@ -1,4 +1,6 @@
-import { describe, expect } from 'vitest';
+import type { SwitchboardClient } from '@switchboard/client';
+import type { Broadcast } from '@switchboard/contract';
+import { describe, expect, vi } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { expectError, expectInvalid } from '../helpers/expect.js';
 import { postSigned } from '../whatsapp/inbound-fixture.js';
@@ -45,6 +47,31 @@ async function sendsOf(databaseUrl: string, broadcastId: string) {
     [broadcastId],
   );
   return rows;
+}
+
+/**
+ * The signal that a paused broadcast's held sends would have gone by now had they not been held: a template send to
+ * a phone outside the audience, scheduled after the last of them was due at the broadcast's pace, made by the
+ * pipeline (which takes a channel's due sends oldest first).
+ */
+async function pastItsPace(
+  client: SwitchboardClient['workspace'],
+  broadcast: Broadcast,
+  send: { channelId: string; to: string; templateName: string; variables: string[] },
+) {
+  const lastDue = Date.parse(broadcast.startedAt!) + (broadcast.counts.recipients / broadcast.ratePerSecond) * 1000;
+  const { data } = await client.chat.templates.send({
+    ...send,
+    language: 'en_US',
+    scheduledAt: new Date(Math.max(lastDue, Date.now()) + 1000).toISOString(),
+  });
+  await vi.waitFor(
+    async () => {
+      const { data: status } = await client.chat.message.status({ msgid: data.msgid });
+      expect(['scheduled', 'queued', 'sending']).not.toContain(status.status);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
 }
 
 const RECIPIENTS = 10;
@@ -96,6 +123,13 @@ describe('pausing a broadcast', { timeout: 120_000 }, () => {
       'template_not_approved',
     );
     standInTemplate().status = 'APPROVED';
+    await pastItsPace(client, held, {
+      channelId: wa.waChannelId,
+      to: '15590099999',
+      templateName: 'welcome',
+      variables: [],
+    });
+    expect(sendsTo(audience)).toHaveLength(before);
     expect((await templateStatus(server.baseUrl, wa.waChannelId, 'APPROVED')).status).toBe(200);
     await server.untilIdle();
     const templates = await client.chat.templates.list({ channelId: wa.waChannelId });
@@ -151,9 +185,12 @@ describe('pausing a broadcast', { timeout: 120_000 }, () => {
       'the broadcast is paused: only a scheduled, preparing or sending one can be paused',
     );
     await server.untilIdle();
-    const held = await sendsOf(server.databaseUrl, data.id);
-    const stillQueued = held.filter((row) => row.queued > 0).length;
+    const before = await sendsOf(server.databaseUrl, data.id);
+    const stillQueued = before.filter((row) => row.queued > 0).length;
     expect(stillQueued).toBeGreaterThan(0);
+    await pastItsPace(client, paused.data, { channelId, to: '15591099999', templateName: 'hello', variables: ['Ada'] });
+    const held = await untilBroadcast(client.broadcasts, data.id, () => true, { channelId });
+    expect(held).toMatchObject({ status: 'paused', counts: { queued: stillQueued } });
     const [due] = await sql<{ n: number }>(
       server.databaseUrl,
       `select count(*)::int as n from messages where broadcast_id = $1 and status = 'queued' and due_at is not null`,
