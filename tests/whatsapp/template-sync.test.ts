@@ -100,10 +100,25 @@ describe('template sync', () => {
   });
 
   test('chat/templates/sync replaces the channel’s templates with Meta’s: changed, added, removed, paused', async ({
+    server,
+    wa,
     stored,
     sync,
   }) => {
     const before = await stored();
+    const broadcasts = server.client(wa.ownerKey).workspace.broadcasts;
+    const scheduled = (language: string) =>
+      broadcasts.manage({
+        channelId: wa.waChannelId,
+        action: 'create',
+        name: `Later ${language}`,
+        templateName: 'order_update',
+        language,
+        variables: ['{{contact.name}}', 'A-1'],
+        audience: { all: true },
+        scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+    const [spanish, english] = [(await scheduled('es_ES')).data, (await scheduled('en_US')).data];
     graph.templates[account.wabaId] = [
       template('order_update'),
       template('order_update', 'PAUSED', 'Hola {{1}}', 'es_ES'),
@@ -135,6 +150,13 @@ describe('template sync', () => {
     const id = (rows: Row[], name: string) => rows.find((row) => row.name === name && row.language === 'en_US')!.id;
     expect(id(after, 'order_update')).toBe(id(before, 'order_update'));
     expect(id(after, 'promo')).toBe(id(before, 'promo'));
+    // The paused template's broadcast paused, as Meta's webhook would have paused it; the other language's did not.
+    const listed = (await broadcasts.list({ channelId: wa.waChannelId })).data;
+    expect(listed.find((b) => b.id === spanish.id)).toMatchObject({
+      status: 'paused',
+      pausedReason: 'template_paused',
+    });
+    expect(listed.find((b) => b.id === english.id)).toMatchObject({ status: 'scheduled', pausedReason: null });
   });
 
   test('a refused or failed sync changes nothing and answers like a refused send', async ({ stored, sync }) => {

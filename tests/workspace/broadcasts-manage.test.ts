@@ -38,6 +38,7 @@ describe('workspace broadcasts/manage', { timeout: 90_000 }, () => {
         id: expect.any(String),
         name: params.name,
         status: 'scheduled',
+        pausedReason: null,
         templateName: 'order_update',
         audience: { all: true },
         scheduledAt: params.scheduledAt,

@@ -16,6 +16,15 @@ describe('pnpm cli sandbox template-status / quality', { timeout: 180_000 }, () 
     acme,
   }) => {
     const env = { DATABASE_URL: server.databaseUrl };
+    const client = server.client(acme.memberKey).workspace;
+    const broadcast = await client.broadcasts.manage({
+      action: 'create',
+      name: 'Paused with its template',
+      templateName: 'order_update',
+      variables: ['{{contact.name}}', 'A-1'],
+      audience: { all: true },
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     const paused = await runCli(
       [
         'sandbox',
@@ -34,7 +43,10 @@ describe('pnpm cli sandbox template-status / quality', { timeout: 180_000 }, () 
       channelId: acme.mainChannelId,
       template: 'order_update',
       outcome: 'changed',
+      pausedBroadcasts: 1,
     });
+    const listed = await client.broadcasts.list({ broadcastId: broadcast.data.id });
+    expect(listed.data[0]).toMatchObject({ status: 'paused', pausedReason: 'template_paused' });
     const [templateEvent] = await eventsOf(server.databaseUrl, 'template.updated');
     expect(templateEvent!.payload.data).toMatchObject({
       template: { name: 'order_update', status: 'paused' },
@@ -54,7 +66,7 @@ describe('pnpm cli sandbox template-status / quality', { timeout: 180_000 }, () 
         messagingLimit: { previous: null, current: 'TIER_1K' },
       },
     });
-    const channels = await server.client(acme.memberKey).workspace.channels.list();
+    const channels = await client.channels.list();
     expect(channels.data[0]).toMatchObject({ quality: 'yellow', messagingLimit: 'TIER_1K' });
 
     const wrong = await runCli(['sandbox', 'quality', '--channel', acme.mainChannelId, '--quality', 'blue'], env);

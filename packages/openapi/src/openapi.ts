@@ -354,6 +354,7 @@ function finishBodies(paths: OpenAPIObject['paths']) {
 /**
  * zod's `z.null()` in a union comes out as a `{type: 'string', format: 'null', nullable: true}` alternative next
  * to a `nullable` without `type`, which OpenAPI 3.0 does not allow: make the first real alternative nullable instead.
+ * A nullable enum lists null among its values, as OpenAPI 3.0.3 asks (else null fails the enum once upgraded).
  */
 function foldNullAlternatives(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(foldNullAlternatives);
@@ -369,6 +370,8 @@ function foldNullAlternatives(node: unknown): unknown {
     const { nullable: _nullable, ...parent } = schema;
     return { ...parent, [key]: [{ ...first, nullable: true }, ...rest] };
   }
+  if (schema.nullable && Array.isArray(schema.enum) && !schema.enum.includes(null))
+    return { ...schema, enum: [...(schema.enum as unknown[]), null] };
   return schema;
 }
 

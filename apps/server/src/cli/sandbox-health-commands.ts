@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { QUALITY_RATINGS, TEMPLATE_STATUSES, type QualityRating, type TemplateStatus } from '@switchboard/contract';
 import type { Command } from 'commander';
+import { pauseTemplateBroadcasts } from '../modules/broadcasts/index.js';
 import { Channel } from '../modules/channels/index.js';
 import { applyTemplateChange, Template } from '../modules/templates/index.js';
 import { applyChannelHealth } from '../modules/whatsapp/index.js';
@@ -25,7 +26,8 @@ async function sandboxChannel(em: EntityManager, id: string): Promise<string> {
 
 /**
  * `sandbox template-status` and `sandbox quality`: what Meta's template and number webhooks report, played on a
- * sandbox channel through the same code (template.updated, channel.updated).
+ * sandbox channel through the same code (template.updated, channel.updated; a paused or disabled template pauses its
+ * broadcasts).
  */
 export function addSandboxHealthCommands(program: Command): void {
   const sandbox = program.commands.find((command) => command.name() === 'sandbox');
@@ -69,17 +71,20 @@ function addTemplateStatusCommand(sandbox: Command): void {
           if (templates.length > 1)
             throw new CliError(`--language is required: "${opts.template}" exists in several languages.`);
           const queue = await jobs();
-          const outcome = await em.transactional((tx) =>
-            applyTemplateChange(tx, queue, {
-              channelId,
-              name: templates[0]!.name,
-              language: templates[0]!.language,
-              ...(status ? { status } : {}),
-              ...(quality ? { quality } : {}),
-              ...(opts.reason ? { reason: opts.reason } : {}),
-            }),
-          );
-          return { channelId, template: opts.template, outcome };
+          const change = {
+            channelId,
+            name: templates[0]!.name,
+            language: templates[0]!.language,
+            ...(status ? { status } : {}),
+            ...(quality ? { quality } : {}),
+            ...(opts.reason ? { reason: opts.reason } : {}),
+          };
+          const { outcome, pausedBroadcasts } = await em.transactional(async (tx) => {
+            const applied = await applyTemplateChange(tx, queue, change);
+            const paused = applied === 'changed' ? await pauseTemplateBroadcasts(tx, change) : 0;
+            return { outcome: applied, pausedBroadcasts: paused };
+          });
+          return { channelId, template: opts.template, outcome, pausedBroadcasts };
         }),
     );
 }

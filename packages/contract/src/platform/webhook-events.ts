@@ -308,6 +308,7 @@ export const WEBHOOK_EVENTS = webhookEvents({
           id: EXAMPLE_IDS.broadcastId,
           name: 'January order updates',
           status: 'completed',
+          pausedReason: null,
           templateName: 'order_update',
           audience: { labelIds: ['0c6e2a4b-8d1f-4e3a-b5c7-9d1f3b5a7c20'] },
           scheduledAt: null,
@@ -327,7 +328,10 @@ export const WEBHOOK_EVENTS = webhookEvents({
       'rates its quality or moves it to another category (its `message_template_status_update`, ' +
       '`message_template_quality_update` and `template_category_update` webhooks; a sandbox channel’s review and ' +
       '`pnpm cli sandbox template-status`). `data.changes` holds each field that changed, before and after; ' +
-      '`data.template` is the template as chat/templates/list shows it now.',
+      '`data.template` is the template as chat/templates/list shows it now. A template that becomes `paused` or ' +
+      '`disabled` pauses, in the same transaction, the scheduled, preparing and sending broadcasts of it (that ' +
+      'language): broadcasts/list shows them `paused` with `pausedReason: "template_paused"`, their queued ' +
+      'recipients still queued, until broadcasts/manage `resume`s each once Meta approves the template again.',
     data: z.object({
       channelId: idSchema,
       template: templateSchema,

@@ -17,8 +17,11 @@ import {
 import { placeholderText } from './automations.js';
 import { templateSendButtonsParam, templateSendHeaderParam } from './template-parts.js';
 
-export const BROADCAST_STATUSES = ['scheduled', 'preparing', 'sending', 'completed', 'cancelled'] as const;
+export const BROADCAST_STATUSES = ['scheduled', 'preparing', 'sending', 'paused', 'completed', 'cancelled'] as const;
 export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
+/** Why a broadcast is `paused`: its template was paused or disabled by Meta, or broadcasts/manage `pause`. */
+export const BROADCAST_PAUSED_REASONS = ['template_paused', 'by_request'] as const;
+export type BroadcastPausedReason = (typeof BROADCAST_PAUSED_REASONS)[number];
 /** Where one recipient stands; exclusive: each recipient is counted in exactly one of them. */
 export const BROADCAST_RECIPIENT_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'skipped'] as const;
 export type BroadcastRecipientStatus = (typeof BROADCAST_RECIPIENT_STATUSES)[number];
@@ -112,8 +115,16 @@ export const broadcastSchema = named(
       .describe(
         '`scheduled` until its time; `preparing` while its audience is resolved in the background (at most 2 ' +
           'broadcasts of a platform prepare at a time, the others wait their turn in order); `sending` once its ' +
-          'recipients are queued; `completed` once every recipient is sent (or later), failed or skipped; ' +
+          'recipients are queued; `paused` (see `pausedReason`) until broadcasts/manage `resume`s it, its queued ' +
+          'recipients staying queued; `completed` once every recipient is sent (or later), failed or skipped; ' +
           '`cancelled` by broadcasts/manage',
+      ),
+    pausedReason: z
+      .enum(BROADCAST_PAUSED_REASONS)
+      .nullable()
+      .describe(
+        'Why it is `paused` (null unless paused): `template_paused` when Meta paused or disabled its template ' +
+          '(template.updated), `by_request` when broadcasts/manage `pause` paused it',
       ),
     templateName: z.string(),
     audience: broadcastAudienceSchema,
@@ -224,8 +235,37 @@ export const broadcastCancelParams = named(
     .strict(),
 );
 
+/** `action: "pause"`: hold a scheduled, preparing or sending broadcast's queued sends until it is resumed. */
+export const broadcastPauseParams = named(
+  'BroadcastPause',
+  z
+    .object({
+      ...channelScoped,
+      action: z.literal('pause').describe('Pause a scheduled, preparing or sending broadcast'),
+      broadcastId: broadcastIdParam,
+    })
+    .strict(),
+);
+
+/** `action: "resume"`: continue a paused broadcast where it stopped. */
+export const broadcastResumeParams = named(
+  'BroadcastResume',
+  z
+    .object({
+      ...channelScoped,
+      action: z.literal('resume').describe('Resume a paused broadcast, its template approved'),
+      broadcastId: broadcastIdParam,
+    })
+    .strict(),
+);
+
 /** broadcasts/manage's parameters: one variant per action. */
-export const broadcastManageVariants = z.discriminatedUnion('action', [broadcastCreateParams, broadcastCancelParams]);
+export const broadcastManageVariants = z.discriminatedUnion('action', [
+  broadcastCreateParams,
+  broadcastCancelParams,
+  broadcastPauseParams,
+  broadcastResumeParams,
+]);
 export type BroadcastManageParams = z.input<typeof broadcastManageVariants>;
 export type BroadcastManageValues = z.output<typeof broadcastManageVariants>;
 export type BroadcastCreateValues = Extract<BroadcastManageValues, { action: 'create' }>;
@@ -251,9 +291,11 @@ function variantProblems(values: unknown): FieldProblem[] {
  */
 const manageFields = z.object({
   ...channelScoped,
-  action: z.enum(['create', 'cancel']).describe('`create` a broadcast or `cancel` one'),
+  action: z
+    .enum(['create', 'cancel', 'pause', 'resume'])
+    .describe('`create` a broadcast, or `cancel`, `pause` or `resume` one'),
   ...broadcastCreateParams.omit({ channelId: true, action: true }).partial().shape,
-  broadcastId: broadcastIdParam.optional().describe('`cancel`: the broadcast to cancel'),
+  broadcastId: broadcastIdParam.optional().describe('`cancel`, `pause`, `resume`: the broadcast'),
 });
 export const broadcastManageParams = withFieldRules<BroadcastManageParams>()(manageFields, {
   sets: [
@@ -284,7 +326,7 @@ export const broadcastsContract = {
   manage: endpoint({
     operation: 'workspace.broadcasts.manage',
     path: '/api/workspace/v1/broadcasts/manage',
-    summary: 'Create or cancel a broadcast',
+    summary: 'Create, cancel, pause or resume a broadcast',
     description: [
       '`create` sends an approved template to an audience of the channel’s contacts, now or at `scheduledAt`, at ' +
         'most `ratePerSecond` messages a second. It answers at once: `scheduled`, or `preparing` while the ' +
@@ -293,10 +335,21 @@ export const broadcastsContract = {
         'sent, and a contact who opts out or is blocked before its turn is skipped then. Every wrong field is a 400 ' +
         'naming its path (`audience.labelIds.0: label not found in this channel`), and nothing is stored. Message: ' +
         '`Broadcast created successfully`.',
-      '`cancel`: a scheduled or preparing broadcast never sends; a sending one stops before the reply: no send is ' +
-        'handed to the provider after it (one already handed over finishes), and its recipients not sent become ' +
-        '`skipped` with reason `cancelled` (a background sweep, thousands a second). Cancelling a completed or ' +
-        'cancelled broadcast is a 400. Message: `Broadcast cancelled successfully`.',
+      '`cancel`: a scheduled, preparing or paused broadcast that never started never sends; a sending (or ' +
+        'paused) one stops before the reply: no send is handed to the provider after it (one already handed over ' +
+        'finishes), and its recipients not sent become `skipped` with reason `cancelled` (a background sweep, ' +
+        'thousands a second). Cancelling a completed or cancelled broadcast is a 400. Message: `Broadcast ' +
+        'cancelled successfully`.',
+      '`pause`: a scheduled, preparing or sending broadcast becomes `paused` (`pausedReason: "by_request"`) before ' +
+        'the reply: no send of it is handed to the provider after it (one already handed over finishes) and its ' +
+        'queued recipients stay `queued`. A broadcast pauses itself the same way (`pausedReason: ' +
+        '"template_paused"`) when Meta pauses or disables its template (template.updated). Pausing a broadcast in ' +
+        'another status is a 400. Message: `Broadcast paused successfully`.',
+      '`resume`: a paused broadcast goes on where it stopped, at its rate, its queued recipients sent once each ' +
+        '(none sent before is sent again); one paused before it started becomes `scheduled` again (its time still ' +
+        'ahead) or starts now. It resumes only when asked, and only while its template is approved: otherwise 400 ' +
+        '`template_not_approved`. Resuming a broadcast that is not paused is a 400. Message: `Broadcast resumed ' +
+        'successfully`.',
       'The reply is the broadcast. A broadcastId of another channel the key may use is 404 `broadcast_not_found`; ' +
         'of a channel it may not use, 403.',
     ].join('\n\n'),
@@ -304,7 +357,7 @@ export const broadcastsContract = {
     response: okEnvelope(broadcastSchema),
     rateClass: 'api_write',
     access: { scope: 'workspace' },
-    // `create` messages every customer of the audience (no taking it back), `cancel` stops one.
+    // `create` and `resume` message every customer of the audience (no taking it back), `cancel` stops one.
     effects: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     errors: ['no_channel', 'broadcast_not_found', 'template_not_approved'],
     // Scalars only (a GET's query string carries objects as JSON text, which examples do not show well).
@@ -314,8 +367,24 @@ export const broadcastsContract = {
         summary: 'Cancelling a broadcast that completed',
         status: 400,
         error: 'invalid_request',
-        message: 'broadcastId: the broadcast is completed: only a scheduled, preparing or sending one can be cancelled',
+        message:
+          'broadcastId: the broadcast is completed: only a scheduled, preparing, sending or paused one can be ' +
+          'cancelled',
         request: { channelId: EXAMPLE_IDS.channelId, action: 'cancel', broadcastId: EXAMPLE_IDS.broadcastId },
+      },
+      pauseCompleted: {
+        summary: 'Pausing a broadcast that completed',
+        status: 400,
+        error: 'invalid_request',
+        message: 'broadcastId: the broadcast is completed: only a scheduled, preparing or sending one can be paused',
+        request: { channelId: EXAMPLE_IDS.channelId, action: 'pause', broadcastId: EXAMPLE_IDS.broadcastId },
+      },
+      resumeNotPaused: {
+        summary: 'Resuming a broadcast that is not paused',
+        status: 400,
+        error: 'invalid_request',
+        message: 'broadcastId: the broadcast is completed: only a paused one can be resumed',
+        request: { channelId: EXAMPLE_IDS.channelId, action: 'resume', broadcastId: EXAMPLE_IDS.broadcastId },
       },
     },
   }),

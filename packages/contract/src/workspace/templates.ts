@@ -312,8 +312,8 @@ export const templatesContract = {
         'days (400 `template_edit_limit` says when the next edit is allowed). Message: `Template submitted for ' +
         'review`.',
       '`delete` removes one language (`templateId`) or every language (`name`) at Meta and here; 400 ' +
-        '`template_in_use` while a scheduled or sending broadcast or a scheduled message uses it. Meta refuses the ' +
-        'name for 30 days after (`reusableAfter`). Message: `Template deleted`.',
+        '`template_in_use` while a scheduled, sending or paused broadcast or a scheduled message uses it. Meta ' +
+        'refuses the name for 30 days after (`reusableAfter`). Message: `Template deleted`.',
       'Sandbox channels review locally: a created or edited template becomes `approved` after ' +
         'SANDBOX_TEMPLATE_REVIEW_MS, or `rejected` when its name starts with `reject_`.',
     ].join('\n\n'),

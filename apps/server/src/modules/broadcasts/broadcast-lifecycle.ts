@@ -29,10 +29,11 @@ class PreparationCancelled extends Error {}
 /**
  * Prepares a `preparing` broadcast in a transaction of its own: its audience resolved into recipients (one statement),
  * each recipient to send queued in the send pipeline, and the broadcast `sending` with its counts (`completed` at once
- * when none is to send; the announcer queues its event). The broadcast row is written last, so a cancel meanwhile
- * waits for nothing: the preparation then finds it cancelled and rolls back. From here the recipients and counts
- * follow their messages (the broadcast_recipients_follow trigger), and completeFinished completes it once none is
- * left queued. Nothing to do for a broadcast no longer preparing (a job run twice).
+ * when none is to send; the announcer queues its event). The broadcast row is written last, so a cancel or a pause
+ * meanwhile waits for nothing: the preparation then finds it cancelled or paused and rolls back (a resume prepares it
+ * again). From here the recipients and counts follow their messages (the broadcast_recipients_follow trigger), and
+ * completeFinished completes it once none is left queued. Nothing to do for a broadcast no longer preparing (a job
+ * run twice).
  */
 export async function prepareBroadcast(em: EntityManager, broadcastId: string): Promise<void> {
   try {

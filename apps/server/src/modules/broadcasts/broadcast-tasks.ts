@@ -25,7 +25,7 @@ export const cancelSendsTask: Task<{ broadcastId: string }> = {
   run: ({ broadcastId }, { em, jobs }) => cancelUnsentSends(em, jobs, broadcastId),
 };
 
-/** The dispatcher's question (BroadcastStops): which of these broadcasts were cancelled, each locked FOR SHARE. */
+/** The dispatcher's question (BroadcastStops): which of these broadcasts were cancelled or paused, locked FOR SHARE. */
 const broadcastStops: BroadcastStops = {
   async stoppedOf(tx, broadcastIds) {
     const rows = await tx.find(
@@ -33,7 +33,8 @@ const broadcastStops: BroadcastStops = {
       { id: { $in: [...broadcastIds] } },
       { fields: ['status'], orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_READ },
     );
-    return rows.filter((row) => row.status === 'cancelled').map((row) => row.id);
+    const inStatus = (status: Broadcast['status']) => rows.filter((row) => row.status === status).map((row) => row.id);
+    return { cancelled: inStatus('cancelled'), paused: inStatus('paused') };
   },
 };
 

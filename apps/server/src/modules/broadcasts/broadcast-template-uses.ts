@@ -3,8 +3,8 @@ import { Message } from '../messages/index.js';
 import { TEMPLATE_USES, type TemplateUses } from '../templates/index.js';
 import { Broadcast } from './broadcast.entity.js';
 
-/** Broadcasts that will still send: a template they name cannot be deleted under them. */
-const UNFINISHED = ['scheduled', 'preparing', 'sending'] as const;
+/** Broadcasts that will still send (a paused one once resumed): a template they name cannot be deleted under them. */
+const UNFINISHED = ['scheduled', 'preparing', 'sending', 'paused'] as const;
 
 const templateUses: TemplateUses = {
   async useOf(em, channelId, name, language) {

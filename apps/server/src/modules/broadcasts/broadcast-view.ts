@@ -29,6 +29,7 @@ function toBroadcast(row: Broadcast, steps: MovingCounts): BroadcastView {
     id: row.id,
     name: row.name,
     status: row.status,
+    pausedReason: row.pausedReason ?? null,
     templateName: row.templateName,
     audience: row.audience,
     scheduledAt: iso(row.scheduledAt),

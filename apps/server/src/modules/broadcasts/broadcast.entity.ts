@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { BROADCAST_STATUSES, type BroadcastAudience } from '@switchboard/contract';
+import { BROADCAST_PAUSED_REASONS, BROADCAST_STATUSES, type BroadcastAudience } from '@switchboard/contract';
 import { createdAtColumn, timeOrderedUuidPrimaryKey, updatedAtColumn } from '../../kit/columns.js';
 import { Channel } from '../channels/index.js';
 import type { OutboundTemplateParts } from '../messages/index.js';
@@ -25,6 +25,8 @@ const BroadcastSchema = defineEntity({
     templateParts: p.json<OutboundTemplateParts>().nullable(),
     audience: p.json<BroadcastAudience>(),
     status: p.enum(BROADCAST_STATUSES),
+    /** Why it is `paused`; null otherwise. */
+    pausedReason: p.enum(BROADCAST_PAUSED_REASONS).nullable(),
     scheduledAt: p.datetime().nullable(),
     ratePerSecond: p.integer(),
     recipients: p.integer().default(0),

@@ -1,7 +1,14 @@
 import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
-import { cancelBroadcast, createBroadcast, listBroadcasts, listRecipients } from './broadcast.service.js';
+import {
+  cancelBroadcast,
+  createBroadcast,
+  listBroadcasts,
+  listRecipients,
+  pauseBroadcast,
+  resumeBroadcast,
+} from './broadcast.service.js';
 
 export function broadcastsRouter({ em, logger, jobs }: RouteDeps, channelRate: number) {
   return {
@@ -10,6 +17,14 @@ export function broadcastsRouter({ em, logger, jobs }: RouteDeps, channelRate: n
       if (params.action === 'cancel') {
         const data = await cancelBroadcast(ctx, jobs, channel, params.broadcastId);
         return { success: true, data, message: 'Broadcast cancelled successfully' };
+      }
+      if (params.action === 'pause') {
+        const data = await pauseBroadcast(ctx, channel, params.broadcastId);
+        return { success: true, data, message: 'Broadcast paused successfully' };
+      }
+      if (params.action === 'resume') {
+        const data = await resumeBroadcast(ctx, jobs, channel, params.broadcastId);
+        return { success: true, data, message: 'Broadcast resumed successfully' };
       }
       const data = await createBroadcast(ctx, channel, params, { channelRate, jobs });
       return { success: true, data, message: 'Broadcast created successfully' };

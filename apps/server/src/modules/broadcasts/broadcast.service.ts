@@ -16,6 +16,7 @@ import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
 import { createIssues, broadcastTemplate } from './broadcast-checks.js';
 import { CANCEL_SENDS_QUEUE, queuePreparation } from './broadcast-lifecycle.js';
+import { pauseOne, resumeOne } from './broadcast-pause.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastView, broadcastViews } from './broadcast-view.js';
@@ -34,6 +35,12 @@ const broadcastNotFound = (id: string) => () =>
   new NotFoundError('broadcast_not_found', `No broadcast ${id} in this channel.`);
 
 const nameTaken = (name: string) => ValidationError.field('name', `a broadcast named "${name}" exists in this channel`);
+
+/** The 400 of an action the broadcast's status does not allow, naming that status as it stands. */
+async function wrongStatus(tx: EntityManager, broadcastId: string, allowed: string): Promise<ValidationError> {
+  const { status } = await tx.findOneOrFail(Broadcast, broadcastId, { fields: ['status'], refresh: true });
+  return ValidationError.field('broadcastId', `the broadcast is ${status}: only ${allowed}`);
+}
 
 /** The broadcast addressed by id, in the caller's channel (404 in another of theirs, 403 in one they may not use). */
 async function broadcastInChannel(
@@ -88,12 +95,12 @@ export async function createBroadcast(
 }
 
 /**
- * broadcasts/manage cancel, in one transaction: the broadcast becomes `cancelled` by a conditional update, which waits
- * for a hand-over of its sends under way (the dispatcher locks the broadcasts it hands sends of over, and sees the
- * cancel once this commits), so no send of it starts after the reply; one already handed over finishes and its
- * recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over become
- * `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first few
- * here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience.
+ * broadcasts/manage cancel, in one transaction: the broadcast (a paused one too) becomes `cancelled` by a conditional
+ * update, which waits for a hand-over of its sends under way (the dispatcher locks the broadcasts it hands sends of
+ * over, and sees the cancel once this commits), so no send of it starts after the reply; one already handed over
+ * finishes and its recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over
+ * become `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first
+ * few here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience.
  */
 export async function cancelBroadcast(
   ctx: CallerContext,
@@ -106,19 +113,43 @@ export async function cancelBroadcast(
     const now = new Date();
     const cancelled = await tx.nativeUpdate(
       Broadcast,
-      { id: broadcast.id, status: { $in: ['scheduled', 'preparing', 'sending'] } },
-      { status: 'cancelled', completedAt: now, completedEventAt: now },
+      { id: broadcast.id, status: { $in: ['scheduled', 'preparing', 'sending', 'paused'] } },
+      { status: 'cancelled', pausedReason: null, completedAt: now, completedEventAt: now },
     );
-    if (cancelled !== 1) {
-      const { status } = await tx.findOneOrFail(Broadcast, broadcast.id, { fields: ['status'], refresh: true });
-      throw ValidationError.field(
-        'broadcastId',
-        `the broadcast is ${status}: only a scheduled, preparing or sending one can be cancelled`,
-      );
-    }
+    if (cancelled !== 1)
+      throw await wrongStatus(tx, broadcast.id, 'a scheduled, preparing, sending or paused one can be cancelled');
     await cancelQueuedSends(tx, jobs, { broadcastId: broadcast.id }, CANCELLED_IN_REPLY);
     if (await hasQueuedSends(tx, { broadcastId: broadcast.id }))
       await jobs.enqueueTask(tx, CANCEL_SENDS_QUEUE, { broadcastId: broadcast.id }, { share: channel.platformId });
+    return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
+  });
+}
+
+/** broadcasts/manage pause (pauseOne), `by_request`, in one transaction: the reply is the paused broadcast. */
+export async function pauseBroadcast(
+  ctx: CallerContext,
+  channel: ScopedChannel,
+  broadcastId: string,
+): Promise<BroadcastView> {
+  return ctx.em.transactional(async (tx) => {
+    const broadcast = await broadcastInChannel(ctx, tx, channel, broadcastId);
+    if (!(await pauseOne(tx, broadcast.id, 'by_request')))
+      throw await wrongStatus(tx, broadcast.id, 'a scheduled, preparing or sending one can be paused');
+    return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
+  });
+}
+
+/** broadcasts/manage resume (resumeOne), in one transaction: the reply is the broadcast as it goes on. */
+export async function resumeBroadcast(
+  ctx: CallerContext,
+  jobs: JobQueue,
+  channel: ScopedChannel,
+  broadcastId: string,
+): Promise<BroadcastView> {
+  return ctx.em.transactional(async (tx) => {
+    const broadcast = await broadcastInChannel(ctx, tx, channel, broadcastId);
+    if (!(await resumeOne(tx, jobs, broadcast.id, channel.platformId)))
+      throw await wrongStatus(tx, broadcast.id, 'a paused one can be resumed');
     return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
   });
 }

@@ -11,12 +11,15 @@ import { broadcastsRouter } from './broadcast.router.js';
 import { broadcastsSeed } from './broadcast.seed.js';
 import { templateUsesService } from './broadcast-template-uses.js';
 
+export { pauseTemplateBroadcasts } from './broadcast-pause.js';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Broadcasts: one approved template sent to an audience of a channel's contacts (labels, ids or all), now or at a
  * scheduled time, prepared in the background (a few per platform at a time), paced, with one recipient row per
- * phone whose status follows WhatsApp's reports.
+ * phone whose status follows WhatsApp's reports; paused and resumed on request, and paused when Meta pauses or
+ * disables its template (pauseTemplateBroadcasts).
  */
 export const broadcastsModule = defineModule({
   name: 'broadcasts',

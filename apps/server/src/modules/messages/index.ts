@@ -32,10 +32,17 @@ export type {
   TemplateDraftHeader,
   TemplateSyncResult,
 } from './messaging-provider.port.js';
-export { SendNotMadeError } from './messaging-provider.port.js';
+export { ProviderCallError, SendNotMadeError, type ProviderFailure } from './messaging-provider.port.js';
 export { requireProvider, type MessagingProviders } from './messaging-providers.js';
 export { statusSink } from './status-sink.js';
-export { cancelQueuedSends, hasQueuedSends, queueBulkSends, queueSend } from './outbox.js';
+export {
+  cancelQueuedSends,
+  hasQueuedSends,
+  holdQueuedSends,
+  queueBulkSends,
+  queueSend,
+  releaseHeldSends,
+} from './outbox.js';
 export { BROADCAST_STOPS, type BroadcastStops } from './broadcast-stops.port.js';
 export { MESSAGING } from './messaging.js';
 export { recordOutbound } from './outbound-record.js';

@@ -56,8 +56,13 @@ const MessageSchema = defineEntity({
     automationId: p.uuid().nullable(),
     /** The broadcast that sent it. A plain id for the same reason as `automationId`. */
     broadcastId: p.uuid().nullable(),
-    /** When the send pipeline may send it (queued, scheduled); null for messages outside the pipeline. */
+    /**
+     * When the send pipeline may send it (queued, scheduled); null for messages outside the pipeline, and for a
+     * paused broadcast's queued sends (held: never due until it resumes).
+     */
     dueAt: p.datetime().nullable(),
+    /** Provider calls that ended throttled (the provider asked to slow down): the send is retried a few times. */
+    attempts: p.integer().default(0),
     /**
      * The pipeline's reason for `failed` (`outcome_unknown`) or `cancelled` (`cancelled`, `contact_unsubscribed`,
      * `contact_blocked`); null otherwise.

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type {
+  ErrorCode,
   Interactive,
   Location,
   MessageError,
@@ -11,6 +12,7 @@ import type {
   TemplateMediaFormat,
   TemplateStatus,
 } from '@switchboard/contract';
+import { AppError } from '../../kit/errors.js';
 import type { Logger } from '../../logger.js';
 
 /** A template header's value for one send: a media header's file, or a text header's variable. */
@@ -154,6 +156,36 @@ export class SendNotMadeError extends Error {
   constructor(cause: unknown) {
     super(`nothing was sent: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'SendNotMadeError';
+  }
+}
+
+/** What a provider's refusal of a call says beside its text. */
+export interface ProviderFailure {
+  /** The provider's own error code (WhatsApp: Meta's, e.g. 131026); null when it gave none. */
+  providerCode: number | null;
+  /** The provider only asked to slow down (Meta's throughput limits): the same send may go through later. */
+  throttled: boolean;
+}
+
+/**
+ * A provider's refusal of a call as its typed errors carry it: the API's error (status, code, text) and the
+ * provider's own code, so the send pipeline records that code and queues a throttled send again instead of reading
+ * either out of the text.
+ */
+export class ProviderCallError extends AppError {
+  readonly providerCode: number | null;
+  readonly throttled: boolean;
+
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    failure: ProviderFailure,
+    headers: Record<string, string> = {},
+  ) {
+    super(status, code, message, headers);
+    this.providerCode = failure.providerCode;
+    this.throttled = failure.throttled;
   }
 }
 

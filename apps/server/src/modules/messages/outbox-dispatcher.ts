@@ -4,15 +4,17 @@ import { AppError } from '../../kit/errors.js';
 import type { BackgroundWorker, JobQueue, RunningWorker } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import type { BroadcastStops } from './broadcast-stops.port.js';
-import { SendNotMadeError, type OutboundSessionMessage } from './messaging-provider.port.js';
+import { ProviderCallError, SendNotMadeError, type OutboundSessionMessage } from './messaging-provider.port.js';
 import type { MessagingProviders } from './messaging-providers.js';
 import {
   abandonedMoves,
   beat,
   channelsWithDueSends,
   claimDueSends,
+  deferThrottled,
   forget,
   handOverMoves,
+  holdPausedSends,
   HEARTBEAT_STALE_SECONDS,
   outboxBacklog,
   outcomeMoves,
@@ -27,7 +29,7 @@ export interface DispatcherOptions {
   /** The channel's budget, messages a second (SEND_RATE_PER_CHANNEL). */
   ratePerSecond: number;
   providers: () => MessagingProviders;
-  /** Which broadcasts were cancelled (the broadcasts module answers). */
+  /** Which broadcasts were cancelled or paused (the broadcasts module answers). */
   stops: () => BroadcastStops;
 }
 
@@ -40,9 +42,13 @@ const MAX_BATCH = 500;
 /** Batches of one channel whose calls may still be running while the next is claimed. */
 const BATCHES_IN_FLIGHT = 4;
 const STORE_RETRY_MS = 500;
-
-/** Meta's code in a provider error's text, `(code 131026…)` (whatsapp/graph-errors.ts writes it so). */
-const PROVIDER_CODE = /\(code (\d+)/;
+/**
+ * Calls of one send the provider may throttle: it is queued again after each but the last, which fails it (its
+ * error `retryable`), so a number throttled for good does not hold its sends forever.
+ */
+const MAX_THROTTLED_ATTEMPTS = 5;
+/** The wait before a throttled send's next call, doubled at each attempt. */
+const THROTTLE_BACKOFF_SECONDS = 1;
 
 /** A claimed session message as its provider call takes it: the columns the send recorded. */
 function sessionMessageOf(send: ClaimedSend): OutboundSessionMessage {
@@ -66,7 +72,8 @@ function sessionMessageOf(send: ClaimedSend): OutboundSessionMessage {
 
 /**
  * What one provider call came to; a throw that is not the provider's answer leaves the outcome unknown, unless the
- * provider says nothing went out (SendNotMadeError): then the message is sent later, not lost.
+ * provider says nothing went out (SendNotMadeError): then the message is sent later, not lost. A throttled call
+ * (the provider's throughput limit) queues the message again after a growing wait, up to MAX_THROTTLED_ATTEMPTS.
  */
 async function callProvider(providers: MessagingProviders, send: ClaimedSend): Promise<SendOutcome> {
   try {
@@ -88,11 +95,13 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend): P
     if (error instanceof SendNotMadeError) return { id: send.id, status: 'queued' };
     if (!(error instanceof AppError))
       return { id: send.id, status: 'failed', errorCode: null, errorTitle: null, reason: 'outcome_unknown' };
-    const code = PROVIDER_CODE.exec(error.message)?.[1];
+    const failure = error instanceof ProviderCallError ? error : undefined;
+    if (failure?.throttled && send.attempts + 1 < MAX_THROTTLED_ATTEMPTS)
+      return { id: send.id, status: 'queued', retryInSeconds: THROTTLE_BACKOFF_SECONDS * 2 ** send.attempts };
     return {
       id: send.id,
       status: 'failed',
-      errorCode: code ? Number(code) : null,
+      errorCode: failure?.providerCode ?? null,
       errorTitle: error.message.slice(0, 500),
       reason: null,
     };
@@ -175,19 +184,28 @@ function heartbeatOf(dispatch: Dispatch): () => Promise<void> {
 
 /**
  * Hands the sends whose slot has come over, in one transaction: the broadcasts they belong to are locked against a
- * cancel (which waits for this, or this for it), then each becomes `sending` or `cancelled` (handOverMoves). Returns
- * the ids to call.
+ * cancel or a pause (which waits for this, or this for it); a paused broadcast's sends are held (holdPausedSends),
+ * the others become `sending` or `cancelled` (handOverMoves). Returns the ids to call.
  */
 function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Set<string>> {
   const { id, em, jobs, options } = dispatch;
   const broadcasts = [...new Set(group.flatMap((send) => (send.broadcast_id ? [send.broadcast_id] : [])))];
   return untilStored(dispatch, 'handing sends over', group.length, () =>
     em().transactional(async (tx) => {
-      const stopped = broadcasts.length ? await options.stops().stoppedOf(tx, broadcasts) : [];
+      const { cancelled, paused } = broadcasts.length
+        ? await options.stops().stoppedOf(tx, broadcasts)
+        : { cancelled: [], paused: [] };
+      const held = group.filter((send) => send.broadcast_id !== null && paused.includes(send.broadcast_id));
+      if (held.length > 0)
+        await holdPausedSends(
+          tx,
+          id,
+          held.map((send) => send.id),
+        );
       const moves = handOverMoves(
         id,
-        group.map((send) => send.id),
-        stopped,
+        group.filter((send) => !held.includes(send)).map((send) => send.id),
+        cancelled,
       );
       const changes = await writeStatuses(tx, jobs, moves);
       return new Set(changes.filter((change) => change.status === 'sending').map((change) => change.id));
@@ -211,11 +229,15 @@ async function sendBatch(dispatch: Dispatch, claimed: ClaimedSend[], startMs: nu
   }
   const outcomes = await Promise.all(calls);
   const notMade = outcomes.filter((outcome) => outcome.status === 'queued').length;
-  if (notMade > 0) dispatch.log.warn({ messages: notMade }, 'sends the provider could not start; queued again');
+  if (notMade > 0)
+    dispatch.log.warn({ messages: notMade }, 'sends the provider could not start or throttled; queued again');
   if (outcomes.length === 0) return;
   const { id, em, jobs } = dispatch;
   await untilStored(dispatch, 'recording sends', outcomes.length, () =>
-    em().transactional((tx) => writeStatuses(tx, jobs, outcomeMoves(id, outcomes))),
+    em().transactional(async (tx) => {
+      await writeStatuses(tx, jobs, outcomeMoves(id, outcomes));
+      await deferThrottled(tx, outcomes);
+    }),
   );
 }
 

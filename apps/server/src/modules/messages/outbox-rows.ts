@@ -26,13 +26,18 @@ export interface ClaimedSend {
   /** The provider's id of the message reacted to. */
   reaction_provider_id: string | null;
   location: Location | null;
+  /** Its calls the provider throttled so far. */
+  attempts: number;
 }
 
-/** What a provider call came to; `queued`: the provider sent nothing (SendNotMadeError), so it is to be made later. */
+/**
+ * What a provider call came to; `queued`: the provider sent nothing, so it is to be made later: at once (its due time
+ * kept: SendNotMadeError), or `retryInSeconds` from now when the provider throttled it.
+ */
 export type SendOutcome =
   | { id: string; status: 'accepted'; providerMessageId: string }
   | { id: string; status: 'failed'; errorCode: number | null; errorTitle: string | null; reason: string | null }
-  | { id: string; status: 'queued' };
+  | { id: string; status: 'queued'; retryInSeconds?: number };
 
 /** A dispatcher that has beaten within HEARTBEAT_STALE_SECONDS (`?`: the seconds); `m.sending_by` names it. */
 const LIVE_DISPATCHER = `exists (select 1 from "send_dispatchers" as d
@@ -59,7 +64,7 @@ export async function claimDueSends(
          order by "due_at" limit ? for update skip locked)
       returning m."id", m."channel_id", m."broadcast_id", m."to", m."type", m."provider", m."template_name",
         m."language", m."variables", m."template_parts", m."body", m."media", m."interactive", m."reaction",
-        m."location",
+        m."location", m."attempts",
         (select q."provider_message_id" from "messages" as q
           where q."msgid" = m."reply_to" and q."channel_id" = m."channel_id") as reply_to_provider_id,
         (select coalesce(q."provider_message_id", q."msgid") from "messages" as q
@@ -87,6 +92,44 @@ export function handOverMoves(dispatcherId: string, ids: readonly string[], stop
              for update of m`,
     params: [`{${stoppedBroadcasts.join(',')}}`, `{${ids.join(',')}}`, dispatcherId],
   };
+}
+
+/**
+ * Gives back reserved sends whose broadcast is paused, at their hand-over, instead of handing them over: still
+ * `queued`, no longer reserved, and held (never due, due_at null) until the broadcast resumes. Returns their ids.
+ */
+export async function holdPausedSends(
+  tx: EntityManager,
+  dispatcherId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  const rows = await tx.execute<{ id: string }[]>(
+    `update "messages" set "sending_by" = null, "due_at" = null
+      where "id" = any(?::uuid[]) and "sending_by" = ? and "status" in ('queued', 'scheduled')
+      returning "id"`,
+    [`{${ids.join(',')}}`, dispatcherId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Throttled sends just moved back to `queued` (outcomeMoves): each due again `retryInSeconds` from now, its attempt
+ * counted, in the caller's transaction (the one that recorded the outcomes, so no dispatcher claims it before).
+ */
+export async function deferThrottled(tx: EntityManager, outcomes: readonly SendOutcome[]): Promise<void> {
+  const later = outcomes.flatMap((outcome) =>
+    outcome.status === 'queued' && outcome.retryInSeconds !== undefined
+      ? [{ id: outcome.id, secs: outcome.retryInSeconds }]
+      : [],
+  );
+  if (later.length === 0) return;
+  await tx.execute(
+    `update "messages" as m set "due_at" = now() + make_interval(secs => o."secs"), "attempts" = m."attempts" + 1
+       from jsonb_to_recordset(?::jsonb) as o("id" uuid, "secs" float8)
+      where m."id" = o."id" and m."status" = 'queued' and m."sending_by" is null`,
+    [JSON.stringify(later)],
+    'run',
+  );
 }
 
 /**

@@ -164,3 +164,37 @@ export async function hasQueuedSends(tx: EntityManager, filter: { broadcastId: s
   const where = { broadcastId: filter.broadcastId, status: { $in: ['queued' as const, 'scheduled' as const] } };
   return (await tx.findOne(Message, where, { fields: ['id'] })) !== null;
 }
+
+/**
+ * Holds a broadcast's queued sends (its pause), in the caller's transaction: they stay `queued`, never due (due_at
+ * null) until releaseHeldSends. One a dispatcher reserved before is held at its hand-over, which finds the broadcast
+ * paused. Returns how many it held.
+ */
+export async function holdQueuedSends(tx: EntityManager, filter: { broadcastId: string }): Promise<number> {
+  const { affectedRows } = await tx.execute<QueryResult>(
+    `update "messages" set "due_at" = null where "broadcast_id" = ? and "status" = 'queued' and "due_at" is not null`,
+    [filter.broadcastId],
+    'run',
+  );
+  return affectedRows;
+}
+
+/**
+ * A broadcast's held sends due again (its resume), in the caller's transaction: from `startAt`, spaced at the
+ * broadcast's rate in their send order (by phone), as queueBulkSends spaced them. Returns how many it released.
+ */
+export async function releaseHeldSends(
+  tx: EntityManager,
+  spec: { broadcastId: string; ratePerSecond: number; startAt: Date },
+): Promise<number> {
+  const { affectedRows } = await tx.execute<QueryResult>(
+    `update "messages" as m
+        set "due_at" = ?::timestamptz + make_interval(secs => (h."position" - 1)::float8 / ?::float8)
+       from (select "id", row_number() over (order by "to") as "position" from "messages"
+              where "broadcast_id" = ? and "status" = 'queued' and "due_at" is null) as h
+      where m."id" = h."id"`,
+    [spec.startAt.toISOString(), spec.ratePerSecond, spec.broadcastId],
+    'run',
+  );
+  return affectedRows;
+}

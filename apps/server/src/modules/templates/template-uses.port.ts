@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { serviceKey } from '../../kit/services.js';
 
 /**
- * What still needs a template before it may be deleted: a scheduled or sending broadcast, a scheduled message. The
- * broadcasts sit above templates, so their module provides this port.
+ * What still needs a template before it may be deleted: a scheduled, sending or paused broadcast, a scheduled
+ * message. The broadcasts sit above templates, so their module provides this port.
  */
 export interface TemplateUses {
   /** A description of one use of the template (in `language`, or any), or undefined when nothing uses it. */

@@ -75,6 +75,22 @@ describe('Graph error mapping', () => {
     expect(error.message).not.toContain(TOKEN);
   });
 
+  it.each([
+    [429, 130429, true],
+    [400, 131056, true],
+    [429, 131048, false],
+    [400, 132015, false],
+    [500, 131000, false],
+  ])('HTTP %i with code %i carries the code as a field, throttled: %s', (httpStatus, code, throttled) => {
+    const error = failure(httpStatus, code);
+    expect([error.providerCode, error.throttled]).toEqual([code, throttled]);
+  });
+
+  it('carries no code when Graph gave none', () => {
+    const errors = [failure(404, undefined), graphUnreachableError('sending', true), graphUnexpectedReplyError('x')];
+    for (const error of errors) expect([error.providerCode, error.throttled]).toEqual([null, false]);
+  });
+
   it('treats a reply without Graph’s error shape as the service being unavailable', () => {
     const error = failure(404, undefined);
     expect([error.status, error.code, error.message]).toEqual([

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../kit/errors.js';
+import { ProviderCallError, type ProviderFailure } from '../messages/index.js';
 
 /**
  * How a failing Graph API call becomes one of our errors. The first row that matches wins.
@@ -24,27 +24,32 @@ import { AppError } from '../../kit/errors.js';
  * The pair limit (131056, one recipient messaged too often) is treated the same way for that reason.
  *
  * Messages carry Meta's code and text (with the access token scrubbed out, should Meta ever echo it) and never the
- * token, the request headers or the request body.
+ * token, the request headers or the request body. The errors carry Meta's code as a field as well (`providerCode`),
+ * and mark its throughput limits (130429, 131056) `throttled`: the send pipeline queues such a send again.
  */
 
-export class ProviderRejectedError extends AppError {
-  constructor(message: string) {
-    super(400, 'provider_rejected', message);
+/** A failure with no Graph error code (no reply, or one we could not read). */
+const NO_CODE: ProviderFailure = { providerCode: null, throttled: false };
+
+export class ProviderRejectedError extends ProviderCallError {
+  constructor(message: string, failure = NO_CODE) {
+    super(400, 'provider_rejected', message, failure);
   }
 }
 
-export class ProviderUnauthorizedError extends AppError {
-  constructor(message: string) {
-    super(502, 'provider_unauthorized', message);
+export class ProviderUnauthorizedError extends ProviderCallError {
+  constructor(message: string, failure = NO_CODE) {
+    super(502, 'provider_unauthorized', message, failure);
   }
 }
 
-export class ProviderUnavailableError extends AppError {
+export class ProviderUnavailableError extends ProviderCallError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    failure = NO_CODE,
   ) {
-    super(503, 'provider_unavailable', message, { 'Retry-After': String(retryAfterSeconds) });
+    super(503, 'provider_unavailable', message, failure, { 'Retry-After': String(retryAfterSeconds) });
   }
 }
 
@@ -57,6 +62,8 @@ const MAX_RETRY_AFTER_SECONDS = 3600;
 
 const TOKEN_CODES = new Set([190, 102, 10, 131005, 131031]);
 const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131048, 131056]);
+/** Meta's throughput limits of a number (its messages a second, one recipient's pair rate): a later send passes. */
+const THROTTLE_CODES = new Set([130429, 131056]);
 const SERVICE_CODES = new Set([1, 2, 131000, 131016, 133004]);
 
 const graphErrorBody = z.object({
@@ -97,25 +104,32 @@ export function graphFailureError(failure: GraphFailure): ProviderError {
   }
   const { code } = parsed.data.error;
   const described = scrub(describe(parsed.data.error), failure.accessToken);
+  const coded: ProviderFailure = { providerCode: code, throttled: THROTTLE_CODES.has(code) };
 
   if (TOKEN_CODES.has(code) || (code >= 200 && code <= 299) || status === 401 || status === 403) {
     return new ProviderUnauthorizedError(
       `WhatsApp Cloud API refused the channel's credentials while ${failure.operation}: ${described}`,
+      coded,
     );
   }
   if (RATE_LIMIT_CODES.has(code) || status === 429) {
     return new ProviderUnavailableError(
       `WhatsApp Cloud API is rate limiting this number while ${failure.operation}: ${described}`,
       retryAfterSeconds(failure.retryAfter, RATE_LIMIT_RETRY_AFTER_SECONDS),
+      coded,
     );
   }
   if (SERVICE_CODES.has(code) || status >= 500) {
     return new ProviderUnavailableError(
       `WhatsApp Cloud API is unavailable while ${failure.operation}: ${described}`,
       retryAfterSeconds(failure.retryAfter, SERVICE_RETRY_AFTER_SECONDS),
+      coded,
     );
   }
-  return new ProviderRejectedError(`WhatsApp Cloud API rejected the request while ${failure.operation}: ${described}`);
+  return new ProviderRejectedError(
+    `WhatsApp Cloud API rejected the request while ${failure.operation}: ${described}`,
+    coded,
+  );
 }
 
 /** A call that got no reply: timeout, connection refused or reset, DNS failure. */

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { TEMPLATE_CATEGORIES, type TemplateCategory } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
+import { pauseTemplateBroadcasts } from '../broadcasts/index.js';
 import { applyTemplateChange, type TemplateChange } from '../templates/index.js';
 import { requestPhoneQuality } from './channel-health.js';
 import type { InboundAccountEvent } from './inbound.js';
@@ -33,9 +34,10 @@ function templateChangeOf(channelId: string, event: InboundAccountEvent): Templa
 
 /**
  * Meta's account webhooks for the channel, inside the transaction that applies the inbound delivery. A template's
- * status, quality or category is applied at once (template.updated); one we do not have, or a change we cannot
- * read, queues a sync of the channel's templates, which reads every template as Meta has it now, whatever order
- * events arrive in. A number's quality update queues the read of its rating (requestPhoneQuality).
+ * status, quality or category is applied at once (template.updated), and a template paused or disabled pauses its
+ * broadcasts (pauseTemplateBroadcasts); one we do not have, or a change we cannot read, queues a sync of the
+ * channel's templates, which reads every template as Meta has it now, whatever order events arrive in. A number's
+ * quality update queues the read of its rating (requestPhoneQuality).
  */
 export async function onAccountEvent(
   tx: EntityManager,
@@ -51,4 +53,5 @@ export async function onAccountEvent(
   const change = templateChangeOf(channelId, event);
   const outcome = change ? await applyTemplateChange(tx, deps.jobs, change) : 'not_found';
   if (outcome === 'not_found') await requestTemplateSync({ em: tx }, deps.jobs, channelId);
+  else if (outcome === 'changed') await pauseTemplateBroadcasts(tx, change!);
 }

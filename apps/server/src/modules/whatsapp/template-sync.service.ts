@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { AppError } from '../../kit/errors.js';
 import { taskQueue, type JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
+import { pauseTemplateBroadcasts } from '../broadcasts/index.js';
 import type { TemplateSyncResult } from '../messages/index.js';
 import { Template } from '../templates/index.js';
 import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
@@ -18,7 +19,8 @@ const keyOf = (template: { name: string; language: string }) => `${template.name
 /**
  * Makes `templates` the channel's templates, in the caller's transaction: upserted by (channel, name, language),
  * so a template that stays keeps its id, and every other template of the channel deleted, so one that disappeared
- * from Meta (or moved to a status we do not list) stops being listed.
+ * from Meta (or moved to a status we do not list) stops being listed. A template Meta lists paused or disabled
+ * pauses its broadcasts still sending, as its webhook would have (one missed, or one the sync was queued for).
  */
 export async function storeSyncedTemplates(
   { em: tx }: ServiceContext,
@@ -36,6 +38,7 @@ export async function storeSyncedTemplates(
       { onConflictFields: ['channel', 'name', 'language'], onConflictExcludeFields: ['id', 'createdAt'] },
     );
   }
+  for (const template of templates) await pauseTemplateBroadcasts(tx, { channelId, ...template });
   return { synced: templates.length, approved: templates.filter((template) => template.status === 'approved').length };
 }
 
