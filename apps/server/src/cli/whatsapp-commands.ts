@@ -16,6 +16,7 @@ const OPTION_NAMES: Record<string, string> = {
   accessToken: '--access-token',
   appSecret: '--app-secret',
   verifyToken: '--verify-token',
+  appId: '--app-id',
 };
 
 /** `channel connect` and `templates sync`: the WhatsApp Cloud API side of a channel. */
@@ -42,6 +43,11 @@ export function addWhatsAppCommands(program: Command): void {
       'the Meta app’s secret (App settings → Basic): checks the signature of Meta’s webhooks',
     )
     .requiredOption('--verify-token <token>', 'a string of your choosing; enter the same in Meta’s webhook settings')
+    .option(
+      '--app-id <id>',
+      'the Meta app’s ID (App settings → Basic): needed to create templates with a media header, whose sample is ' +
+        'uploaded on the app',
+    )
     .action((opts: Record<string, string>) =>
       runCommand(async (em, { services }) => {
         const channelId = channelIdOption(opts.channel!);
