@@ -112,7 +112,7 @@ export interface GraphStandIn {
 }
 
 /** A file uploaded with the resumable upload API, as its session described it. */
-export interface StandInUpload {
+interface StandInUpload {
   appId: string;
   fileName: string;
   fileType: string;

@@ -1,11 +1,12 @@
-import { createServer, type ServerResponse } from 'node:https';
+import type { ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
 
 /** A file a tenant serves: its type and bytes, or an answer written by hand (a status, a stream). */
-export type ServedFile = { type: string; bytes: Buffer } | ((res: ServerResponse) => void);
+type ServedFile = { type: string; bytes: Buffer } | ((res: ServerResponse) => void);
 
-export interface HttpsFiles {
+interface HttpsFiles {
   /** `https://127.0.0.1:<port>`: the test certificate (global-setup.ts) is trusted for it. */
   url: string;
   /** Paths requested so far, in order. */

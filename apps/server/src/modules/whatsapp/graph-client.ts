@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
+import type { HeaderSample } from './header-sample.js';
 import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
 import type { OutboundSessionMessage, OutboundTemplateParts, ReadOptions } from '../messages/index.js';
 import { readReceiptBody, sessionMessageBody } from './session-message-body.js';
@@ -100,12 +101,6 @@ interface GraphCall<T> {
   method?: 'DELETE' | 'POST';
 }
 
-/** A file for Meta's resumable upload API. */
-export interface UploadedFile {
-  bytes: Buffer;
-  mimeType: string;
-  fileName: string;
-}
 
 /** A template as Meta's `message_templates` takes it (components from template-components.ts). */
 export interface MetaTemplateSubmission {
@@ -256,7 +251,7 @@ export class GraphClient {
    * the app for the file's name, length and type, then its bytes from offset 0. Answers the file's handle, e.g. a
    * template media header's `example.header_handle`.
    */
-  async uploadFile(accessToken: string, appId: string, file: UploadedFile): Promise<string> {
+  async uploadFile(accessToken: string, appId: string, file: HeaderSample): Promise<string> {
     const query = new URLSearchParams({
       file_name: file.fileName,
       file_length: String(file.bytes.length),

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { TemplateMediaFormat } from '@switchboard/contract';
 import { Agent, request } from 'undici';
 import { ValidationError } from '../../kit/errors.js';
@@ -78,8 +79,9 @@ function sampleType(contentType: string | string[] | undefined, url: URL): strin
   return TYPE_OF_ENDING[url.pathname.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'an unknown type';
 }
 
+/** Left percent-encoded (a malformed escape must not fail the upload): Meta only shows the name. */
 function fileNameOf(url: URL, mimeType: string): string {
-  const last = decodeURIComponent(url.pathname.split('/').at(-1) ?? '').replace(/[^\w.-]+/g, '_');
+  const last = (url.pathname.split('/').at(-1) ?? '').replace(/[^\w.-]+/g, '_');
   return /\w/.test(last) ? last.slice(-200) : `sample.${ENDING_OF_TYPE[mimeType]}`;
 }
 
@@ -91,6 +93,12 @@ function unreachable(error: unknown, timeoutMs: number): ValidationError {
     return refused('could not be fetched: the download took too long');
   const reason = typeof code === 'string' && /^[A-Z_]+$/.test(code) ? ` (${code})` : '';
   return refused(`could not be fetched${reason}`);
+}
+
+/** Stops a reply's body mid-way: undici reports that as an error, which nobody waits for any more. */
+function discard(body: Readable) {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /** Fetches the sample of a `format` header from `rawUrl` (https, checked by the contract), within Meta's limits. */
@@ -128,7 +136,7 @@ export async function fetchHeaderSample(
             ? tooLarge
             : undefined;
     if (problem) {
-      body.destroy();
+      discard(body);
       throw problem;
     }
     const chunks: Buffer[] = [];
@@ -137,7 +145,7 @@ export async function fetchHeaderSample(
       for await (const chunk of body) {
         size += (chunk as Buffer).length;
         if (size > rules.maxBytes) {
-          body.destroy();
+          discard(body);
           throw tooLarge;
         }
         chunks.push(chunk as Buffer);

@@ -166,7 +166,7 @@ const FIELDS: { name: keyof typeof LABELS; secret: boolean; optional?: true; hin
     name: 'appId',
     secret: false,
     optional: true,
-    hint: 'Optional. App settings → Basic → App ID: needed to create templates with an image, video or document header.',
+    hint: 'Optional. App settings → Basic → App ID: templates with an image, video or document header need it.',
   },
 ];
 const LABELS = {
@@ -185,7 +185,8 @@ function formField(field: (typeof FIELDS)[number], form: ConnectForm, first: boo
   const value = field.secret ? '' : (form[field.name as TypedField] ?? '');
   return html`<div class="field">
     <label for="${id}">${LABELS[field.name]} <span class="hint" id="${id}-hint">${field.hint}</span></label>
-    <input id="${id}" name="${field.name}" type="${field.secret ? 'password' : 'text'}"${field.optional ? '' : REQUIRED} value="${value}"
+    <input id="${id}" name="${field.name}" type="${field.secret ? 'password' : 'text'}"${!field.optional && REQUIRED}
+      value="${value}"
       autocomplete="${field.secret ? 'new-password' : 'off'}" spellcheck="false"
       aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error && INVALID}${error && first && AUTOFOCUS}>
     ${error && html`<p class="field-error" id="${id}-error">${error}</p>`}
