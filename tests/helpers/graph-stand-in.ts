@@ -253,10 +253,8 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     if (request.headers.file_offset !== '0')
       return { status: 400, body: graphError(100, '(#100) file_offset must be 0 for a new upload') };
     if (request.raw.length !== session.fileLength) {
-      return {
-        status: 400,
-        body: graphError(100, `(#100) Received ${request.raw.length} bytes; the session declared ${session.fileLength}`),
-      };
+      const problem = `(#100) Received ${request.raw.length} bytes; the session declared ${session.fileLength}`;
+      return { status: 400, body: graphError(100, problem) };
     }
     sessions.delete(id);
     const handle = `4::${Buffer.from(session.fileType).toString('base64')}:ARStandIn${uploads.size + 1}`;

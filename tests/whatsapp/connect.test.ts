@@ -239,7 +239,8 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
     expect((await list()).data.map((t) => t.name)).toEqual(['order_update', 'order_update', 'welcome']);
 
     // The app ID is optional; given, it is kept for uploading template header samples.
-    const rotated = await cli(['channel', 'connect', '--channel', channelId, ...flags(other), '--app-id', '4455667788']);
+    const withAppId = [...flags(other), '--app-id', '4455667788'];
+    const rotated = await cli(['channel', 'connect', '--channel', channelId, ...withAppId]);
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(JSON.parse(rotated.stdout)).toMatchObject({
       appId: '4455667788',

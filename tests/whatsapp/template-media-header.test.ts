@@ -7,6 +7,7 @@ import { expectInvalid } from '../helpers/expect.js';
 import { startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { startHttpsFiles } from '../helpers/https-files.js';
 import { freePort } from '../helpers/ports.js';
+import type { TestServer } from '../helpers/server.js';
 import { test as base } from '../helpers/test.js';
 import {
   META_TEMPLATES,
@@ -59,6 +60,20 @@ test.override('serverEnv', {
   ALLOW_HTTP_WEBHOOKS: 'true',
 });
 
+type Templates = ReturnType<TestServer['client']>['workspace']['chat']['templates'];
+
+/** A marketing template whose image header's sample is at `mediaUrl`. */
+const createWithImage = (templates: Templates, channelId: string, name: string, mediaUrl: string) =>
+  templates.manage({
+    channelId,
+    action: 'create',
+    name,
+    language: 'en_US',
+    category: 'MARKETING',
+    header: { format: 'image', mediaUrl },
+    body: { text: 'Our spring sale is on.' },
+  });
+
 /** Meta's resumable upload as the stand-in received it: the session, then the bytes, answered with a handle. */
 function uploadSince(before: number) {
   const received = graph.requests.slice(before);
@@ -73,15 +88,8 @@ describe('a template media header on a WhatsApp Cloud API channel with its app I
     wa,
   }) => {
     const before = graph.requests.length;
-    const created = await server.client(wa.ownerKey).workspace.chat.templates.manage({
-      channelId: wa.waChannelId,
-      action: 'create',
-      name: 'spring_sale',
-      language: 'en_US',
-      category: 'MARKETING',
-      header: { format: 'image', mediaUrl: `${files.url}/banner.png` },
-      body: { text: 'Our spring sale is on.' },
-    });
+    const templates = server.client(wa.ownerKey).workspace.chat.templates;
+    const created = await createWithImage(templates, wa.waChannelId, 'spring_sale', `${files.url}/banner.png`);
     expect(created.data).toMatchObject({ name: 'spring_sale', status: 'pending', header: { format: 'image' } });
     const { session, transfer } = uploadSince(before);
     expect(session).toMatchObject({
@@ -138,41 +146,31 @@ describe('a template media header on a WhatsApp Cloud API channel with its app I
     ['a missing file', async () => `${files.url}/missing.png`, /answered HTTP 404/],
     ['a page, not an image', async () => `${files.url}/page.html`, /is text\/html; Meta takes image\/jpeg or/],
     ['a file over Meta’s limit', async () => `${files.url}/huge.png`, /is larger than 5 MB, Meta’s limit for an image/],
-  ] as const)('a sample that cannot be used (%s) is a 400 naming header.mediaUrl; Meta is not asked', async (
-    [, mediaUrl, why],
-    { server, wa },
-  ) => {
-    const before = graph.requests.length;
-    await expectInvalid(
-      server.client(wa.ownerKey).workspace.chat.templates.manage({
-        channelId: wa.waChannelId,
-        action: 'create',
-        name: 'unusable_sample',
-        language: 'en_US',
-        category: 'MARKETING',
-        header: { format: 'image', mediaUrl: await mediaUrl() },
-        body: { text: 'Our spring sale is on.' },
-      }),
-      'header\\.mediaUrl',
-      why,
-    );
-    expect(graph.requests.slice(before)).toEqual([]);
-  });
+  ] as const)(
+    'a sample that cannot be used (%s) is a 400 naming header.mediaUrl; Meta is not asked',
+    async ([, mediaUrl, why], { server, wa }) => {
+      const before = graph.requests.length;
+      await expectInvalid(
+        createWithImage(
+          server.client(wa.ownerKey).workspace.chat.templates,
+          wa.waChannelId,
+          'unusable_sample',
+          await mediaUrl(),
+        ),
+        'header\\.mediaUrl',
+        why,
+      );
+      expect(graph.requests.slice(before)).toEqual([]);
+    },
+  );
 
   test('a sandbox channel takes a media header without fetching its sample: nothing is uploaded', async ({
     server,
     wa,
   }) => {
     const requested = files.requested.length;
-    const created = await server.client(wa.ownerKey).workspace.chat.templates.manage({
-      channelId: wa.sandboxChannelId,
-      action: 'create',
-      name: 'sandbox_banner',
-      language: 'en_US',
-      category: 'MARKETING',
-      header: { format: 'image', mediaUrl: `${files.url}/banner.png` },
-      body: { text: 'Our spring sale is on.' },
-    });
+    const templates = server.client(wa.ownerKey).workspace.chat.templates;
+    const created = await createWithImage(templates, wa.sandboxChannelId, 'sandbox_banner', `${files.url}/banner.png`);
     expect(created.data).toMatchObject({ status: 'pending', header: { format: 'image' } });
     expect(files.requested.length).toBe(requested);
   });

@@ -21,6 +21,11 @@ const OPTION_NAMES: Record<string, string> = {
 
 /** `channel connect` and `templates sync`: the WhatsApp Cloud API side of a channel. */
 export function addWhatsAppCommands(program: Command): void {
+  addConnectCommand(program);
+  addTemplateSyncCommand(program);
+}
+
+function addConnectCommand(program: Command): void {
   program
     .command('channel')
     .description('Manage channels')
@@ -59,7 +64,9 @@ export function addWhatsAppCommands(program: Command): void {
         return connectWhatsAppChannel({ em }, (await services()).get(WHATSAPP), channelId, credentials.data);
       }),
     );
+}
 
+function addTemplateSyncCommand(program: Command): void {
   program
     .command('templates')
     .description('Manage message templates')

@@ -101,7 +101,6 @@ interface GraphCall<T> {
   method?: 'DELETE' | 'POST';
 }
 
-
 /** A template as Meta's `message_templates` takes it (components from template-components.ts). */
 export interface MetaTemplateSubmission {
   name: string;

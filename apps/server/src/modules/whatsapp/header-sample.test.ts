@@ -20,7 +20,9 @@ describe('fetchHeaderSample', () => {
     const message = await refusal(
       fetchHeaderSample('https://files.acme.test/a.png', 'image', { policy: STRICT, timeoutMs: 1000, resolve }),
     );
-    expect(message).toBe('header.mediaUrl: files.acme.test resolves to a non-public address (10.1.2.3 is a private address)');
+    expect(message).toBe(
+      'header.mediaUrl: files.acme.test resolves to a non-public address (10.1.2.3 is a private address)',
+    );
   });
 
   it('refuses a host that does not resolve', async () => {
