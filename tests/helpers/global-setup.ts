@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -9,14 +10,40 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A PostgreSQL server where each suite creates its own fresh database. */
     adminDatabaseUrl: string;
+    /** A key and certificate for 127.0.0.1 that every test process trusts: tenants' own https servers. */
+    localTls: { key: string; cert: string };
   }
 }
 
-/** One throwaway embedded PostgreSQL per run, or the server named by DATABASE_URL. */
+/**
+ * A self-signed certificate for 127.0.0.1 and localhost, trusted by the workers through NODE_EXTRA_CA_CERTS (Node
+ * reads it when a process starts, and the workers are started after this, with this process's environment). The
+ * server only fetches tenants' files over https, so a test serving one needs a certificate the server trusts.
+ */
+function trustLocalCertificate(project: TestProject): () => void {
+  const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-tls-'));
+  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '7']
+      .concat(['-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'])
+      .concat(['-keyout', key, '-out', cert]),
+    { stdio: 'ignore' },
+  );
+  const trusted = path.join(dir, 'trusted.pem');
+  const already = process.env.NODE_EXTRA_CA_CERTS;
+  writeFileSync(trusted, (already ? `${readFileSync(already, 'utf8')}\n` : '') + readFileSync(cert, 'utf8'));
+  process.env.NODE_EXTRA_CA_CERTS = trusted;
+  project.provide('localTls', { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') });
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+/** One throwaway embedded PostgreSQL per run, or the server named by DATABASE_URL; and a trusted local certificate. */
 export default async function setup(project: TestProject) {
+  const forgetCertificate = trustLocalCertificate(project);
   if (process.env.DATABASE_URL) {
     project.provide('adminDatabaseUrl', process.env.DATABASE_URL);
-    return;
+    return forgetCertificate;
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-pg-'));
   const database = await startEmbeddedPostgres({
@@ -30,5 +57,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await database.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    forgetCertificate();
   };
 }

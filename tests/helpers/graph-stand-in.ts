@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RICH_TYPES, richMessageCode } from './graph-rich-messages.js';
 
@@ -11,6 +11,8 @@ import { RICH_TYPES, richMessageCode } from './graph-rich-messages.js';
  *
  * Session messages (text, media by https link; interactive messages, reactions and locations in Meta's shape and
  * within Meta's limits, graph-rich-messages.ts) and read receipts (with or without the typing indicator) are accepted.
+ * Files are uploaded with the resumable upload API (`POST /{app-id}/uploads`, then `POST /{upload-id}` with
+ * `Authorization: OAuth …` and `file_offset: 0`), and a template's media header must carry the handle of one.
  * Refusals: an unknown bearer token gets 401 code 190; unknown ids get 400 code 100; a send of a template that is
  * not approved in that language gets 132001, a wrong parameter count 132000. Anything else (5xx, rate limits, slow
  * replies, dropped connections) is scripted with `replyOnce`/`replyAlways`, which take precedence over the behaviour
@@ -51,7 +53,11 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   authorization: string | undefined;
+  headers: IncomingHttpHeaders;
+  /** The JSON body parsed; undefined when there is none or it is not JSON (a file upload's bytes). */
   body: unknown;
+  /** The body as received. */
+  raw: Buffer;
   /** When it arrived (Date.now()): how pacing is measured. */
   receivedAt: number;
 }
@@ -79,6 +85,8 @@ export interface GraphStandInOptions {
   maxPageSize?: number;
   /** Customers' files by media id. */
   media?: Record<string, StandInMedia>;
+  /** Meta app ids files may be uploaded on (the resumable upload API). */
+  appIds?: string[];
   /**
    * Every Graph answer (not media downloads) waits this long, unless a scripted reply sets its own `delayMs`: a slow
    * Graph, so a steady stream of sends always has calls in flight for a crash or an outage to land on.
@@ -96,10 +104,24 @@ export interface GraphStandIn {
   templates: Record<string, StandInTemplate[]>;
   /** Customers' files by media id: `GET /{media-id}` describes one, its `url` serves the bytes. */
   media: Record<string, StandInMedia>;
+  /** Files uploaded with the resumable upload API, by the handle it answered. */
+  uploads: Map<string, StandInUpload>;
   replyOnce(reply: ScriptedReply): void;
   replyAlways(reply: ScriptedReply): void;
   close(): Promise<void>;
 }
+
+/** A file uploaded with the resumable upload API, as its session described it. */
+interface StandInUpload {
+  appId: string;
+  fileName: string;
+  fileType: string;
+  bytes: Buffer;
+}
+
+/** The file types Meta's resumable upload API takes. */
+const UPLOAD_TYPES = new Set(['application/pdf', 'image/jpeg', 'image/jpg', 'image/png', 'video/mp4']);
+const MEDIA_HEADER_FORMATS = new Set(['IMAGE', 'VIDEO', 'DOCUMENT']);
 
 /** Where the stand-in serves media bytes (Meta's are on lookaside.fbsbx.com, outside the versioned Graph paths). */
 const MEDIA_DOWNLOAD_PATH = '/whatsapp_business/attachments/';
@@ -147,6 +169,10 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
   const maxPageSize = options.maxPageSize ?? 100;
   const media = options.media ?? {};
   const answerDelayMs = options.answerDelayMs ?? 0;
+  const appIds = new Set(options.appIds ?? []);
+  /** Open upload sessions by id (`upload:…`, without its `?sig=`). */
+  const sessions = new Map<string, Omit<StandInUpload, 'bytes'> & { fileLength: number; sig: string }>();
+  const uploads = new Map<string, StandInUpload>();
   const requests: RecordedRequest[] = [];
   const scripted: Array<ScriptedReply & { once: boolean }> = [];
   let connections = 0;
@@ -154,6 +180,8 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
   let url = '';
 
   function answer(request: RecordedRequest): { status: number; body: unknown } {
+    const [, , target] = request.path.split('/');
+    if (request.method === 'POST' && target?.startsWith('upload:')) return transfer(target, request);
     const token = request.authorization?.replace(/^Bearer /, '');
     if (token === undefined || !accessTokens.has(token)) {
       return {
@@ -187,6 +215,7 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       const list = templates[id];
       return list ? templatePage(id, list, request.query) : unsupported(id);
     }
+    if (request.method === 'POST' && edge === 'uploads') return startUpload(id, request.query);
     if (request.method === 'POST' && edge === 'message_templates' && templates[id])
       return createTemplate(templates[id], request.body);
     if (request.method === 'DELETE' && edge === 'message_templates' && templates[id])
@@ -195,9 +224,67 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     return unsupported(request.path);
   }
 
+  /** `POST /{app-id}/uploads?file_name&file_length&file_type`: an upload session for one file, `{id: "upload:…"}`. */
+  function startUpload(appId: string, query: Record<string, string>) {
+    if (!appIds.has(appId)) return unsupported(appId);
+    const fileLength = Number(query.file_length);
+    const missing = ['file_name', 'file_length', 'file_type'].find((name) => !query[name]);
+    if (missing) return { status: 400, body: graphError(100, `(#100) The parameter ${missing} is required`) };
+    if (!Number.isSafeInteger(fileLength) || fileLength <= 0)
+      return { status: 400, body: graphError(100, '(#100) Param file_length must be a positive integer') };
+    if (!UPLOAD_TYPES.has(query.file_type!))
+      return { status: 400, body: graphError(100, `(#100) Param file_type is not a supported type`) };
+    const id = `upload:${Buffer.from(`${sessions.size + 1}:${appId}:${query.file_name}`).toString('base64url')}`;
+    const sig = `STANDIN${createHash('sha256').update(id).digest('hex').slice(0, 12)}`;
+    sessions.set(id, { appId, fileName: query.file_name!, fileType: query.file_type!, fileLength, sig });
+    return { status: 200, body: { id: `${id}?sig=${sig}` } };
+  }
+
+  /**
+   * `POST /{upload-id}` with `Authorization: OAuth {token}`, `file_offset` and the bytes: the whole file from offset
+   * 0 (what Switchboard sends) answers its handle, `{h}`; the bytes must be as many as the session declared.
+   */
+  function transfer(id: string, request: RecordedRequest) {
+    const token = request.authorization?.match(/^OAuth (.+)$/)?.[1];
+    if (token === undefined || !accessTokens.has(token))
+      return { status: 401, body: graphError(190, 'Error validating access token: expected OAuth {access-token}') };
+    const session = sessions.get(id);
+    if (!session || request.query.sig !== session.sig) return unsupported(id);
+    if (request.headers.file_offset !== '0')
+      return { status: 400, body: graphError(100, '(#100) file_offset must be 0 for a new upload') };
+    if (request.raw.length !== session.fileLength) {
+      const problem = `(#100) Received ${request.raw.length} bytes; the session declared ${session.fileLength}`;
+      return { status: 400, body: graphError(100, problem) };
+    }
+    sessions.delete(id);
+    const handle = `4::${Buffer.from(session.fileType).toString('base64')}:ARStandIn${uploads.size + 1}`;
+    const { fileLength: _length, sig: _sig, ...file } = session;
+    uploads.set(handle, { ...file, bytes: request.raw });
+    return { status: 200, body: { h: handle } };
+  }
+
+  /** A media header's sample must be the handle of a file uploaded here (Meta's `example.header_handle`). */
+  function mediaHeaderProblem(components: unknown) {
+    const header = (components as Array<{ type?: string; format?: string; example?: { header_handle?: unknown } }>)
+      ?.filter((component) => component.type === 'HEADER')
+      .find((component) => MEDIA_HEADER_FORMATS.has(component.format ?? ''));
+    if (!header) return undefined;
+    const handle = (header.example?.header_handle as unknown[] | undefined)?.[0];
+    if (typeof handle === 'string' && uploads.has(handle)) return undefined;
+    return {
+      status: 400,
+      body: graphError(100, 'Invalid parameter', {
+        error_user_title: 'Header sample missing',
+        error_user_msg: 'A media header needs example.header_handle: a file uploaded with the Resumable Upload API',
+      }),
+    };
+  }
+
   /** Meta's creation: a name taken in that language is refused (code 100, subcode 2388024), else PENDING. */
   function createTemplate(list: StandInTemplate[], body: unknown) {
     const created = body as { name: string; language: string; category: string; components: unknown[] };
+    const headerProblem = mediaHeaderProblem(created.components);
+    if (headerProblem) return headerProblem;
     if (list.some((t) => t.name === created.name && t.language === created.language)) {
       return {
         status: 400,
@@ -218,6 +305,8 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       .flat()
       .find((t) => t.id === id);
     if (!template) return unsupported(id);
+    const headerProblem = mediaHeaderProblem((body as { components?: unknown }).components ?? []);
+    if (headerProblem) return headerProblem;
     Object.assign(template, body as object, { status: 'PENDING' });
     return { status: 200, body: { success: true } };
   }
@@ -390,14 +479,16 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString();
+    const raw = Buffer.concat(chunks);
     const parsedUrl = new URL(req.url ?? '/', url);
     const request: RecordedRequest = {
       method: req.method ?? 'GET',
       path: parsedUrl.pathname,
       query: Object.fromEntries(parsedUrl.searchParams),
       authorization: req.headers.authorization,
-      body: raw === '' ? undefined : JSON.parse(raw),
+      headers: req.headers,
+      body: jsonOf(raw),
+      raw,
       receivedAt: Date.now(),
     };
     requests.push(request);
@@ -430,6 +521,7 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
     connections: () => connections,
     templates,
     media,
+    uploads,
     replyOnce: (reply) => scripted.push({ ...reply, once: true }),
     replyAlways: (reply) => scripted.push({ ...reply, once: false }),
     close: async () => {
@@ -437,6 +529,14 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function jsonOf(raw: Buffer): unknown {
+  try {
+    return raw.length === 0 ? undefined : JSON.parse(raw.toString());
+  } catch {
+    return undefined;
+  }
 }
 
 function unsupported(what: string) {

@@ -224,6 +224,7 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
       provider: 'whatsapp_cloud',
       phoneNumberId: good.phoneNumberId,
       wabaId: good.wabaId,
+      appId: null,
       displayPhoneNumber: good.displayPhoneNumber,
       verifiedName: 'Acme Support',
       webhookUrl: webhookUrl(channelId),
@@ -237,14 +238,18 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
     const list = () => server.client(acme.ownerKey).workspace.chat.templates.list({ channelId });
     expect((await list()).data.map((t) => t.name)).toEqual(['order_update', 'order_update', 'welcome']);
 
-    const rotated = await cli(['channel', 'connect', '--channel', channelId, ...flags(other)]);
+    // The app ID is optional; given, it is kept for uploading template header samples.
+    const withAppId = [...flags(other), '--app-id', '4455667788'];
+    const rotated = await cli(['channel', 'connect', '--channel', channelId, ...withAppId]);
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(JSON.parse(rotated.stdout)).toMatchObject({
+      appId: '4455667788',
       verifiedName: 'Acme Sales',
       templates: { synced: 1, approved: 1 },
     });
     const second = await connection(channelId);
     expectStored(second, other);
+    expect([first!.app_id, second!.app_id]).toEqual([null, '4455667788']);
     expect(second!.id).toBe(first!.id);
     expect((await list()).data.map((t) => t.name)).toEqual(['sales_only']);
   });
@@ -268,6 +273,11 @@ describe('connecting a channel with `pnpm cli channel connect`', { timeout: 120_
     expect([badOption.code, lastLine(badOption.stderr)]).toEqual([
       1,
       '--waba-id must be the WhatsApp Business Account ID as Meta shows it: digits only.',
+    ]);
+    const badAppId = await cli(['channel', 'connect', '--channel', channelId, ...flags(good), '--app-id', 'acme-app']);
+    expect([badAppId.code, lastLine(badAppId.stderr)]).toEqual([
+      1,
+      '--app-id must be the app ID as Meta shows it: digits only.',
     ]);
     const noKey = await cli(['channel', 'connect', '--channel', channelId, ...flags(good)], { SECRETS_KEY: '' });
     expect(noKey.code).toBe(1);
@@ -335,8 +345,10 @@ describe('connecting a channel in the Developer Portal', () => {
       ...credentialsOf(other),
       phoneNumberId: 'abc',
       accessToken: '',
+      appId: 'my-app',
     });
     expect(invalid.status).toBe(400);
+    expect(invalid.text).toContain('This must be the app ID as Meta shows it: digits only.');
     expect(invalid.text).toContain('This must be the phone number ID as Meta shows it: digits only.');
     expect(invalid.text).toContain('This is required.');
     expect(graph.requests.length).toBe(before);
@@ -352,12 +364,14 @@ describe('connecting a channel in the Developer Portal', () => {
   }) => {
     const path = `/developer/channels/${portal.sandboxChannelId}/connect`;
     const csrf = PortalAgent.csrf((await owner.get(path)).text);
-    const connected = await owner.post(path, { _csrf: csrf, ...credentialsOf(other) });
+    const connected = await owner.post(path, { _csrf: csrf, ...credentialsOf(other), appId: '5566778899' });
     expect(connected.status).toBe(303);
     expect(connected.headers.get('location')).toBe(`/developer/channels?connected=${portal.sandboxChannelId}`);
     expect(await provider(portal.sandboxChannelId)).toBe('whatsapp_cloud');
     expectStored(await connection(portal.sandboxChannelId), other);
+    expect((await connection(portal.sandboxChannelId))!.app_id).toBe('5566778899');
     const page = await owner.get(connected.headers.get('location')!);
+    expect(page.text).toContain('<dt>App ID</dt><dd><code>5566778899</code></dd>');
     expect(page.text).toContain(
       `Sandbox line is connected to ${other.displayPhoneNumber} (Acme Sales); 1 templates synced.`,
     );

@@ -127,7 +127,7 @@ describe('chat/templates/manage on a WhatsApp Cloud API channel', () => {
         body: { text: 'Our spring sale is on.' },
       }),
       'header',
-      'app id',
+      '--app-id',
     );
     expect(graph.requests.slice(before).some((r) => r.path === TEMPLATES_PATH && r.method === 'POST')).toBe(false);
   });

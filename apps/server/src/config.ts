@@ -105,7 +105,8 @@ const envSchema = z.object({
   WEBHOOK_DISABLE_AFTER_HOURS: number().positive('must be positive').default(24),
   /**
    * Local development and tests only: webhooks may use http:// to localhost/127.0.0.1 and reach private, loopback
-   * and link-local addresses. Off, webhook URLs must be https:// to public addresses (server-side request forgery).
+   * and link-local addresses, and template header samples may be fetched from them. Off, webhook URLs must be
+   * https:// to public addresses, as samples must be (server-side request forgery).
    */
   ALLOW_HTTP_WEBHOOKS: z
     .enum(['true', 'false'])

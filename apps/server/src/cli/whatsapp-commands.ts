@@ -16,10 +16,16 @@ const OPTION_NAMES: Record<string, string> = {
   accessToken: '--access-token',
   appSecret: '--app-secret',
   verifyToken: '--verify-token',
+  appId: '--app-id',
 };
 
 /** `channel connect` and `templates sync`: the WhatsApp Cloud API side of a channel. */
 export function addWhatsAppCommands(program: Command): void {
+  addConnectCommand(program);
+  addTemplateSyncCommand(program);
+}
+
+function addConnectCommand(program: Command): void {
   program
     .command('channel')
     .description('Manage channels')
@@ -42,6 +48,11 @@ export function addWhatsAppCommands(program: Command): void {
       'the Meta app’s secret (App settings → Basic): checks the signature of Meta’s webhooks',
     )
     .requiredOption('--verify-token <token>', 'a string of your choosing; enter the same in Meta’s webhook settings')
+    .option(
+      '--app-id <id>',
+      'the Meta app’s ID (App settings → Basic): needed to create templates with a media header, whose sample is ' +
+        'uploaded on the app',
+    )
     .action((opts: Record<string, string>) =>
       runCommand(async (em, { services }) => {
         const channelId = channelIdOption(opts.channel!);
@@ -53,7 +64,9 @@ export function addWhatsAppCommands(program: Command): void {
         return connectWhatsAppChannel({ em }, (await services()).get(WHATSAPP), channelId, credentials.data);
       }),
     );
+}
 
+function addTemplateSyncCommand(program: Command): void {
   program
     .command('templates')
     .description('Manage message templates')

@@ -20,7 +20,11 @@ function connectChannel(ctx: PortalContext, ownChannel: OwnChannel) {
     const channel = await ownChannel(req, res);
     if (!channel) return;
     const { viewer, user } = signedIn(req);
-    const typed = { phoneNumberId: String(req.body?.phoneNumberId ?? ''), wabaId: String(req.body?.wabaId ?? '') };
+    const typed = {
+      phoneNumberId: String(req.body?.phoneNumberId ?? ''),
+      wabaId: String(req.body?.wabaId ?? ''),
+      appId: String(req.body?.appId ?? ''),
+    };
     const credentials = whatsAppCredentialsSchema.safeParse(req.body ?? {});
     if (!credentials.success) {
       // The first problem of each field: an empty one is "required", not also "not printable".

@@ -87,7 +87,10 @@ export const templateHeaderInput = z.discriminatedUnion('format', [
         .url('must be an https URL')
         .max(2048, 'must be at most 2048 characters')
         .refine((url) => url.startsWith('https://'), 'must be an https URL')
-        .describe('A sample file for Meta’s reviewers (uploaded with the channel’s Meta app id)'),
+        .describe(
+          'A sample file for Meta’s reviewers: JPEG or PNG, MP4, or PDF; fetched by the server and uploaded on the ' +
+            'channel’s Meta app',
+        ),
     })
     .strict(),
   z.object({ format: z.literal('location') }).strict(),

@@ -303,10 +303,13 @@ export const templatesContract = {
         'local rule is a 400 naming its path before Meta is asked: name, body ≤ 1024 with variables {{1}}, {{2}}, … ' +
         'in order (none at the very start or end) and one `body.examples` value each, header text ≤ 60 with at most ' +
         'one variable, footer ≤ 60 without, ≤ 10 buttons (≤ 2 url, ≤ 1 phone_number, ≤ 1 copy_code, text ≤ 25, ' +
-        'quick replies grouped), a URL’s one variable only at its end with an example. A media header’s sample must ' +
-        'be uploaded to Meta with the channel’s Meta app id: until the channel has one, 400 naming `header`. The ' +
-        'same name and language existing: 400 `template_exists`; Meta’s own refusal: 400 `provider_rejected` with ' +
-        'Meta’s message. Message: `Template submitted for review` (`Template approved` when approved at once).',
+        'quick replies grouped), a URL’s one variable only at its end with an example. A media header’s ' +
+        '`mediaUrl` is fetched by the server and uploaded with Meta’s resumable upload API on the channel’s Meta ' +
+        'app: a channel connected without its app ID (`channel connect --app-id`, or the portal) is a 400 naming ' +
+        '`header`; a sample that cannot be fetched, is not JPEG or PNG (image), MP4 (video) or PDF (document), or ' +
+        'is over Meta’s limit (5 MB, 16 MB, 100 MB) is a 400 naming `header.mediaUrl`. The same name and language ' +
+        'existing: 400 `template_exists`; Meta’s own refusal: 400 `provider_rejected` with Meta’s message. ' +
+        'Message: `Template submitted for review` (`Template approved` when approved at once).',
       '`update` changes the parts given (name and language never change), only while `approved`, `rejected` or ' +
         '`paused` (else 400 `template_not_editable`); an approved template at most once a day and 10 times in 30 ' +
         'days (400 `template_edit_limit` says when the next edit is allowed). Message: `Template submitted for ' +
@@ -315,7 +318,8 @@ export const templatesContract = {
         '`template_in_use` while a scheduled, sending or paused broadcast or a scheduled message uses it. Meta ' +
         'refuses the name for 30 days after (`reusableAfter`). Message: `Template deleted`.',
       'Sandbox channels review locally: a created or edited template becomes `approved` after ' +
-        'SANDBOX_TEMPLATE_REVIEW_MS, or `rejected` when its name starts with `reject_`.',
+        'SANDBOX_TEMPLATE_REVIEW_MS, or `rejected` when its name starts with `reject_`; a media header’s sample is ' +
+        'not fetched.',
     ].join('\n\n'),
     params: templateManageParams,
     response: okEnvelope(

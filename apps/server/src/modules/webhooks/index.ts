@@ -10,9 +10,17 @@ import { webhooksRouter } from './webhook.router.js';
 import { platformWebhooksSeed } from './webhook.seed.js';
 import { webhookDispatcher } from './webhook-dispatcher.js';
 
+export {
+  checkDestination,
+  pinnedLookup,
+  systemResolver,
+  type DestinationPolicy,
+  type ResolveAll,
+} from './destination.js';
 export { manageEndpoint } from './webhook-endpoints.service.js';
+export { resolveWithin } from './webhook-url.js';
 
-export { WEBHOOK_POLICY } from './webhook-policy.js';
+export { destinationPolicy, WEBHOOK_POLICY } from './webhook-policy.js';
 export { rekeyWebhookSecrets, WEBHOOK_SECRETS } from './webhook-secret-box.js';
 
 export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';

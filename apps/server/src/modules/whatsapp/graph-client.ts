@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { graphFailureError, graphUnexpectedReplyError, graphUnreachableError } from './graph-errors.js';
+import type { HeaderSample } from './header-sample.js';
 import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
 import type { OutboundSessionMessage, OutboundTemplateParts, ReadOptions } from '../messages/index.js';
 import { readReceiptBody, sessionMessageBody } from './session-message-body.js';
@@ -80,6 +81,9 @@ const createdTemplateReply = z.object({
   status: z.string(),
   category: z.string().optional(),
 });
+/** An upload session's id is `upload:…`, often with `?sig=…`: it goes into the path as Graph gave it, so no `/`. */
+const uploadSessionReply = z.object({ id: z.string().regex(/^upload:[^\s/#]+$/) });
+const uploadedFileReply = z.object({ h: z.string().min(1) });
 const templatePageReply = z.object({
   data: z.array(z.unknown()),
   paging: z.object({ next: z.string().url().optional() }).optional(),
@@ -91,8 +95,10 @@ interface GraphCall<T> {
   url: string;
   reply: z.ZodType<T, z.ZodTypeDef, unknown>;
   json?: unknown;
-  /** GET without `json`, POST with it, unless said. */
-  method?: 'DELETE';
+  /** A file's bytes instead of `json`: the resumable upload's transfer, which authenticates with `OAuth`. */
+  file?: Buffer;
+  /** GET without `json` or `file`, POST with one, unless said. */
+  method?: 'DELETE' | 'POST';
 }
 
 /** A template as Meta's `message_templates` takes it (components from template-components.ts). */
@@ -239,6 +245,34 @@ export class GraphClient {
     });
   }
 
+  /**
+   * Uploads a file with Meta's resumable upload API (Graph API "Resumable Upload API"), in one piece: a session on
+   * the app for the file's name, length and type, then its bytes from offset 0. Answers the file's handle, e.g. a
+   * template media header's `example.header_handle`.
+   */
+  async uploadFile(accessToken: string, appId: string, file: HeaderSample): Promise<string> {
+    const query = new URLSearchParams({
+      file_name: file.fileName,
+      file_length: String(file.bytes.length),
+      file_type: file.mimeType,
+    });
+    const session = await this.call({
+      operation: 'starting the upload of the header sample',
+      accessToken,
+      url: `${this.baseUrl}/${encodeURIComponent(appId)}/uploads?${query}`,
+      reply: uploadSessionReply,
+      method: 'POST',
+    });
+    const uploaded = await this.call({
+      operation: 'uploading the header sample',
+      accessToken,
+      url: `${this.baseUrl}/${session.id}`,
+      reply: uploadedFileReply,
+      file: file.bytes,
+    });
+    return uploaded.h;
+  }
+
   /** Where a customer's file is and what it is: one Graph call, its URL valid for minutes (Meta's media API). */
   async getMedia(credentials: PhoneNumberCredentials, mediaId: string): Promise<GraphMedia> {
     const query = new URLSearchParams({ phone_number_id: credentials.phoneNumberId });
@@ -315,20 +349,22 @@ export class GraphClient {
     return { providerMessageId: reply.messages[0]!.id };
   }
 
-  private async call<T>({ operation, accessToken, url, reply, json, method }: GraphCall<T>): Promise<T> {
+  private async call<T>({ operation, accessToken, url, reply, json, file, method }: GraphCall<T>): Promise<T> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     let statusCode: number;
     let retryAfter: string | string[] | undefined;
     let text: string;
     try {
       const response = await request(url, {
-        method: method ?? (json === undefined ? 'GET' : 'POST'),
+        method: method ?? (json === undefined && file === undefined ? 'GET' : 'POST'),
         headers: {
-          authorization: `Bearer ${accessToken}`,
           accept: 'application/json',
+          ...(file === undefined
+            ? { authorization: `Bearer ${accessToken}` }
+            : { authorization: `OAuth ${accessToken}`, file_offset: '0', 'content-type': 'application/octet-stream' }),
           ...(json === undefined ? {} : { 'content-type': 'application/json' }),
         },
-        body: json === undefined ? undefined : JSON.stringify(json),
+        body: file ?? (json === undefined ? undefined : JSON.stringify(json)),
         signal,
         dispatcher: this.agent,
       });

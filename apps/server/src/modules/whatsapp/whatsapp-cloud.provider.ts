@@ -18,7 +18,8 @@ import {
 import { templateComponents } from './template-components.js';
 import { templateStatusOf } from './template-sync.js';
 import { syncChannelTemplates } from './template-sync.service.js';
-import { requireCredentials } from './whatsapp-credentials.js';
+import { fetchHeaderSample } from './header-sample.js';
+import { requireCredentials, type StoredCredentials } from './whatsapp-credentials.js';
 import { WHATSAPP_CLOUD, type WhatsApp } from './whatsapp.js';
 
 const categoryOr = (category: string | undefined, fallback: TemplateCategory): TemplateCategory =>
@@ -74,7 +75,7 @@ export class WhatsAppCloudProvider implements MessagingProvider {
 
   async createTemplate(em: EntityManager, channelId: string, draft: TemplateDraft): Promise<SubmittedTemplate> {
     const credentials = await requireCredentials(em, this.whatsApp, channelId);
-    const reviewed = { ...draft, header: this.headerForReview(draft) };
+    const reviewed = { ...draft, header: await this.headerForReview(credentials, draft) };
     const created = await this.whatsApp.graph.createTemplate(credentials, {
       name: draft.name,
       language: draft.language,
@@ -99,7 +100,7 @@ export class WhatsAppCloudProvider implements MessagingProvider {
     if (template.providerTemplateId === null) {
       throw new AppError(503, 'service_unavailable', 'This template has no Meta id yet: sync the channel’s templates.');
     }
-    const reviewed = { ...draft, header: this.headerForReview(draft) };
+    const reviewed = { ...draft, header: await this.headerForReview(credentials, draft) };
     await this.whatsApp.graph.editTemplate(credentials.accessToken, template.providerTemplateId, {
       category: draft.category,
       components: templateComponents(reviewed),
@@ -127,17 +128,24 @@ export class WhatsAppCloudProvider implements MessagingProvider {
     await this.whatsApp.graph.deleteTemplate(credentials, first.name, first.providerTemplateId ?? undefined);
   }
 
-  /** The header as Meta reviews it: a media header's sample must be uploaded first, which needs the app id. */
-  private headerForReview(draft: TemplateDraft) {
+  /**
+   * The header as Meta reviews it: a media header given by `mediaUrl` is fetched and uploaded on the channel's Meta
+   * app first (Meta takes an upload handle, not a link), and the handle is what is submitted and stored.
+   */
+  private async headerForReview(credentials: StoredCredentials, draft: TemplateDraft) {
     const header = draft.header;
-    if (header && 'mediaUrl' in header && header.mediaUrl !== undefined) {
+    if (!header || !('mediaUrl' in header) || header.mediaUrl === undefined) return header;
+    if (credentials.appId === undefined) {
       throw ValidationError.field(
         'header',
         'a media header’s sample is uploaded with Meta’s resumable upload API, which needs the channel’s Meta app ' +
-          'id: connect the channel again with its app id',
+          'ID: connect the channel again with it (`pnpm cli channel connect … --app-id`, or the Developer Portal’s ' +
+          'Channels page → Rotate credentials → App ID)',
       );
     }
-    return header;
+    const sample = await fetchHeaderSample(header.mediaUrl, header.format, this.whatsApp.samples);
+    const handle = await this.whatsApp.graph.uploadFile(credentials.accessToken, credentials.appId, sample);
+    return { format: header.format, example: handle };
   }
 
   async describeMedia(em: EntityManager, channelId: string, mediaId: string): Promise<MediaFile> {

@@ -15,6 +15,8 @@ const WhatsAppConnectionSchema = defineEntity({
     channel: () => p.oneToOne(Channel).owner().unique('whatsapp_connections_channel_id_unique').deleteRule('cascade'),
     phoneNumberId: p.string().length(64),
     wabaId: p.string().length(64),
+    /** The Meta app's ID, when given: template media headers' samples are uploaded on it. */
+    appId: p.string().length(64).nullable(),
     /** As Graph reported them when the credentials were checked. */
     displayPhoneNumber: p.string().length(40),
     verifiedName: p.string().length(200),

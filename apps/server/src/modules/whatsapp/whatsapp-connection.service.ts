@@ -16,6 +16,8 @@ export interface WhatsAppChannel {
   provider: typeof WHATSAPP_CLOUD;
   phoneNumberId: string;
   wabaId: string;
+  /** The Meta app's ID; null when not given (templates with a media header then cannot be created). */
+  appId: string | null;
   displayPhoneNumber: string;
   verifiedName: string;
   /** Paste into Meta's webhook settings ("Callback URL"). */
@@ -29,6 +31,7 @@ type ConnectionColumns = Pick<
   WhatsAppConnection,
   | 'phoneNumberId'
   | 'wabaId'
+  | 'appId'
   | 'displayPhoneNumber'
   | 'verifiedName'
   | 'accessTokenCiphertext'
@@ -61,6 +64,7 @@ export async function prepareConnection(
     columns: {
       phoneNumberId: credentials.phoneNumberId,
       wabaId: credentials.wabaId,
+      appId: credentials.appId ?? null,
       displayPhoneNumber: verified.displayPhoneNumber.slice(0, 40),
       verifiedName: verified.verifiedName.slice(0, 200),
       accessTokenCiphertext: seal('accessToken'),
@@ -99,6 +103,7 @@ export async function connectWhatsAppChannel(
     provider: WHATSAPP_CLOUD,
     phoneNumberId: columns.phoneNumberId,
     wabaId: columns.wabaId,
+    appId: columns.appId ?? null,
     displayPhoneNumber: columns.displayPhoneNumber,
     verifiedName: columns.verifiedName,
     webhookUrl: inboundWebhookUrl(whatsApp, channelId),
@@ -135,6 +140,7 @@ export interface ChannelConnection {
   whatsApp?: {
     phoneNumberId: string;
     wabaId: string;
+    appId: string | null;
     displayPhoneNumber: string;
     verifiedName: string;
     webhookUrl: string;
@@ -173,6 +179,7 @@ export async function listChannelConnections(
         'channel',
         'phoneNumberId',
         'wabaId',
+        'appId',
         'displayPhoneNumber',
         'verifiedName',
         'verifyTokenCiphertext',
@@ -196,6 +203,7 @@ export async function listChannelConnections(
       whatsApp: {
         phoneNumberId: connection.phoneNumberId,
         wabaId: connection.wabaId,
+        appId: connection.appId ?? null,
         displayPhoneNumber: connection.displayPhoneNumber,
         verifiedName: connection.verifiedName,
         webhookUrl: inboundWebhookUrl(whatsApp, channel.id),

@@ -29,6 +29,11 @@ export const whatsAppCredentialsSchema = z.object({
   accessToken: secret(4096),
   appSecret: secret(256),
   verifyToken: secret(256),
+  /**
+   * The Meta app's ID (App settings → Basic), optional: Meta's resumable upload API runs on the app, and a template's
+   * media header needs a sample uploaded with it. An empty form field counts as not given.
+   */
+  appId: z.preprocess((value) => (value === '' ? undefined : value), metaId('app ID').optional()),
 });
 export type WhatsAppCredentials = z.infer<typeof whatsAppCredentialsSchema>;
 
@@ -90,13 +95,23 @@ async function loadCredentials(
   const connection = await em.findOne(
     WhatsAppConnection,
     { channel: channelId },
-    { fields: ['phoneNumberId', 'wabaId', 'accessTokenCiphertext', 'appSecretCiphertext', 'verifyTokenCiphertext'] },
+    {
+      fields: [
+        'phoneNumberId',
+        'wabaId',
+        'appId',
+        'accessTokenCiphertext',
+        'appSecretCiphertext',
+        'verifyTokenCiphertext',
+      ],
+    },
   );
   if (!connection) return undefined;
   return {
     channelId,
     phoneNumberId: connection.phoneNumberId,
     wabaId: connection.wabaId,
+    ...(connection.appId ? { appId: connection.appId } : {}),
     accessToken: openSecret(whatsApp, channelId, 'accessToken', connection.accessTokenCiphertext),
     appSecret: openSecret(whatsApp, channelId, 'appSecret', connection.appSecretCiphertext),
     verifyToken: openSecret(whatsApp, channelId, 'verifyToken', connection.verifyTokenCiphertext),

@@ -10,7 +10,7 @@ import { WHATSAPP, WHATSAPP_CLOUD } from './whatsapp.js';
 
 /**
  * `channels[].provider`: `"sandbox"` (the default) or `{"type": "whatsapp_cloud", phoneNumberId, wabaId, accessToken,
- * appSecret, verifyToken}`. Read as a union on `type`, so a problem in a WhatsApp entry names its field.
+ * appSecret, verifyToken, appId?}`. Read as a union on `type`, so a problem in a WhatsApp entry names its field.
  */
 const providerSchema = z.preprocess(
   (value) => (value === undefined || value === 'sandbox' ? { type: 'sandbox' } : value),
@@ -24,7 +24,7 @@ const providerSchema = z.preprocess(
       errorMap: () => ({
         message:
           'must be "sandbox" or {"type": "whatsapp_cloud", "phoneNumberId", "wabaId", "accessToken", "appSecret", ' +
-          '"verifyToken"}',
+          '"verifyToken", "appId"?}',
       }),
     },
   ),

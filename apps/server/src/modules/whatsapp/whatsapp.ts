@@ -3,7 +3,9 @@ import { LRUCache } from 'lru-cache';
 import { publicBaseUrl, type Config } from '../../config.js';
 import { serviceKey } from '../../kit/services.js';
 import type { SecretBox } from '../../kit/secrets.js';
+import { destinationPolicy } from '../webhooks/index.js';
 import { GraphClient } from './graph-client.js';
+import type { SampleFetchOptions } from './header-sample.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 
 /** What every WhatsApp Cloud API path needs: one Graph client (keep-alive pool) and the box channel secrets live in. */
@@ -19,6 +21,8 @@ export interface WhatsApp {
    * (the channel may have been connected again since).
    */
   appSecrets: LRUCache<string, string>;
+  /** How a template media header's sample is fetched from the tenant's URL before it is uploaded to Meta. */
+  samples: SampleFetchOptions;
 }
 
 /** How long an opened app secret is kept, and for how many channels at most. */
@@ -39,6 +43,8 @@ export function createWhatsApp(config: Config, secrets: SecretBox | undefined): 
     secrets,
     publicUrl: publicBaseUrl(config),
     appSecrets: new LRUCache<string, string>(APP_SECRET_CACHE),
+    // A sample's URL is the tenant's choice, as a webhook's is: the same request forgery policy.
+    samples: { policy: destinationPolicy(config), timeoutMs: config.WHATSAPP_GRAPH_TIMEOUT_MS },
   };
 }
 

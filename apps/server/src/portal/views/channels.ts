@@ -10,6 +10,7 @@ const WEBHOOK_HINT = 'Meta app → WhatsApp → Configuration → Webhook.';
 const NO_CHANNELS = html`<p class="card muted">This platform has no channels yet.</p>`;
 const INVALID = html` aria-invalid="true"`;
 const AUTOFOCUS = html` autofocus`;
+const REQUIRED = html` required`;
 
 /** A read-only value with a Copy button: what the operator pastes into Meta's dashboard. */
 function copyable(id: string, label: string, value: string, hint: string): SafeHtml {
@@ -29,6 +30,11 @@ function whatsAppDetails(channel: ChannelConnection, whatsApp: NonNullable<Chann
       <dt>WhatsApp number</dt><dd>${whatsApp.displayPhoneNumber} (${whatsApp.verifiedName})</dd>
       <dt>Phone number ID</dt><dd><code>${whatsApp.phoneNumberId}</code></dd>
       <dt>Business account ID</dt><dd><code>${whatsApp.wabaId}</code></dd>
+      <dt>App ID</dt><dd>${
+        whatsApp.appId === null
+          ? html`<span class="muted">not given: templates with a media header need it</span>`
+          : html`<code>${whatsApp.appId}</code>`
+      }</dd>
       <dt>Templates</dt><dd>${whatsApp.templates.synced} synced, ${whatsApp.templates.approved} approved</dd>
       <dt>Connected</dt><dd><time datetime="${whatsApp.connectedAt}">${connectedAt} UTC</time></dd>
     </dl>
@@ -124,13 +130,17 @@ export function channelsPage(
 export interface ConnectForm {
   phoneNumberId?: string;
   wabaId?: string;
+  appId?: string;
   /** Field → problem, for the fields that were refused. */
   errors?: Record<string, string>;
   /** Meta's (or our) refusal of the whole set, shown above the form. */
   failure?: string;
 }
 
-const FIELDS: { name: keyof typeof LABELS; secret: boolean; hint: string }[] = [
+/** The typed fields that are not secrets, so are shown again after a refusal. */
+type TypedField = 'phoneNumberId' | 'wabaId' | 'appId';
+
+const FIELDS: { name: keyof typeof LABELS; secret: boolean; optional?: true; hint: string }[] = [
   {
     name: 'phoneNumberId',
     secret: false,
@@ -152,6 +162,12 @@ const FIELDS: { name: keyof typeof LABELS; secret: boolean; hint: string }[] = [
     secret: true,
     hint: 'Any string you choose (no spaces); enter the same in Meta’s webhook settings.',
   },
+  {
+    name: 'appId',
+    secret: false,
+    optional: true,
+    hint: 'Optional. App settings → Basic → App ID: templates with an image, video or document header need it.',
+  },
 ];
 const LABELS = {
   phoneNumberId: 'Phone number ID',
@@ -159,16 +175,18 @@ const LABELS = {
   accessToken: 'Access token',
   appSecret: 'App secret',
   verifyToken: 'Verify token',
+  appId: 'App ID',
 };
 
 function formField(field: (typeof FIELDS)[number], form: ConnectForm, first: boolean): SafeHtml {
   const error = form.errors?.[field.name];
   const id = `connect-${field.name}`;
   // Secrets are never sent back into the page, not even the ones just typed.
-  const value = field.secret ? '' : (form[field.name as 'phoneNumberId' | 'wabaId'] ?? '');
+  const value = field.secret ? '' : (form[field.name as TypedField] ?? '');
   return html`<div class="field">
     <label for="${id}">${LABELS[field.name]} <span class="hint" id="${id}-hint">${field.hint}</span></label>
-    <input id="${id}" name="${field.name}" type="${field.secret ? 'password' : 'text'}" required value="${value}"
+    <input id="${id}" name="${field.name}" type="${field.secret ? 'password' : 'text'}"${!field.optional && REQUIRED}
+      value="${value}"
       autocomplete="${field.secret ? 'new-password' : 'off'}" spellcheck="false"
       aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error && INVALID}${error && first && AUTOFOCUS}>
     ${error && html`<p class="field-error" id="${id}-error">${error}</p>`}
