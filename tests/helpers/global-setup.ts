@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generate } from 'selfsigned';
 import type { TestProject } from 'vitest/node';
 import { createLogger, startEmbeddedPostgres } from '@switchboard/server';
 import { freePort } from './ports.js';
@@ -19,28 +19,36 @@ declare module 'vitest' {
  * A self-signed certificate for 127.0.0.1 and localhost, trusted by the workers through NODE_EXTRA_CA_CERTS (Node
  * reads it when a process starts, and the workers are started after this, with this process's environment). The
  * server only fetches tenants' files over https, so a test serving one needs a certificate the server trusts.
+ * Made with selfsigned (Node's WebCrypto): a fresh machine has Node, not necessarily openssl.
  */
-function trustLocalCertificate(project: TestProject): () => void {
+async function trustLocalCertificate(project: TestProject): Promise<() => void> {
+  const week = new Date(Date.now() + 7 * 24 * 3600 * 1000);
+  const { private: key, cert } = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate: week,
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
+    ],
+  });
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-tls-'));
-  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '7']
-      .concat(['-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'])
-      .concat(['-keyout', key, '-out', cert]),
-    { stdio: 'ignore' },
-  );
   const trusted = path.join(dir, 'trusted.pem');
   const already = process.env.NODE_EXTRA_CA_CERTS;
-  writeFileSync(trusted, (already ? `${readFileSync(already, 'utf8')}\n` : '') + readFileSync(cert, 'utf8'));
+  writeFileSync(trusted, (already ? `${readFileSync(already, 'utf8')}\n` : '') + cert);
   process.env.NODE_EXTRA_CA_CERTS = trusted;
-  project.provide('localTls', { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') });
+  project.provide('localTls', { key, cert });
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
 /** One throwaway embedded PostgreSQL per run, or the server named by DATABASE_URL; and a trusted local certificate. */
 export default async function setup(project: TestProject) {
-  const forgetCertificate = trustLocalCertificate(project);
+  const forgetCertificate = await trustLocalCertificate(project);
   if (process.env.DATABASE_URL) {
     project.provide('adminDatabaseUrl', process.env.DATABASE_URL);
     return forgetCertificate;

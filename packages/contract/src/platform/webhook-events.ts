@@ -223,6 +223,7 @@ export const WEBHOOK_EVENTS = webhookEvents({
             direction: 'inbound',
             type: 'text',
             text: 'Hi! Where is my order A-1001?',
+            interactive: null,
             createdAt: '2026-01-31T09:25:00.000Z',
           },
           unreadCount: 0,
