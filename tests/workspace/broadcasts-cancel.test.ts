@@ -27,6 +27,16 @@ describe('cancelling a 10,000-recipient broadcast', { timeout: 180_000 }, () => 
       orderUpdate(wa.waChannelId, 'Planned', { labelIds: [labelId] }, { ratePerSecond: 1 }),
     );
     await until(data.id, started, 60_000);
+    // The planner knows the prepared recipients at once, not at autovacuum's next round: with the table taken for
+    // empty, the trigger following each send scanned it and recording a batch of sends passed the statement timeout.
+    const plannedRows = async () =>
+      (
+        await sql<{ rows: number }>(
+          server.databaseUrl,
+          `select reltuples::float8 as rows from pg_class where oid = 'broadcast_recipients'::regclass`,
+        )
+      )[0]!.rows;
+    await expect.poll(plannedRows, { timeout: 30_000 }).toBeGreaterThanOrEqual(RECIPIENTS);
     // PL/pgSQL plans a trigger's statements on their first run in a connection and keeps the plan: after an update
     // of no row, a plan joining the transition tables to each other compared every changed row with every other.
     const connection = new pg.Client({ connectionString: server.databaseUrl });

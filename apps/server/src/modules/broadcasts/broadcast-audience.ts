@@ -49,3 +49,18 @@ export async function resolveAudience(
   );
   return row!;
 }
+
+/**
+ * A large audience can grow broadcast_recipients many times over in one statement, long before autovacuum's next
+ * round analyzes it: until then the planner takes the table for its old size, and the statement trigger that follows
+ * each send into its recipient (broadcast_recipients_follow, planned once per connection) scans the table instead of
+ * looking its rows up, past the statement timeout. So the table is analyzed at once when, as autovacuum counts, more
+ * than a tenth of it is new. Outside the preparation's transaction: preparations of other broadcasts never wait on
+ * it (an analyze holds its lock to the end of its transaction).
+ */
+export async function analyzeRecipientsWhenGrown(em: EntityManager, inserted: number): Promise<void> {
+  const [table] = await em.execute<{ rows: number }[]>(
+    `select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'broadcast_recipients'::regclass`,
+  );
+  if (inserted > 50 + 0.1 * table!.rows) await em.execute('analyze broadcast_recipients');
+}

@@ -3,7 +3,7 @@ import { taskQueue, type JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
 import { queueWebhookEvent } from '../webhooks/index.js';
-import { resolveAudience } from './broadcast-audience.js';
+import { analyzeRecipientsWhenGrown, resolveAudience } from './broadcast-audience.js';
 import { queueBroadcastSends } from './broadcast-sends.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastView } from './broadcast-view.js';
@@ -37,9 +37,9 @@ class PreparationCancelled extends Error {}
  */
 export async function prepareBroadcast(em: EntityManager, broadcastId: string): Promise<void> {
   try {
-    await em.fork().transactional(async (tx) => {
+    const recipients = await em.fork().transactional(async (tx) => {
       const broadcast = await tx.findOne(Broadcast, { id: broadcastId, status: 'preparing' });
-      if (!broadcast) return;
+      if (!broadcast) return 0;
       // Its two statements grow with the audience (one row per recipient, then one message each):
       // DB_STATEMENT_TIMEOUT_MS guards requests of bounded work, so this transaction gets a limit sized for the
       // largest.
@@ -58,7 +58,9 @@ export async function prepareBroadcast(em: EntityManager, broadcastId: string): 
         { ...counts, status: none ? 'completed' : 'sending', startedAt, completedAt: none ? new Date() : null },
       );
       if (started !== 1) throw new PreparationCancelled();
+      return counts.recipients;
     });
+    await analyzeRecipientsWhenGrown(em.fork(), recipients);
   } catch (error) {
     if (!(error instanceof PreparationCancelled)) throw error;
   }
