@@ -12,7 +12,7 @@ import {
   timestampSchema,
   uuidParam,
   withFieldRules,
-  type FieldProblem,
+  actionVariantProblems,
 } from '../common/index.js';
 import { placeholderText } from './automations.js';
 import { templateSendButtonsParam, templateSendHeaderParam } from './template-parts.js';
@@ -270,20 +270,6 @@ export type BroadcastManageParams = z.input<typeof broadcastManageVariants>;
 export type BroadcastManageValues = z.output<typeof broadcastManageVariants>;
 export type BroadcastCreateValues = Extract<BroadcastManageValues, { action: 'create' }>;
 
-/** A variant's refusals as the 400 names them: a field of another action is named as not taken by this one. */
-function variantProblems(values: unknown): FieldProblem[] {
-  const parsed = broadcastManageVariants.safeParse(values);
-  if (parsed.success) return [];
-  return parsed.error.issues.flatMap((issue) =>
-    issue.code === z.ZodIssueCode.unrecognized_keys
-      ? issue.keys.map((key) => ({
-          field: key,
-          problem: `is not a parameter of action "${(values as { action: string }).action}"`,
-        }))
-      : [{ field: issue.path.join('.'), problem: issue.message }],
-  );
-}
-
 /**
  * The variants' fields side by side, each optional, checked by the variant its `action` picks: how a discriminated
  * union passes through endpoint(), whose parameters are one object (GET's query coercion, the text rules, the
@@ -302,7 +288,10 @@ export const broadcastManageParams = withFieldRules<BroadcastManageParams>()(man
     ['action', 'name', 'templateName', 'audience'],
     ['action', 'broadcastId'],
   ],
-  check: variantProblems,
+  check: (values) => {
+    const parsed = broadcastManageVariants.safeParse(values);
+    return parsed.success ? [] : actionVariantProblems(parsed.error, values);
+  },
   resolve: (values): BroadcastManageValues => broadcastManageVariants.parse(values),
 });
 

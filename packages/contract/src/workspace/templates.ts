@@ -12,6 +12,7 @@ import {
   uuidParam,
   withFieldRules,
   type FieldProblem,
+  actionVariantProblems,
 } from '../common/index.js';
 import { QUALITY_RATINGS } from './channels.js';
 import { scheduledAtParam } from './messages.js';
@@ -226,16 +227,7 @@ export type TemplateManageValues = z.output<typeof templateManageVariants>;
 
 function templateManageProblems(values: unknown): FieldProblem[] {
   const parsed = templateManageVariants.safeParse(values);
-  if (!parsed.success) {
-    return parsed.error.issues.flatMap((issue) =>
-      issue.code === z.ZodIssueCode.unrecognized_keys
-        ? issue.keys.map((key) => ({
-            field: key,
-            problem: `is not a parameter of action "${(values as { action: string }).action}"`,
-          }))
-        : [{ field: issue.path.join('.'), problem: issue.message }],
-    );
-  }
+  if (!parsed.success) return actionVariantProblems(parsed.error, values);
   const manage = parsed.data;
   if (manage.action === 'delete') {
     if ((manage.templateId === undefined) === (manage.name === undefined))

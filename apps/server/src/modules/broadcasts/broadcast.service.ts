@@ -95,64 +95,64 @@ export async function createBroadcast(
 }
 
 /**
- * broadcasts/manage cancel, in one transaction: the broadcast (a paused one too) becomes `cancelled` by a conditional
- * update, which waits for a hand-over of its sends under way (the dispatcher locks the broadcasts it hands sends of
- * over, and sees the cancel once this commits), so no send of it starts after the reply; one already handed over
- * finishes and its recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over
- * become `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first
- * few here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience.
+ * One broadcasts/manage action on a broadcast of the caller's channel, in one transaction: `act` changes its status,
+ * false when its status allows no such change (the 400 then says which can: `allowed`); the reply is the broadcast as
+ * it now stands.
  */
-export async function cancelBroadcast(
+async function actOnBroadcast(
   ctx: CallerContext,
-  jobs: JobQueue,
   channel: ScopedChannel,
   broadcastId: string,
+  allowed: string,
+  act: (tx: EntityManager, broadcast: Broadcast) => Promise<boolean>,
 ): Promise<BroadcastView> {
   return ctx.em.transactional(async (tx) => {
     const broadcast = await broadcastInChannel(ctx, tx, channel, broadcastId);
-    const now = new Date();
-    const cancelled = await tx.nativeUpdate(
-      Broadcast,
-      { id: broadcast.id, status: { $in: ['scheduled', 'preparing', 'sending', 'paused'] } },
-      { status: 'cancelled', pausedReason: null, completedAt: now, completedEventAt: now },
-    );
-    if (cancelled !== 1)
-      throw await wrongStatus(tx, broadcast.id, 'a scheduled, preparing, sending or paused one can be cancelled');
-    await cancelQueuedSends(tx, jobs, { broadcastId: broadcast.id }, CANCELLED_IN_REPLY);
-    if (await hasQueuedSends(tx, { broadcastId: broadcast.id }))
-      await jobs.enqueueTask(tx, CANCEL_SENDS_QUEUE, { broadcastId: broadcast.id }, { share: channel.platformId });
+    if (!(await act(tx, broadcast))) throw await wrongStatus(tx, broadcast.id, allowed);
     return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
   });
 }
 
-/** broadcasts/manage pause (pauseOne), `by_request`, in one transaction: the reply is the paused broadcast. */
-export async function pauseBroadcast(
-  ctx: CallerContext,
-  channel: ScopedChannel,
-  broadcastId: string,
-): Promise<BroadcastView> {
-  return ctx.em.transactional(async (tx) => {
-    const broadcast = await broadcastInChannel(ctx, tx, channel, broadcastId);
-    if (!(await pauseOne(tx, broadcast.id, 'by_request')))
-      throw await wrongStatus(tx, broadcast.id, 'a scheduled, preparing or sending one can be paused');
-    return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
-  });
-}
+/**
+ * broadcasts/manage cancel: the broadcast (a paused one too) becomes `cancelled` by a conditional update, which waits
+ * for a hand-over of its sends under way (the dispatcher locks the broadcasts it hands sends of over, and sees the
+ * cancel once this commits), so no send of it starts after the reply; one already handed over finishes and its
+ * recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over become
+ * `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first few
+ * here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience.
+ */
+export const cancelBroadcast = (ctx: CallerContext, jobs: JobQueue, channel: ScopedChannel, broadcastId: string) =>
+  actOnBroadcast(
+    ctx,
+    channel,
+    broadcastId,
+    'a scheduled, preparing, sending or paused one can be cancelled',
+    async (tx, broadcast) => {
+      const now = new Date();
+      const cancelled = await tx.nativeUpdate(
+        Broadcast,
+        { id: broadcast.id, status: { $in: ['scheduled', 'preparing', 'sending', 'paused'] } },
+        { status: 'cancelled', pausedReason: null, completedAt: now, completedEventAt: now },
+      );
+      if (cancelled !== 1) return false;
+      await cancelQueuedSends(tx, jobs, { broadcastId: broadcast.id }, CANCELLED_IN_REPLY);
+      if (await hasQueuedSends(tx, { broadcastId: broadcast.id }))
+        await jobs.enqueueTask(tx, CANCEL_SENDS_QUEUE, { broadcastId: broadcast.id }, { share: channel.platformId });
+      return true;
+    },
+  );
 
-/** broadcasts/manage resume (resumeOne), in one transaction: the reply is the broadcast as it goes on. */
-export async function resumeBroadcast(
-  ctx: CallerContext,
-  jobs: JobQueue,
-  channel: ScopedChannel,
-  broadcastId: string,
-): Promise<BroadcastView> {
-  return ctx.em.transactional(async (tx) => {
-    const broadcast = await broadcastInChannel(ctx, tx, channel, broadcastId);
-    if (!(await resumeOne(tx, jobs, broadcast.id, channel.platformId)))
-      throw await wrongStatus(tx, broadcast.id, 'a paused one can be resumed');
-    return broadcastView(tx, await tx.findOneOrFail(Broadcast, broadcast.id, { refresh: true }));
-  });
-}
+/** broadcasts/manage pause (pauseOne), `by_request`: the reply is the paused broadcast. */
+export const pauseBroadcast = (ctx: CallerContext, channel: ScopedChannel, broadcastId: string) =>
+  actOnBroadcast(ctx, channel, broadcastId, 'a scheduled, preparing or sending one can be paused', (tx, broadcast) =>
+    pauseOne(tx, broadcast.id, 'by_request'),
+  );
+
+/** broadcasts/manage resume (resumeOne): the reply is the broadcast as it goes on. */
+export const resumeBroadcast = (ctx: CallerContext, jobs: JobQueue, channel: ScopedChannel, broadcastId: string) =>
+  actOnBroadcast(ctx, channel, broadcastId, 'a paused one can be resumed', (tx, broadcast) =>
+    resumeOne(tx, jobs, broadcast.id, channel.platformId),
+  );
 
 /** broadcasts/list: newest first, optionally in one status. */
 export async function listBroadcasts(
