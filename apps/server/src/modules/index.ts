@@ -20,6 +20,8 @@ import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
 import { webhooksModule } from './webhooks/index.js';
+import { whatsAppGraphModule } from './whatsapp-graph/index.js';
+import { whatsAppInboundModule } from './whatsapp-inbound/index.js';
 import { whatsAppModule } from './whatsapp/index.js';
 
 export { apiKeyLookup, CALLER_CHANGES_CHANNEL } from './api-keys/index.js';
@@ -51,7 +53,9 @@ export const modules = [
   templatesModule,
   automationsModule,
   broadcastsModule,
+  whatsAppGraphModule,
   whatsAppModule,
+  whatsAppInboundModule,
   plansModule,
   ticketsModule,
   portalSessionsModule,

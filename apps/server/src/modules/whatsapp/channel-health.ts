@@ -6,7 +6,7 @@ import { taskQueue, type JobQueue, type Task } from '../../kit/jobs.js';
 import { Channel, channelView } from '../channels/index.js';
 import { queueWebhookEvent } from '../webhooks/index.js';
 import { requireCredentials } from './whatsapp-credentials.js';
-import { qualityOf } from './template-sync.js';
+import { qualityOf } from '../whatsapp-graph/index.js';
 import type { WhatsApp } from './whatsapp.js';
 
 /** A number's health as Meta reports it: what changed, each part optional. */
