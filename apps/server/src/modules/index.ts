@@ -5,6 +5,7 @@ import { channelsModule } from './channels/index.js';
 import { contactsModule } from './contacts/index.js';
 import { conversationsModule } from './conversations/index.js';
 import { customFieldsModule } from './custom-fields/index.js';
+import { emitterModule } from './emitter/index.js';
 import { eventStreamModule } from './event-stream/index.js';
 import { idempotencyModule } from './idempotency/index.js';
 import { labelsModule } from './labels/index.js';
@@ -19,6 +20,7 @@ import { sandboxModule } from './sandbox/index.js';
 import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
+import { webhookTransportModule } from './webhook-transport/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { whatsAppGraphModule } from './whatsapp-graph/index.js';
 import { whatsAppInboundModule } from './whatsapp-inbound/index.js';
@@ -44,7 +46,9 @@ export const modules = [
   customFieldsModule,
   eventStreamModule,
   mailModule,
+  webhookTransportModule,
   webhooksModule,
+  emitterModule,
   contactsModule,
   messagesModule,
   conversationsModule,

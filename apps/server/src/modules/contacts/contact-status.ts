@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Contact, ContactStatus, WebhookEventOf } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { Contact as ContactEntity } from './contact.entity.js';
 import { readContact } from './contact.service.js';
 
@@ -22,7 +22,7 @@ export async function queueContactStatusChanged(
     timestamp: new Date().toISOString(),
     data: { channelId, contact, previousStatus },
   };
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event);
+  await emitEvent({ em: tx }, channel.platform.id, event);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { QualityRating, TemplateCategory, TemplateStatus, WebhookEventOf } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { Template } from './template.entity.js';
 import { templateView } from './template.service.js';
 
@@ -61,6 +61,6 @@ export async function applyTemplateChange(
     timestamp: new Date().toISOString(),
     data: { channelId: change.channelId, template: templateView(template), changes, reason: change.reason ?? null },
   };
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event);
+  await emitEvent({ em: tx }, channel.platform.id, event);
   return 'changed';
 }

@@ -4,7 +4,7 @@ import type { QualityRating, WebhookEventOf } from '@switchboard/contract';
 import { AppError } from '../../kit/errors.js';
 import { taskQueue, type JobQueue, type Task } from '../../kit/jobs.js';
 import { Channel, channelView } from '../channels/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import { qualityOf } from '../whatsapp-graph/index.js';
 import type { WhatsApp } from './whatsapp.js';
@@ -44,7 +44,7 @@ export async function applyChannelHealth(
     timestamp: new Date().toISOString(),
     data: { channelId, channel: channelView(channel), changes },
   };
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event);
+  await emitEvent({ em: tx }, channel.platform.id, event);
   return true;
 }
 

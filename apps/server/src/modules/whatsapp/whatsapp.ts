@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { publicBaseUrl, type Config } from '../../config.js';
 import { serviceKey } from '../../kit/services.js';
 import type { SecretBox } from '../../kit/secrets.js';
-import { destinationPolicy } from '../webhooks/index.js';
+import { destinationPolicy } from '../webhook-transport/index.js';
 import { GraphClient, type SampleFetchOptions } from '../whatsapp-graph/index.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 
