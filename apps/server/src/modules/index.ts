@@ -10,6 +10,7 @@ import { eventStreamModule } from './event-stream/index.js';
 import { idempotencyModule } from './idempotency/index.js';
 import { labelsModule } from './labels/index.js';
 import { mailModule } from './mail/index.js';
+import { mediaModule } from './media/index.js';
 import { meModule } from './me/index.js';
 import { messagesModule } from './messages/index.js';
 import { notesModule } from './notes/index.js';
@@ -52,6 +53,7 @@ export const modules = [
   contactsModule,
   messagesModule,
   conversationsModule,
+  mediaModule,
   notesModule,
   sandboxModule,
   templatesModule,
