@@ -32,8 +32,8 @@ const QUEUED = `from broadcast_recipients r where r.broadcast_id = ? and r.statu
 /**
  * The queued recipients as the pipeline's bulk insert reads them, each with its variables filled. Values that hold no
  * placeholder are the same for everyone and stay in the database; otherwise each recipient's contact is read once
- * and its values filled by the templates' fillPlaceholders (one rule for broadcasts and automations), then handed back as one JSON
- * document of the rows to insert.
+ * and its values filled by the templates' fillPlaceholders (the rule automations apply too), then handed back as one
+ * JSON document of the rows to insert.
  */
 async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast) {
   const position = 'row_number() over (order by r.phone) as position';
