@@ -11,7 +11,6 @@ const CONTACT_STATUS_CHANGED = 'contact.status.changed';
 /** Queues `contact.status.changed` for the channel's platform in the caller's transaction (the change's own). */
 export async function queueContactStatusChanged(
   tx: EntityManager,
-  jobs: JobQueue,
   channelId: string,
   contact: Contact,
   previousStatus: ContactStatus,
@@ -44,6 +43,6 @@ export async function changeContactStatus(
   );
   if (changed !== 1) return false;
   const now = (await readContact({ em: tx }, channelId, 'id', contactId))!;
-  await queueContactStatusChanged(tx, jobs, channelId, now, change.from);
+  await queueContactStatusChanged(tx, channelId, now, change.from);
   return true;
 }

@@ -50,7 +50,7 @@ export async function onAccountEvent(
     return;
   }
   const change = templateChangeOf(channelId, event);
-  const outcome = change ? await applyTemplateChange(tx, deps.jobs, change) : 'not_found';
+  const outcome = change ? await applyTemplateChange(tx, change) : 'not_found';
   if (outcome === 'not_found') await requestTemplateSync({ em: tx }, deps.jobs, channelId);
   else if (outcome === 'changed') await pauseTemplateBroadcasts(tx, change!);
 }

@@ -23,7 +23,6 @@ const CHANNEL_UPDATED = 'channel.updated';
  */
 export async function applyChannelHealth(
   tx: EntityManager,
-  jobs: JobQueue,
   channelId: string,
   health: ChannelHealth,
 ): Promise<boolean> {
@@ -73,7 +72,7 @@ export function phoneQualityTask(whatsApp: WhatsApp): Task<{ channelId: string; 
   return {
     queue: PHONE_QUALITY_QUEUE,
     concurrency: 2,
-    async run({ channelId, messagingLimit }, { em, jobs, logger }) {
+    async run({ channelId, messagingLimit }, { em, logger }) {
       let read: { quality?: string; messagingLimit?: string } = {};
       try {
         const credentials = await requireCredentials(em, whatsApp, channelId);
@@ -88,7 +87,7 @@ export function phoneQualityTask(whatsApp: WhatsApp): Task<{ channelId: string; 
           ? {}
           : { messagingLimit: messagingLimit ?? read.messagingLimit }),
       };
-      await em.transactional((tx) => applyChannelHealth(tx, jobs, channelId, health));
+      await em.transactional((tx) => applyChannelHealth(tx, channelId, health));
     },
   };
 }
