@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { taskQueue, type JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { analyzeRecipientsWhenGrown, resolveAudience } from './broadcast-audience.js';
 import { queueBroadcastSends } from './broadcast-sends.js';
 import { Broadcast } from './broadcast.entity.js';
@@ -187,7 +187,7 @@ export async function cancelUnsentSends(em: EntityManager, jobs: JobQueue, broad
  */
 export async function announceCompleted(tx: EntityManager, jobs: JobQueue, broadcast: Broadcast): Promise<void> {
   const channel = await tx.findOneOrFail(Channel, broadcast.channel.id, { fields: ['platform'] });
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, {
+  await emitEvent({ em: tx }, channel.platform.id, {
     type: 'broadcast.completed',
     timestamp: broadcast.completedAt!.toISOString(),
     data: { channelId: broadcast.channel.id, broadcast: await broadcastView(tx, broadcast) },

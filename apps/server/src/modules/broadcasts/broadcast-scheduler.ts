@@ -100,7 +100,7 @@ function createScheduler({ em, jobs, logger, run, channelRate }: SchedulerDeps):
   };
 }
 
-export const BROADCAST_SCHEDULER = serviceKey<BroadcastScheduler>('broadcast-scheduler');
+const BROADCAST_SCHEDULER = serviceKey<BroadcastScheduler>('broadcast-scheduler');
 
 /**
  * Scheduled broadcasts are queued to prepare within a tick of their time, and finished ones complete and are

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUTOMATION_PLACEHOLDER } from '@switchboard/contract';
-import { fillPlaceholders } from '../automations/index.js';
+import { fillPlaceholders } from '../templates/index.js';
 import { queueBulkSends, type OutboundTemplateParts } from '../messages/index.js';
 import type { Broadcast } from './broadcast.entity.js';
 
@@ -44,8 +44,8 @@ const chunkOf = (broadcast: Broadcast, chunk: RecipientChunk) => ({
 /**
  * A chunk of queued recipients as the pipeline's bulk insert reads them, each with its variables filled. Values that
  * hold no placeholder are the same for everyone and stay in the database; otherwise each recipient's contact is read
- * once and its values filled by the automations' fillPlaceholders (one rule for both), then handed back as one JSON
- * document of the rows to insert.
+ * once and its values filled by the templates' fillPlaceholders (the rule automations apply too), then handed back
+ * as one JSON document of the rows to insert.
  */
 async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast, chunk: RecipientChunk) {
   const from = chunkOf(broadcast, chunk);

@@ -12,6 +12,7 @@ import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
+import { provide, serviceKey } from '../../kit/services.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
 import { createIssues, broadcastTemplate } from './broadcast-checks.js';
@@ -27,6 +28,10 @@ export interface BroadcastDeps {
   channelRate: number;
   jobs: JobQueue;
 }
+
+/** Messages a second a channel sends at most (SEND_RATE_PER_CHANNEL), as broadcasts/manage reads it from config. */
+export const CHANNEL_RATE = serviceKey<number>('broadcasts.channelRate');
+export const channelRateService = provide({ key: CHANNEL_RATE, start: ({ config }) => config.SEND_RATE_PER_CHANNEL });
 
 /** Sends the cancel itself marks cancelled (a small broadcast settles in the reply); a sweep takes the rest. */
 const CANCELLED_IN_REPLY = 200;

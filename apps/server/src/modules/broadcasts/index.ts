@@ -4,7 +4,8 @@ import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from '../channels/index.js';
 import { BroadcastCountDelta } from './broadcast-count-delta.entity.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
-import { BROADCAST_SCHEDULER, broadcastSchedulerService } from './broadcast-scheduler.js';
+import { broadcastSchedulerService } from './broadcast-scheduler.js';
+import { channelRateService } from './broadcast.service.js';
 import { broadcastStopsService, cancelSendsTask, prepareTask } from './broadcast-tasks.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastsRouter } from './broadcast.router.js';
@@ -24,13 +25,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const broadcastsModule = defineModule({
   name: 'broadcasts',
   entities: [Broadcast, BroadcastRecipient, BroadcastCountDelta],
-  routes: [
-    routes(contract.workspace.broadcasts, (deps) =>
-      broadcastsRouter(deps, deps.services.get(BROADCAST_SCHEDULER).channelRate),
-    ),
-  ],
+  routes: [routes(contract.workspace.broadcasts, broadcastsRouter)],
   seed: [broadcastsSeed],
-  services: [broadcastSchedulerService, broadcastStopsService, templateUsesService],
+  services: [broadcastSchedulerService, broadcastStopsService, templateUsesService, channelRateService],
   jobs: () => ({ targets: [], tasks: [prepareTask, cancelSendsTask] }),
   demo: {
     broadcasts: [

@@ -1,15 +1,15 @@
 import { taskQueue } from '../../kit/jobs.js';
 import { retentionTask } from '../../kit/retention.js';
-import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
+import { WhatsAppWebhookReceipt } from './webhook-receipt.entity.js';
 
 /**
- * Meta redelivers for up to 7 days: a delivery kept twice as long still recognises a late redelivery of the same
+ * Meta redelivers for up to 7 days: a receipt kept twice as long still recognises a late redelivery of the same
  * bytes. Applied and given-up ones go after that; pending ones stay whatever their age.
  */
-export const inboundRetentionTask = retentionTask<WhatsAppInboundDelivery>({
+export const inboundRetentionTask = retentionTask<WhatsAppWebhookReceipt>({
   queue: taskQueue('whatsapp.inbound-retention'),
-  entity: WhatsAppInboundDelivery,
+  entity: WhatsAppWebhookReceipt,
   days: 14,
   expired: (cutoff) => ({ status: { $ne: 'pending' }, createdAt: { $lt: cutoff } }),
-  message: 'old WhatsApp inbound deliveries deleted',
+  message: 'old WhatsApp webhook receipts deleted',
 });
