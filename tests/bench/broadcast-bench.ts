@@ -83,7 +83,7 @@ async function post(baseUrl: string, apiKey: string, path: string, body: object)
 }
 
 /** A broadcast's counts: its row's, moved on by its broadcast_count_deltas shards. */
-export const COUNTS = `select b.status, b.recipients, b.unqueued, ${[
+export const COUNTS = `select b.status, b.recipients, b.resolving, ${[
   'queued',
   'sent',
   'delivered',
@@ -96,7 +96,7 @@ export const COUNTS = `select b.status, b.recipients, b.unqueued, ${[
        from broadcasts b left join broadcast_count_deltas d on d.broadcast_id = b.id
       where b.id = $1 group by b.id`;
 
-type Counts = Record<string, number> & { status: string };
+type Counts = Record<string, number> & { status: string; resolving: boolean };
 
 /** The broadcast's counts as PostgreSQL holds them, polled every `everyMs` until `done`; returns when it was. */
 async function until(client: pg.Client, broadcastId: string, done: (counts: Counts) => boolean, everyMs = 100) {
@@ -158,7 +158,7 @@ export async function broadcastBench(context: BenchContext): Promise<BroadcastFi
     const during = sendP50(context, server.baseUrl);
     const resolved = await until(db, broadcast.id, (c) => c.recipients! > 0 && !BEFORE_SENDING.has(c.status), 10);
     const firstSend = await until(db, broadcast.id, (c) => handed(c) >= 1, 10);
-    const prepared = await until(db, broadcast.id, (c) => c.unqueued === 0, 10);
+    const prepared = await until(db, broadcast.id, (c) => !c.resolving, 10);
     const [startMs, preparationMs, firstSendMs] = [
       resolved.at - started,
       prepared.at - started,

@@ -90,7 +90,10 @@ export const broadcastCountsSchema = named(
       recipients: z
         .number()
         .int()
-        .describe('Distinct phones the audience resolved to (0 while `scheduled` or `preparing`)'),
+        .describe(
+          'Distinct phones the audience resolved to (0 while `scheduled` or `preparing`; growing, a chunk at a ' +
+            'time, in the first seconds of `sending` for a large audience)',
+        ),
       queued: z.number().int().describe('Waiting for their send'),
       sent: z.number().int().describe('Accepted by WhatsApp, not yet delivered'),
       delivered: z.number().int().describe('Delivered, not yet read'),
@@ -113,11 +116,12 @@ export const broadcastSchema = named(
     status: z
       .enum(BROADCAST_STATUSES)
       .describe(
-        '`scheduled` until its time; `preparing` while its audience is resolved in the background (at most 2 ' +
-          'broadcasts of a platform prepare at a time, the others wait their turn in order); `sending` once its ' +
-          'recipients are counted and its first sends queued (the rest are queued behind them); `paused` (see `pausedReason`) until broadcasts/manage `resume`s it, its queued ' +
-          'recipients staying queued; `completed` once every recipient is sent (or later), failed or skipped; ' +
-          '`cancelled` by broadcasts/manage',
+        '`scheduled` until its time; `preparing` until its audience starts to be resolved in the background (at ' +
+          'most 2 broadcasts of a platform prepare at a time, the others wait their turn in order); `sending` once ' +
+          'its first recipients are queued (the rest of its audience is resolved and queued behind them); ' +
+          '`paused` (see `pausedReason`) until broadcasts/manage `resume`s it, its queued recipients staying ' +
+          'queued; `completed` once its audience is resolved and every recipient is sent (or later), failed or ' +
+          'skipped; `cancelled` by broadcasts/manage (an audience still being resolved is resolved no further)',
       ),
     pausedReason: z
       .enum(BROADCAST_PAUSED_REASONS)

@@ -12,40 +12,52 @@ function audiencePredicate(audience: BroadcastAudience): { sql: string; params: 
   return { sql: 'true', params: [] };
 }
 
-/** What resolving an audience recorded: its recipients, those to send and those skipped. */
+/** What resolving a chunk of an audience recorded: its recipients, those to send and those skipped. */
 export interface AudienceCounts {
   recipients: number;
   queued: number;
   skipped: number;
 }
 
+/** A chunk's counts, how many contacts it took, and the last phone among them (where the next chunk starts). */
+export interface ResolvedChunk extends AudienceCounts {
+  taken: number;
+  last: string | null;
+}
+
 /**
- * Resolves a broadcast's audience into its recipients, in one statement: one row per distinct phone of the channel's
- * contacts the audience names (`queued`, or `skipped` with reason `contact_unsubscribed` / `contact_blocked` for a
- * contact no longer active), and their counts. Hand-written because an INSERT … SELECT keeps a 100,000-contact
- * audience inside the database (no rows sent to the server and back), which the ORM cannot express.
+ * Resolves the next `limit` of the channel's contacts the audience names, after phone `after` in phone order, into
+ * the broadcast's recipients, in one statement: one row per phone (a channel's phones are unique), `queued`, or
+ * `skipped` with reason `contact_unsubscribed` / `contact_blocked` for a contact no longer active. Hand-written
+ * because an INSERT … SELECT keeps the audience inside the database (no rows sent to the server and back), which the
+ * ORM cannot express; in phone order, so each chunk is a range of the contacts' (channel, phone) index.
  */
-export async function resolveAudience(
+export async function resolveAudienceChunk(
   tx: EntityManager,
   broadcast: { id: string; channelId: string; audience: BroadcastAudience },
-): Promise<AudienceCounts> {
+  /** `limit` null: every contact after `after`. */
+  chunk: { after: string | null; limit: number | null },
+): Promise<ResolvedChunk> {
   const predicate = audiencePredicate(broadcast.audience);
-  const [row] = await tx.execute<AudienceCounts[]>(
-    `with inserted as (
+  const [row] = await tx.execute<ResolvedChunk[]>(
+    `with taken as (
+       select c.id, c.phone, c.status from contacts c
+        where c.channel_id = ? and c.phone > ? and ${predicate.sql}
+        order by c.phone limit ?),
+     inserted as (
        insert into broadcast_recipients (broadcast_id, phone, contact_id, status, reason, updated_at)
-       select distinct on (c.phone) ?::uuid, c.phone, c.id,
-              case when c.status = 'active' then 'queued' else 'skipped' end,
-              case when c.status = 'active' then null else 'contact_' || c.status end,
+       select ?::uuid, t.phone, t.id,
+              case when t.status = 'active' then 'queued' else 'skipped' end,
+              case when t.status = 'active' then null else 'contact_' || t.status end,
               now()
-         from contacts c
-        where c.channel_id = ? and ${predicate.sql}
-        order by c.phone, c.created_at
+         from taken t
        on conflict do nothing
        returning status)
-     select count(*)::int as recipients, (count(*) filter (where status = 'queued'))::int as queued,
+     select (select count(*) from taken)::int as taken, (select max(phone) from taken) as last,
+            count(*)::int as recipients, (count(*) filter (where status = 'queued'))::int as queued,
             (count(*) filter (where status = 'skipped'))::int as skipped
        from inserted`,
-    [broadcast.id, broadcast.channelId, ...predicate.params],
+    [broadcast.channelId, chunk.after ?? '', ...predicate.params, chunk.limit, broadcast.id],
   );
   return row!;
 }

@@ -3,7 +3,7 @@ import { taskQueue, type JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
 import { emitEvent } from '../emitter/index.js';
-import { analyzeRecipientsWhenGrown, resolveAudience } from './broadcast-audience.js';
+import { analyzeRecipientsWhenGrown, resolveAudienceChunk, type AudienceCounts } from './broadcast-audience.js';
 import { queueBroadcastSends } from './broadcast-sends.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastView } from './broadcast-view.js';
@@ -23,19 +23,19 @@ export const CANCEL_SENDS_QUEUE = taskQueue<{ broadcastId: string }>('broadcasts
 export const queuePreparation = (tx: EntityManager, jobs: JobQueue, broadcastId: string, platformId: string) =>
   jobs.enqueueTask(tx, PREPARE_QUEUE, { broadcastId }, { share: platformId });
 
-/** The broadcast was cancelled or paused while it prepared: what the preparation wrote is rolled back. */
+/** The broadcast was cancelled or paused while a chunk was prepared: what the chunk wrote is rolled back. */
 class PreparationStopped extends Error {}
 
 /**
- * Sends queued with the audience: few, so the broadcast's first message goes while the rest are queued, a chunk per
- * transaction (QUEUE_CHUNK), each ahead of the dispatcher by far.
+ * Contacts resolved and queued with the start: few, so the broadcast's first message goes out while the rest of the
+ * audience is resolved and queued behind it, a chunk per transaction, far ahead of the dispatcher.
  */
 const FIRST_CHUNK = 500;
-const QUEUE_CHUNK = 5_000;
+const NEXT_CHUNK = 5_000;
 
 /**
- * The audience statement grows with the audience, and a chunk with its personal values: DB_STATEMENT_TIMEOUT_MS
- * guards requests of bounded work, so a preparation's transactions get a limit sized for the largest.
+ * A chunk's statements grow with the chunk and its personal values: DB_STATEMENT_TIMEOUT_MS guards requests of
+ * bounded work, so a preparation's transactions get a limit sized for the largest.
  */
 const allowLongStatements = (tx: EntityManager) =>
   tx.execute(`select set_config('statement_timeout', ?, true)`, [PREPARE_STATEMENT_TIMEOUT]);
@@ -43,94 +43,97 @@ const allowLongStatements = (tx: EntityManager) =>
 /** The time a send takes at the broadcast's rate. */
 const spacingMs = (broadcast: Broadcast) => 1000 / broadcast.ratePerSecond;
 
+/** What a chunk left: whether the audience has more to resolve, and how many recipients it recorded. */
+interface ChunkOutcome {
+  more: boolean;
+  recipients: number;
+}
+
 /**
- * Starts a `preparing` broadcast in a transaction of its own: its audience resolved into recipients (one statement),
- * the first few of them queued in the send pipeline, and the broadcast `sending` with its counts (`completed` at once
- * when none is to send; the announcer queues its event) and the cursor of its queueing. The broadcast row is written
- * last, so a cancel or a pause meanwhile waits for nothing: the start then finds it cancelled or paused and rolls
- * back (a resume prepares it again). Returns how many recipients it recorded (0: nothing to do, e.g. a job run twice).
+ * Writes a chunk's outcome on the broadcast, by a conditional update, last: one still in the status the chunk began
+ * in, its cursor where the chunk began (a cancel or a pause meanwhile, or another run that moved it first, rolls the
+ * chunk back). The counts grow by the chunk's; the first chunk starts it (`sending`, or `completed` at once when its
+ * audience had nobody to send).
  */
-async function startBroadcast(em: EntityManager, broadcastId: string): Promise<number> {
+async function recordChunk(
+  tx: EntityManager,
+  broadcast: Broadcast,
+  chunk: { counts: AudienceCounts; more: boolean; last: string | null; dueAt: Date },
+): Promise<void> {
+  const first = broadcast.status === 'preparing';
+  const none = first && !chunk.more && chunk.counts.queued === 0;
+  const [moved] = await tx.execute<{ id: string }[]>(
+    `update broadcasts set recipients = recipients + ?, queued = queued + ?, skipped = skipped + ?,
+            status = ?, started_at = coalesce(started_at, now()), completed_at = ?, resolving = ?,
+            queue_cursor = coalesce(?, queue_cursor), next_due_at = ?, updated_at = now()
+      where id = ? and status = ? and queue_cursor is not distinct from ?
+     returning id`,
+    [
+      chunk.counts.recipients,
+      chunk.counts.queued,
+      chunk.counts.skipped,
+      none ? 'completed' : 'sending',
+      none ? new Date() : null,
+      chunk.more,
+      chunk.last,
+      chunk.dueAt,
+      broadcast.id,
+      broadcast.status,
+      broadcast.queueCursor ?? null,
+    ],
+  );
+  if (!moved) throw new PreparationStopped();
+}
+
+/**
+ * Resolves and queues the next chunk of a broadcast's audience in a transaction of its own: the first chunk of a
+ * `preparing` one (which starts it), or the next of a `sending` one still resolving, from its cursor. Its recipients
+ * are recorded (resolveAudienceChunk) and their messages queued in the send pipeline, due from the broadcast's next
+ * free time (its start, or now when that has passed). Returns undefined when there was nothing to do (a job run
+ * twice, a broadcast stopped).
+ */
+async function prepareChunk(em: EntityManager, broadcastId: string): Promise<ChunkOutcome | undefined> {
   return em.fork().transactional(async (tx) => {
-    const broadcast = await tx.findOne(Broadcast, { id: broadcastId, status: 'preparing' });
-    if (!broadcast) return 0;
-    await allowLongStatements(tx);
-    const startedAt = new Date();
-    const counts = await resolveAudience(tx, {
-      id: broadcast.id,
-      channelId: broadcast.channel.id,
-      audience: broadcast.audience,
+    const broadcast = await tx.findOne(Broadcast, {
+      id: broadcastId,
+      $or: [{ status: 'preparing' }, { status: 'sending', resolving: true }],
     });
-    const first = await queueBroadcastSends(tx, broadcast, { after: null, limit: FIRST_CHUNK }, startedAt);
-    const none = counts.queued === 0;
-    const started = await tx.nativeUpdate(
-      Broadcast,
-      { id: broadcast.id, status: 'preparing' },
-      {
-        ...counts,
-        status: none ? 'completed' : 'sending',
-        startedAt,
-        completedAt: none ? new Date() : null,
-        unqueued: counts.queued - first.queued,
-        queueCursor: first.last,
-        nextDueAt: new Date(startedAt.getTime() + first.queued * spacingMs(broadcast)),
-      },
-    );
-    if (started !== 1) throw new PreparationStopped();
-    return counts.recipients;
+    if (!broadcast) return undefined;
+    await allowLongStatements(tx);
+    const first = broadcast.status === 'preparing';
+    const limit = first ? FIRST_CHUNK : NEXT_CHUNK;
+    const after = first ? null : (broadcast.queueCursor ?? null);
+    const audience = { id: broadcast.id, channelId: broadcast.channel.id, audience: broadcast.audience };
+    const resolved = await resolveAudienceChunk(tx, audience, { after, limit });
+    const startAt = new Date(Math.max(Date.now(), first ? 0 : (broadcast.nextDueAt?.getTime() ?? 0)));
+    const queued = resolved.queued ? await queueBroadcastSends(tx, broadcast, { after, limit }, startAt) : 0;
+    const more = resolved.taken === limit;
+    const dueAt = new Date(startAt.getTime() + queued * spacingMs(broadcast));
+    await recordChunk(tx, broadcast, { counts: resolved, more, last: resolved.last, dueAt });
+    return { more, recipients: resolved.recipients };
   });
 }
 
 /**
- * Queues the next chunk of a sending broadcast's recipients in a transaction of its own, after its cursor, due from
- * its next free time (or now, when that has passed). The cursor moves by a conditional update, last: a cancel or a
- * pause meanwhile (the broadcast no longer `sending`) or another run that moved it first rolls the chunk back.
- * Returns whether any recipient is left to queue.
- */
-async function queueNextChunk(em: EntityManager, broadcastId: string): Promise<boolean> {
-  try {
-    return await em.fork().transactional(async (tx) => {
-      const broadcast = await tx.findOne(Broadcast, { id: broadcastId, status: 'sending', unqueued: { $gt: 0 } });
-      if (!broadcast) return false;
-      await allowLongStatements(tx);
-      const startAt = new Date(Math.max(Date.now(), broadcast.nextDueAt?.getTime() ?? 0));
-      const chunk = { after: broadcast.queueCursor ?? null, limit: QUEUE_CHUNK };
-      const { queued, last } = await queueBroadcastSends(tx, broadcast, chunk, startAt);
-      const moved = await tx.nativeUpdate(
-        Broadcast,
-        { id: broadcast.id, status: 'sending', queueCursor: broadcast.queueCursor },
-        {
-          // None queued: the rest left `queued` meanwhile (a contact's recipient skipped), nothing is left to queue.
-          unqueued: queued === 0 ? 0 : broadcast.unqueued - queued,
-          queueCursor: last ?? broadcast.queueCursor,
-          nextDueAt: new Date(startAt.getTime() + queued * spacingMs(broadcast)),
-        },
-      );
-      if (moved !== 1) throw new PreparationStopped();
-      return queued > 0 && broadcast.unqueued - queued > 0;
-    });
-  } catch (error) {
-    if (error instanceof PreparationStopped) return false;
-    throw error;
-  }
-}
-
-/**
- * Prepares a broadcast: starts it (startBroadcast) when it is `preparing`, then queues the rest of its recipients a
- * chunk at a time (queueNextChunk) while it is `sending` with some left, so its first message goes out while the
- * others are queued. A job run again after a crash, or after a resume, goes on from the cursor. From here the
- * recipients and counts follow their messages (the broadcast_recipients_follow trigger), and completeFinished
- * completes it once none is left queued (a recipient not queued yet counts as queued).
+ * Prepares a broadcast a chunk at a time (prepareChunk): the first starts it, the others follow while it is
+ * `sending` and resolving, so its first message goes out while the rest of its audience is resolved and queued
+ * behind it. A job run again after a crash, or after a resume, goes on from the cursor; a cancel or a pause stops
+ * it. From here the recipients and counts follow their messages (the broadcast_recipients_follow trigger), and
+ * completeFinished completes it once its audience is resolved and none is left queued.
  */
 export async function prepareBroadcast(em: EntityManager, broadcastId: string): Promise<void> {
-  try {
-    const recipients = await startBroadcast(em, broadcastId);
-    await analyzeRecipientsWhenGrown(em.fork(), recipients);
-  } catch (error) {
-    if (!(error instanceof PreparationStopped)) throw error;
-    return;
+  for (;;) {
+    let outcome: ChunkOutcome | undefined;
+    try {
+      outcome = await prepareChunk(em, broadcastId);
+    } catch (error) {
+      if (error instanceof PreparationStopped) return;
+      throw error;
+    }
+    if (!outcome) return;
+    await analyzeRecipientsWhenGrown(em.fork(), outcome.recipients);
+    if (!outcome.more) return;
   }
-  while (await queueNextChunk(em, broadcastId));
 }
 
 /** Sends a cancelled broadcast's sweep marks cancelled per transaction. */
@@ -140,37 +143,11 @@ const HELD_PASSES = 50;
 const HELD_WAIT_MS = 100;
 
 /**
- * Up to `limit` of a cancelled broadcast's recipients whose messages were never queued (after its cursor) become
- * `skipped` (reason `cancelled`) in one statement, its counts moved with them. Returns how many it skipped.
- */
-async function skipUnqueuedRecipients(tx: EntityManager, broadcastId: string, limit: number): Promise<number> {
-  const [row] = await tx.execute<{ moved: number }[]>(
-    `with b as (select id, queue_cursor from broadcasts where id = ? and status = 'cancelled' and unqueued > 0
-                  for update),
-          moved as (
-            update broadcast_recipients r set status = 'skipped', reason = 'cancelled', updated_at = now()
-              from (select u.phone from broadcast_recipients u, b
-                     where u.broadcast_id = b.id and u.status = 'queued' and u.phone > coalesce(b.queue_cursor, '')
-                     order by u.phone limit ?) s
-             where r.broadcast_id = ? and r.phone = s.phone
-            returning 1),
-          n as (select count(*)::int as moved from moved)
-     update broadcasts set queued = queued - n.moved, skipped = skipped + n.moved,
-            unqueued = case when n.moved < ? then 0 else unqueued - n.moved end
-       from n, b where broadcasts.id = b.id
-     returning n.moved`,
-    [broadcastId, limit, broadcastId, limit],
-  );
-  return row?.moved ?? 0;
-}
-
-/**
- * A cancelled broadcast's sweep: its recipients never queued become `skipped`, then its sends not handed over yet
- * `cancelled` (reason `cancelled`; their recipients `skipped`, their events queued), a batch per transaction, until
- * none is left. None of them could be sent meanwhile: a hand-over finds the broadcast stopped.
+ * A cancelled broadcast's sweep: its sends not handed over yet become `cancelled` (reason `cancelled`; their
+ * recipients `skipped`, their events queued), a batch per transaction, until none is left. None of them could be
+ * sent meanwhile: a hand-over finds the broadcast stopped.
  */
 export async function cancelUnsentSends(em: EntityManager, jobs: JobQueue, broadcastId: string): Promise<void> {
-  while ((await em.fork().transactional((tx) => skipUnqueuedRecipients(tx, broadcastId, CANCEL_BATCH))) > 0);
   for (let held = 0; held < HELD_PASSES;) {
     const cancelled = await em.fork().transactional((tx) => cancelQueuedSends(tx, jobs, { broadcastId }, CANCEL_BATCH));
     if (cancelled > 0) continue;
@@ -196,14 +173,14 @@ export async function announceCompleted(tx: EntityManager, jobs: JobQueue, broad
 }
 
 /**
- * Completes the sending broadcasts none of whose recipients is still queued (their row's count plus its shards'), in
- * one statement. Once sending starts, recipients only leave `queued`, each in the transaction that moved its message,
- * so a committed zero is final. Returns how many it completed.
+ * Completes the sending broadcasts whose audience is resolved and none of whose recipients is still queued (their
+ * row's count plus its shards'), in one statement. Once its audience is resolved, recipients only leave `queued`,
+ * each in the transaction that moved its message, so a committed zero is final. Returns how many it completed.
  */
 export async function completeFinished(tx: EntityManager): Promise<number> {
   const rows = await tx.execute<{ id: string }[]>(
     `update broadcasts b set status = 'completed', completed_at = now(), updated_at = now()
-      where b.status = 'sending'
+      where b.status = 'sending' and not b.resolving
         and b.queued + coalesce((select sum(d.queued) from broadcast_count_deltas d where d.broadcast_id = b.id), 0) = 0
      returning b.id`,
   );

@@ -26,9 +26,9 @@ function filledParts(parts: OutboundTemplateParts | null | undefined, fill: (tex
   };
 }
 
-/** The next recipients to queue: queued, after the cursor (the last phone queued) in send order (by phone). */
+/** A chunk of the broadcast's recipients to send: the next `limit` in send order (by phone) after `after`. */
 export interface RecipientChunk {
-  /** The last phone whose send is queued; null when none is yet. */
+  /** The phone before the chunk (the audience's cursor); null for the first chunk. */
   after: string | null;
   limit: number;
 }
@@ -82,23 +82,17 @@ async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast, 
   };
 }
 
-/** What queueing a chunk did: how many sends it queued, and the last phone among them (the next cursor). */
-export interface QueuedChunk {
-  queued: number;
-  last: string | null;
-}
-
 /**
- * Queues a chunk of the broadcast's recipients' messages through the send pipeline, in the caller's transaction, the
- * first due at `startAt` and the others spaced at the broadcast's rate.
+ * Queues the messages of a chunk of the broadcast's recipients through the send pipeline, in the caller's
+ * transaction, the first due at `startAt` and the others spaced at the broadcast's rate. Returns how many it queued.
  */
 export async function queueBroadcastSends(
   tx: EntityManager,
   broadcast: Broadcast,
   chunk: RecipientChunk,
   startAt: Date,
-): Promise<QueuedChunk> {
-  const queued = await queueBulkSends(tx, {
+): Promise<number> {
+  return queueBulkSends(tx, {
     channelId: broadcast.channel.id,
     broadcastId: broadcast.id,
     templateName: broadcast.templateName,
@@ -107,9 +101,4 @@ export async function queueBroadcastSends(
     startAt,
     recipients: await recipientsWithVariables(tx, broadcast, chunk),
   });
-  const [row] = await tx.execute<{ last: string | null }[]>(
-    `select max(r.phone) as last ${chunkOf(broadcast, chunk).sql}`,
-    chunkOf(broadcast, chunk).params,
-  );
-  return { queued, last: row!.last };
 }

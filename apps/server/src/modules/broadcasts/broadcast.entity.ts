@@ -36,9 +36,9 @@ const BroadcastSchema = defineEntity({
     read: p.integer().default(0),
     failed: p.integer().default(0),
     skipped: p.integer().default(0),
-    /** Recipients to send whose messages are not queued yet: queued a chunk at a time once it is `sending`. */
-    unqueued: p.integer().default(0),
-    /** The last phone (in send order) whose message is queued; null before the first. */
+    /** Its audience is still being resolved and queued, a chunk at a time, after it started `sending`. */
+    resolving: p.boolean().default(false),
+    /** The last phone (in phone order) of its audience resolved and queued; null before the first chunk. */
     queueCursor: p.string().length(20).nullable(),
     /** When the next chunk's first message is due: the broadcast's rate holds across its chunks. */
     nextDueAt: p.datetime().nullable(),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/index.js';
 import { broadcastTemplate, createIssues } from './broadcast-checks.js';
-import { resolveAudience } from './broadcast-audience.js';
+import { resolveAudienceChunk } from './broadcast-audience.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
 import { Broadcast } from './broadcast.entity.js';
 
@@ -65,11 +65,8 @@ export const broadcastsSeed = seedSection({
 
 /** A seeded completed broadcast: its audience resolved, every recipient to send recorded delivered. */
 async function recordDelivered(em: EntityManager, broadcast: Broadcast) {
-  const counts = await resolveAudience(em, {
-    id: broadcast.id,
-    channelId: broadcast.channel.id,
-    audience: broadcast.audience,
-  });
+  const audience = { id: broadcast.id, channelId: broadcast.channel.id, audience: broadcast.audience };
+  const counts = await resolveAudienceChunk(em, audience, { after: null, limit: null });
   await em.nativeUpdate(BroadcastRecipient, { broadcast: broadcast.id, status: 'queued' }, { status: 'delivered' });
   await em.nativeUpdate(
     Broadcast,

@@ -124,8 +124,8 @@ async function actOnBroadcast(
  * cancel once this commits), so no send of it starts after the reply; one already handed over finishes and its
  * recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over become
  * `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first few
- * here, the rest (and the recipients not queued yet) by a sweep queued with this transaction, so the reply's time
- * does not grow with the audience.
+ * here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience. An
+ * audience still being resolved is resolved no further: its recipients are those resolved.
  */
 export const cancelBroadcast = (ctx: CallerContext, jobs: JobQueue, channel: ScopedChannel, broadcastId: string) =>
   actOnBroadcast(
@@ -138,12 +138,11 @@ export const cancelBroadcast = (ctx: CallerContext, jobs: JobQueue, channel: Sco
       const cancelled = await tx.nativeUpdate(
         Broadcast,
         { id: broadcast.id, status: { $in: ['scheduled', 'preparing', 'sending', 'paused'] } },
-        { status: 'cancelled', pausedReason: null, completedAt: now, completedEventAt: now },
+        { status: 'cancelled', pausedReason: null, resolving: false, completedAt: now, completedEventAt: now },
       );
       if (cancelled !== 1) return false;
       await cancelQueuedSends(tx, jobs, { broadcastId: broadcast.id }, CANCELLED_IN_REPLY);
-      const unqueued = await tx.count(Broadcast, { id: broadcast.id, unqueued: { $gt: 0 } });
-      if (unqueued > 0 || (await hasQueuedSends(tx, { broadcastId: broadcast.id })))
+      if (await hasQueuedSends(tx, { broadcastId: broadcast.id }))
         await jobs.enqueueTask(tx, CANCEL_SENDS_QUEUE, { broadcastId: broadcast.id }, { share: channel.platformId });
       return true;
     },
