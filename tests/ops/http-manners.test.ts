@@ -119,12 +119,12 @@ describe('logs', () => {
     async () => {
       const databaseUrl = await createFreshDatabase();
       const { keys } = await prepareSpawnedTenant(databaseUrl);
-      // No delivery worker: nothing but the requests below logs while they run.
+      // No job worker: nothing but the requests below logs while they run.
       const running = spawnServer({
         DATABASE_URL: databaseUrl,
         PORT: '0',
         DB_STATEMENT_TIMEOUT_MS: '1000',
-        DELIVERY_WORKER: 'false',
+        JOB_WORKER: 'false',
       });
       const lock = new pg.Client({ connectionString: databaseUrl });
       try {

@@ -23,7 +23,7 @@ import { webhooksModule } from './webhooks/index.js';
 import { whatsAppModule } from './whatsapp/index.js';
 
 export { apiKeyLookup, CALLER_CHANGES_CHANNEL } from './api-keys/index.js';
-export { idempotencyStore } from './idempotency/index.js';
+export { idempotencyStore, idempotencySweeper } from './idempotency/index.js';
 
 /**
  * The one list of modules. The app mounts their routes, the ORM knows their entities, the worker runs their jobs,

@@ -4,7 +4,7 @@ import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from '../channels/index.js';
 import { BroadcastCountDelta } from './broadcast-count-delta.entity.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
-import { BROADCAST_SCHEDULER, broadcastSchedulerService } from './broadcast-scheduler.js';
+import { broadcastScheduler, CHANNEL_RATE, channelRateService } from './broadcast-scheduler.js';
 import { broadcastStopsService, cancelSendsTask, prepareTask } from './broadcast-tasks.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastsRouter } from './broadcast.router.js';
@@ -24,14 +24,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const broadcastsModule = defineModule({
   name: 'broadcasts',
   entities: [Broadcast, BroadcastRecipient, BroadcastCountDelta],
-  routes: [
-    routes(contract.workspace.broadcasts, (deps) =>
-      broadcastsRouter(deps, deps.services.get(BROADCAST_SCHEDULER).channelRate),
-    ),
-  ],
+  routes: [routes(contract.workspace.broadcasts, (deps) => broadcastsRouter(deps, deps.services.get(CHANNEL_RATE)))],
   seed: [broadcastsSeed],
-  services: [broadcastSchedulerService, broadcastStopsService, templateUsesService],
-  jobs: () => ({ targets: [], tasks: [prepareTask, cancelSendsTask] }),
+  services: [channelRateService, broadcastStopsService, templateUsesService],
+  jobs: () => ({ targets: [], tasks: [prepareTask, cancelSendsTask], workers: [broadcastScheduler] }),
   demo: {
     broadcasts: [
       {

@@ -5,10 +5,10 @@ import { ConversationCount } from './conversation-count.entity.js';
 import { Conversation } from './conversation.entity.js';
 import { conversationsSeed } from './conversation.seed.js';
 import { ConversationStateCount } from './conversation-state-count.entity.js';
-import { snoozeWorkerService } from './snooze-worker.js';
+import { snoozeWorker } from './snooze-worker.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
 import { MediaLinkOpen } from './media-link-open.entity.js';
-import { mediaLinkRetentionTask } from './media-link-retention.js';
+import { mediaLinkRetention } from './media-link-retention.js';
 import { mediaLinksService } from './media-links.js';
 import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { sessionWindowsService } from './session-window.provider.js';
@@ -38,8 +38,8 @@ export const conversationsModule = defineModule({
       { channel: 'support', phone: '15550000002', status: 'resolved' },
     ],
   },
-  services: [sessionWindowsService, mediaLinksService, snoozeWorkerService],
+  services: [sessionWindowsService, mediaLinksService],
   // The inbox runs prepared statements too (kit executePrepared): planned once per connection, without JIT.
   sessionSettings: { plan_cache_mode: 'force_generic_plan', jit: 'off' },
-  jobs: () => ({ targets: [], tasks: [mediaLinkRetentionTask] }),
+  jobs: () => ({ targets: [], workers: [snoozeWorker, mediaLinkRetention] }),
 });

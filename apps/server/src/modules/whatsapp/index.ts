@@ -1,10 +1,10 @@
 import { defineModule } from '../../kit/module.js';
 import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
 import { inboundDeliveryTarget } from './inbound-delivery.service.js';
-import { inboundRetentionTask } from './inbound-retention.js';
+import { inboundRetention } from './inbound-retention.js';
 import { whatsAppReceivers } from './inbound-receiver.router.js';
 import { phoneQualityTask } from './channel-health.js';
-import { templateSyncTasks } from './template-sync-tasks.js';
+import { templateSyncSchedule, templateSyncTask } from './template-sync-tasks.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { channelProviderSeed } from './whatsapp.seed.js';
 import { whatsAppService } from './whatsapp.service.js';
@@ -36,10 +36,7 @@ export const whatsAppModule = defineModule({
   receivers: whatsAppReceivers,
   jobs: ({ config, logger, services }) => ({
     targets: [inboundDeliveryTarget(logger)],
-    tasks: [
-      ...templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES),
-      phoneQualityTask(services.get(WHATSAPP)),
-      inboundRetentionTask,
-    ],
+    tasks: [templateSyncTask(services.get(WHATSAPP)), phoneQualityTask(services.get(WHATSAPP))],
+    workers: [...templateSyncSchedule(config.TEMPLATE_SYNC_MINUTES), inboundRetention],
   }),
 });
