@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@switchboard/client';
-import { createLogger, idempotencySweeper } from '@switchboard/server';
+import { createLogger, idempotencyStore, idempotencySweeper } from '@switchboard/server';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';

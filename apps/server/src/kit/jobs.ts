@@ -31,9 +31,6 @@ export interface JobQueue {
 /** What a task's job carries: a plain object, stored as JSON (so no dates, functions or undefined values survive). */
 export type JobData = object;
 
-/** The data of a task that needs none (a scheduled sweep). */
-export type NoData = Record<string, never>;
-
 /**
  * A task queue's name and the type of its jobs' data, declared once: the code that queues a job and the task that
  * runs it both name this declaration, so the data is typed from one definition end to end.
@@ -121,8 +118,8 @@ interface AttemptRecord {
 }
 
 /**
- * What a module knows about attempting one kind of row (sending an email, applying an inbound payload); the attempt → record → retry cycle around it is the
- * queue's (jobs/row-attempt.ts).
+ * What a module knows about attempting one kind of row (sending an email, applying an inbound payload); the
+ * attempt → record → retry cycle around it is the queue's (jobs/row-attempt.ts).
  */
 export interface RowTarget<Row extends PendingRow = PendingRow, Outcome extends AttemptOutcome = AttemptOutcome> {
   /** The job name; the queue is created at start-up from the module list. */
@@ -205,7 +202,8 @@ export interface QueueGauge {
 }
 
 /**
- * A module's row targets, tasks and workers, what to release when the worker stops, and what to say in the start-up log.
+ * A module's row targets, tasks and workers, what to release when the worker stops, and what to say in the start-up
+ * log.
  */
 export interface ModuleJobs {
   /** Workers of its own beside the queues. */
