@@ -8,6 +8,12 @@ export interface PeriodicJob {
   name: string;
   /** Time between the starts of two passes; a tick that finds the previous pass still running is skipped. */
   everyMs: number;
+  /**
+   * The first pass comes a full period after start rather than at once: for a pass that calls out (Meta), which
+   * should not follow every restart. By default a pass runs at start, so an hourly sweep still runs on an instance
+   * restarted more often than that.
+   */
+  waitFirst?: boolean;
   /** One pass. A pass that throws counts as a failure and is logged; the next tick tries again. */
   run(deps: { em: EntityManager; jobs: JobQueue; logger: Logger }): Promise<void>;
   /** The warning a failed pass logs (no stack: it is mostly the database being away, reported once elsewhere). */
@@ -40,10 +46,12 @@ export function periodicWorker(job: PeriodicJob): PeriodicWorker {
           health.lastRunAt = new Date();
         }
       };
-      const timer = setInterval(() => {
+      const tick = () => {
         pass ??= runOnce().finally(() => (pass = undefined));
-      }, job.everyMs);
+      };
+      const timer = setInterval(tick, job.everyMs);
       timer.unref();
+      if (!job.waitFirst) tick();
       return {
         async stop() {
           clearInterval(timer);

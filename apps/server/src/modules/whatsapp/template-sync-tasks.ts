@@ -41,6 +41,7 @@ function scheduledSync(everyMinutes: number): BackgroundWorker {
   return periodicWorker({
     name: 'whatsapp.template-sync-schedule',
     everyMs: everyMinutes * 60_000,
+    waitFirst: true,
     failure: 'queueing the scheduled WhatsApp template sync failed; retrying on the next run',
     async run({ em, jobs, logger }) {
       const fork = em.fork();
