@@ -1,15 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
-import {
-  createLogger,
-  loadConfig,
-  migrate,
-  openDatabase,
-  queueWebhookEvents,
-  seed,
-  startServer,
-} from '@switchboard/server';
+import { createLogger, loadConfig, migrate, openDatabase, emitEvents, seed, startServer } from '@switchboard/server';
 import pg from 'pg';
 import { startProduct } from './servers.js';
 
@@ -19,7 +11,7 @@ import { startProduct } from './servers.js';
  * a second (default 200, a broadcast's statuses at the channel budget) for BENCH_WEBHOOK_SECONDS (default 60), while
  * another platform's endpoint, which never answers, has 0, 10,000 or 100,000 deliveries waiting
  * (BENCH_WEBHOOK_WAITING).
- * Events are committed from this process through the product's own write path (queueWebhookEvents, a worker-less
+ * Events are committed from this process through the product's own write path (emitEvents, a worker-less
  * instance); the product (its own process, `node apps/server/dist/main.js`) delivers them. Per run: events produced
  * and delivered a second, deliveries per 10 s, the lag (receipt − the event's commit) p50/p99, and how long the
  * backlog took to drain after the load stopped. Also the fair-share cost (`shares`, issue #38): queueing an
@@ -130,7 +122,7 @@ async function produce(bench: Bench, platformId: string): Promise<number> {
     await bench.database.orm.em.fork().transactional(async (tx) => {
       const channelId = bench.ids.channels!.main!;
       const events = Array.from({ length: perTick }, (_, i) => statusEvent(produced + i, Date.now(), channelId));
-      await queueWebhookEvents({ em: tx }, bench.writer.jobs, platformId, events);
+      await emitEvents({ em: tx }, platformId, events);
     });
     produced += perTick;
   }

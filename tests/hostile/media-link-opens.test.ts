@@ -1,6 +1,6 @@
 import { createLogger } from '@switchboard/server';
 import { expect } from 'vitest';
-import { mediaLinkRetention } from '../../apps/server/src/modules/conversations/media-link-retention.js';
+import { mediaLinkRetention } from '../../apps/server/src/modules/media/media-link-retention.js';
 import { sql } from '../helpers/database.js';
 import { test } from '../helpers/test.js';
 

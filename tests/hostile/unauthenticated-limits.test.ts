@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { test as base } from '../helpers/test.js';
 import { connectChannel, SECRETS_KEY } from '../whatsapp/inbound-fixture.js';
-import { webhookSignature } from '../../apps/server/src/modules/whatsapp/webhook-signature.js';
+import { webhookSignature } from '../../apps/server/src/modules/whatsapp-inbound/webhook-signature.js';
 
 /**
  * Issue #22 item 10: traffic without credentials is bounded per source address (429 in the envelope once an

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GraphClient } from '../../apps/server/src/modules/whatsapp/graph-client.js';
+import { GraphClient } from '../../apps/server/src/modules/whatsapp-graph/graph-client.js';
 import {
   ProviderRejectedError,
   ProviderUnauthorizedError,
   ProviderUnavailableError,
   type ProviderError,
-} from '../../apps/server/src/modules/whatsapp/graph-errors.js';
-import { syncedTemplates } from '../../apps/server/src/modules/whatsapp/template-sync.js';
+} from '../../apps/server/src/modules/whatsapp-graph/graph-errors.js';
+import { syncedTemplates } from '../../apps/server/src/modules/whatsapp-graph/meta-templates.js';
 import {
   graphError,
   startGraphStandIn,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GraphClient } from '../../apps/server/src/modules/whatsapp/graph-client.js';
+import { GraphClient } from '../../apps/server/src/modules/whatsapp-graph/graph-client.js';
 import { AppError } from '../../apps/server/src/kit/errors.js';
 import { graphError, startGraphStandIn, type GraphStandIn } from '../helpers/graph-stand-in.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@switchboard/server';
 import { createSecretBox } from '../../apps/server/src/kit/secrets.js';
-import { webhookSignature } from '../../apps/server/src/modules/whatsapp/webhook-signature.js';
+import { webhookSignature } from '../../apps/server/src/modules/whatsapp-inbound/webhook-signature.js';
 import { connectWhatsAppChannel } from '../../apps/server/src/modules/whatsapp/whatsapp-connection.service.js';
 import { createWhatsApp } from '../../apps/server/src/modules/whatsapp/whatsapp.js';
 import { sql } from '../helpers/database.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { createLogger } from '@switchboard/server';
-import { inboundRetention } from '../../apps/server/src/modules/whatsapp/inbound-retention.js';
-import { webhookSignature } from '../../apps/server/src/modules/whatsapp/webhook-signature.js';
+import { inboundRetention } from '../../apps/server/src/modules/whatsapp-inbound/inbound-retention.js';
+import { webhookSignature } from '../../apps/server/src/modules/whatsapp-inbound/webhook-signature.js';
 import { sql } from '../helpers/database.js';
 import { test as base } from '../helpers/test.js';
 import {

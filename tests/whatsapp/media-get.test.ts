@@ -1,6 +1,6 @@
 import { afterAll, describe, expect } from 'vitest';
 import { createSecretBox } from '../../apps/server/src/kit/secrets.js';
-import { signMediaLink } from '../../apps/server/src/modules/conversations/media-link.js';
+import { signMediaLink } from '../../apps/server/src/modules/media/media-link.js';
 import { sql } from '../helpers/database.js';
 import { expectError, expectForbidden } from '../helpers/expect.js';
 import { graphError, startGraphStandIn } from '../helpers/graph-stand-in.js';

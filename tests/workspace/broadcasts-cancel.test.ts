@@ -27,6 +27,7 @@ describe('cancelling a 10,000-recipient broadcast', { timeout: 180_000 }, () => 
       orderUpdate(wa.waChannelId, 'Planned', { labelIds: [labelId] }, { ratePerSecond: 1 }),
     );
     await until(data.id, started, 60_000);
+    await allQueued(server.databaseUrl, data.id);
     // The planner knows the prepared recipients at once, not at autovacuum's next round: with the table taken for
     // empty, the trigger following each send scanned it and recording a batch of sends passed the statement timeout.
     const plannedRows = async () =>
@@ -134,6 +135,84 @@ describe('cancelling a 10,000-recipient broadcast', { timeout: 180_000 }, () => 
          from messages where broadcast_id = $1`,
       [data.id],
     );
-    expect(messages).toEqual({ cancelled: skipped, unsent: 0 });
+    expect(messages!.unsent).toBe(0);
+    // A recipient skipped either had its queued message cancelled or was cancelled before its chunk was queued.
+    const [neverQueued] = await sql<{ n: number }>(
+      server.databaseUrl,
+      `select count(*)::int as n from broadcast_recipients r where r.broadcast_id = $1 and r.status = 'skipped'
+          and not exists (select 1 from messages m where m.broadcast_id = r.broadcast_id and m."to" = r.phone)`,
+      [data.id],
+    );
+    expect(messages!.cancelled + neverQueued!.n).toBe(skipped);
+  });
+
+  test('queues its sends a chunk at a time after the first, each recipient once, spaced at its rate', async ({
+    server,
+    wa,
+    client,
+    until,
+  }) => {
+    const { labelId } = await seedAudience(server.databaseUrl, wa.waChannelId, 'chunked', RECIPIENTS, 15_590_000_000);
+    const { data } = await client.broadcasts.manage(
+      orderUpdate(wa.waChannelId, 'Chunked', { labelIds: [labelId] }, { ratePerSecond: 1 }),
+    );
+    await until(data.id, started, 60_000);
+    await allQueued(server.databaseUrl, data.id);
+    const [queueing] = await sql<{ messages: number; phones: number; transactions: number; offBeat: number }>(
+      server.databaseUrl,
+      `select count(*)::int as messages, count(distinct "to")::int as phones,
+              count(distinct created_at)::int as transactions,
+              count(*) filter (where gap is not null and gap <> interval '1 second')::int as "offBeat"
+         from (select "to", created_at, due_at - lag(due_at) over (order by "to") as gap
+                 from messages where broadcast_id = $1) m`,
+      [data.id],
+    );
+    // The audience's statement queues the first few; the rest follow in chunks, due on the same beat.
+    expect(queueing).toEqual({ messages: RECIPIENTS, phones: RECIPIENTS, transactions: 3, offBeat: 0 });
+    await client.broadcasts.manage({ channelId: wa.waChannelId, action: 'cancel', broadcastId: data.id });
+    const settled = await until(data.id, (b) => b.counts.queued === 0, 120_000);
+    expect(countsSum(settled.counts)).toBe(RECIPIENTS);
+  });
+
+  test('cancelled while its sends are being queued: the recipients never queued end skipped, counts add up', async ({
+    server,
+    wa,
+    client,
+    until,
+  }) => {
+    const { labelId } = await seedAudience(server.databaseUrl, wa.waChannelId, 'early', RECIPIENTS, 15_600_000_000);
+    const { data } = await client.broadcasts.manage(
+      orderUpdate(wa.waChannelId, 'Early', { labelIds: [labelId] }, { ratePerSecond: 1 }),
+    );
+    await until(data.id, started, 60_000);
+    // Pausing stops the chunks: what is left unqueued stays so until the cancel's sweep.
+    await client.broadcasts.manage({ channelId: wa.waChannelId, action: 'pause', broadcastId: data.id });
+    await client.broadcasts.manage({ channelId: wa.waChannelId, action: 'cancel', broadcastId: data.id });
+    const settled = await until(data.id, (b) => b.counts.queued === 0, 120_000);
+    await server.untilIdle();
+    expect(countsSum(settled.counts)).toBe(RECIPIENTS);
+    const rows = await sql<{ status: string; queued: boolean; n: number }>(
+      server.databaseUrl,
+      `select r.status, exists (select 1 from messages m where m.broadcast_id = r.broadcast_id and m."to" = r.phone)
+              as queued, count(*)::int as n
+         from broadcast_recipients r where r.broadcast_id = $1 group by 1, 2 order by 1, 2`,
+      [data.id],
+    );
+    expect(rows.filter((row) => row.status === 'queued')).toEqual([]);
+    expect(rows.reduce((sum, row) => sum + row.n, 0)).toBe(RECIPIENTS);
+    const [left] = await sql<{ unqueued: number }>(
+      server.databaseUrl,
+      'select unqueued from broadcasts where id = $1',
+      [data.id],
+    );
+    expect(left!.unqueued).toBe(0);
   });
 });
+
+/** Waits until every send of the broadcast is queued (its chunks done). */
+async function allQueued(databaseUrl: string, broadcastId: string) {
+  const unqueued = async () =>
+    (await sql<{ unqueued: number }>(databaseUrl, 'select unqueued from broadcasts where id = $1', [broadcastId]))[0]!
+      .unqueued;
+  await expect.poll(unqueued, { timeout: 60_000, interval: 50 }).toBe(0);
+}

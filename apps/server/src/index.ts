@@ -12,6 +12,6 @@ export { createLogger, type Logger } from './logger.js';
 export { createApiKey, revokeApiKey } from './modules/api-keys/index.js';
 export { statusSink } from './modules/messages/index.js';
 export { receiveSandboxMessage } from './modules/sandbox/index.js';
-export { queueWebhookEvents } from './modules/webhooks/index.js';
+export { emitEvents } from './modules/emitter/index.js';
 export { startServer, type RunningServer } from './server.js';
 export { openDatabase, ormConfig, seed, serviceProviders, type SeedFile, type SeedResult } from './wiring.js';

@@ -7,10 +7,10 @@ import { AppError, ValidationError } from '../kit/errors.js';
 import { createApiKey, revokeApiKey } from '../modules/api-keys/index.js';
 import { Platform } from '../modules/platforms/index.js';
 import { hashPassword, User } from '../modules/users/index.js';
+import { WEBHOOK_POLICY } from '../modules/webhook-transport/index.js';
 import {
   manageEndpoint,
   rekeyWebhookSecrets,
-  WEBHOOK_POLICY,
   WEBHOOK_SECRET_PATTERN,
   WEBHOOK_SECRETS,
 } from '../modules/webhooks/index.js';

@@ -57,7 +57,7 @@ function addTemplateStatusCommand(sandbox: Command): void {
         quality?: string;
         reason?: string;
       }) =>
-        runCommand(async (em, { jobs }) => {
+        runCommand(async (em) => {
           const status = oneOf<TemplateStatus>(TEMPLATE_STATUSES, opts.status, '--status');
           const quality = oneOf<QualityRating>(QUALITY_RATINGS, opts.quality, '--quality');
           if (!status && !quality) throw new CliError('Give --status or --quality.');
@@ -70,7 +70,6 @@ function addTemplateStatusCommand(sandbox: Command): void {
           if (templates.length === 0) throw new CliError(`No template "${opts.template}" in this channel.`);
           if (templates.length > 1)
             throw new CliError(`--language is required: "${opts.template}" exists in several languages.`);
-          const queue = await jobs();
           const change = {
             channelId,
             name: templates[0]!.name,
@@ -80,7 +79,7 @@ function addTemplateStatusCommand(sandbox: Command): void {
             ...(opts.reason ? { reason: opts.reason } : {}),
           };
           const { outcome, pausedBroadcasts } = await em.transactional(async (tx) => {
-            const applied = await applyTemplateChange(tx, queue, change);
+            const applied = await applyTemplateChange(tx, change);
             const paused = applied === 'changed' ? await pauseTemplateBroadcasts(tx, change) : 0;
             return { outcome: applied, pausedBroadcasts: paused };
           });
@@ -97,15 +96,14 @@ function addQualityCommand(sandbox: Command): void {
     .option('--quality <quality>', QUALITY_RATINGS.join(' | '))
     .option('--limit <tier>', 'Meta’s tier as Meta sends it, e.g. TIER_1K')
     .action((opts: { channel: string; quality?: string; limit?: string }) =>
-      runCommand(async (em, { jobs }) => {
+      runCommand(async (em) => {
         const quality = oneOf<QualityRating>(QUALITY_RATINGS, opts.quality, '--quality');
         if (opts.limit !== undefined && !/^[A-Z0-9_]{1,40}$/.test(opts.limit))
           throw new CliError('--limit must be a tier as Meta writes it, e.g. TIER_1K.');
         if (!quality && !opts.limit) throw new CliError('Give --quality or --limit.');
         const channelId = await sandboxChannel(em, opts.channel);
-        const queue = await jobs();
         const changed = await em.transactional((tx) =>
-          applyChannelHealth(tx, queue, channelId, {
+          applyChannelHealth(tx, channelId, {
             ...(quality ? { quality } : {}),
             ...(opts.limit ? { messagingLimit: opts.limit } : {}),
           }),

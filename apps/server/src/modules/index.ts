@@ -5,10 +5,12 @@ import { channelsModule } from './channels/index.js';
 import { contactsModule } from './contacts/index.js';
 import { conversationsModule } from './conversations/index.js';
 import { customFieldsModule } from './custom-fields/index.js';
+import { emitterModule } from './emitter/index.js';
 import { eventStreamModule } from './event-stream/index.js';
 import { idempotencyModule } from './idempotency/index.js';
 import { labelsModule } from './labels/index.js';
 import { mailModule } from './mail/index.js';
+import { mediaModule } from './media/index.js';
 import { meModule } from './me/index.js';
 import { messagesModule } from './messages/index.js';
 import { notesModule } from './notes/index.js';
@@ -19,7 +21,10 @@ import { sandboxModule } from './sandbox/index.js';
 import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
+import { webhookTransportModule } from './webhook-transport/index.js';
 import { webhooksModule } from './webhooks/index.js';
+import { whatsAppGraphModule } from './whatsapp-graph/index.js';
+import { whatsAppInboundModule } from './whatsapp-inbound/index.js';
 import { whatsAppModule } from './whatsapp/index.js';
 
 export { apiKeyLookup, CALLER_CHANGES_CHANNEL } from './api-keys/index.js';
@@ -42,16 +47,21 @@ export const modules = [
   customFieldsModule,
   eventStreamModule,
   mailModule,
+  webhookTransportModule,
   webhooksModule,
+  emitterModule,
   contactsModule,
   messagesModule,
   conversationsModule,
+  mediaModule,
   notesModule,
   sandboxModule,
   templatesModule,
   automationsModule,
   broadcastsModule,
+  whatsAppGraphModule,
   whatsAppModule,
+  whatsAppInboundModule,
   plansModule,
   ticketsModule,
   portalSessionsModule,

@@ -1,6 +1,5 @@
 /**
- * A channel's conversations: the inbox (chat/conversations/list), a conversation's history (chat/messages/list) and
- * the files its customers sent (chat/media/get).
+ * A channel's conversations: the inbox (chat/conversations/list) and a conversation's history (chat/messages/list).
  */
 import { z } from 'zod';
 import {
@@ -20,7 +19,7 @@ import {
   withFieldRules,
   type FieldProblem,
 } from '../common/index.js';
-import { MESSAGE_DIRECTIONS, MESSAGE_TYPES, messageInteractiveSchema, messageSchema, msgidParam } from './messages.js';
+import { MESSAGE_DIRECTIONS, MESSAGE_TYPES, messageInteractiveSchema, messageSchema } from './messages.js';
 
 const messagesListFields = z.object({
   ...channelScoped,
@@ -85,22 +84,6 @@ export const conversationSchema = named(
   }),
 );
 export type Conversation = z.infer<typeof conversationSchema>;
-
-export const mediaLinkSchema = named(
-  'MediaLink',
-  z.object({
-    url: z
-      .string()
-      .describe(
-        'A link on this server to the file, valid until `expiresAt` (5 minutes), needing no API key: open it or ' +
-          'hand it to a browser; it streams the bytes from the provider',
-      ),
-    mimeType: z.string().describe('As the provider reports it, e.g. `image/jpeg`'),
-    size: z.number().int().nullable().describe('Bytes, when the provider says'),
-    expiresAt: timestampSchema.describe('When the link stops working (ISO 8601, UTC)'),
-  }),
-);
-export type MediaLink = z.infer<typeof mediaLinkSchema>;
 
 export const messagesHistoryContract = {
   list: endpoint({
@@ -238,39 +221,6 @@ export const conversationsContract = {
         error: 'invalid_request',
         message: 'snoozedUntil: is required with status snoozed',
         request: { channelId: EXAMPLE_IDS.channelId, phone: '15550000001', status: 'snoozed' },
-      },
-    },
-  }),
-};
-
-export const mediaContract = {
-  get: endpoint({
-    operation: 'workspace.chat.media.get',
-    path: '/api/workspace/v1/chat/media/get',
-    summary: 'Get a link to the file a customer sent',
-    description:
-      'For a customer’s image, document, audio, video or sticker (the `media.mediaId` of message.received and ' +
-      'chat/messages/list): asks the provider about the file once and answers a link on this server, valid for 5 ' +
-      'minutes, that needs no API key and streams the bytes (the provider’s own URL and the channel’s token never ' +
-      'leave the server). An expired or altered link answers 404 `media_not_found`; ask again for a fresh one. A ' +
-      'message without such a file (text, outbound, location, …): 404 `media_not_found`. A msgid outside the ' +
-      'channels this key may use and one that does not exist both give 403. On a WhatsApp Cloud API channel Meta ' +
-      'unreachable or failing gives 503 `provider_unavailable` with `Retry-After`, a refused token 502 ' +
-      '`provider_unauthorized`, a file Meta no longer has (media ids expire after about 30 days) 400 ' +
-      '`provider_rejected`. A sandbox channel has no provider behind it: its files are a 1×1 PNG placeholder.',
-    params: z.object({ msgid: msgidParam }),
-    response: okEnvelope(mediaLinkSchema),
-    rateClass: 'api_read',
-    access: { scope: 'workspace' },
-    errors: ['media_not_found', 'provider_rejected', 'provider_unauthorized', 'provider_unavailable'],
-    example: { msgid: EXAMPLE_IDS.photoMsgid },
-    failureExamples: {
-      noMedia: {
-        summary: 'a message without a customer’s file',
-        status: 404,
-        error: 'media_not_found',
-        message: 'Message wamid.DEMO0001 has no file a customer sent.',
-        request: { msgid: 'wamid.DEMO0001' },
       },
     },
   }),

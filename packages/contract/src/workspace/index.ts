@@ -7,6 +7,7 @@ export * from './custom-fields.js';
 export * from './event-stream.js';
 export * from './labels.js';
 export * from './me.js';
+export * from './media.js';
 export * from './messages.js';
 export * from './interactive.js';
 export * from './notes.js';

@@ -11,8 +11,8 @@ import {
   type SessionMessageInput,
   type SessionWindows,
 } from '../messages/index.js';
-import { sendTemplate } from '../templates/index.js';
-import { fillPlaceholders, type RunFacts } from './automation-rules.js';
+import { fillPlaceholders, sendTemplate } from '../templates/index.js';
+import type { RunFacts } from './automation-rules.js';
 
 /** What one run's actions work with: the run's transaction, and the contact they act on. */
 export interface ActionContext {

@@ -7,7 +7,7 @@ import type { Logger } from '../../logger.js';
 import { Channel } from '../channels/index.js';
 import { Contact, ContactLabel } from '../contacts/index.js';
 import { wroteBefore, type MessagingProviders, type SessionWindows } from '../messages/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { performActions } from './automation-actions.js';
 import { conditionsHold, type RunFacts } from './automation-rules.js';
 import { AutomationRun as AutomationRunEntity } from './automation-run.entity.js';
@@ -104,7 +104,7 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
       timestamp: run.createdAt.toISOString(),
       data: { channelId: event.channelId, run: toRun(run) },
     };
-    await queueWebhookEvent({ em: tx }, deps.jobs, channel.platform.id, body);
+    await emitEvent({ em: tx }, channel.platform.id, body);
   });
 }
 

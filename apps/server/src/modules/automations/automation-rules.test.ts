@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionsHold, fillPlaceholders, placeholderCustomFields, type RunFacts } from './automation-rules.js';
+import { conditionsHold, type RunFacts } from './automation-rules.js';
 
 const facts: RunFacts = {
   contact: { name: 'Ada', phone: '15550000001', customFields: { Plan: 'pro', Age: 36, Vip: false } },
@@ -46,20 +46,5 @@ describe('conditionsHold', () => {
       ),
     ).toBe(false);
     expect(conditionsHold([], facts)).toBe(true);
-  });
-});
-
-describe('placeholders', () => {
-  it('fills contact fields and custom fields, an unset one with nothing', () => {
-    expect(
-      fillPlaceholders(
-        'Hi {{contact.name}} ({{ contact.phone }}), {{customField.Plan}}{{customField.Birthday}}',
-        facts.contact,
-      ),
-    ).toBe('Hi Ada (15550000001), pro');
-    expect(placeholderCustomFields('{{customField.Plan}} {{contact.name}} {{customField.Age}}')).toEqual([
-      'Plan',
-      'Age',
-    ]);
   });
 });

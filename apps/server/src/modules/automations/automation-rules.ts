@@ -1,10 +1,11 @@
-import { AUTOMATION_PLACEHOLDER, placeholderField, type AutomationCondition } from '@switchboard/contract';
+import type { AutomationCondition } from '@switchboard/contract';
+import type { PlaceholderContact } from '../templates/index.js';
 
-type CustomFieldValue = string | number | boolean | null;
+type CustomFieldValue = PlaceholderContact['customFields'][string];
 
 /** What conditions and placeholders read: the contact as it is when the run starts, and the triggering message. */
 export interface RunFacts {
-  contact: { name: string; phone: string; customFields: Record<string, CustomFieldValue> };
+  contact: PlaceholderContact;
   labelIds: ReadonlySet<string>;
   /** The message's text (`message.received`), null when it has none or the event is not a message. */
   text: string | null;
@@ -44,24 +45,3 @@ function holds(condition: AutomationCondition, facts: RunFacts): boolean {
 /** All must hold (none: they hold). */
 export const conditionsHold = (conditions: readonly AutomationCondition[], facts: RunFacts) =>
   conditions.every((condition) => holds(condition, facts));
-
-/** The text with each placeholder replaced by the contact's value (an unset custom field: empty). */
-export function fillPlaceholders(text: string, contact: RunFacts['contact']): string {
-  return text.replace(AUTOMATION_PLACEHOLDER, (whole, inner: string) => {
-    const field = placeholderField(inner);
-    if (!field) return whole;
-    const value = field.kind === 'contact' ? contact[field.name as 'name' | 'phone'] : contact.customFields[field.name];
-    return isSet(value) ? String(value) : '';
-  });
-}
-
-/** The custom field names a text's placeholders refer to. */
-export const placeholderCustomFields = (text: string): string[] =>
-  [...text.matchAll(AUTOMATION_PLACEHOLDER)].flatMap((match) => {
-    const field = placeholderField(match[1]!);
-    return field?.kind === 'customField' ? [field.name] : [];
-  });
-
-/** The placeholders of a text that name no field (`{{order}}`), as written. */
-export const unknownPlaceholders = (text: string): string[] =>
-  [...text.matchAll(AUTOMATION_PLACEHOLDER)].filter((match) => !placeholderField(match[1]!)).map((match) => match[0]);

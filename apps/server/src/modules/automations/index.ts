@@ -10,9 +10,6 @@ import { Automation } from './automation.entity.js';
 import { automationsRouter } from './automation.router.js';
 import { automationsSeed } from './automation.seed.js';
 
-export { templateSendIssues } from './automation-checks.js';
-export { fillPlaceholders } from './automation-rules.js';
-
 /**
  * Automations: rules on a channel's events (a customer's message, a contact created or labeled) that check
  * conditions and act (messages, labels, custom fields), each (automation, event) once, with a run log.

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BROADCAST_MAX_SCHEDULE_DAYS, type BroadcastAudience, type BroadcastCreateValues } from '@switchboard/contract';
 import type { FieldIssue } from '../../kit/errors.js';
-import { templateSendIssues } from '../automations/index.js';
 import { Contact } from '../contacts/index.js';
 import { Label } from '../labels/index.js';
-import { assertTemplateApproved, Template, templateSendParts } from '../templates/index.js';
+import { assertTemplateApproved, Template, templateSendParts, templateSendIssues } from '../templates/index.js';
 import { Broadcast } from './broadcast.entity.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

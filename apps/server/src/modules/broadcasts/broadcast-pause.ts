@@ -33,8 +33,9 @@ export async function pauseOne(tx: EntityManager, broadcastId: string, reason: B
 /**
  * Resumes a paused broadcast in the caller's transaction, its row locked, while its template is approved (else 400
  * `template_not_approved`): one that had started goes on sending, its held sends due again from now at its rate (the
- * sent ones are no longer queued, so none is sent twice); one paused before it started is `scheduled` again while its
- * time is ahead, or prepared now. Returns whether it resumed (false: it was not paused).
+ * sent ones are no longer queued, so none is sent twice) and its recipients not queued yet queued after them; one
+ * paused before it started is `scheduled` again while its time is ahead, or prepared now. Returns whether it resumed
+ * (false: it was not paused).
  */
 export async function resumeOne(
   tx: EntityManager,
@@ -55,9 +56,14 @@ export async function resumeOne(
       ? 'scheduled'
       : 'preparing';
   await tx.nativeUpdate(Broadcast, { id: broadcastId }, { status, pausedReason: null });
-  if (status === 'sending')
-    await releaseHeldSends(tx, { broadcastId, ratePerSecond: broadcast.ratePerSecond, startAt: now });
-  if (status === 'preparing') await queuePreparation(tx, jobs, broadcastId, platformId);
+  if (status === 'sending') {
+    const released = await releaseHeldSends(tx, { broadcastId, ratePerSecond: broadcast.ratePerSecond, startAt: now });
+    // The recipients not queued yet follow the released sends, at the same rate (queueNextChunk).
+    const nextDueAt = new Date(now.getTime() + (released * 1000) / broadcast.ratePerSecond);
+    await tx.nativeUpdate(Broadcast, { id: broadcastId }, { nextDueAt });
+  }
+  if (status === 'preparing' || (status === 'sending' && broadcast.unqueued > 0))
+    await queuePreparation(tx, jobs, broadcastId, platformId);
   return true;
 }
 

@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../../kit/jobs.js';
 import { roundRobin } from '../../kit/round-robin.js';
 import { periodicWorker } from '../../kit/periodic-worker.js';
-import { provide, serviceKey } from '../../kit/services.js';
 import { Channel } from '../channels/index.js';
 import { announceCompleted, completeFinished, queuePreparation } from './broadcast-lifecycle.js';
 import { Broadcast } from './broadcast.entity.js';
@@ -68,8 +67,3 @@ export const broadcastScheduler = periodicWorker({
     await announceCompletions(em, jobs);
   },
 });
-
-/** Messages a second a channel sends at most (SEND_RATE_PER_CHANNEL): a broadcast's default and ceiling. */
-export const CHANNEL_RATE = serviceKey<number>('broadcasts.channel-rate');
-
-export const channelRateService = provide({ key: CHANNEL_RATE, start: ({ config }) => config.SEND_RATE_PER_CHANNEL });

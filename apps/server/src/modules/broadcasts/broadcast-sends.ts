@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUTOMATION_PLACEHOLDER } from '@switchboard/contract';
-import { fillPlaceholders } from '../automations/index.js';
+import { fillPlaceholders } from '../templates/index.js';
 import { queueBulkSends, type OutboundTemplateParts } from '../messages/index.js';
 import type { Broadcast } from './broadcast.entity.js';
 
@@ -26,30 +26,44 @@ function filledParts(parts: OutboundTemplateParts | null | undefined, fill: (tex
   };
 }
 
-/** The queued recipients, in send order (by phone). */
-const QUEUED = `from broadcast_recipients r where r.broadcast_id = ? and r.status = 'queued'`;
+/** The next recipients to queue: queued, after the cursor (the last phone queued) in send order (by phone). */
+export interface RecipientChunk {
+  /** The last phone whose send is queued; null when none is yet. */
+  after: string | null;
+  limit: number;
+}
+
+/** The chunk's recipients, in send order (by phone), as a FROM clause and its parameters. */
+const chunkOf = (broadcast: Broadcast, chunk: RecipientChunk) => ({
+  sql: `from (select r.contact_id, r.phone from broadcast_recipients r
+               where r.broadcast_id = ? and r.status = 'queued' and r.phone > ?
+               order by r.phone limit ?) r`,
+  params: [broadcast.id, chunk.after ?? '', chunk.limit],
+});
 
 /**
- * The queued recipients as the pipeline's bulk insert reads them, each with its variables filled. Values that hold no
- * placeholder are the same for everyone and stay in the database; otherwise each recipient's contact is read once
- * and its values filled by the automations' fillPlaceholders (one rule for both), then handed back as one JSON
- * document of the rows to insert.
+ * A chunk of queued recipients as the pipeline's bulk insert reads them, each with its variables filled. Values that
+ * hold no placeholder are the same for everyone and stay in the database; otherwise each recipient's contact is read
+ * once and its values filled by the templates' fillPlaceholders (the rule automations apply too), then handed back
+ * as one JSON document of the rows to insert.
  */
-async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast) {
-  const position = 'row_number() over (order by r.phone) as position';
+async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast, chunk: RecipientChunk) {
+  const from = chunkOf(broadcast, chunk);
   if (!personal(broadcast))
     return {
-      sql: `select r.contact_id, r.phone, ?::jsonb as variables, ?::jsonb as template_parts, ${position} ${QUEUED}`,
-      params: [JSON.stringify(broadcast.variables), JSON.stringify(broadcast.templateParts ?? null), broadcast.id],
+      sql: `select r.contact_id, r.phone, ?::jsonb as variables, ?::jsonb as template_parts,
+                   row_number() over (order by r.phone) as position ${from.sql}`,
+      params: [JSON.stringify(broadcast.variables), JSON.stringify(broadcast.templateParts ?? null), ...from.params],
     };
   const contacts = await tx.execute<
     { contactId: string; phone: string; name: string; customFields: Record<string, CustomFieldValue> }[]
   >(
-    `select r.contact_id as "contactId", r.phone, c.name, c.custom_fields as "customFields"
-       from broadcast_recipients r join contacts c on c.id = r.contact_id
-      where r.broadcast_id = ? and r.status = 'queued'
+    // A left join: a contact deleted since the audience was resolved still has its recipient sent to, as the phone.
+    `select r.contact_id as "contactId", r.phone, coalesce(c.name, r.phone) as name,
+            coalesce(c.custom_fields, '{}'::jsonb) as "customFields"
+       ${from.sql} left join contacts c on c.id = r.contact_id
       order by r.phone`,
-    [broadcast.id],
+    from.params,
   );
   const filled = contacts.map((contact, index) => ({
     contact_id: contact.contactId,
@@ -68,15 +82,34 @@ async function recipientsWithVariables(tx: EntityManager, broadcast: Broadcast) 
   };
 }
 
-/** Queues every queued recipient's message through the send pipeline, in the caller's (the start's) transaction. */
-export async function queueBroadcastSends(tx: EntityManager, broadcast: Broadcast, startAt: Date): Promise<number> {
-  return queueBulkSends(tx, {
+/** What queueing a chunk did: how many sends it queued, and the last phone among them (the next cursor). */
+export interface QueuedChunk {
+  queued: number;
+  last: string | null;
+}
+
+/**
+ * Queues a chunk of the broadcast's recipients' messages through the send pipeline, in the caller's transaction, the
+ * first due at `startAt` and the others spaced at the broadcast's rate.
+ */
+export async function queueBroadcastSends(
+  tx: EntityManager,
+  broadcast: Broadcast,
+  chunk: RecipientChunk,
+  startAt: Date,
+): Promise<QueuedChunk> {
+  const queued = await queueBulkSends(tx, {
     channelId: broadcast.channel.id,
     broadcastId: broadcast.id,
     templateName: broadcast.templateName,
     language: broadcast.language,
     ratePerSecond: broadcast.ratePerSecond,
     startAt,
-    recipients: await recipientsWithVariables(tx, broadcast),
+    recipients: await recipientsWithVariables(tx, broadcast, chunk),
   });
+  const [row] = await tx.execute<{ last: string | null }[]>(
+    `select max(r.phone) as last ${chunkOf(broadcast, chunk).sql}`,
+    chunkOf(broadcast, chunk).params,
+  );
+  return { queued, last: row!.last };
 }

@@ -36,6 +36,12 @@ const BroadcastSchema = defineEntity({
     read: p.integer().default(0),
     failed: p.integer().default(0),
     skipped: p.integer().default(0),
+    /** Recipients to send whose messages are not queued yet: queued a chunk at a time once it is `sending`. */
+    unqueued: p.integer().default(0),
+    /** The last phone (in send order) whose message is queued; null before the first. */
+    queueCursor: p.string().length(20).nullable(),
+    /** When the next chunk's first message is due: the broadcast's rate holds across its chunks. */
+    nextDueAt: p.datetime().nullable(),
     createdAt: createdAtColumn(),
     startedAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),

@@ -2,6 +2,7 @@ import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
 import {
+  CHANNEL_RATE,
   cancelBroadcast,
   createBroadcast,
   listBroadcasts,
@@ -10,7 +11,8 @@ import {
   resumeBroadcast,
 } from './broadcast.service.js';
 
-export function broadcastsRouter({ em, logger, jobs }: RouteDeps, channelRate: number) {
+export function broadcastsRouter({ em, logger, jobs, services }: RouteDeps) {
+  const channelRate = services.get(CHANNEL_RATE);
   return {
     manage: implement<typeof contract.workspace.broadcasts.manage>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);

@@ -12,6 +12,7 @@ import type { CallerContext } from '../../kit/context.js';
 import { NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
+import { provide, serviceKey } from '../../kit/services.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
 import { createIssues, broadcastTemplate } from './broadcast-checks.js';
@@ -27,6 +28,10 @@ export interface BroadcastDeps {
   channelRate: number;
   jobs: JobQueue;
 }
+
+/** Messages a second a channel sends at most (SEND_RATE_PER_CHANNEL), as broadcasts/manage reads it from config. */
+export const CHANNEL_RATE = serviceKey<number>('broadcasts.channelRate');
+export const channelRateService = provide({ key: CHANNEL_RATE, start: ({ config }) => config.SEND_RATE_PER_CHANNEL });
 
 /** Sends the cancel itself marks cancelled (a small broadcast settles in the reply); a sweep takes the rest. */
 const CANCELLED_IN_REPLY = 200;
@@ -119,7 +124,8 @@ async function actOnBroadcast(
  * cancel once this commits), so no send of it starts after the reply; one already handed over finishes and its
  * recipient moves on as it ends. A scheduled or preparing one never sends. Its sends not handed over become
  * `cancelled` (their recipients `skipped`, reason `cancelled`, by the trigger that follows messages): the first few
- * here, the rest by a sweep queued with this transaction, so the reply's time does not grow with the audience.
+ * here, the rest (and the recipients not queued yet) by a sweep queued with this transaction, so the reply's time
+ * does not grow with the audience.
  */
 export const cancelBroadcast = (ctx: CallerContext, jobs: JobQueue, channel: ScopedChannel, broadcastId: string) =>
   actOnBroadcast(
@@ -136,7 +142,8 @@ export const cancelBroadcast = (ctx: CallerContext, jobs: JobQueue, channel: Sco
       );
       if (cancelled !== 1) return false;
       await cancelQueuedSends(tx, jobs, { broadcastId: broadcast.id }, CANCELLED_IN_REPLY);
-      if (await hasQueuedSends(tx, { broadcastId: broadcast.id }))
+      const unqueued = await tx.count(Broadcast, { id: broadcast.id, unqueued: { $gt: 0 } });
+      if (unqueued > 0 || (await hasQueuedSends(tx, { broadcastId: broadcast.id })))
         await jobs.enqueueTask(tx, CANCEL_SENDS_QUEUE, { broadcastId: broadcast.id }, { share: channel.platformId });
       return true;
     },

@@ -4,7 +4,8 @@ import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from '../channels/index.js';
 import { BroadcastCountDelta } from './broadcast-count-delta.entity.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
-import { broadcastScheduler, CHANNEL_RATE, channelRateService } from './broadcast-scheduler.js';
+import { broadcastScheduler } from './broadcast-scheduler.js';
+import { channelRateService } from './broadcast.service.js';
 import { broadcastStopsService, cancelSendsTask, prepareTask } from './broadcast-tasks.js';
 import { Broadcast } from './broadcast.entity.js';
 import { broadcastsRouter } from './broadcast.router.js';
@@ -24,9 +25,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const broadcastsModule = defineModule({
   name: 'broadcasts',
   entities: [Broadcast, BroadcastRecipient, BroadcastCountDelta],
-  routes: [routes(contract.workspace.broadcasts, (deps) => broadcastsRouter(deps, deps.services.get(CHANNEL_RATE)))],
+  routes: [routes(contract.workspace.broadcasts, broadcastsRouter)],
   seed: [broadcastsSeed],
-  services: [channelRateService, broadcastStopsService, templateUsesService],
+  services: [broadcastStopsService, templateUsesService, channelRateService],
   jobs: () => ({ targets: [], tasks: [prepareTask, cancelSendsTask], workers: [broadcastScheduler] }),
   demo: {
     broadcasts: [

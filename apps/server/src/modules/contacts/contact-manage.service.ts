@@ -184,7 +184,7 @@ export async function manageContact(
       });
     const contact = (await readContact({ em: tx }, channelId, 'id', id))!;
     if (previousStatus !== undefined && previousStatus !== contact.status)
-      await queueContactStatusChanged(tx, jobs, channelId, contact, previousStatus);
+      await queueContactStatusChanged(tx, channelId, contact, previousStatus);
     return { contact, created };
   });
 }

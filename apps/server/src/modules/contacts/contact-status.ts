@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Contact, ContactStatus, WebhookEventOf } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { Contact as ContactEntity } from './contact.entity.js';
 import { readContact } from './contact.service.js';
 
@@ -11,7 +11,6 @@ const CONTACT_STATUS_CHANGED = 'contact.status.changed';
 /** Queues `contact.status.changed` for the channel's platform in the caller's transaction (the change's own). */
 export async function queueContactStatusChanged(
   tx: EntityManager,
-  jobs: JobQueue,
   channelId: string,
   contact: Contact,
   previousStatus: ContactStatus,
@@ -22,7 +21,7 @@ export async function queueContactStatusChanged(
     timestamp: new Date().toISOString(),
     data: { channelId, contact, previousStatus },
   };
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event);
+  await emitEvent({ em: tx }, channel.platform.id, event);
 }
 
 /**
@@ -44,6 +43,6 @@ export async function changeContactStatus(
   );
   if (changed !== 1) return false;
   const now = (await readContact({ em: tx }, channelId, 'id', contactId))!;
-  await queueContactStatusChanged(tx, jobs, channelId, now, change.from);
+  await queueContactStatusChanged(tx, channelId, now, change.from);
   return true;
 }

@@ -12,7 +12,7 @@ import { NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { Channel, ChannelUser, type ScopedChannel } from '../channels/index.js';
 import { recordInboundMessage } from '../messages/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { Conversation } from './conversation.entity.js';
 import { conversationContact, conversationOf } from './conversation.service.js';
 
@@ -30,7 +30,7 @@ async function conversationUpdated(
 ): Promise<ConversationView> {
   const view = await conversationOf(tx, conversation.channelId, conversation.contactId);
   const channel = await tx.findOneOrFail(Channel, conversation.channelId, { fields: ['platform'] });
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, {
+  await emitEvent({ em: tx }, channel.platform.id, {
     type: 'conversation.updated',
     timestamp: new Date().toISOString(),
     data: { channelId: conversation.channelId, conversation: view, changes, by },

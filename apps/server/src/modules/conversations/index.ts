@@ -7,10 +7,6 @@ import { conversationsSeed } from './conversation.seed.js';
 import { ConversationStateCount } from './conversation-state-count.entity.js';
 import { snoozeWorker } from './snooze-worker.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
-import { MediaLinkOpen } from './media-link-open.entity.js';
-import { mediaLinkRetention } from './media-link-retention.js';
-import { mediaLinksService } from './media-links.js';
-import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 import { sessionWindowsService } from './session-window.provider.js';
 
 export { recordCustomerMessage } from './conversation-lifecycle.service.js';
@@ -18,18 +14,16 @@ export { conversationContact } from './conversation.service.js';
 
 /**
  * Conversations: one row per channel and contact with messages, with its counters, kept by triggers on `messages`;
- * the inbox (chat/conversations/list), a conversation's history (chat/messages/list), the files its customers sent
- * (chat/media/get and the signed `/media/<token>` links), and the 24-hour window chat/message/send checks.
+ * the inbox (chat/conversations/list), a conversation's history (chat/messages/list) and the 24-hour window
+ * chat/message/send checks. The files its customers sent are the media module's.
  */
 export const conversationsModule = defineModule({
   name: 'conversations',
-  entities: [Conversation, ConversationCount, ConversationStateCount, MediaLinkOpen],
+  entities: [Conversation, ConversationCount, ConversationStateCount],
   routes: [
     routes(contract.workspace.chat.messages, messagesHistoryRouter),
     routes(contract.workspace.chat.conversations, conversationsRouter),
-    routes(contract.workspace.chat.media, mediaRouter),
   ],
-  publicRoutes: mediaLinkRoutes,
   seed: [conversationsSeed],
   // Ada's question is open and the demo owner's; Grace's thanks closed hers.
   demo: {
@@ -38,8 +32,8 @@ export const conversationsModule = defineModule({
       { channel: 'support', phone: '15550000002', status: 'resolved' },
     ],
   },
-  services: [sessionWindowsService, mediaLinksService],
+  services: [sessionWindowsService],
   // The inbox runs prepared statements too (kit executePrepared): planned once per connection, without JIT.
   sessionSettings: { plan_cache_mode: 'force_generic_plan', jit: 'off' },
-  jobs: () => ({ targets: [], workers: [snoozeWorker, mediaLinkRetention] }),
+  jobs: () => ({ targets: [], workers: [snoozeWorker] }),
 });

@@ -9,7 +9,7 @@ export { recordWorkspaceEvents } from './event-record.js';
 export { serveEventStream } from './event-stream.service.js';
 
 /**
- * The live event stream (GET events/stream): every event the webhooks module records is also a row here, kept for
+ * The live event stream (GET events/stream): every event emitted (modules/emitter) is also a row here, kept for
  * the replay window, and each instance's hub feeds its open streams as events commit, on whichever instance.
  */
 export const eventStreamModule = defineModule({

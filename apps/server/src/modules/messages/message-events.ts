@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEventOf, WebhookEventType } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
-import { queueWebhookEvents } from '../webhooks/index.js';
+import { emitEvents } from '../emitter/index.js';
 
 /** A message's status changed (a provider's report moved it on; repeated, late and backward reports send nothing). */
 export const MESSAGE_STATUS_UPDATED = 'message.status.updated' satisfies WebhookEventType;
@@ -37,7 +37,7 @@ export async function queueMessageEvents(
     ofPlatform.push(event);
     byPlatform.set(platformId, ofPlatform);
   }
-  for (const [platformId, ofPlatform] of byPlatform) await queueWebhookEvents({ em: tx }, jobs, platformId, ofPlatform);
+  for (const [platformId, ofPlatform] of byPlatform) await emitEvents({ em: tx }, platformId, ofPlatform);
 }
 
 /** One event (see queueMessageEvents). */

@@ -22,7 +22,7 @@ export const sandboxService = provide({
       (review) =>
         em
           .fork()
-          .transactional((tx) => applyTemplateChange(tx, jobs, review))
+          .transactional((tx) => applyTemplateChange(tx, review))
           .then((outcome) => outcome !== 'not_found')
           .catch((error: unknown) => {
             logger.warn({ ...review, reason: (error as Error).message }, 'sandbox template review not stored');

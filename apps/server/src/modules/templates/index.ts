@@ -6,7 +6,8 @@ import { templatesRouter } from './template.router.js';
 import { templatesSeed } from './template.seed.js';
 
 export { Template } from './template.entity.js';
-export { countPlaceholders } from './template-placeholders.js';
+export { countPlaceholders, fillPlaceholders, type PlaceholderContact } from './template-placeholders.js';
+export { placeholderIssues, templateSendIssues } from './template-send-checks.js';
 export type { StoredButton, StoredHeader } from './template-parts.js';
 export { TEMPLATE_USES, type TemplateUses } from './template-uses.port.js';
 export { applyTemplateChange, type TemplateChange } from './template-review.js';

@@ -1,9 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { QualityRating, TemplateCategory, TemplateStatus, WebhookEventOf } from '@switchboard/contract';
-import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { Template } from './template.entity.js';
 import { templateView } from './template.service.js';
 
@@ -31,11 +30,7 @@ const FIELDS = ['status', 'quality', 'category'] as const;
  * the other), and queues `template.updated` with each field that moved. A repeat changes nothing and queues nothing;
  * a template not stored (yet, or any more) is `not_found`.
  */
-export async function applyTemplateChange(
-  tx: EntityManager,
-  jobs: JobQueue,
-  change: TemplateChange,
-): Promise<TemplateChangeOutcome> {
+export async function applyTemplateChange(tx: EntityManager, change: TemplateChange): Promise<TemplateChangeOutcome> {
   const template = await tx.findOne(
     Template,
     { channel: change.channelId, name: change.name, language: change.language },
@@ -61,6 +56,6 @@ export async function applyTemplateChange(
     timestamp: new Date().toISOString(),
     data: { channelId: change.channelId, template: templateView(template), changes, reason: change.reason ?? null },
   };
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event);
+  await emitEvent({ em: tx }, channel.platform.id, event);
   return 'changed';
 }

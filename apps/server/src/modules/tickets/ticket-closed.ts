@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ticket, WebhookEventType } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
 import { queueEmail } from '../mail/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 
 const TICKET_CLOSED = 'ticket.closed' satisfies WebhookEventType;
 
@@ -37,5 +37,5 @@ export async function enqueueTicketClosed(
     to: ticket.owner.email,
     ...closedEmail(ticket),
   });
-  await queueWebhookEvent({ em: tx }, jobs, platformId, { type: TICKET_CLOSED, timestamp: closedAt, data: { ticket } });
+  await emitEvent({ em: tx }, platformId, { type: TICKET_CLOSED, timestamp: closedAt, data: { ticket } });
 }

@@ -4,27 +4,17 @@ import { defineModule } from '../../kit/module.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
-import { webhookPolicyService } from './webhook-policy.js';
 import { WEBHOOK_SECRETS, webhookSecretsService } from './webhook-secret-box.js';
 import { webhooksRouter } from './webhook.router.js';
 import { platformWebhooksSeed } from './webhook.seed.js';
 import { webhookDispatcher } from './webhook-dispatcher.js';
 
-export {
-  checkDestination,
-  pinnedLookup,
-  systemResolver,
-  type DestinationPolicy,
-  type ResolveAll,
-} from './destination.js';
 export { manageEndpoint } from './webhook-endpoints.service.js';
-export { resolveWithin } from './webhook-url.js';
 
-export { destinationPolicy, WEBHOOK_POLICY } from './webhook-policy.js';
 export { rekeyWebhookSecrets, WEBHOOK_SECRETS } from './webhook-secret-box.js';
 
 export { WEBHOOK_SECRET_PATTERN } from './webhook.seed.js';
-export { queueWebhookEvent, queueWebhookEvents } from './webhook.service.js';
+export { queueDeliveries } from './webhook-deliveries.service.js';
 
 /**
  * Outbound webhooks: endpoints (webhooks/manage, the Developer Portal, the seed file or `pnpm cli webhook add`),
@@ -35,7 +25,7 @@ export const webhooksModule = defineModule({
   entities: [WebhookEndpoint, WebhookDelivery, WebhookAttempt],
   routes: [routes(contract.platform.webhooks, webhooksRouter)],
   seed: [platformWebhooksSeed],
-  services: [webhookPolicyService, webhookSecretsService],
+  services: [webhookSecretsService],
   jobs: ({ config, services }) => ({
     targets: [],
     workers: [

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { LockMode, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type {
   Pagination,
   WebhookDeliveriesValues,
   WebhookDelivery as WebhookDeliveryView,
+  WebhookEvent,
   WebhookEventType,
 } from '@switchboard/contract';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
@@ -11,9 +13,45 @@ import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { findEndpoint } from './webhook-endpoints.service.js';
+import { notifyDispatchers } from './webhook-lanes.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 export const REDELIVERY_QUEUED = 'Redelivery queued';
+
+/**
+ * One delivery per event and subscribed, active endpoint of the platform, due at once, inside the caller's
+ * transaction: a delivery exists if, and only if, it commits, and the webhook dispatcher (webhook-dispatcher.ts)
+ * claims it from its table. Its webhook-id (`msg_…`) is fixed here and reused by every retry. Many events of one
+ * platform (a batch of status reports) cost one lookup of the endpoints and one insert.
+ */
+export async function queueDeliveries(
+  { em: tx }: ServiceContext,
+  platformId: string,
+  events: readonly WebhookEvent[],
+): Promise<void> {
+  const types = [...new Set(events.map((event) => event.type))];
+  const endpoints = await tx.find(
+    WebhookEndpoint,
+    { platform: platformId, isActive: true, events: { $overlap: types } },
+    { fields: ['id', 'events'], orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  const now = new Date();
+  const deliveries = events.flatMap((event) =>
+    endpoints
+      .filter((endpoint) => endpoint.events.includes(event.type))
+      .map((endpoint) => ({
+        id: randomUUID(),
+        endpoint: endpoint.id,
+        webhookId: `msg_${randomUUID().replaceAll('-', '')}`,
+        eventType: event.type,
+        payload: event,
+        nextAttemptAt: now,
+      })),
+  );
+  if (deliveries.length === 0) return;
+  await tx.insertMany(WebhookDelivery, deliveries);
+  await notifyDispatchers(tx);
+}
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
 

@@ -3,8 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BackgroundWorker, RunningWorker } from '../../kit/jobs.js';
 import type { RetryPolicy } from '../../kit/retry.js';
 import type { Logger } from '../../logger.js';
-import { DestinationConnection, type DestinationPolicy } from './destination.js';
-import { signingSecrets } from './webhook-secrets.js';
+import {
+  DestinationConnection,
+  type DestinationPolicy,
+  signingSecrets,
+  postDeliveries,
+  type PostOutcome,
+  type PostTarget,
+} from '../webhook-transport/index.js';
 import type { WebhookSecrets } from './webhook-secret-box.js';
 import {
   claimDueDeliveries,
@@ -16,7 +22,6 @@ import {
   type ClaimedDelivery,
   type LaneEndpoint,
 } from './webhook-lanes.js';
-import { postDeliveries, type PostOutcome, type PostTarget } from './webhook-post.js';
 import { AttemptRecorder } from './webhook-recorder.js';
 import { ConcurrencyWindow, isStrained } from './webhook-window.js';
 

@@ -10,11 +10,16 @@ import { WEBHOOK_ENDPOINTS_PER_PLATFORM } from '@switchboard/contract';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import { Platform } from '../platforms/index.js';
 import type { JobQueue } from '../../kit/jobs.js';
-import type { DestinationPolicy, ResolveAll } from './destination.js';
+import {
+  type DestinationPolicy,
+  type ResolveAll,
+  inOverlap,
+  newWebhookSecret,
+  overlapEndsAt,
+  assertWebhookUrl,
+} from '../webhook-transport/index.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import type { WebhookSecrets } from './webhook-secret-box.js';
-import { inOverlap, newWebhookSecret, overlapEndsAt } from './webhook-secrets.js';
-import { assertWebhookUrl } from './webhook-url.js';
 import type { ServiceContext } from '../../kit/context.js';
 
 /**

@@ -4,7 +4,7 @@ import { nextRetryAt, type RetryPolicy } from '../../kit/retry.js';
 import type { Logger } from '../../logger.js';
 import { recordEndpointHealth, type AttemptedEndpoint } from './webhook-health.js';
 import { recordAttempts, type AttemptRecord, type ClaimedDelivery } from './webhook-lanes.js';
-import type { PostOutcome } from './webhook-post.js';
+import type { PostOutcome } from '../webhook-transport/index.js';
 
 /** How long an outcome waits for others to share its transaction: a busy endpoint's answers are written together. */
 const FLUSH_AFTER_MS = 20;

@@ -3,7 +3,7 @@ import { implement, type RouteDeps } from '../../kit/implement.js';
 import { listDeliveries } from './webhook-deliveries.service.js';
 import { listEndpoints } from './webhook-endpoints.service.js';
 import { manageWebhook } from './webhook-manage.service.js';
-import { WEBHOOK_POLICY } from './webhook-policy.js';
+import { WEBHOOK_POLICY } from '../webhook-transport/index.js';
 import { WEBHOOK_SECRETS } from './webhook-secret-box.js';
 
 export function webhooksRouter({ em, logger, jobs, services }: RouteDeps) {

@@ -6,7 +6,7 @@ import { contractFields, SeedError, seedExtension } from '../../kit/seed.js';
 import type { Platform } from '../platforms/index.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WEBHOOK_SECRETS } from './webhook-secret-box.js';
-import { newWebhookSecret } from './webhook-secrets.js';
+import { newWebhookSecret } from '../webhook-transport/index.js';
 
 export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=]{16,}$/;
 

@@ -4,9 +4,9 @@ import type { QualityRating, WebhookEventOf } from '@switchboard/contract';
 import { AppError } from '../../kit/errors.js';
 import { taskQueue, type JobQueue, type Task } from '../../kit/jobs.js';
 import { Channel, channelView } from '../channels/index.js';
-import { queueWebhookEvent } from '../webhooks/index.js';
+import { emitEvent } from '../emitter/index.js';
 import { requireCredentials } from './whatsapp-credentials.js';
-import { qualityOf } from './template-sync.js';
+import { qualityOf } from '../whatsapp-graph/index.js';
 import type { WhatsApp } from './whatsapp.js';
 
 /** A number's health as Meta reports it: what changed, each part optional. */
@@ -23,7 +23,6 @@ const CHANNEL_UPDATED = 'channel.updated';
  */
 export async function applyChannelHealth(
   tx: EntityManager,
-  jobs: JobQueue,
   channelId: string,
   health: ChannelHealth,
 ): Promise<boolean> {
@@ -44,7 +43,7 @@ export async function applyChannelHealth(
     timestamp: new Date().toISOString(),
     data: { channelId, channel: channelView(channel), changes },
   };
-  await queueWebhookEvent({ em: tx }, jobs, channel.platform.id, event);
+  await emitEvent({ em: tx }, channel.platform.id, event);
   return true;
 }
 
@@ -73,7 +72,7 @@ export function phoneQualityTask(whatsApp: WhatsApp): Task<{ channelId: string; 
   return {
     queue: PHONE_QUALITY_QUEUE,
     concurrency: 2,
-    async run({ channelId, messagingLimit }, { em, jobs, logger }) {
+    async run({ channelId, messagingLimit }, { em, logger }) {
       let read: { quality?: string; messagingLimit?: string } = {};
       try {
         const credentials = await requireCredentials(em, whatsApp, channelId);
@@ -88,7 +87,7 @@ export function phoneQualityTask(whatsApp: WhatsApp): Task<{ channelId: string; 
           ? {}
           : { messagingLimit: messagingLimit ?? read.messagingLimit }),
       };
-      await em.transactional((tx) => applyChannelHealth(tx, jobs, channelId, health));
+      await em.transactional((tx) => applyChannelHealth(tx, channelId, health));
     },
   };
 }

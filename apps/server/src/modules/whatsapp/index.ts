@@ -1,8 +1,4 @@
 import { defineModule } from '../../kit/module.js';
-import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
-import { inboundDeliveryTarget } from './inbound-delivery.service.js';
-import { inboundRetention } from './inbound-retention.js';
-import { whatsAppReceivers } from './inbound-receiver.router.js';
 import { phoneQualityTask } from './channel-health.js';
 import { templateSyncSchedule, templateSyncTask } from './template-sync-tasks.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
@@ -10,33 +6,31 @@ import { channelProviderSeed } from './whatsapp.seed.js';
 import { whatsAppService } from './whatsapp.service.js';
 import { WHATSAPP } from './whatsapp.js';
 
-export { requestTemplateSync } from './template-sync.service.js';
-export { applyChannelHealth } from './channel-health.js';
-
-export { syncChannelTemplates } from './template-sync.service.js';
+export { applyChannelHealth, requestPhoneQuality } from './channel-health.js';
+export { requestTemplateSync, syncChannelTemplates } from './template-sync.service.js';
 export {
   connectWhatsAppChannel,
   connectWhatsAppChannelAs,
   listChannelConnections,
   type ChannelConnection,
 } from './whatsapp-connection.service.js';
-export { rekeyWhatsAppSecrets, whatsAppCredentialsSchema } from './whatsapp-credentials.js';
-export { WHATSAPP, WHATSAPP_CLOUD } from './whatsapp.js';
+export { WhatsAppConnection } from './whatsapp-connection.entity.js';
+export { loadSecret, rekeyWhatsAppSecrets, whatsAppCredentialsSchema } from './whatsapp-credentials.js';
+export { WHATSAPP, WHATSAPP_CLOUD, type ChannelSecretName } from './whatsapp.js';
 
 /**
- * Channels carried by Meta's WhatsApp Cloud API: their encrypted credentials, the Graph client, template sync and
- * Meta's inbound webhooks (stored on receipt, applied by the `whatsapp.inbound` job). Its messaging provider joins the
- * messages module's registry when it starts.
+ * Channels carried by Meta's WhatsApp Cloud API: their connection and encrypted credentials, the messaging provider
+ * (sends, media, template review on Graph through whatsapp-graph), template sync and the number's health. Its
+ * provider joins the messages module's registry when it starts; Meta's webhooks are whatsapp-inbound's.
  */
 export const whatsAppModule = defineModule({
   name: 'whatsapp',
-  entities: [WhatsAppConnection, WhatsAppInboundDelivery],
+  entities: [WhatsAppConnection],
   seed: [channelProviderSeed],
   services: [whatsAppService],
-  receivers: whatsAppReceivers,
-  jobs: ({ config, logger, services }) => ({
-    targets: [inboundDeliveryTarget(logger)],
+  jobs: ({ config, services }) => ({
+    targets: [],
     tasks: [templateSyncTask(services.get(WHATSAPP)), phoneQualityTask(services.get(WHATSAPP))],
-    workers: [...templateSyncSchedule(config.TEMPLATE_SYNC_MINUTES), inboundRetention],
+    workers: templateSyncSchedule(config.TEMPLATE_SYNC_MINUTES),
   }),
 });

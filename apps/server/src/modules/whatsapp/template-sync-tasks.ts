@@ -1,7 +1,7 @@
 import { AppError } from '../../kit/errors.js';
 import type { BackgroundWorker, Task } from '../../kit/jobs.js';
 import { periodicWorker } from '../../kit/periodic-worker.js';
-import { ProviderUnauthorizedError } from './graph-errors.js';
+import { ProviderUnauthorizedError } from '../whatsapp-graph/index.js';
 import { requestTemplateSync, syncChannelTemplates, TEMPLATE_SYNC_QUEUE } from './template-sync.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import type { WhatsApp } from './whatsapp.js';

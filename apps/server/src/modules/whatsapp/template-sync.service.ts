@@ -5,7 +5,7 @@ import type { Logger } from '../../logger.js';
 import { pauseTemplateBroadcasts } from '../broadcasts/index.js';
 import type { TemplateSyncResult } from '../messages/index.js';
 import { Template } from '../templates/index.js';
-import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
+import { syncedTemplates, type SyncedTemplate } from '../whatsapp-graph/index.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { requireCredentials } from './whatsapp-credentials.js';
 import type { WhatsApp } from './whatsapp.js';

@@ -15,10 +15,8 @@ import {
   type ReadOptions,
   type TemplateSyncResult,
 } from '../messages/index.js';
-import { templateComponents } from './template-components.js';
-import { templateStatusOf } from './template-sync.js';
+import { templateComponents, templateStatusOf, fetchHeaderSample } from '../whatsapp-graph/index.js';
 import { syncChannelTemplates } from './template-sync.service.js';
-import { fetchHeaderSample } from './header-sample.js';
 import { requireCredentials, type StoredCredentials } from './whatsapp-credentials.js';
 import { WHATSAPP_CLOUD, type WhatsApp } from './whatsapp.js';
 

@@ -3,7 +3,7 @@ import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { NotFoundError } from '../../kit/errors.js';
 import { Channel, resolveChannel } from '../channels/index.js';
 import { Template } from '../templates/index.js';
-import { syncedTemplates, type SyncedTemplate } from './template-sync.js';
+import { syncedTemplates, type SyncedTemplate } from '../whatsapp-graph/index.js';
 import type { TemplateSyncResult } from '../messages/index.js';
 import { storeSyncedTemplates } from './template-sync.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';

@@ -3,9 +3,8 @@ import { LRUCache } from 'lru-cache';
 import { publicBaseUrl, type Config } from '../../config.js';
 import { serviceKey } from '../../kit/services.js';
 import type { SecretBox } from '../../kit/secrets.js';
-import { destinationPolicy } from '../webhooks/index.js';
-import { GraphClient } from './graph-client.js';
-import type { SampleFetchOptions } from './header-sample.js';
+import { destinationPolicy } from '../webhook-transport/index.js';
+import { GraphClient, type SampleFetchOptions } from '../whatsapp-graph/index.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 
 /** What every WhatsApp Cloud API path needs: one Graph client (keep-alive pool) and the box channel secrets live in. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metaTemplateSchema, syncedTemplates, toSyncedTemplate } from './template-sync.js';
+import { metaTemplateSchema, syncedTemplates, toSyncedTemplate } from './meta-templates.js';
 
 const meta = (overrides: Record<string, unknown> = {}) =>
   metaTemplateSchema.parse({

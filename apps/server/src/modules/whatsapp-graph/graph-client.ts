@@ -5,7 +5,7 @@ import type { HeaderSample } from './header-sample.js';
 import { isMediaUrl, mediaReply, toGraphMedia, type GraphMedia, type GraphMediaDownload } from './graph-media.js';
 import type { OutboundSessionMessage, OutboundTemplateParts, ReadOptions } from '../messages/index.js';
 import { readReceiptBody, sessionMessageBody } from './session-message-body.js';
-import { metaTemplateSchema, type MetaTemplate } from './template-sync.js';
+import { metaTemplateSchema, type MetaTemplate } from './meta-templates.js';
 
 /**
  * The WhatsApp Cloud API calls Switchboard makes, over Meta's Graph API (shapes in Meta's Cloud API reference,

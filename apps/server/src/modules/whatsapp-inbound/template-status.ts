@@ -4,10 +4,9 @@ import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { pauseTemplateBroadcasts } from '../broadcasts/index.js';
 import { applyTemplateChange, type TemplateChange } from '../templates/index.js';
-import { requestPhoneQuality } from './channel-health.js';
+import { requestPhoneQuality, requestTemplateSync } from '../whatsapp/index.js';
 import type { InboundAccountEvent } from './inbound.js';
-import { qualityOf, templateStatusOf } from './template-sync.js';
-import { requestTemplateSync } from './template-sync.service.js';
+import { qualityOf, templateStatusOf } from '../whatsapp-graph/index.js';
 
 export interface TemplateStatusDeps {
   jobs: JobQueue;
@@ -33,7 +32,7 @@ function templateChangeOf(channelId: string, event: InboundAccountEvent): Templa
 }
 
 /**
- * Meta's account webhooks for the channel, inside the transaction that applies the inbound delivery. A template's
+ * Meta's account webhooks for the channel, inside the transaction that applies the webhook receipt. A template's
  * status, quality or category is applied at once (template.updated), and a template paused or disabled pauses its
  * broadcasts (pauseTemplateBroadcasts); one we do not have, or a change we cannot read, queues a sync of the
  * channel's templates, which reads every template as Meta has it now, whatever order events arrive in. A number's
@@ -51,7 +50,7 @@ export async function onAccountEvent(
     return;
   }
   const change = templateChangeOf(channelId, event);
-  const outcome = change ? await applyTemplateChange(tx, deps.jobs, change) : 'not_found';
+  const outcome = change ? await applyTemplateChange(tx, change) : 'not_found';
   if (outcome === 'not_found') await requestTemplateSync({ em: tx }, deps.jobs, channelId);
   else if (outcome === 'changed') await pauseTemplateBroadcasts(tx, change!);
 }

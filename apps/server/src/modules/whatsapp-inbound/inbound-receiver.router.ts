@@ -2,11 +2,10 @@ import { isUuid } from '@switchboard/contract';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError } from '../../kit/errors.js';
 import type { RouteDeps } from '../../kit/implement.js';
-import { storeInboundDelivery } from './inbound-delivery.service.js';
+import { storeWebhookReceipt } from './webhook-receipt.service.js';
 import { isValidWebhookSignature, isSameSecret } from './webhook-signature.js';
 import { failureBudget, type FailureBudget } from '../../kit/failure-budget.js';
-import { loadSecret } from './whatsapp-credentials.js';
-import { WHATSAPP, type ChannelSecretName } from './whatsapp.js';
+import { loadSecret, WHATSAPP, type ChannelSecretName } from '../whatsapp/index.js';
 
 /** Meta batches events, but a POST stays far below this; a larger body is refused before it is read whole. */
 const INBOUND_BODY_LIMIT = '5mb';
@@ -32,7 +31,7 @@ const queryText = (value: unknown): string | undefined => (typeof value === 'str
  * - `GET /whatsapp/:channelId`: the subscription check. `hub.mode=subscribe` and the channel's verify token → 200
  *   with `hub.challenge` as text/plain; anything else, an unknown or unconnected channel included → 403.
  * - `POST /whatsapp/:channelId`: `X-Hub-Signature-256` checked on the exact bytes received; missing or wrong → 401
- *   and nothing stored. A valid delivery is stored and queued (inbound-delivery.service.ts) and answered 200 at
+ *   and nothing stored. A valid POST is stored and queued (webhook-receipt.service.ts) and answered 200 at
  *   once, whatever it holds: a body that is not JSON is stored too, and skipped by the job with a log line, since
  *   Meta would redeliver anything not answered 200 for days.
  */
@@ -156,9 +155,9 @@ export function whatsAppReceivers({ em, jobs, services }: RouteDeps): Router {
         req.log.warn({ channelId, bytes: body.length }, 'whatsapp webhook signature refused');
         return refuse(req, new AppError(401, 'unauthorized', SIGNATURE_REFUSED));
       }
-      const stored = await storeInboundDelivery({ em: em.fork() }, jobs, channelId, body);
+      const stored = await storeWebhookReceipt({ em: em.fork() }, jobs, channelId, body);
       req.log.info(
-        { channelId, deliveryId: stored.id, duplicate: stored.duplicate, bytes: body.length },
+        { channelId, receiptId: stored.id, duplicate: stored.duplicate, bytes: body.length },
         'whatsapp webhook stored',
       );
       res.status(200).json({ success: true, data: { received: true, duplicate: stored.duplicate } });

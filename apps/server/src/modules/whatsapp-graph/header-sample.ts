@@ -9,7 +9,7 @@ import {
   systemResolver,
   type DestinationPolicy,
   type ResolveAll,
-} from '../webhooks/index.js';
+} from '../webhook-transport/index.js';
 
 /**
  * A template media header's sample, fetched by the server from the `header.mediaUrl` a tenant gave, to be uploaded

@@ -13,9 +13,8 @@ import {
   type InboundStatusEvent,
 } from './inbound.js';
 import type { InboundMedia } from './inbound-content.js';
-import { WhatsAppInboundDelivery } from './inbound-delivery.entity.js';
-import { WhatsAppConnection } from './whatsapp-connection.entity.js';
-import { WHATSAPP_CLOUD } from './whatsapp.js';
+import { WhatsAppWebhookReceipt } from './webhook-receipt.entity.js';
+import { WhatsAppConnection, WHATSAPP_CLOUD } from '../whatsapp/index.js';
 import { onAccountEvent } from './template-status.js';
 import type { ServiceContext } from '../../kit/context.js';
 
@@ -27,7 +26,7 @@ const INBOUND_QUEUE = 'whatsapp.inbound';
  * is in PostgreSQL and will be applied even if this process dies the next moment. The same bytes for the same
  * channel again (Meta's redelivery) are found by their hash: stored once, queued once.
  */
-export async function storeInboundDelivery(
+export async function storeWebhookReceipt(
   { em }: ServiceContext,
   jobs: JobQueue,
   channelId: string,
@@ -37,7 +36,7 @@ export async function storeInboundDelivery(
   return em.transactional(async (tx) => {
     const id = randomUUID();
     const { affectedRows } = await tx
-      .createQueryBuilder(WhatsAppInboundDelivery)
+      .createQueryBuilder(WhatsAppWebhookReceipt)
       .insert({ id, channel: channelId, bodySha256, body })
       .onConflict(['channel', 'bodySha256'])
       .ignore()
@@ -47,7 +46,7 @@ export async function storeInboundDelivery(
       return { id, duplicate: false };
     }
     const stored = await tx.findOneOrFail(
-      WhatsAppInboundDelivery,
+      WhatsAppWebhookReceipt,
       { channel: channelId, bodySha256 },
       { fields: ['id'] },
     );
@@ -55,7 +54,7 @@ export async function storeInboundDelivery(
   });
 }
 
-/** What one delivery changed and what it skipped, for its log line. */
+/** What one receipt changed and what it skipped, for its log line. */
 interface InboundSummary {
   statusesApplied: number;
   statusesUnchanged: number;
@@ -251,12 +250,12 @@ type ApplyResult =
   | { outcome: 'applied'; summary: InboundSummary };
 
 /**
- * Applies a stored delivery in one transaction with its `appliedAt`: a job run again after a crash (or after its
+ * Applies a stored receipt in one transaction with its `appliedAt`: a job run again after a crash (or after its
  * outcome failed to be recorded) finds `appliedAt` set and changes nothing twice.
  */
-async function applyStoredDelivery(tx: EntityManager, deps: ApplyDeps, row: InboundRow): Promise<ApplyResult> {
+async function applyStoredReceipt(tx: EntityManager, deps: ApplyDeps, row: InboundRow): Promise<ApplyResult> {
   const claimed = await tx.nativeUpdate(
-    WhatsAppInboundDelivery,
+    WhatsAppWebhookReceipt,
     { id: row.id, appliedAt: null },
     { appliedAt: new Date() },
   );
@@ -278,45 +277,42 @@ async function applyStoredDelivery(tx: EntityManager, deps: ApplyDeps, row: Inbo
 }
 
 function logResult(log: Logger, result: ApplyResult): void {
-  if (result.outcome === 'already applied') return log.info('inbound delivery was already applied');
-  if (result.outcome === 'skipped') return log.warn({ reason: result.reason }, 'inbound delivery skipped');
+  if (result.outcome === 'already applied') return log.info('inbound receipt was already applied');
+  if (result.outcome === 'skipped') return log.warn({ reason: result.reason }, 'inbound receipt skipped');
   const { ignored, replaced, ...counts } = result.summary;
   if (replaced.length)
     log.warn({ replaced: replaced.slice(0, 20), replacedCount: replaced.length }, 'inbound timestamps not believed');
-  log.info({ ...counts, ignored: ignored.slice(0, 20), ignoredCount: ignored.length }, 'inbound delivery applied');
+  log.info({ ...counts, ignored: ignored.slice(0, 20), ignoredCount: ignored.length }, 'inbound receipt applied');
 }
 
 /**
- * The `whatsapp.inbound` job: applies one stored delivery. A failure (the database went away mid-way) rolls the
+ * The `whatsapp.inbound` job: applies one stored receipt. A failure (the database went away mid-way) rolls the
  * whole payload back and is a failed attempt, retried on the delivery schedule.
  */
-export function inboundDeliveryTarget(logger: Logger): RowTarget<InboundRow, AttemptOutcome> {
+export function webhookReceiptTarget(logger: Logger): RowTarget<InboundRow, AttemptOutcome> {
   const log = logger.child({ component: 'whatsapp-inbound' });
   return {
     queue: INBOUND_QUEUE,
     concurrency: 2,
-    entity: WhatsAppInboundDelivery,
+    entity: WhatsAppWebhookReceipt,
     doneStatus: 'applied',
     async load(em, pending) {
-      const delivery = await em.findOne(WhatsAppInboundDelivery, pending, {
+      const receipt = await em.findOne(WhatsAppWebhookReceipt, pending, {
         fields: ['channel', 'body', 'attempts', 'createdAt'],
       });
-      if (!delivery) return null;
+      if (!receipt) return null;
       return {
-        id: delivery.id,
-        channelId: delivery.channel.id,
-        body: Buffer.from(delivery.body),
-        attempts: delivery.attempts,
-        createdAt: delivery.createdAt.toISOString(),
+        id: receipt.id,
+        channelId: receipt.channel.id,
+        body: Buffer.from(receipt.body),
+        attempts: receipt.attempts,
+        createdAt: receipt.createdAt.toISOString(),
       };
     },
     async attempt(row, _signal, { em, jobs }) {
-      const deliveryLog = log.child({ deliveryId: row.id, channelId: row.channelId });
+      const receiptLog = log.child({ receiptId: row.id, channelId: row.channelId });
       try {
-        logResult(
-          deliveryLog,
-          await em.transactional((tx) => applyStoredDelivery(tx, { jobs, log: deliveryLog }, row)),
-        );
+        logResult(receiptLog, await em.transactional((tx) => applyStoredReceipt(tx, { jobs, log: receiptLog }, row)));
         return { ok: true };
       } catch (error) {
         return { ok: false, error: (error as Error).message };
