@@ -10,8 +10,8 @@
  * is covered without editing this file:
  * - modules/<resource>/  kit/, other modules (no cycles), config.ts, logger.ts — never the module list itself;
  * - kit/                 config.ts, logger.ts: what modules build on imports no other server folder;
- * - http/ events/ db/    the core: kit/ and each other as below, never a module (they are handed the module list);
- * - lifecycle/           process start and readiness: db/;  observability/: reads http/ and events/;
+ * - http/ jobs/ db/    the core: kit/ and each other as below, never a module (they are handed the module list);
+ * - lifecycle/           process start and readiness: db/;  observability/: reads http/ and jobs/;
  * - the composition (app.ts, server.ts, main.ts, wiring.ts, demo.ts, index.ts, cli/, portal/) may import anything
  *   and nothing above imports it.
  * Across all of them, `modules/<name>/index.ts` is a module's public face: a file outside the module (another module,
@@ -80,9 +80,9 @@ module.exports = {
       'http/ imports no module (it is handed the module list) and reaches them through kit ports.',
     ),
     mayImport(
-      'events',
+      'jobs',
       ['kit/', 'db/', 'outages\\.ts$'],
-      'events/ knows job names, not modules: it is handed their delivery targets.',
+      'jobs/ knows job names, not modules: it is handed their row targets, tasks and workers.',
     ),
     mayImport('db', ['kit/'], 'db/ imports no module: it is handed the entities and seed sections.'),
     mayImport(
@@ -92,8 +92,8 @@ module.exports = {
     ),
     mayImport(
       'observability',
-      ['http/', 'events/', 'kit/'],
-      'observability/ reads what http/ and events/ report; the core never imports it.',
+      ['http/', 'jobs/', 'kit/'],
+      'observability/ reads what http/ and jobs/ report; the core never imports it.',
     ),
   ],
   options: {

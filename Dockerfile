@@ -33,7 +33,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Node is PID 1 and handles SIGTERM itself: drain requests, stop the delivery worker, close the pool, exit 0.
+# Node is PID 1 and handles SIGTERM itself: drain requests, stop the job worker, close the pool, exit 0.
 # A 16 MB cap on V8's young generation (as `pnpm start`): left alone, Node 24 grows it under load, which costs resident
 # memory for no measurable throughput (docs/benchmarks.md, "Memory").
 CMD ["node", "--max-semi-space-size=16", "dist/main.js"]

@@ -21,6 +21,7 @@ const SLOW_SUITES = {
     'mcp/mcp-stdio.test.ts',
     'ops/bundle.test.ts',
     'ops/http-manners.test.ts',
+    'ops/job-worker-switch.test.ts',
     'ops/process-failures.test.ts',
     'ops/safe-defaults.test.ts',
     'ops/start-command.test.ts',

@@ -38,7 +38,7 @@ export async function automationLatency(
   });
   if (!created.ok) throw new Error(`creating the bench automation: ${created.status} ${await created.text()}`);
   const automationId = ((await created.json()) as { data: { id: string } }).data.id;
-  const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', DELIVERY_WORKER: 'false' });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', JOB_WORKER: 'false' });
   const logger = createLogger('warn', 2);
   const database = await openDatabase(config, logger, 2);
   const queueing = await startServer(config, database, logger);

@@ -79,7 +79,7 @@ async function benchTenants(adminUrl: string, fastUrl: string, silentUrl: string
   await admin.query('create database switchboard_bench_webhooks');
   await admin.end();
   const config = loadConfig({
-    ...{ DATABASE_URL: url.href, PORT: '0', LOG_LEVEL: 'warn', DELIVERY_WORKER: 'false', SECRETS_KEY },
+    ...{ DATABASE_URL: url.href, PORT: '0', LOG_LEVEL: 'warn', JOB_WORKER: 'false', SECRETS_KEY },
     ...{ ALLOW_HTTP_WEBHOOKS: 'true' },
   });
   const logger = createLogger('warn', 2);
@@ -192,7 +192,7 @@ async function timed(client: pg.Client, query: string, values: unknown[], times 
   );
 }
 
-/** The former share count (SHARE_WAITING_SQL, up to 10,000) and the turn tables' statement (events/fair-shares.ts). */
+/** The former share count (SHARE_WAITING_SQL, up to 10,000) and the turn tables' statement (jobs/fair-shares.ts). */
 const FORMER_COUNT = `select count(*)::int from (select 1 from pgboss.job where name = $1 and group_id = $2
   and state < 'active' limit 10000) share_jobs`;
 const TAKE_TURN = `with clock as (

@@ -121,17 +121,12 @@ describe('server layering (dependency-cruiser)', () => {
         "import type { Label } from '../modules/labels/label.entity.js';",
         'export type Probe = Label;',
       ],
-      'events/retry.ts': [
-        "import type { Metrics } from '../observability/metrics.js';",
-        'export type Probe = Metrics;',
-      ],
+      'jobs/retry.ts': ["import type { Metrics } from '../observability/metrics.js';", 'export type Probe = Metrics;'],
     });
     expect(output).toContain(
       'http-layer: apps/server/src/http/guards.ts → apps/server/src/modules/labels/label.entity.ts',
     );
-    expect(output).toContain(
-      'events-layer: apps/server/src/events/retry.ts → apps/server/src/observability/metrics.ts',
-    );
+    expect(output).toContain('jobs-layer: apps/server/src/jobs/retry.ts → apps/server/src/observability/metrics.ts');
     expect(ok).toBe(false);
   });
 });

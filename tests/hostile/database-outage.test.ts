@@ -138,7 +138,7 @@ describe('database outage under load', () => {
     expect(output.match(/database unavailable/g)).toHaveLength(1);
     expect(output.match(/database available again/g)).toHaveLength(1);
     expect(output).not.toMatch(/unhandled error|"stack"/);
-    // The delivery worker polled through the outage and picks up again by itself, also logged once each way.
+    // The job worker polled through the outage and picks up again by itself, also logged once each way.
     await server!.waitFor(/job queue reaches the database again/, 15_000);
     expect(server!.output().match(/job queue cannot reach the database/g)).toHaveLength(1);
     expect(server!.output().match(/job queue reaches the database again/g)).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { createLogger } from '@switchboard/server';
 import { expect } from 'vitest';
-import { mediaLinkRetentionTask } from '../../apps/server/src/modules/media/media-link-retention.js';
+import { mediaLinkRetention } from '../../apps/server/src/modules/media/media-link-retention.js';
 import { sql } from '../helpers/database.js';
 import { test } from '../helpers/test.js';
 
@@ -39,14 +39,6 @@ test('the open counts of expired links are swept, the live ones kept', async ({ 
       [signature(expired), signature(live)],
     ]);
   expect(await links()).toHaveLength(2);
-  await mediaLinkRetentionTask.run(
-    {},
-    {
-      em: server.database.orm.em.fork(),
-      jobs: server.jobs,
-      logger: createLogger('silent'),
-      signal: AbortSignal.timeout(60_000),
-    },
-  );
+  await mediaLinkRetention.run({ em: server.database.orm.em, jobs: server.jobs, logger: createLogger('silent') });
   expect((await links()).map((row) => row.link)).toEqual([signature(live)]);
 });

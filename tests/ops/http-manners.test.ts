@@ -67,8 +67,8 @@ function valueOf(scrape: string, series: string): number {
 
 describe('metrics', () => {
   test(
-    '/metrics on METRICS_PORT exposes requests, latency, rate-limit refusals, queue depth, delivery failures and ' +
-      'the pool',
+    '/metrics on METRICS_PORT exposes requests, latency, rate-limit refusals, queue depth, delivery failures, ' +
+      'the pool and the named workers',
     async ({ server, acme }) => {
       const scrape = async () => {
         const reply = await fetch(server.metricsUrl!);
@@ -106,6 +106,16 @@ describe('metrics', () => {
       series('switchboard_job_backlog\\{when="later"\\} \\d+$');
       series('switchboard_db_pool_connections\\{state="in_use"\\} \\d+$');
       series('switchboard_db_pool_connections\\{state="waiting"\\} \\d+$');
+      // Every named worker is listed; the periodic ones count their passes (the snooze worker's come every second).
+      series('switchboard_worker_up\\{worker="webhook dispatcher"\\} 1$');
+      series('switchboard_worker_up\\{worker="idempotency.sweep"\\} 1$');
+      const snooze = '{worker="conversations.snooze"}';
+      await expect
+        .poll(async () => valueOf(await scrape(), `switchboard_worker_runs_total${snooze}`))
+        .toBeGreaterThan(0);
+      const later = await scrape();
+      expect(valueOf(later, `switchboard_worker_failures_total${snooze}`)).toBe(0);
+      expect(valueOf(later, `switchboard_worker_last_run_seconds${snooze}`)).toBeGreaterThan(Date.now() / 1000 - 60);
 
       expect((await server.http.get('/metrics')).status).toBe(404);
     },
@@ -119,12 +129,12 @@ describe('logs', () => {
     async () => {
       const databaseUrl = await createFreshDatabase();
       const { keys } = await prepareSpawnedTenant(databaseUrl);
-      // No delivery worker: nothing but the requests below logs while they run.
+      // No job worker: nothing but the requests below logs while they run.
       const running = spawnServer({
         DATABASE_URL: databaseUrl,
         PORT: '0',
         DB_STATEMENT_TIMEOUT_MS: '1000',
-        DELIVERY_WORKER: 'false',
+        JOB_WORKER: 'false',
       });
       const lock = new pg.Client({ connectionString: databaseUrl });
       try {

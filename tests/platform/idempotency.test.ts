@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@switchboard/client';
-import { idempotencyStore } from '@switchboard/server';
+import { createLogger, idempotencyStore, idempotencySweeper } from '@switchboard/server';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
@@ -223,7 +223,7 @@ describe('Idempotency-Key on writes', () => {
       `update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`,
       [expiring],
     );
-    expect(await idempotencyStore.sweep(server.database.orm.em)).toBeGreaterThanOrEqual(1);
+    await idempotencySweeper.run({ em: server.database.orm.em, jobs: server.jobs, logger: createLogger('silent') });
     expect(await storedKeys(server, expiring)).toEqual([]);
     expect(await storedKeys(server, fresh)).toHaveLength(1);
   });

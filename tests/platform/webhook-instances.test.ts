@@ -6,7 +6,7 @@ import { insertDeliveries, pendingOf, startLoadReceiver, type LoadReceiver } fro
 
 /**
  * Several instances share the deliveries (SKIP LOCKED claims, each delivery once); an instance without the worker
- * (DELIVERY_WORKER=false) delivers nothing but counts what waits.
+ * (JOB_WORKER=false) delivers nothing but counts what waits.
  */
 const ENV = { ALLOW_HTTP_WEBHOOKS: 'true', WEBHOOK_CONCURRENCY: '4' };
 const COUNT = 400;
@@ -19,7 +19,7 @@ describe('webhook deliveries across instances', () => {
   beforeAll(async () => {
     // Slow enough that each instance's two slots for the platform stay busy.
     receiver = await startLoadReceiver(() => 100);
-    servers.push(await startTestServer({ ...ENV, DELIVERY_WORKER: 'false' }));
+    servers.push(await startTestServer({ ...ENV, JOB_WORKER: 'false' }));
     const tenant = await createTenant(servers[0]!, 'Shared');
     const { data } = await servers[0]!.client(tenant.ownerKey).platform.webhooks.manage({
       platformId: tenant.platformId,

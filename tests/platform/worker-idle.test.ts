@@ -19,7 +19,7 @@ describe('the job worker’s backlog and idle signal', () => {
   beforeAll(async () => {
     // The receiver refuses the first POST; the retry is an hour away, so it stays `later`.
     hooks = await startWebhookReceiver(secret, (n) => (n === 1 ? 500 : 200));
-    queuing = await startTestServer({ ...ENV, DELIVERY_WORKER: 'false' });
+    queuing = await startTestServer({ ...ENV, JOB_WORKER: 'false' });
     tenant = await seedTenantWithWebhooks(queuing, 'Acme', [{ url: hooks.url, secret, events: ['ticket.closed'] }]);
   });
   afterAll(async () => {

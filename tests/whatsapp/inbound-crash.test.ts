@@ -105,7 +105,7 @@ describe('inbound WhatsApp webhook survives a server crash', () => {
   it('a status answered 200 by a process killed before its job ran is applied after the restart, once', async () => {
     const msgid = await insertOutbound(databaseUrl, whatsapp.channelId);
     // This process runs no job worker: the job cannot run before the kill, so the crash window is hit every time.
-    const first = await start({ DELIVERY_WORKER: 'false' });
+    const first = await start({ JOB_WORKER: 'false' });
     const reply = await postStatus(first, msgid, 'delivered');
     expect(reply.status).toBe(200);
     await kill();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { createLogger } from '@switchboard/server';
-import { inboundRetentionTask } from '../../apps/server/src/modules/whatsapp-inbound/inbound-retention.js';
+import { inboundRetention } from '../../apps/server/src/modules/whatsapp-inbound/inbound-retention.js';
 import { webhookSignature } from '../../apps/server/src/modules/whatsapp-inbound/webhook-signature.js';
 import { sql } from '../helpers/database.js';
 import { test as base } from '../helpers/test.js';
@@ -162,15 +162,7 @@ describe('POST /webhooks/whatsapp/:channelId (signed events)', () => {
     await age(bodies[0]!, 15, 'applied');
     await age(bodies[1]!, 15, 'pending');
     await age(bodies[2]!, 13, 'applied');
-    await inboundRetentionTask.run(
-      {},
-      {
-        em: server.database.orm.em.fork(),
-        jobs: server.jobs,
-        logger: createLogger('silent'),
-        signal: new AbortController().signal,
-      },
-    );
+    await inboundRetention.run({ em: server.database.orm.em, jobs: server.jobs, logger: createLogger('silent') });
     const left = await sql(
       server.databaseUrl,
       `select convert_from(body, 'UTF8') as body from whatsapp_inbound_deliveries where convert_from(body, 'UTF8') ` +

@@ -68,7 +68,7 @@ describe('automations survive a server crash', { timeout: 180_000 }, () => {
   });
 
   it('a message committed while no worker runs, then a kill: the restarted server runs it once', async () => {
-    await start({ DELIVERY_WORKER: 'false' });
+    await start({ JOB_WORKER: 'false' });
     const msgid = await receive('15550007001');
     await kill();
     expect(await runsFor(msgid)).toEqual([]);

@@ -120,7 +120,7 @@ describe('workspace chat/message/status', () => {
     const other = await startTestServer({
       SANDBOX_SENT_AFTER_MS: SANDBOX.SANDBOX_DELIVERED_AFTER_MS,
       SANDBOX_DELIVERED_AFTER_MS: SANDBOX.SANDBOX_DELIVERED_AFTER_MS,
-      DELIVERY_WORKER: 'false',
+      JOB_WORKER: 'false',
       DATABASE_URL: server.databaseUrl,
     });
     try {

@@ -33,6 +33,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('reads the deprecated DELIVERY_WORKER as JOB_WORKER unless JOB_WORKER is set', () => {
+    expect(loadConfig({}).JOB_WORKER).toBe(true);
+    expect(loadConfig({ DELIVERY_WORKER: 'false' })).toMatchObject({ JOB_WORKER: false, DELIVERY_WORKER: false });
+    expect(loadConfig({ DELIVERY_WORKER: 'false', JOB_WORKER: 'true' }).JOB_WORKER).toBe(true);
+    expect(() => loadConfig({ DELIVERY_WORKER: 'no' })).toThrow('DELIVERY_WORKER must be true or false');
+  });
+
   it('migrates and seeds the demo only on the embedded default unless told', () => {
     const embedded = loadConfig({});
     const configured = loadConfig({ DATABASE_URL: 'postgres://db/app' });

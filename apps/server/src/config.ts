@@ -87,11 +87,17 @@ const envSchema = z.object({
     .default('5,30,120,600,1800,3600,7200,14400,28800')
     .transform((value) => value.split(',').map(Number)),
   /**
-   * Whether this process runs the job worker (webhook/email delivery, inbound WhatsApp processing). `false` makes an
-   * API-only instance: it still queues jobs, which instances with the worker run.
+   * The former name of JOB_WORKER, still read when JOB_WORKER is not set; the start-up log warns about it. Before
+   * JOB_WORKER, so a bad value is reported under the name the operator wrote.
    */
-  DELIVERY_WORKER: z
-    .enum(['true', 'false'])
+  DELIVERY_WORKER: optionalBoolean(),
+  /**
+   * Whether this process runs the job worker: the queued jobs (emails, inbound WhatsApp processing, tasks) and the
+   * named workers (dispatchers, schedulers, retention). `false` makes an API-only instance: it still queues jobs,
+   * which instances with the worker run.
+   */
+  JOB_WORKER: z
+    .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
     .default('true')
     .transform((v) => v === 'true'),
   /** How long one webhook POST may take; a claimed delivery's lease outlives it by a few seconds. */
@@ -206,6 +212,8 @@ export class ConfigError extends Error {}
 /** The only reader of the environment. A bad value stops start-up with one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  // Operators have the former name set: it keeps working until they rename it.
+  present.JOB_WORKER ??= present.DELIVERY_WORKER;
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

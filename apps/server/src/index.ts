@@ -5,7 +5,7 @@ export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-post
 export { listenForNotifications } from './db/notification-listener.js';
 export { migrate, type Database, type Orm } from './db/orm.js';
 export { demoExampleIds, demoSeed, DEMO_PASSWORD } from './demo.js';
-export { idempotencyStore } from './modules/index.js';
+export { idempotencyStore, idempotencySweeper } from './modules/index.js';
 export { SeedError } from './kit/seed.js';
 export { startServices, type Services } from './kit/services.js';
 export { createLogger, type Logger } from './logger.js';

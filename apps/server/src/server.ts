@@ -7,10 +7,9 @@ import { seedsDemo, type Config } from './config.js';
 import { listenerOn, listenForNotifications } from './db/notification-listener.js';
 import type { Database } from './db/orm.js';
 import { seedDemoIfEmpty } from './demo.js';
-import { startEvents, type JobBacklog } from './events/worker.js';
+import { startJobs, type JobBacklog } from './jobs/worker.js';
 import { startCallerCache } from './http/caller-cache.js';
 import { answerClientErrors } from './http/client-error.js';
-import { startIdempotencySweeper } from './http/idempotency.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import { watchRedis } from './http/redis-watch.js';
 import type { JobQueue } from './kit/jobs.js';
@@ -21,7 +20,7 @@ import { prepareSchema } from './lifecycle/schema.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
-import { apiKeyLookup, CALLER_CHANGES_CHANNEL, idempotencyStore } from './modules/index.js';
+import { apiKeyLookup, CALLER_CHANGES_CHANNEL } from './modules/index.js';
 import { deliveryFailureGauges, jobFactories, serviceProviders, type SeedResult } from './wiring.js';
 
 /** Bounds the API-key caller cache's memory (an entry's size: docs/benchmarks.md, "Memory"). */
@@ -42,7 +41,7 @@ export interface RunningServer {
   jobBacklog(): Promise<JobBacklog>;
   /**
    * Releases what start-up acquired, newest first: the metrics listener, the HTTP server (draining in-flight
-   * requests up to SHUTDOWN_TIMEOUT_MS), the idempotency sweeper, the caller cache, the delivery worker, the
+   * requests up to SHUTDOWN_TIMEOUT_MS), the caller cache, the job worker, the
    * modules' services, then Redis.
    */
   close(): Promise<void>;
@@ -96,10 +95,10 @@ async function startServicesAndWorker(
   if (pendingMigrations === 0) await closers.orClose(() => services.check());
   // The email/webhook worker runs in every server process; it must stop before the database pool closes, and
   // before the services its tasks use (the Graph client).
-  const events = await closers.orClose(() => startEvents(config, database, logger, jobFactories, services, listen));
-  closers.add(() => events.stop());
-  worker.queue = events.queue;
-  return { services, events };
+  const jobsRuntime = await closers.orClose(() => startJobs(config, database, logger, jobFactories, services, listen));
+  closers.add(() => jobsRuntime.stop());
+  worker.queue = jobsRuntime.queue;
+  return { services, jobsRuntime };
 }
 
 /** The API-key cache (API_KEY_CACHE_TTL_MS), kept exact by the changes PostgreSQL announces; none when 0. */
@@ -174,7 +173,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
 
   const closers = new Closers();
   const redis = await connectRedis(config, logger, closers);
-  const { services, events } = await startServicesAndWorker(config, database, logger, closers, pendingMigrations);
+  const { services, jobsRuntime } = await startServicesAndWorker(config, database, logger, closers, pendingMigrations);
   const portal = { publicUrl: config.PUBLIC_URL, sessionSecret: config.SESSION_SECRET, redis };
   const readiness = new Readiness();
   const callers = startCallers(config, database, logger, closers);
@@ -184,10 +183,11 @@ export async function startServer(config: Config, database: Database, logger: Lo
       : createMetrics({
           orm: database.orm,
           deliveryFailures: deliveryFailureGauges,
-          queueStats: events.queueStats,
-          jobBacklog: events.backlog,
-          queueGauges: events.gauges,
+          queueStats: jobsRuntime.queueStats,
+          jobBacklog: jobsRuntime.backlog,
+          queueGauges: jobsRuntime.gauges,
           callerCache: callers?.stats,
+          workers: jobsRuntime.workers,
         });
   const shutdown = new AbortController();
   const app = createApp({
@@ -200,7 +200,7 @@ export async function startServer(config: Config, database: Database, logger: Lo
       api_message: config.RATE_LIMIT_API_MESSAGE,
     }),
     services,
-    jobs: events.queue,
+    jobs: jobsRuntime.queue,
     trustProxy: config.TRUST_PROXY,
     portal,
     readiness,
@@ -211,8 +211,6 @@ export async function startServer(config: Config, database: Database, logger: Lo
     shutdown: shutdown.signal,
   });
 
-  const sweeper = startIdempotencySweeper(database.orm.em, idempotencyStore, logger);
-  closers.add(() => sweeper.stop());
   const server = await listen(app, config, logger, closers, shutdown);
   const { port } = server.address() as AddressInfo;
   logger.info({ port, rateLimitStore: redis ? 'redis' : 'memory' }, 'Switchboard listening');
@@ -227,8 +225,8 @@ export async function startServer(config: Config, database: Database, logger: Lo
     metricsPort: metricsServer?.port,
     demo,
     services,
-    jobs: events.queue,
-    jobBacklog: events.backlog,
+    jobs: jobsRuntime.queue,
+    jobBacklog: jobsRuntime.backlog,
     close: () => closers.close(),
   };
 }

@@ -1,11 +1,11 @@
 /**
- * The module list bound to the core, in one place: `http/`, `events/` and `db/` know no module; they are handed
+ * The module list bound to the core, in one place: `http/`, `jobs/` and `db/` know no module; they are handed
  * what is derived here.
  */
 import type { ExampleIdName } from '@switchboard/contract';
 import type { Config } from './config.js';
 import { openDatabase as openDatabaseOf, ormConfig as ormConfigOf, type Database, type Schema } from './db/orm.js';
-import { queueEntities } from './events/fair-share.entity.js';
+import { queueEntities } from './jobs/fair-share.entity.js';
 import { createSeeder, type SeedFileOf, type SeedResultOf } from './db/seed/seed-loader.js';
 import type { ExampleId } from './kit/module.js';
 import type { Logger } from './logger.js';

@@ -142,18 +142,3 @@ export function idempotency(rootEm: EntityManager, store: IdempotencyStore, logg
     }
   };
 }
-
-/**
- * Sweeps every SWEEP_MINUTES in each server process. Periodic rather than on access: the SDK sends a key with
- * every write and most are never sent again, so a delete on access would never reach them. Several instances
- * sweeping the same table is harmless (each delete is one indexed statement).
- */
-const SWEEP_MINUTES = 10;
-
-export function startIdempotencySweeper(em: EntityManager, store: IdempotencyStore, logger: Logger): { stop(): void } {
-  const timer = setInterval(() => {
-    store.sweep(em).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key sweep failed'));
-  }, SWEEP_MINUTES * 60_000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
-}

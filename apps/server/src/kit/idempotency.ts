@@ -10,7 +10,7 @@ interface StoredReply {
 
 /**
  * What the HTTP layer's Idempotency-Key middleware needs from the module that owns the keys' table: claim a key
- * (the claim is the lock), read what is stored, keep or free it once the request answered, and sweep expired keys.
+ * (the claim is the lock), read what is stored, and keep or free it once the request answered.
  */
 export interface IdempotencyStore {
   /** True when this request now holds the key: new, expired, or abandoned by a request that never answered. */
@@ -21,6 +21,4 @@ export interface IdempotencyStore {
    * says a failure came after an effect that cannot be rolled back.
    */
   settle(em: EntityManager, userId: string, key: string, status: number, body: unknown, keep?: boolean): Promise<void>;
-  /** Deletes expired keys; returns how many went. */
-  sweep(em: EntityManager): Promise<number>;
 }

@@ -4,16 +4,16 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { ListenFor, Services } from './services.js';
 
-/** Attempt delivery of one row (an email, a webhook delivery) that had `attempt` attempts when queued. */
-export interface DeliveryJob {
+/** Attempt one row (an email, an inbound WhatsApp payload) that had `attempt` attempts when queued. */
+export interface RowJob {
   id: string;
   attempt: number;
 }
 
-/** The port modules queue work through; events/queue.ts implements it on pg-boss. */
+/** The port modules queue work through; jobs/queue.ts implements it on pg-boss. */
 export interface JobQueue {
   /** Inserts the job through the caller's open transaction: it exists if, and only if, that transaction commits. */
-  enqueue(tx: EntityManager, queue: string, job: DeliveryJob, startAfterSeconds?: number): Promise<void>;
+  enqueue(tx: EntityManager, queue: string, job: RowJob, startAfterSeconds?: number): Promise<void>;
   /**
    * Queues a task's job (see Task) through the caller's open transaction, like `enqueue`: the data is what the
    * queue's declaration says its task runs on. On a `singleton` task's queue, a job whose `singletonKey` already has
@@ -30,9 +30,6 @@ export interface JobQueue {
 
 /** What a task's job carries: a plain object, stored as JSON (so no dates, functions or undefined values survive). */
 export type JobData = object;
-
-/** The data of a task that needs none (a scheduled sweep). */
-export type NoData = Record<string, never>;
 
 /**
  * A task queue's name and the type of its jobs' data, declared once: the code that queues a job and the task that
@@ -56,7 +53,7 @@ interface TaskDeps {
 }
 
 /**
- * Background work that is not a delivery row, e.g. pulling one channel's templates from Meta. Jobs live in
+ * Background work that is not a row's attempt, e.g. pulling one channel's templates from Meta. Jobs live in
  * PostgreSQL; a run that throws is retried by pg-boss with backoff, one that returns is done.
  */
 export interface Task<Data extends JobData = JobData> {
@@ -70,11 +67,6 @@ export interface Task<Data extends JobData = JobData> {
    * waits is absorbed by it, one made while one runs waits for the next run, so the latest request is never lost.
    */
   singleton?: boolean;
-  /**
-   * Queue a job every this many minutes, on a schedule kept in PostgreSQL: however many instances run, each
-   * occurrence queues one job. 0 removes the schedule.
-   */
-  everyMinutes?: number;
   /**
    * Asked in the queuing transaction before a job is queued: false when the job would find nothing to do (e.g. no
    * automation listens to the event), so writes on the hot path queue no job for nobody.
@@ -91,14 +83,14 @@ interface AttemptContext {
   jobs: JobQueue;
 }
 
-/** The rows a delivery job may attempt: still pending, with the attempt count the job was queued with. */
+/** The rows a row job may attempt: still pending, with the attempt count the job was queued with. */
 interface PendingFilter {
   id: string;
   status: 'pending';
   attempts: number;
 }
 
-/** A pending row as a delivery target sees it. */
+/** A pending row as its target sees it. */
 export interface PendingRow {
   id: string;
   attempts: number;
@@ -114,10 +106,10 @@ export interface AttemptOutcome {
   final?: boolean;
 }
 
-export type DeliveryStatus = 'pending' | 'done' | 'failed';
+export type AttemptStatus = 'pending' | 'done' | 'failed';
 
-/** The columns every delivery row has: what the delivery cycle writes after each attempt. */
-interface DeliveryRecord {
+/** The columns every attempted row has: what the attempt cycle writes after each attempt. */
+interface AttemptRecord {
   id: string;
   attempts: number;
   status: string;
@@ -126,20 +118,20 @@ interface DeliveryRecord {
 }
 
 /**
- * What a module knows about delivering one kind of row; the attempt → record → retry cycle around it is the
- * queue's (events/delivery.ts).
+ * What a module knows about attempting one kind of row (sending an email, applying an inbound payload); the
+ * attempt → record → retry cycle around it is the queue's (jobs/row-attempt.ts).
  */
-export interface DeliveryTarget<Row extends PendingRow = PendingRow, Outcome extends AttemptOutcome = AttemptOutcome> {
+export interface RowTarget<Row extends PendingRow = PendingRow, Outcome extends AttemptOutcome = AttemptOutcome> {
   /** The job name; the queue is created at start-up from the module list. */
   queue: string;
   /** Jobs of this queue one process runs at once. */
   concurrency: number;
-  /** The rows' entity: its DeliveryRecord columns are updated after each attempt. */
-  entity: EntityClass<DeliveryRecord>;
+  /** The rows' entity: its AttemptRecord columns are updated after each attempt. */
+  entity: EntityClass<AttemptRecord>;
   /** The row's status once delivered (`sent`, `delivered`, …); `pending` and `failed` are the same everywhere. */
   doneStatus: string;
   /**
-   * The row the worker's guard names (events/delivery.ts: pending, with exactly the job's attempt count, else another
+   * The row the worker's guard names (jobs/row-attempt.ts: pending, with exactly the job's attempt count, else another
    * job owns it), read with what the attempt needs; null when the guard matches no row.
    */
   load(em: EntityManager, pending: PendingFilter): Promise<Row | null>;
@@ -165,14 +157,14 @@ export interface Backlog {
 }
 
 /**
- * A module's own long-running worker beside the job queues (the send pipeline's dispatcher), started with the job
- * worker (DELIVERY_WORKER) and stopped before the database pool closes.
+ * A named worker beside the job queues: a dispatcher, or a periodic job (kit/periodic-worker.ts). Started with the job
+ * worker (JOB_WORKER), stopped before the database pool closes, listed in the start-up log and /metrics.
  */
 export interface BackgroundWorker {
   name: string;
   start(deps: { em: EntityManager; logger: Logger; jobs: JobQueue; listen: ListenFor }): RunningWorker;
   /**
-   * Its queues as its table holds them, on an instance that does not run it (DELIVERY_WORKER=false): what waits there
+   * Its queues as its table holds them, on an instance that does not run it (JOB_WORKER=false): what waits there
    * counts in that instance's backlog and /metrics too.
    */
   queued?(em: EntityManager): Promise<QueueGauge[]>;
@@ -185,6 +177,17 @@ export interface RunningWorker {
   backlog(em: EntityManager): Promise<Backlog>;
   /** The queues it works, as /metrics shows them. */
   gauges?(em: EntityManager): Promise<QueueGauge[]>;
+  /** A periodic worker's passes so far (switchboard_worker_* in /metrics). */
+  health?(): WorkerHealth;
+}
+
+/** A periodic worker's passes since this process started it. */
+export interface WorkerHealth {
+  runs: number;
+  /** Passes that threw. */
+  failures: number;
+  /** When the latest pass ended; null before the first. */
+  lastRunAt: Date | null;
 }
 
 /** One queue's work now: its backlog, and how long the oldest of what is due has waited. */
@@ -199,14 +202,15 @@ export interface QueueGauge {
 }
 
 /**
- * A module's delivery targets and tasks, what to release when the worker stops, and what to say in the start-up log.
+ * A module's row targets, tasks and workers, what to release when the worker stops, and what to say in the start-up
+ * log.
  */
 export interface ModuleJobs {
   /** Workers of its own beside the queues. */
   workers?: BackgroundWorker[];
   // Each target its own row type and each task its own data: a typed target or task is one of these (the worker
   // hands it only the jobs of its own queue).
-  targets: DeliveryTarget[];
+  targets: RowTarget[];
   tasks?: Task[];
   close?(): void;
   describe?: Record<string, unknown>;

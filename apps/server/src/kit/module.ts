@@ -77,7 +77,7 @@ export interface ModuleManifest<Seed extends readonly AnySeedEntry[] = readonly 
   seed?: Seed;
   /** Long-lived objects it provides to routers (started with the server, stopped with it). */
   services?: readonly ServiceProvider[];
-  /** The delivery jobs it runs in the worker. */
+  /** The row targets, tasks and named workers it runs in the job worker. */
   jobs?(deps: JobDeps): ModuleJobs;
   /** Its part of the demo data (`DEMO=true`, `pnpm cli seed:demo`): what lets every example request answer 200. */
   demo?: DemoOf<Seed>;

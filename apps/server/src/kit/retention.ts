@@ -1,10 +1,12 @@
 import type { EntityClass, FilterQuery } from '@mikro-orm/core';
-import type { NoData, Task, TaskQueue } from './jobs.js';
+import { periodicWorker, type PeriodicWorker } from './periodic-worker.js';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 export interface Retention<T extends object> {
-  queue: TaskQueue<NoData>;
+  /** The worker's name, e.g. `event-stream.retention`. */
+  name: string;
   entity: EntityClass<T>;
   days: number;
   /** The rows past retention, given the cutoff (rows created before it). */
@@ -14,19 +16,18 @@ export interface Retention<T extends object> {
 }
 
 /**
- * An hourly task (a schedule in PostgreSQL: one run per hour however many instances) that deletes the rows past
- * their retention.
+ * An hourly worker that deletes the rows past their retention. Every instance with the job worker runs it: the
+ * delete is one indexed statement, and a second instance deleting the same rows finds none left.
  */
-export function retentionTask<T extends object>(retention: Retention<T>): Task<NoData> {
-  return {
-    queue: retention.queue,
-    concurrency: 1,
-    singleton: true,
-    everyMinutes: 60,
-    async run(_data, { em, logger }) {
+export function retentionWorker<T extends object>(retention: Retention<T>): PeriodicWorker {
+  return periodicWorker({
+    name: retention.name,
+    everyMs: HOUR_MS,
+    failure: 'retention sweep failed; retrying in an hour',
+    async run({ em, logger }) {
       const cutoff = new Date(Date.now() - retention.days * DAY_MS);
-      const deleted = await em.nativeDelete(retention.entity, retention.expired(cutoff));
+      const deleted = await em.fork().nativeDelete(retention.entity, retention.expired(cutoff));
       if (deleted > 0) logger.info({ deleted, olderThanDays: retention.days }, retention.message);
     },
-  };
+  });
 }

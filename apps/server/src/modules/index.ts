@@ -28,7 +28,7 @@ import { whatsAppInboundModule } from './whatsapp-inbound/index.js';
 import { whatsAppModule } from './whatsapp/index.js';
 
 export { apiKeyLookup, CALLER_CHANGES_CHANNEL } from './api-keys/index.js';
-export { idempotencyStore } from './idempotency/index.js';
+export { idempotencyStore, idempotencySweeper } from './idempotency/index.js';
 
 /**
  * The one list of modules. The app mounts their routes, the ORM knows their entities, the worker runs their jobs,

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobBacklog, QueueGauge, QueueStats } from '../events/worker.js';
+import type { JobBacklog, NamedWorkerHealth, QueueGauge, QueueStats } from '../jobs/worker.js';
 import type { CallerCacheStats } from '../http/caller-cache.js';
 import { routeMetadata } from '../http/context.js';
 import type { DeliveryFailureGauge } from '../kit/module.js';
@@ -17,6 +17,8 @@ export interface MetricsSources {
   queueGauges?: () => Promise<QueueGauge[]>;
   /** The API-key caller cache's counts, when it is on. */
   callerCache?: () => CallerCacheStats;
+  /** The named workers this instance runs (none with JOB_WORKER=false). */
+  workers?: () => NamedWorkerHealth[];
 }
 
 export interface Metrics {
@@ -158,6 +160,47 @@ function callerCacheMetrics(registry: Registry, callerCache: NonNullable<Metrics
   });
 }
 
+/** Counters read from what each periodic worker counted, at scrape time. */
+function passCounter(registry: Registry, workers: () => NamedWorkerHealth[], what: 'runs' | 'failures', help: string) {
+  new Counter({
+    name: `switchboard_worker_${what}_total`,
+    help,
+    labelNames: ['worker'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { name, health } of workers()) if (health) this.inc({ worker: name }, health[what]);
+    },
+  });
+}
+
+/** The named workers: which run here, and each periodic one's passes. */
+function workerMetrics(registry: Registry, workers: NonNullable<MetricsSources['workers']>) {
+  new Gauge({
+    name: 'switchboard_worker_up',
+    help: '1 for each named worker (dispatcher, periodic job) this instance runs',
+    labelNames: ['worker'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { name } of workers()) this.set({ worker: name }, 1);
+    },
+  });
+  passCounter(registry, workers, 'runs', 'Passes of each periodic worker since this process started it');
+  passCounter(registry, workers, 'failures', 'Passes of each periodic worker that failed (logged as a warning)');
+  new Gauge({
+    name: 'switchboard_worker_last_run_seconds',
+    help: 'Unix time each periodic worker last finished a pass (absent before its first)',
+    labelNames: ['worker'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { name, health } of workers())
+        if (health?.lastRunAt) this.set({ worker: name }, health.lastRunAt.getTime() / 1000);
+    },
+  });
+}
+
 /**
  * prom-client with a registry per process (no global state): Node's default metrics plus the service's own.
  * Gauges that need a query (pool, queue, deliveries) are read when Prometheus scrapes, not on a timer.
@@ -170,6 +213,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   jobMetrics(registry, sources);
   if (sources.queueGauges) queueMetrics(registry, sources.queueGauges);
   if (sources.callerCache) callerCacheMetrics(registry, sources.callerCache);
+  if (sources.workers) workerMetrics(registry, sources.workers);
 
   return {
     registry,

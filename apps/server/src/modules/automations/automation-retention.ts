@@ -1,10 +1,9 @@
-import { taskQueue } from '../../kit/jobs.js';
-import { retentionTask } from '../../kit/retention.js';
+import { retentionWorker } from '../../kit/retention.js';
 import { AutomationRun } from './automation-run.entity.js';
 
 /** automations/runs keeps a run 30 days (the contract's description says so), its automation deleted or not. */
-export const runRetentionTask = retentionTask<AutomationRun>({
-  queue: taskQueue('automation.run-retention'),
+export const runRetention = retentionWorker<AutomationRun>({
+  name: 'automation.run-retention',
   entity: AutomationRun,
   days: 30,
   expired: (cutoff) => ({ createdAt: { $lt: cutoff } }),

@@ -4,7 +4,7 @@ import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from '../channels/index.js';
 import { MESSAGING, SESSION_WINDOWS } from '../messages/index.js';
 import { automationTriggerTask } from './automation-engine.js';
-import { runRetentionTask } from './automation-retention.js';
+import { runRetention } from './automation-retention.js';
 import { AutomationRun } from './automation-run.entity.js';
 import { Automation } from './automation.entity.js';
 import { automationsRouter } from './automation.router.js';
@@ -37,7 +37,8 @@ export const automationsModule = defineModule({
   },
   jobs: ({ services }) => ({
     targets: [],
-    tasks: [automationTriggerTask(services.get(MESSAGING), services.get(SESSION_WINDOWS)), runRetentionTask],
+    tasks: [automationTriggerTask(services.get(MESSAGING), services.get(SESSION_WINDOWS))],
+    workers: [runRetention],
   }),
   demo: {
     automations: [

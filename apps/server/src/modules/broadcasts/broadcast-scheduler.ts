@@ -2,14 +2,11 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../../kit/jobs.js';
 import { roundRobin } from '../../kit/round-robin.js';
-import type { Logger } from '../../logger.js';
-import { provide, serviceKey } from '../../kit/services.js';
+import { periodicWorker } from '../../kit/periodic-worker.js';
 import { Channel } from '../channels/index.js';
 import { announceCompleted, completeFinished, queuePreparation } from './broadcast-lifecycle.js';
 import { Broadcast } from './broadcast.entity.js';
 
-/** How often each instance with the worker looks for broadcasts due to start and completions to announce. */
-const TICK_MS = 1000;
 /** Completions announced per transaction. */
 const ANNOUNCE_BATCH = 100;
 /** Due broadcasts taken per transaction. */
@@ -57,58 +54,16 @@ async function announceCompletions(em: EntityManager, jobs: JobQueue): Promise<v
   });
 }
 
-export interface BroadcastScheduler {
-  /** Messages a second a channel sends at most (SEND_RATE_PER_CHANNEL): a broadcast's default and ceiling. */
-  channelRate: number;
-  /** One pass: every due broadcast queued to prepare, every finished one completed and announced (the timer's). */
-  tick(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-interface SchedulerDeps {
-  em: EntityManager;
-  jobs: JobQueue;
-  logger: Logger;
-  /** Whether this instance runs the timer (DELIVERY_WORKER). */
-  run: boolean;
-  channelRate: number;
-}
-
-function createScheduler({ em, jobs, logger, run, channelRate }: SchedulerDeps): BroadcastScheduler {
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
+/**
+ * Scheduled broadcasts are queued to prepare within a second of their time, and finished ones complete and are
+ * announced within a second, on every instance that runs the job worker.
+ */
+export const broadcastScheduler = periodicWorker({
+  name: 'broadcasts.scheduler',
+  everyMs: 1000,
+  failure: 'broadcast tick failed; retrying on the next tick',
+  async run({ em, jobs }) {
     while ((await takeDue(em, jobs)) === DUE_BATCH);
     await announceCompletions(em, jobs);
-  };
-  const timer = run
-    ? setInterval(() => {
-        // No stack: a failed tick is mostly the database being away, which the server reports once on its own.
-        running = running
-          .then(tick)
-          .catch((error: unknown) =>
-            logger.warn({ reason: (error as Error).message }, 'broadcast tick failed; retrying on the next tick'),
-          );
-      }, TICK_MS)
-    : undefined;
-  return {
-    channelRate,
-    tick,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
-
-const BROADCAST_SCHEDULER = serviceKey<BroadcastScheduler>('broadcast-scheduler');
-
-/**
- * Scheduled broadcasts are queued to prepare within a tick of their time, and finished ones complete and are
- * announced within a tick, on every instance that runs the worker (DELIVERY_WORKER).
- */
-export const broadcastSchedulerService = provide({
-  key: BROADCAST_SCHEDULER,
-  start: ({ em, jobs, logger, config }) =>
-    createScheduler({ em, jobs, logger, run: config.DELIVERY_WORKER, channelRate: config.SEND_RATE_PER_CHANNEL }),
-  stop: (scheduler) => scheduler.stop(),
+  },
 });

@@ -4,7 +4,7 @@ import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from '../channels/index.js';
 import { BroadcastCountDelta } from './broadcast-count-delta.entity.js';
 import { BroadcastRecipient } from './broadcast-recipient.entity.js';
-import { broadcastSchedulerService } from './broadcast-scheduler.js';
+import { broadcastScheduler } from './broadcast-scheduler.js';
 import { channelRateService } from './broadcast.service.js';
 import { broadcastStopsService, cancelSendsTask, prepareTask } from './broadcast-tasks.js';
 import { Broadcast } from './broadcast.entity.js';
@@ -27,8 +27,8 @@ export const broadcastsModule = defineModule({
   entities: [Broadcast, BroadcastRecipient, BroadcastCountDelta],
   routes: [routes(contract.workspace.broadcasts, broadcastsRouter)],
   seed: [broadcastsSeed],
-  services: [broadcastSchedulerService, broadcastStopsService, templateUsesService, channelRateService],
-  jobs: () => ({ targets: [], tasks: [prepareTask, cancelSendsTask] }),
+  services: [broadcastStopsService, templateUsesService, channelRateService],
+  jobs: () => ({ targets: [], tasks: [prepareTask, cancelSendsTask], workers: [broadcastScheduler] }),
   demo: {
     broadcasts: [
       {

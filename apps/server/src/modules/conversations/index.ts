@@ -5,7 +5,7 @@ import { ConversationCount } from './conversation-count.entity.js';
 import { Conversation } from './conversation.entity.js';
 import { conversationsSeed } from './conversation.seed.js';
 import { ConversationStateCount } from './conversation-state-count.entity.js';
-import { snoozeWorkerService } from './snooze-worker.js';
+import { snoozeWorker } from './snooze-worker.js';
 import { conversationsRouter, messagesHistoryRouter } from './conversation.router.js';
 import { sessionWindowsService } from './session-window.provider.js';
 
@@ -32,7 +32,8 @@ export const conversationsModule = defineModule({
       { channel: 'support', phone: '15550000002', status: 'resolved' },
     ],
   },
-  services: [sessionWindowsService, snoozeWorkerService],
+  services: [sessionWindowsService],
   // The inbox runs prepared statements too (kit executePrepared): planned once per connection, without JIT.
   sessionSettings: { plan_cache_mode: 'force_generic_plan', jit: 'off' },
+  jobs: () => ({ targets: [], workers: [snoozeWorker] }),
 });

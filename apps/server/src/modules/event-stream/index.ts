@@ -1,7 +1,6 @@
 import { EVENT_STREAM, EVENT_STREAM_REPLAY_HOURS } from '@switchboard/contract';
 import { defineModule } from '../../kit/module.js';
-import { retentionTask } from '../../kit/retention.js';
-import { taskQueue } from '../../kit/jobs.js';
+import { retentionWorker } from '../../kit/retention.js';
 import { eventHubService } from './event-hub.js';
 import { serveEventStream } from './event-stream.service.js';
 import { WorkspaceEvent } from './workspace-event.entity.js';
@@ -20,9 +19,9 @@ export const eventStreamModule = defineModule({
   services: [eventHubService],
   jobs: () => ({
     targets: [],
-    tasks: [
-      retentionTask({
-        queue: taskQueue('event-stream.retention'),
+    workers: [
+      retentionWorker({
+        name: 'event-stream.retention',
         entity: WorkspaceEvent,
         days: EVENT_STREAM_REPLAY_HOURS / 24,
         expired: (cutoff) => ({ createdAt: { $lt: cutoff } }),

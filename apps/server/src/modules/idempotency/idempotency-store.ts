@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IdempotencyStore } from '../../kit/idempotency.js';
+import { periodicWorker } from '../../kit/periodic-worker.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 
 /** How long a reply is replayed to retries (Stripe keeps 24 h too). */
@@ -55,8 +55,18 @@ export const idempotencyStore: IdempotencyStore = {
       { statusCode: status, responseBody: body ?? null, createdAt: now, expiresAt: after(now, KEEP_MS) },
     );
   },
-
-  async sweep(em: EntityManager) {
-    return em.fork().nativeDelete(IdempotencyKey, { expiresAt: { $lte: new Date() } });
-  },
 };
+
+/**
+ * Deletes expired keys every ten minutes. Periodic rather than on access: the SDK sends a key with every write and
+ * most are never sent again, so a delete on access would never reach them. Several instances sweeping the same table
+ * is harmless (each delete is one indexed statement).
+ */
+export const idempotencySweeper = periodicWorker({
+  name: 'idempotency.sweep',
+  everyMs: 10 * 60_000,
+  failure: 'idempotency key sweep failed',
+  async run({ em }) {
+    await em.fork().nativeDelete(IdempotencyKey, { expiresAt: { $lte: new Date() } });
+  },
+});

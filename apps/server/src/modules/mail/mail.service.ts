@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
-import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
+import type { AttemptOutcome, RowTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { OutboundEmail } from './outbound-email.entity.js';
 import type { ServiceContext } from '../../kit/context.js';
@@ -60,7 +60,7 @@ interface EmailOutcome extends AttemptOutcome {
 /** SMTP reply codes 5xx are permanent refusals; anything else (4xx, network) may pass on a later try. */
 const isPermanent = (error: unknown) => Number((error as { responseCode?: unknown }).responseCode) >= 500;
 
-export function emailTarget(mailer: Mailer): DeliveryTarget<EmailRow, EmailOutcome> {
+export function emailTarget(mailer: Mailer): RowTarget<EmailRow, EmailOutcome> {
   return {
     queue: EMAIL_QUEUE,
     concurrency: 2,

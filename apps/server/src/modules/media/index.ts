@@ -2,7 +2,7 @@ import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { MediaLinkOpen } from './media-link-open.entity.js';
-import { mediaLinkRetentionTask } from './media-link-retention.js';
+import { mediaLinkRetention } from './media-link-retention.js';
 import { mediaLinksService } from './media-links.js';
 import { mediaLinkRoutes, mediaRouter } from './media.router.js';
 
@@ -16,5 +16,5 @@ export const mediaModule = defineModule({
   routes: [routes(contract.workspace.chat.media, mediaRouter)],
   publicRoutes: mediaLinkRoutes,
   services: [mediaLinksService],
-  jobs: () => ({ targets: [], tasks: [mediaLinkRetentionTask] }),
+  jobs: () => ({ targets: [], workers: [mediaLinkRetention] }),
 });

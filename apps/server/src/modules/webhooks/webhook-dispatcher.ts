@@ -322,7 +322,7 @@ function startDispatcher(settings: DispatcherSettings, deps: WorkerDeps): Runnin
 }
 
 /**
- * The webhook dispatcher, one per instance with the worker (DELIVERY_WORKER): each endpoint with due deliveries is
+ * The webhook dispatcher, one per instance with the worker (JOB_WORKER): each endpoint with due deliveries is
  * worked by its own lane, claiming its deliveries in batches from their table (webhook-lanes.ts) and POSTing as many
  * at once as the endpoint's window allows (webhook-window.ts), within the platform's share of the instance's slots.
  * Outcomes are written in batches (webhook-recorder.ts). Why not one pg-boss job per delivery: docs/architecture.md.

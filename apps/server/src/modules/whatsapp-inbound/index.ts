@@ -1,5 +1,5 @@
 import { defineModule } from '../../kit/module.js';
-import { inboundRetentionTask } from './inbound-retention.js';
+import { inboundRetention } from './inbound-retention.js';
 import { whatsAppReceivers } from './inbound-receiver.router.js';
 import { WhatsAppWebhookReceipt } from './webhook-receipt.entity.js';
 import { webhookReceiptTarget } from './webhook-receipt.service.js';
@@ -13,5 +13,5 @@ export const whatsAppInboundModule = defineModule({
   name: 'whatsapp-inbound',
   entities: [WhatsAppWebhookReceipt],
   receivers: whatsAppReceivers,
-  jobs: ({ logger }) => ({ targets: [webhookReceiptTarget(logger)], tasks: [inboundRetentionTask] }),
+  jobs: ({ logger }) => ({ targets: [webhookReceiptTarget(logger)], workers: [inboundRetention] }),
 });

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGE_TYPES, type MessageReceivedMedia, type MessageStatus } from '@switchboard/contract';
-import type { AttemptOutcome, DeliveryTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
+import type { AttemptOutcome, RowTarget, JobQueue, PendingRow } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
 import { recordCustomerMessage } from '../conversations/index.js';
@@ -289,7 +289,7 @@ function logResult(log: Logger, result: ApplyResult): void {
  * The `whatsapp.inbound` job: applies one stored receipt. A failure (the database went away mid-way) rolls the
  * whole payload back and is a failed attempt, retried on the delivery schedule.
  */
-export function webhookReceiptTarget(logger: Logger): DeliveryTarget<InboundRow, AttemptOutcome> {
+export function webhookReceiptTarget(logger: Logger): RowTarget<InboundRow, AttemptOutcome> {
   const log = logger.child({ component: 'whatsapp-inbound' });
   return {
     queue: INBOUND_QUEUE,

@@ -1,6 +1,6 @@
 import { defineModule } from '../../kit/module.js';
 import { phoneQualityTask } from './channel-health.js';
-import { templateSyncTasks } from './template-sync-tasks.js';
+import { templateSyncSchedule, templateSyncTask } from './template-sync-tasks.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import { channelProviderSeed } from './whatsapp.seed.js';
 import { whatsAppService } from './whatsapp.service.js';
@@ -30,9 +30,7 @@ export const whatsAppModule = defineModule({
   services: [whatsAppService],
   jobs: ({ config, services }) => ({
     targets: [],
-    tasks: [
-      ...templateSyncTasks(services.get(WHATSAPP), config.TEMPLATE_SYNC_MINUTES),
-      phoneQualityTask(services.get(WHATSAPP)),
-    ],
+    tasks: [templateSyncTask(services.get(WHATSAPP)), phoneQualityTask(services.get(WHATSAPP))],
+    workers: templateSyncSchedule(config.TEMPLATE_SYNC_MINUTES),
   }),
 });

@@ -1,12 +1,10 @@
 import { AppError } from '../../kit/errors.js';
-import { taskQueue, type NoData, type Task } from '../../kit/jobs.js';
+import type { BackgroundWorker, Task } from '../../kit/jobs.js';
+import { periodicWorker } from '../../kit/periodic-worker.js';
 import { ProviderUnauthorizedError } from '../whatsapp-graph/index.js';
 import { requestTemplateSync, syncChannelTemplates, TEMPLATE_SYNC_QUEUE } from './template-sync.service.js';
 import { WhatsAppConnection } from './whatsapp-connection.entity.js';
 import type { WhatsApp } from './whatsapp.js';
-
-/** Fires every TEMPLATE_SYNC_MINUTES; each run queues one sync per connected channel. */
-const TEMPLATE_SYNC_SCHEDULE_QUEUE = taskQueue<NoData>('whatsapp.template-sync-schedule');
 
 /** Retrying cannot help a refusal of the request or of the token; it can an outage (ours or Meta's). */
 const worthRetrying = (error: unknown) =>
@@ -17,7 +15,7 @@ const worthRetrying = (error: unknown) =>
  * with backoff. A refusal (token revoked, account gone): logged and done; the next scheduled run tries again. A
  * channel no longer connected has nothing to sync.
  */
-function channelSyncTask(whatsApp: WhatsApp): Task<{ channelId: string }> {
+export function templateSyncTask(whatsApp: WhatsApp): Task<{ channelId: string }> {
   return {
     queue: TEMPLATE_SYNC_QUEUE,
     concurrency: 2,
@@ -35,24 +33,27 @@ function channelSyncTask(whatsApp: WhatsApp): Task<{ channelId: string }> {
   };
 }
 
-function scheduledSyncTask(everyMinutes: number): Task<NoData> {
-  return {
-    queue: TEMPLATE_SYNC_SCHEDULE_QUEUE,
-    concurrency: 1,
-    singleton: true,
-    everyMinutes,
-    async run(_data, { em, jobs, logger }) {
-      const connections = await em.find(WhatsAppConnection, {}, { fields: ['channel'] });
-      await em.transactional(async (tx) => {
+/**
+ * Every TEMPLATE_SYNC_MINUTES, queues one sync per connected channel. Each instance with the job worker runs it; a
+ * channel's sync is a singleton job, so a request made while one waits is absorbed by it.
+ */
+function scheduledSync(everyMinutes: number): BackgroundWorker {
+  return periodicWorker({
+    name: 'whatsapp.template-sync-schedule',
+    everyMs: everyMinutes * 60_000,
+    waitFirst: true,
+    failure: 'queueing the scheduled WhatsApp template sync failed; retrying on the next run',
+    async run({ em, jobs, logger }) {
+      const fork = em.fork();
+      const connections = await fork.find(WhatsAppConnection, {}, { fields: ['channel'] });
+      await fork.transactional(async (tx) => {
         for (const connection of connections) await requestTemplateSync({ em: tx }, jobs, connection.channel.id);
       });
       logger.info({ channels: connections.length }, 'scheduled WhatsApp template sync queued');
     },
-  };
+  });
 }
 
-/** The template sync jobs: per channel on request, and for every channel on a schedule (0 minutes: none). */
-export const templateSyncTasks = (whatsApp: WhatsApp, everyMinutes: number): Task[] => [
-  channelSyncTask(whatsApp),
-  scheduledSyncTask(everyMinutes),
-];
+/** The schedule that syncs every channel (TEMPLATE_SYNC_MINUTES; 0: none). */
+export const templateSyncSchedule = (everyMinutes: number): BackgroundWorker[] =>
+  everyMinutes > 0 ? [scheduledSync(everyMinutes)] : [];

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
-import type { AttemptOutcome, DeliveryJob, DeliveryStatus, DeliveryTarget, JobQueue, PendingRow } from '../kit/jobs.js';
+import type { AttemptOutcome, RowJob, AttemptStatus, RowTarget, JobQueue, PendingRow } from '../kit/jobs.js';
 import { nextRetryAt, type RetryPolicy } from '../kit/retry.js';
 
-export interface DeliveryDeps {
+export interface AttemptDeps {
   em: EntityManager;
   queue: JobQueue;
   policy: RetryPolicy;
@@ -17,10 +17,10 @@ export interface DeliveryDeps {
 async function recordOutcome<Row extends PendingRow, Outcome extends AttemptOutcome>(
   tx: EntityManager,
   jobs: JobQueue,
-  target: DeliveryTarget<Row, Outcome>,
+  target: RowTarget<Row, Outcome>,
   row: Row,
   outcome: Outcome,
-  status: DeliveryStatus,
+  status: AttemptStatus,
   nextAttemptAt: Date | null,
 ): Promise<boolean> {
   const now = new Date();
@@ -45,13 +45,13 @@ async function recordOutcome<Row extends PendingRow, Outcome extends AttemptOutc
  * a crash leaves either the old state (pg-boss re-runs this job) or the new one (the next job runs) — never
  * both: a re-run job finds the attempt count moved on and stops.
  */
-export async function runDelivery<Row extends PendingRow, Outcome extends AttemptOutcome>(
-  target: DeliveryTarget<Row, Outcome>,
-  job: DeliveryJob,
+export async function runAttempt<Row extends PendingRow, Outcome extends AttemptOutcome>(
+  target: RowTarget<Row, Outcome>,
+  job: RowJob,
   signal: AbortSignal,
-  deps: DeliveryDeps,
+  deps: AttemptDeps,
 ): Promise<void> {
-  // The guard every delivery shares: the row only while it is pending with the job's attempt count, so a job that
+  // The guard every row job shares: the row only while it is pending with the job's attempt count, so a job that
   // runs again after its attempt was recorded (a crash, a duplicate) finds nothing and stops.
   const row = await target.load(deps.em, { id: job.id, status: 'pending', attempts: job.attempt });
   if (!row) return;
@@ -61,7 +61,7 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
 
   const retryAt =
     outcome.ok || outcome.final ? null : nextRetryAt(deps.policy, row.attempts + 1, new Date(row.createdAt));
-  const status: DeliveryStatus = outcome.ok ? 'done' : retryAt ? 'pending' : 'failed';
+  const status: AttemptStatus = outcome.ok ? 'done' : retryAt ? 'pending' : 'failed';
   await deps.em.transactional(async (tx) => {
     const recorded = await recordOutcome(tx, deps.queue, target, row, outcome, status, retryAt);
     if (!recorded || !retryAt) return;
@@ -75,10 +75,10 @@ export async function runDelivery<Row extends PendingRow, Outcome extends Attemp
     statusCode: outcome.statusCode,
     error: outcome.error,
   };
-  if (status === 'done') deps.logger.info(log, 'delivered');
+  if (status === 'done') deps.logger.info(log, 'attempt succeeded');
   else
     deps.logger.warn(
       { ...log, retryAt },
-      status === 'failed' ? 'delivery given up' : 'delivery failed; retry scheduled',
+      status === 'failed' ? 'attempts given up' : 'attempt failed; retry scheduled',
     );
 }

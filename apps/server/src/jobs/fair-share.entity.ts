@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** The turn the next job of one share (a tenant) takes in one pg-boss queue (see events/fair-shares.ts). */
+/** The turn the next job of one share (a tenant) takes in one pg-boss queue (see jobs/fair-shares.ts). */
 const JobShareTurnSchema = defineEntity({
   name: 'JobShareTurn',
   tableName: 'job_share_turns',
@@ -13,7 +13,7 @@ const JobShareTurnSchema = defineEntity({
 class JobShareTurn extends JobShareTurnSchema.class {}
 JobShareTurnSchema.setClass(JobShareTurn);
 
-/** The latest turn a worker started in one pg-boss queue: the queue's clock (see events/fair-shares.ts). */
+/** The latest turn a worker started in one pg-boss queue: the queue's clock (see jobs/fair-shares.ts). */
 const JobQueueTurnSchema = defineEntity({
   name: 'JobQueueTurn',
   tableName: 'job_queue_turns',

@@ -2,20 +2,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import type { Database } from '../db/orm.js';
 import type {
-  DeliveryJob,
-  DeliveryTarget,
+  RowJob,
+  RowTarget,
   JobData,
   JobDeps,
   JobQueue,
   ModuleJobs,
   QueueGauge,
-  RunningWorker,
+  BackgroundWorker,
   Task,
+  WorkerHealth,
 } from '../kit/jobs.js';
 import type { ListenFor, Services } from '../kit/services.js';
 import type { Logger } from '../logger.js';
 import { isDependencyOutage } from '../outages.js';
-import { runDelivery } from './delivery.js';
+import { runAttempt } from './row-attempt.js';
 import { splitTurn } from './fair-shares.js';
 import { startQueue, type JobBacklog, type QueueSpec } from './queue.js';
 
@@ -32,22 +33,30 @@ export interface QueueStats {
 
 export type { QueueGauge } from '../kit/jobs.js';
 
-export interface EventsRuntime {
+export interface JobsRuntime {
   queue: JobQueue;
   /** Stops fetching jobs and waits (up to SHUTDOWN_TIMEOUT_MS) for running attempts; call before the pool closes. */
   stop(): Promise<void>;
-  /** pg-boss's counts per delivery queue, for /metrics. */
+  /** pg-boss's counts per job queue, for /metrics. */
   queueStats(): Promise<QueueStats[]>;
   /** The jobs due now and later, counted in PostgreSQL: what "the worker is idle" is read from (/metrics, tests). */
   backlog(): Promise<JobBacklog>;
   /** Every queue's backlog and lag, the job queues' and the background workers' (their own tables), for /metrics. */
   gauges(): Promise<QueueGauge[]>;
+  /** Each named worker this instance runs, and a periodic one's passes, for /metrics. */
+  workers(): NamedWorkerHealth[];
 }
 
-/** Builds each module's delivery targets; the worker knows jobs by name only. */
+/** A named worker this instance runs; `health` only for a periodic one (dispatchers report their queues instead). */
+export interface NamedWorkerHealth {
+  name: string;
+  health?: WorkerHealth;
+}
+
+/** Builds each module's row targets, tasks and workers; the worker knows jobs by name only. */
 export type JobFactory = (deps: JobDeps) => ModuleJobs;
 
-/** The queues the modules' delivery targets and tasks need, as the worker creates them. */
+/** The queues the modules' row targets and tasks need, as the worker creates them. */
 export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
   return [
     ...modules.flatMap((jobs) => jobs.targets).map((target) => ({ name: target.queue })),
@@ -56,7 +65,6 @@ export function queueSpecsOf(modules: readonly ModuleJobs[]): QueueSpec[] {
       .map((task) => ({
         name: task.queue.name,
         singleton: task.singleton,
-        everyMinutes: task.everyMinutes,
         wanted: task.wanted?.bind(task),
       })),
   ];
@@ -122,11 +130,13 @@ async function queueStatsOf(boss: Boss, queues: ReturnType<typeof queueSpecsOf>)
   );
 }
 
-function announce(logger: Logger, on: boolean, described: Record<string, unknown>, queues: readonly QueueSpec[]) {
-  if (on) return logger.info(described, 'delivery worker started');
+function announce(config: Config, logger: Logger, described: Record<string, unknown>, queues: readonly QueueSpec[]) {
+  if (config.DELIVERY_WORKER !== undefined)
+    logger.warn('DELIVERY_WORKER is deprecated and read as JOB_WORKER for now: rename it to JOB_WORKER');
+  if (config.JOB_WORKER) return logger.info(described, 'job worker started');
   logger.info(
     { queues: queues.map((spec) => spec.name) },
-    'delivery worker off (DELIVERY_WORKER=false): jobs are queued here and run by instances with the worker',
+    'job worker off (JOB_WORKER=false): jobs are queued here and run by instances with the worker',
   );
 }
 
@@ -135,19 +145,35 @@ const sumOf = (counts: readonly JobBacklog[]): JobBacklog => ({
   later: counts.reduce((sum, count) => sum + count.later, 0),
 });
 
+/** Starts the modules' named workers (dispatchers, periodic jobs) and reads them as one. */
+function startNamed(workers: readonly BackgroundWorker[], deps: Parameters<BackgroundWorker['start']>[0]) {
+  const running = workers.map((worker) => ({
+    name: worker.name,
+    worker: worker.start({ ...deps, em: deps.em.fork() }),
+  }));
+  return {
+    names: running.map(({ name }) => name),
+    backlogs: (em: EntityManager) => Promise.all(running.map(({ worker }) => worker.backlog(em.fork()))),
+    gauges: async (em: EntityManager) =>
+      (await Promise.all(running.map(({ worker }) => worker.gauges?.(em.fork()) ?? []))).flat(),
+    stop: (timeoutMs: number) => Promise.all(running.map(({ worker }) => worker.stop(timeoutMs))),
+    health: (): NamedWorkerHealth[] => running.map(({ name, worker }) => ({ name, health: worker.health?.() })),
+  };
+}
+
 /**
- * The delivery worker, inside the server process: the modules' delivery targets and tasks. Jobs arrive by
+ * The job worker, inside the server process: the modules' row targets, tasks and named workers. Jobs arrive by
  * LISTEN/NOTIFY as soon as the transaction that queued them commits; the 1-second poll is the backstop and what
  * picks up scheduled retries on time.
  */
-export async function startEvents(
+export async function startJobs(
   config: Config,
   database: Database,
   logger: Logger,
   factories: readonly JobFactory[],
   services: Pick<Services, 'get'>,
   listen: ListenFor,
-): Promise<EventsRuntime> {
+): Promise<JobsRuntime> {
   const modules = factories.map((jobs) => jobs({ config, logger, services }));
   const targets = modules.flatMap((jobs) => jobs.targets);
   const tasks = modules.flatMap((jobs) => jobs.tasks ?? []);
@@ -155,12 +181,12 @@ export async function startEvents(
   const runtime = await startQueue(database.url, logger, queues);
   const { boss, queue, backlog, stop } = runtime;
   const policy = { schedule: config.DELIVERY_RETRY_SCHEDULE, windowHours: config.DELIVERY_RETRY_HOURS };
-  const log = logger.child({ component: 'delivery' });
+  const log = logger.child({ component: 'row-job' });
   const taskLog = logger.child({ component: 'task' });
 
-  const work = (target: DeliveryTarget) =>
-    consume<DeliveryJob>(runtime, target.queue, target, log, 'delivery job', (data, signal) =>
-      runDelivery(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
+  const work = (target: RowTarget) =>
+    consume<RowJob>(runtime, target.queue, target, log, 'row job', (data, signal) =>
+      runAttempt(target, data, signal, { em: database.orm.em.fork(), queue, policy, logger: log }),
     );
   const runTasks = (task: Task) =>
     consume<JobData>(runtime, task.queue.name, task, taskLog, 'task', (data, signal) =>
@@ -168,35 +194,30 @@ export async function startEvents(
     );
   const described = Object.assign({ retryHours: policy.windowHours }, ...modules.map((jobs) => jobs.describe));
   const workers = modules.flatMap((jobs) => jobs.workers ?? []);
-  const running: RunningWorker[] = [];
   // Workers this instance does not run still show what waits in their tables.
   const queuedOf = async (em: EntityManager) =>
-    config.DELIVERY_WORKER ? [] : (await Promise.all(workers.map((worker) => worker.queued?.(em) ?? []))).flat();
-  if (config.DELIVERY_WORKER) {
+    config.JOB_WORKER ? [] : (await Promise.all(workers.map((worker) => worker.queued?.(em) ?? []))).flat();
+  if (config.JOB_WORKER) {
     for (const target of targets) await work(target);
     for (const task of tasks) await runTasks(task);
-    for (const worker of workers)
-      running.push(worker.start({ em: database.orm.em.fork(), logger, jobs: queue, listen }));
   }
-  announce(logger, config.DELIVERY_WORKER, { ...described, retrySchedule: policy.schedule }, queues);
+  const named = startNamed(config.JOB_WORKER ? workers : [], { em: database.orm.em, logger, jobs: queue, listen });
+  announce(config, logger, { ...described, workers: named.names, retrySchedule: policy.schedule }, queues);
 
   return {
     queue,
     backlog: async () =>
-      sumOf([
-        await backlog(),
-        ...(await Promise.all(running.map((worker) => worker.backlog(database.orm.em.fork())))),
-        ...(await queuedOf(database.orm.em.fork())),
-      ]),
+      sumOf([await backlog(), ...(await named.backlogs(database.orm.em)), ...(await queuedOf(database.orm.em.fork()))]),
     async stop() {
-      await Promise.all(running.map((worker) => worker.stop(config.SHUTDOWN_TIMEOUT_MS)));
+      await named.stop(config.SHUTDOWN_TIMEOUT_MS);
       await stop(config.SHUTDOWN_TIMEOUT_MS);
       for (const jobs of modules) jobs.close?.();
     },
     queueStats: () => queueStatsOf(boss, queues),
+    workers: named.health,
     async gauges() {
-      const own = await Promise.all(running.map((worker) => worker.gauges?.(database.orm.em.fork()) ?? []));
-      return [...(await runtime.gauges()), ...own.flat(), ...(await queuedOf(database.orm.em.fork()))];
+      const own = await named.gauges(database.orm.em);
+      return [...(await runtime.gauges()), ...own, ...(await queuedOf(database.orm.em.fork()))];
     },
   };
 }

@@ -6,7 +6,7 @@ import { clockOf, takeTurn, withTurn } from './fair-shares.js';
 import { isDependencyOutage, outageLog } from '../outages.js';
 
 /**
- * Queue settings. Our own retry schedule (events/retry.ts) re-queues failed deliveries as new jobs; pg-boss's
+ * Queue settings. Our own retry schedule (kit/retry.ts) re-queues failed attempts as new jobs; pg-boss's
  * retries only cover a handler that threw (database trouble) or a worker that vanished. A crashed worker stops
  * sending heartbeats, so the supervisor (every SUPERVISE_SECONDS) re-queues its job within about 20 s instead
  * of pg-boss's 15-minute default expiry.
@@ -31,7 +31,7 @@ const QUIET_BEFORE_RECOVERED_MS = 5000;
  */
 function queueErrorLog(logger: Logger, stopping: () => boolean) {
   const log = outageLog(logger, {
-    down: 'job queue cannot reach the database: deliveries wait and resume when it is back',
+    down: 'job queue cannot reach the database: jobs wait and resume when it is back',
     up: 'job queue reaches the database again',
   });
   let quiet: NodeJS.Timeout | undefined;
@@ -54,7 +54,7 @@ export interface QueueRuntime {
   backlog(): Promise<JobBacklog>;
   /** Each queue's backlog and lag now, for /metrics. */
   gauges(): Promise<QueueGauge[]>;
-  /** Moves a queue's fair-share clock when a job starts (see events/fair-shares.ts). */
+  /** Moves a queue's fair-share clock when a job starts (see jobs/fair-shares.ts). */
   clock: ReturnType<typeof clockOf>;
 }
 
@@ -108,26 +108,13 @@ function sender(boss: PgBoss) {
   };
 }
 
-/** A queue the worker runs, as the modules declared it (see DeliveryTarget and Task in kit/jobs.ts). */
+/** A queue the worker runs, as the modules declared it (see RowTarget and Task in kit/jobs.ts). */
 export interface QueueSpec {
   name: string;
   /** One job per singletonKey waiting and one running (pg-boss `stately`). */
   singleton?: boolean;
-  /** Queue a job every this many minutes (0: no schedule). */
-  everyMinutes?: number;
   /** Asked before queueing a job (see Task.wanted): false queues nothing. */
   wanted?(tx: EntityManager, data: JobData): Promise<boolean>;
-}
-
-/**
- * pg-boss keeps schedules in PostgreSQL and files each occurrence under one key, so however many instances run
- * the cron pass, an occurrence queues one job. A recurrence rule rather than cron, since `*\/N` cron cannot say
- * "every 90 minutes"; its phase is anchored on the epoch, the same in every process.
- */
-async function applySchedule(boss: PgBoss, spec: QueueSpec): Promise<void> {
-  if (spec.everyMinutes === undefined) return;
-  if (spec.everyMinutes === 0) return boss.unschedule(spec.name);
-  await boss.schedule(spec.name, `FREQ=MINUTELY;INTERVAL=${spec.everyMinutes}`);
 }
 
 async function createQueues(boss: PgBoss, queues: readonly QueueSpec[]): Promise<void> {
@@ -135,7 +122,18 @@ async function createQueues(boss: PgBoss, queues: readonly QueueSpec[]): Promise
     await boss.createQueue(spec.name, { ...QUEUE_OPTIONS, policy: spec.singleton ? 'stately' : 'standard' });
     // createQueue keeps an existing queue as it was; this applies changed settings on upgrade.
     await boss.updateQueue(spec.name, QUEUE_OPTIONS);
-    await applySchedule(boss, spec);
+  }
+}
+
+/**
+ * Periodic jobs are named workers now (kit/periodic-worker.ts), not pg-boss schedules: a database upgraded from a
+ * version that scheduled them loses the schedules, and their queues unless a module still declares one.
+ */
+async function retireSchedules(boss: PgBoss, queues: readonly QueueSpec[]): Promise<void> {
+  const declared = new Set(queues.map((spec) => spec.name));
+  for (const { name } of await boss.getSchedules()) {
+    await boss.unschedule(name);
+    if (!declared.has(name)) await boss.deleteQueue(name);
   }
 }
 
@@ -144,7 +142,7 @@ async function createQueues(boss: PgBoss, queues: readonly QueueSpec[]): Promise
  * claims, so several server instances share it), it can insert jobs through *our* open transaction (the
  * `db` option; MikroORM 7 runs on Kysely, so pg-boss's own Kysely adapter fits), it wakes workers with
  * LISTEN/NOTIFY the moment that transaction commits, and its supervisor re-queues jobs whose worker died.
- * The modules' rows (an email, a webhook delivery) are the durable record and delivery log; a job only says
+ * The modules' rows (an email, an inbound payload) are the durable record and attempt log; a job only says
  * "attempt this row now". Job names come from the module list; this file knows none of them.
  *
  * Starts pg-boss on its own small pool (it installs and migrates its `pgboss` schema itself) with these queues.
@@ -160,7 +158,7 @@ export async function startQueue(
     max: 4,
     application_name: 'switchboard-jobs',
     useListenNotify: true,
-    schedule: queues.some((spec) => spec.everyMinutes !== undefined),
+    schedule: false,
     superviseIntervalSeconds: SUPERVISE_SECONDS,
     monitorIntervalSeconds: SUPERVISE_SECONDS,
   });
@@ -172,6 +170,7 @@ export async function startQueue(
   boss.on('warning', (warning) => logger.warn({ warning }, 'job queue warning'));
   await boss.start();
   await createQueues(boss, queues);
+  await retireSchedules(boss, queues);
   const clock = clockOf(() => boss.getDb());
   const sendWithin = sender(boss);
   const names = queues.map((spec) => spec.name);
