@@ -16,6 +16,7 @@ import { plansModule } from './plans/index.js';
 import { platformsModule } from './platforms/index.js';
 import { portalSessionsModule } from './portal-sessions/index.js';
 import { sandboxModule } from './sandbox/index.js';
+import { sendingModule } from './sending/index.js';
 import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
@@ -45,6 +46,7 @@ export const modules = [
   webhooksModule,
   contactsModule,
   messagesModule,
+  sendingModule,
   conversationsModule,
   notesModule,
   sandboxModule,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { taskQueue, type JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
-import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
+import { cancelQueuedSends, hasQueuedSends } from '../sending/index.js';
 import { queueWebhookEvent } from '../webhooks/index.js';
 import { analyzeRecipientsWhenGrown, resolveAudience } from './broadcast-audience.js';
 import { queueBroadcastSends } from './broadcast-sends.js';

@@ -40,6 +40,8 @@ const MessageSchema = defineEntity({
     contact: () => p.manyToOne(Contact).nullable().deleteRule('set null'),
     /** The message's text: a text's body or a media caption (or a readable form of other inbound types). */
     body: p.text().nullable(),
+    /** An outbound text's link preview, kept for the send pipeline's provider call. */
+    previewUrl: p.boolean().default(false),
     /** Meta's media id (inbound) or the link Meta fetches (outbound), with what is known of the file. */
     media: p.json<MessageMedia>().nullable(),
     /** The msgid this message quotes (a reply), or whose button or list row a customer tapped. */

@@ -1,14 +1,20 @@
 import type { QueryResult } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MessageMedia, MessageType } from '@switchboard/contract';
+import type { MessageCancelResult, MessageMedia, MessageType } from '@switchboard/contract';
 import { TIME_ORDERED_UUID_SQL, timeOrderedUuid } from '../../kit/columns.js';
 import type { JobQueue } from '../../kit/jobs.js';
+import type { CallerContext } from '../../kit/context.js';
+import { BadRequestError } from '../../kit/errors.js';
 import { Channel } from '../channels/index.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
-import { Message } from './message.entity.js';
-import type { OutboundTemplateParts } from './messaging-provider.port.js';
-import type { RichContent } from './rich-content.js';
-import { movedTo, writeStatuses } from './status-writer.js';
+import {
+  findAccessibleMessage,
+  Message,
+  movedTo,
+  writeStatuses,
+  type OutboundTemplateParts,
+  type RichContent,
+} from '../messages/index.js';
 
 /**
  * The msgid of a message the pipeline sends later: the API's id for it from the start (the provider's comes later).
@@ -32,6 +38,8 @@ export interface QueuedSend extends RichContent {
   /** A template's header and button values. */
   templateParts?: OutboundTemplateParts | null;
   body?: string | null;
+  /** A text's link preview. */
+  previewUrl?: boolean;
   media?: MessageMedia | null;
   /** The msgid this message quotes. */
   replyTo?: string | null;
@@ -50,7 +58,8 @@ async function channelProvider(tx: EntityManager, channelId: string): Promise<st
 
 /**
  * Records one send as `queued` (or `scheduled`) in the caller's transaction: it exists, and is sent, only if that
- * transaction commits. Returns its msgid, which stays its id after the provider call.
+ * transaction commits. Returns its msgid, which stays its id after the provider call (unless the API's request
+ * hands it over at once: see sendNow).
  */
 export async function queueSend(
   tx: EntityManager,
@@ -71,6 +80,7 @@ export async function queueSend(
     to: send.to,
     contact: contactId,
     body: send.body ?? null,
+    previewUrl: send.previewUrl ?? false,
     media: send.media ?? null,
     replyTo: send.replyTo ?? null,
     interactive: send.interactive ?? null,
@@ -197,4 +207,32 @@ export async function releaseHeldSends(
     'run',
   );
   return affectedRows;
+}
+
+/**
+ * chat/message/cancel: a scheduled message of the caller's channels becomes `cancelled` (never sent), through the
+ * status writer (so `message.status.updated` says so). The move is conditional, so a message the dispatcher handed
+ * over a moment before is not cancelled: it is being sent (400).
+ */
+export async function cancelScheduledMessage(
+  ctx: CallerContext,
+  jobs: JobQueue,
+  msgid: string,
+): Promise<MessageCancelResult> {
+  const message = await findAccessibleMessage(ctx, msgid);
+  const cancelled = await ctx.em.transactional((tx) =>
+    writeStatuses(tx, jobs, {
+      sql: `select ${movedTo({ status: `'cancelled'`, reason: `'cancelled'` })}
+              from messages m where m.id = ? and m.status = 'scheduled' for update of m`,
+      params: [message.id],
+    }),
+  );
+  if (cancelled.length !== 1) {
+    const now = await ctx.em.findOneOrFail(Message, message.id, { fields: ['status'] });
+    throw new BadRequestError(
+      'message_not_scheduled',
+      `Message ${msgid} is ${now.status}: only a scheduled message that has not gone yet can be cancelled.`,
+    );
+  }
+  return { msgid, status: 'cancelled' };
 }

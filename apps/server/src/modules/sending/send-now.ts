@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { AfterEffectError } from '../../kit/errors.js';
+import { provide, serviceKey } from '../../kit/services.js';
+import { MESSAGING } from '../messages/index.js';
+import { BROADCAST_STOPS } from './broadcast-stops.port.js';
+import { sendBatch, type BatchResult, type Dispatch } from './hand-over.js';
+import { beat, claimQueuedSend, forget, HEARTBEAT_EVERY_MS } from './outbox-rows.js';
+import { channelPaceKey, returnSendSlots, takeSendSlots } from './send-pace.js';
+
+/**
+ * How long an API send may wait for its slot of the channel's budget. Beyond it the budget is taken (a broadcast is
+ * sending): the message stays queued and the dispatcher sends it in its turn.
+ */
+const SLOT_WAIT_MS = 250;
+
+/** A message just queued (queueSend, committed) by an API request. */
+export interface QueuedNow {
+  id: string;
+  msgid: string;
+  channelId: string;
+}
+
+/** What the caller is answered: accepted (under the msgid the provider's id became), or left to the dispatcher. */
+export type SentNow = { status: 'accepted'; msgid: string } | { status: 'queued'; msgid: string };
+
+/** Hands a message just queued over at once when its channel has budget now (see SEND_NOW). */
+export type SendNow = (queued: QueuedNow) => Promise<SentNow>;
+
+/** What the call came to, as the caller is answered: the provider's refusal is the request's error, as it was. */
+function answerOf(queued: QueuedNow, { attempts, changes }: BatchResult): SentNow {
+  const [attempt] = attempts;
+  if (attempt?.outcome.status === 'accepted') {
+    const recorded = changes.find((change) => change.id === queued.id && change.status === 'accepted');
+    return { status: 'accepted', msgid: recorded?.msgid ?? queued.msgid };
+  }
+  if (attempt?.outcome.status === 'failed') throw attempt.error;
+  return { status: 'queued', msgid: queued.msgid };
+}
+
+/**
+ * The hand-over of one API send, made by the dispatcher's own function (sendBatch) under a dispatcher id of its own
+ * that beats while the call runs: one slot of the channel's budget (SLOT_WAIT_MS at most), the message reserved,
+ * handed over (`sending`), the provider called, the answer recorded. Nothing is retried here: if recording fails,
+ * the heartbeat stops and the dispatcher ends the message as after a crash (`outcome_unknown`), and the caller gets a
+ * 503 naming the msgid, kept for its Idempotency-Key.
+ */
+async function sendNow(base: Omit<Dispatch, 'id' | 'stopping' | 'gone'>, queued: QueuedNow): Promise<SentNow> {
+  const { em, options } = base;
+  const slots = await takeSendSlots(em(), channelPaceKey(queued.channelId), 1, options.ratePerSecond);
+  const later = { status: 'queued', msgid: queued.msgid } as const;
+  if (slots.startMs > Date.now() + SLOT_WAIT_MS) {
+    await returnSendSlots(em(), slots, 1);
+    return later;
+  }
+  const dispatch: Dispatch = { ...base, id: randomUUID(), stopping: false, gone: true };
+  await beat(em(), dispatch.id);
+  const beating = setInterval(() => void beat(em(), dispatch.id).catch(() => undefined), HEARTBEAT_EVERY_MS);
+  try {
+    const claimed = await claimQueuedSend(em(), dispatch.id, queued.id);
+    if (!claimed) {
+      await returnSendSlots(em(), slots, 1);
+      return later;
+    }
+    const result = await sendBatch(dispatch, [claimed], slots, true).catch((error: unknown) => {
+      base.log.error({ err: error, msgid: queued.msgid }, 'handing a send over failed; the dispatcher ends it');
+      throw new AfterEffectError(
+        503,
+        'service_unavailable',
+        `Message ${queued.msgid} was queued but handing it to the provider could not be completed: ` +
+          'chat/message/status tells what became of it. Do not resend it without checking.',
+      );
+    });
+    return answerOf(queued, result);
+  } finally {
+    clearInterval(beating);
+    await forget(em(), dispatch.id).catch(() => undefined);
+  }
+}
+
+/** The API's hand-over at once, with the dispatcher's budget, providers and broadcasts' stops. */
+export const SEND_NOW = serviceKey<SendNow>('sending.sendNow');
+
+export const sendNowService = provide({
+  key: SEND_NOW,
+  start: ({ em, jobs, logger, config, services }): SendNow => {
+    const base = {
+      em: () => em.fork(),
+      jobs,
+      log: logger.child({ component: 'send-now' }),
+      options: {
+        ratePerSecond: config.SEND_RATE_PER_CHANNEL,
+        providers: () => services.get(MESSAGING),
+        stops: () => services.get(BROADCAST_STOPS),
+      },
+    };
+    return (queued) => sendNow(base, queued);
+  },
+});
