@@ -4,6 +4,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import {
   ProviderCallError,
+  requireProvider,
   SendNotMadeError,
   writeStatuses,
   type MessagingProviders,
@@ -126,8 +127,7 @@ function failureOf(send: ClaimedSend, error: unknown, inRequest: boolean): SendO
  */
 async function callProvider(providers: MessagingProviders, send: ClaimedSend, inRequest: boolean): Promise<Attempt> {
   try {
-    const provider = providers.get(send.provider);
-    if (!provider) throw new AppError(503, 'service_unavailable', `No messaging provider "${send.provider}" here.`);
+    const provider = requireProvider(providers, send.provider);
     const { providerMessageId } =
       send.type === 'template'
         ? await provider.send({

@@ -58,13 +58,13 @@ async function channelProvider(tx: EntityManager, channelId: string): Promise<st
 
 /**
  * Records one send as `queued` (or `scheduled`) in the caller's transaction: it exists, and is sent, only if that
- * transaction commits. Returns its msgid, which stays its id after the provider call (unless the API's request
+ * transaction commits. Returns its msgid and its channel's provider, the msgid which stays its id after the provider call (unless the API's request
  * hands it over at once: see sendNow).
  */
 export async function queueSend(
   tx: EntityManager,
   send: QueuedSend,
-): Promise<{ id: string; msgid: string; dueAt: Date }> {
+): Promise<{ id: string; msgid: string; dueAt: Date; provider: string }> {
   const contactId = send.contactId ?? (await findOrCreateContactByPhone(tx, send.channelId, send.to, send.to)).id;
   const provider = await channelProvider(tx, send.channelId);
   const id = timeOrderedUuid();
@@ -96,7 +96,7 @@ export async function queueSend(
     dueAt,
     needsConsent: send.needsConsent ?? false,
   });
-  return { id, msgid, dueAt };
+  return { id, msgid, dueAt, provider };
 }
 
 /** A broadcast's template sends, queued at once (see queueBulkSends). */

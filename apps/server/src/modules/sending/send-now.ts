@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AfterEffectError } from '../../kit/errors.js';
 import { provide, serviceKey } from '../../kit/services.js';
-import { MESSAGING } from '../messages/index.js';
+import { MESSAGING, requireProvider } from '../messages/index.js';
 import { BROADCAST_STOPS } from './broadcast-stops.port.js';
 import { sendBatch, type BatchResult, type Dispatch } from './hand-over.js';
 import { beat, claimQueuedSend, forget, HEARTBEAT_EVERY_MS } from './outbox-rows.js';
@@ -23,8 +23,13 @@ export interface QueuedNow {
 /** What the caller is answered: accepted (under the msgid the provider's id became), or left to the dispatcher. */
 export type SentNow = { status: 'accepted'; msgid: string } | { status: 'queued'; msgid: string };
 
-/** Hands a message just queued over at once when its channel has budget now (see SEND_NOW). */
-export type SendNow = (queued: QueuedNow) => Promise<SentNow>;
+/** The API's sends at once (see SEND_NOW). */
+export interface SendNow {
+  /** Hands a message just queued over at once when its channel has budget now. */
+  send(queued: QueuedNow): Promise<SentNow>;
+  /** 503 before anything is queued when this server has no provider by that name (the channel's `provider`). */
+  requireProvider(name: string): void;
+}
 
 /** What the call came to, as the caller is answered: the provider's refusal is the request's error, as it was. */
 function answerOf(queued: QueuedNow, { attempts, changes }: BatchResult): SentNow {
@@ -93,6 +98,9 @@ export const sendNowService = provide({
         stops: () => services.get(BROADCAST_STOPS),
       },
     };
-    return (queued) => sendNow(base, queued);
+    return {
+      send: (queued) => sendNow(base, queued),
+      requireProvider: (name) => void requireProvider(services.get(MESSAGING), name),
+    };
   },
 });

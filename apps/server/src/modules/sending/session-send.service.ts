@@ -171,6 +171,11 @@ export async function sendSessionMessage(
   };
   const reply = { to: recipient.phone, type: send.type };
   if (!ctx.sendNow) return { msgid: (await queueSend(ctx.em, columns)).msgid, status: 'queued', ...reply };
-  const queued = await ctx.em.transactional((tx) => queueSend(tx, columns));
-  return { ...(await ctx.sendNow({ ...queued, channelId })), ...reply };
+  const { sendNow } = ctx;
+  const queued = await ctx.em.transactional(async (tx) => {
+    const recorded = await queueSend(tx, columns);
+    sendNow.requireProvider(recorded.provider);
+    return recorded;
+  });
+  return { ...(await sendNow.send({ ...queued, channelId })), ...reply };
 }

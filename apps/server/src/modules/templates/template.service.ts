@@ -202,8 +202,10 @@ export async function sendTemplate(
     return { msgid, status: 'scheduled', scheduledAt: scheduledAt.toISOString(), ...reply };
   }
   if (!ctx.sendNow) return { msgid: (await queueSend(ctx.em, queued)).msgid, status: 'queued', ...reply };
+  const { sendNow } = ctx;
+  sendNow.requireProvider(template.provider);
   const committed = await ctx.em.transactional((tx) => queueSend(tx, queued));
-  return { ...(await ctx.sendNow({ ...committed, channelId })), ...reply };
+  return { ...(await sendNow.send({ ...committed, channelId })), ...reply };
 }
 
 /** What chat/templates/sync did: the counts, and which kind of provider the channel has. */
