@@ -76,20 +76,15 @@ export async function claimDueSends(
   );
 }
 
-/**
- * Reserves one queued message, as claimDueSends does, for a send handed over in the API's request; undefined when a
- * dispatcher reserved it first (it sends it).
- */
-export async function claimQueuedSend(
+/** A queued message an API request reserved as it queued it (queueSend's `sendingBy`), as claimDueSends returns it. */
+export async function reservedSend(
   em: EntityManager,
   dispatcherId: string,
   id: string,
 ): Promise<ClaimedSend | undefined> {
   const rows = await em.execute<ClaimedSend[]>(
-    `update "messages" as m set "sending_by" = ?
-      where m."id" = ? and m."status" = 'queued' and m."sending_by" is null
-      returning ${CLAIMED}`,
-    [dispatcherId, id],
+    `select ${CLAIMED} from "messages" as m where m."id" = ? and m."status" = 'queued' and m."sending_by" = ?`,
+    [id, dispatcherId],
   );
   return rows[0];
 }

@@ -49,6 +49,8 @@ export interface QueuedSend extends RichContent {
   scheduledAt?: Date;
   /** A MARKETING template: sent only if the contact is still `active` when its turn comes. */
   needsConsent?: boolean;
+  /** Reserved for this dispatcher id from the start: an API request's own hand-over (see sendNow). */
+  sendingBy?: string;
 }
 
 async function channelProvider(tx: EntityManager, channelId: string): Promise<string> {
@@ -95,6 +97,7 @@ export async function queueSend(
     provider,
     dueAt,
     needsConsent: send.needsConsent ?? false,
+    sendingBy: send.sendingBy ?? null,
   });
   return { id, msgid, dueAt, provider };
 }

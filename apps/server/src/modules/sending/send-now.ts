@@ -4,7 +4,7 @@ import { provide, serviceKey } from '../../kit/services.js';
 import { MESSAGING, requireProvider } from '../messages/index.js';
 import { BROADCAST_STOPS } from './broadcast-stops.port.js';
 import { sendBatch, type BatchResult, type Dispatch } from './hand-over.js';
-import { beat, claimQueuedSend, forget, HEARTBEAT_EVERY_MS } from './outbox-rows.js';
+import { beat, forget, HEARTBEAT_EVERY_MS, reservedSend } from './outbox-rows.js';
 import { channelPaceKey, returnSendSlots, takeSendSlots } from './send-pace.js';
 
 /**
@@ -13,7 +13,7 @@ import { channelPaceKey, returnSendSlots, takeSendSlots } from './send-pace.js';
  */
 const SLOT_WAIT_MS = 250;
 
-/** A message just queued (queueSend, committed) by an API request. */
+/** A message an API request queued (queueSend, reserved for its hand-over, committed). */
 export interface QueuedNow {
   id: string;
   msgid: string;
@@ -25,8 +25,11 @@ export type SentNow = { status: 'accepted'; msgid: string } | { status: 'queued'
 
 /** The API's sends at once (see SEND_NOW). */
 export interface SendNow {
-  /** Hands a message just queued over at once when its channel has budget now. */
-  send(queued: QueuedNow): Promise<SentNow>;
+  /**
+   * Queues a message (`queue` commits it, reserved for `sendingBy`: no dispatcher claims it meanwhile) and hands it
+   * over at once when its channel has budget now.
+   */
+  send(queue: (sendingBy: string) => Promise<QueuedNow>): Promise<SentNow>;
   /** 503 before anything is queued when this server has no provider by that name (the channel's `provider`). */
   requireProvider(name: string): void;
 }
@@ -42,43 +45,49 @@ function answerOf(queued: QueuedNow, { attempts, changes }: BatchResult): SentNo
   return { status: 'queued', msgid: queued.msgid };
 }
 
+/** The hand-over proper: the slot, then sendBatch; a failure to record is the caller's 503 (see sendNow). */
+async function handOverNow(dispatch: Dispatch, queued: QueuedNow): Promise<SentNow> {
+  const { em, options, log } = dispatch;
+  const slots = await takeSendSlots(em(), channelPaceKey(queued.channelId), 1, options.ratePerSecond);
+  const claimed =
+    slots.startMs > Date.now() + SLOT_WAIT_MS ? undefined : await reservedSend(em(), dispatch.id, queued.id);
+  if (!claimed) {
+    await returnSendSlots(em(), slots, 1);
+    return { status: 'queued', msgid: queued.msgid };
+  }
+  const result = await sendBatch(dispatch, [claimed], slots, true).catch((error: unknown) => {
+    log.error({ err: error, msgid: queued.msgid }, 'handing a send over failed; the dispatcher ends it');
+    throw new AfterEffectError(
+      503,
+      'service_unavailable',
+      `Message ${queued.msgid} was queued but handing it to the provider could not be completed: ` +
+        'chat/message/status tells what became of it. Do not resend it without checking.',
+    );
+  });
+  return answerOf(queued, result);
+}
+
 /**
  * The hand-over of one API send, made by the dispatcher's own function (sendBatch) under a dispatcher id of its own
- * that beats while the call runs: one slot of the channel's budget (SLOT_WAIT_MS at most), the message reserved,
- * handed over (`sending`), the provider called, the answer recorded. Nothing is retried here: if recording fails,
- * the heartbeat stops and the dispatcher ends the message as after a crash (`outcome_unknown`), and the caller gets a
- * 503 naming the msgid, kept for its Idempotency-Key.
+ * that beats from before the message is queued until its outcome is recorded: one slot of the channel's budget
+ * (SLOT_WAIT_MS at most), the message handed over (`sending`), the provider called, the answer recorded. Without a
+ * slot the reservation is released and the dispatcher sends the message in its turn. Nothing is retried here: if
+ * recording fails, the heartbeat stops and the dispatcher ends the message as after a crash (`outcome_unknown`); the
+ * caller gets a 503 naming the msgid, kept for its Idempotency-Key.
  */
-async function sendNow(base: Omit<Dispatch, 'id' | 'stopping' | 'gone'>, queued: QueuedNow): Promise<SentNow> {
-  const { em, options } = base;
-  const slots = await takeSendSlots(em(), channelPaceKey(queued.channelId), 1, options.ratePerSecond);
-  const later = { status: 'queued', msgid: queued.msgid } as const;
-  if (slots.startMs > Date.now() + SLOT_WAIT_MS) {
-    await returnSendSlots(em(), slots, 1);
-    return later;
-  }
+async function sendNow(
+  base: Omit<Dispatch, 'id' | 'stopping' | 'gone'>,
+  queue: (sendingBy: string) => Promise<QueuedNow>,
+): Promise<SentNow> {
   const dispatch: Dispatch = { ...base, id: randomUUID(), stopping: false, gone: true };
-  await beat(em(), dispatch.id);
-  const beating = setInterval(() => void beat(em(), dispatch.id).catch(() => undefined), HEARTBEAT_EVERY_MS);
+  const { em, id } = dispatch;
+  await beat(em(), id);
+  const beating = setInterval(() => void beat(em(), id).catch(() => undefined), HEARTBEAT_EVERY_MS);
   try {
-    const claimed = await claimQueuedSend(em(), dispatch.id, queued.id);
-    if (!claimed) {
-      await returnSendSlots(em(), slots, 1);
-      return later;
-    }
-    const result = await sendBatch(dispatch, [claimed], slots, true).catch((error: unknown) => {
-      base.log.error({ err: error, msgid: queued.msgid }, 'handing a send over failed; the dispatcher ends it');
-      throw new AfterEffectError(
-        503,
-        'service_unavailable',
-        `Message ${queued.msgid} was queued but handing it to the provider could not be completed: ` +
-          'chat/message/status tells what became of it. Do not resend it without checking.',
-      );
-    });
-    return answerOf(queued, result);
+    return await handOverNow(dispatch, await queue(id));
   } finally {
     clearInterval(beating);
-    await forget(em(), dispatch.id).catch(() => undefined);
+    await forget(em(), id).catch(() => undefined);
   }
 }
 
@@ -99,7 +108,7 @@ export const sendNowService = provide({
       },
     };
     return {
-      send: (queued) => sendNow(base, queued),
+      send: (queue) => sendNow(base, queue),
       requireProvider: (name) => void requireProvider(services.get(MESSAGING), name),
     };
   },

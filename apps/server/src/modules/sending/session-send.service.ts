@@ -172,10 +172,12 @@ export async function sendSessionMessage(
   const reply = { to: recipient.phone, type: send.type };
   if (!ctx.sendNow) return { msgid: (await queueSend(ctx.em, columns)).msgid, status: 'queued', ...reply };
   const { sendNow } = ctx;
-  const queued = await ctx.em.transactional(async (tx) => {
-    const recorded = await queueSend(tx, columns);
-    sendNow.requireProvider(recorded.provider);
-    return recorded;
-  });
-  return { ...(await sendNow.send({ ...queued, channelId })), ...reply };
+  const sent = await sendNow.send((sendingBy) =>
+    ctx.em.transactional(async (tx) => {
+      const queued = await queueSend(tx, { ...columns, sendingBy });
+      sendNow.requireProvider(queued.provider);
+      return { ...queued, channelId };
+    }),
+  );
+  return { ...sent, ...reply };
 }

@@ -204,8 +204,11 @@ export async function sendTemplate(
   if (!ctx.sendNow) return { msgid: (await queueSend(ctx.em, queued)).msgid, status: 'queued', ...reply };
   const { sendNow } = ctx;
   sendNow.requireProvider(template.provider);
-  const committed = await ctx.em.transactional((tx) => queueSend(tx, queued));
-  return { ...(await sendNow.send({ ...committed, channelId })), ...reply };
+  const sent = await sendNow.send(async (sendingBy) => ({
+    ...(await ctx.em.transactional((tx) => queueSend(tx, { ...queued, sendingBy }))),
+    channelId,
+  }));
+  return { ...sent, ...reply };
 }
 
 /** What chat/templates/sync did: the counts, and which kind of provider the channel has. */
