@@ -7,7 +7,6 @@ import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import type { TestServer } from '../helpers/server.js';
-import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { test } from '../helpers/test.js';
 
 const SEND = '/api/workspace/v1/chat/templates/send';

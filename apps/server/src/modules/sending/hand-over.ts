@@ -94,7 +94,7 @@ function sessionMessageOf(send: ClaimedSend): OutboundSessionMessage {
 }
 
 /** One provider call: what it came to, and what the provider threw (an API request answers with that error). */
-export interface Attempt {
+interface Attempt {
   outcome: SendOutcome;
   error?: unknown;
 }

@@ -60,8 +60,8 @@ async function channelProvider(tx: EntityManager, channelId: string): Promise<st
 
 /**
  * Records one send as `queued` (or `scheduled`) in the caller's transaction: it exists, and is sent, only if that
- * transaction commits. Returns its msgid and its channel's provider, the msgid which stays its id after the provider call (unless the API's request
- * hands it over at once: see sendNow).
+ * transaction commits. Returns its channel's provider and its msgid, which stays its id after the provider call
+ * (unless the API's request hands it over at once: see sendNow).
  */
 export async function queueSend(
   tx: EntityManager,

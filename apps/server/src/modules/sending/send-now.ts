@@ -14,7 +14,7 @@ import { channelPaceKey, returnSendSlots, takeSendSlots } from './send-pace.js';
 const SLOT_WAIT_MS = 250;
 
 /** A message an API request queued (queueSend, reserved for its hand-over, committed). */
-export interface QueuedNow {
+interface QueuedNow {
   id: string;
   msgid: string;
   channelId: string;
