@@ -1,17 +1,15 @@
+import { contract } from '@switchboard/contract';
+import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { Message } from './message.entity.js';
+import { messagesRouter } from './message.router.js';
 import { messagesSeed } from './message.seed.js';
 import { messagingService } from './messaging.js';
 
 export { wroteBefore } from './inbound-history.js';
 export { Message } from './message.entity.js';
-export { markMessageRead } from './message-read.service.js';
-export {
-  findAccessibleMessage,
-  findMessageStatus,
-  msgidOfProviderId,
-  recordInboundMessage,
-} from './message.service.js';
+export { MESSAGE_SENDS, type MessageSends } from './message-sends.port.js';
+export { findAccessibleMessage, msgidOfProviderId, recordInboundMessage } from './message.service.js';
 export type {
   DeliveryStatus,
   MediaContent,
@@ -42,12 +40,13 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 /**
  * Messages: the record every send and receipt leaves (one message by its msgid: chat/message/status and read, the
  * inbound record, the one writer of statuses and the events it queues), and the port providers implement (the
- * modules carrying channels, sandbox and whatsapp, register theirs). Sending, conversations, their history and files
- * build on it.
+ * modules carrying channels, sandbox and whatsapp, register theirs). chat/message/send and cancel are the send
+ * pipeline's, through MESSAGE_SENDS. Sending, conversations, their history and files build on it.
  */
 export const messagesModule = defineModule({
   name: 'messages',
   entities: [Message],
+  routes: [routes(contract.workspace.chat.message, messagesRouter)],
   seed: [messagesSeed],
   services: [messagingService],
   demo: {

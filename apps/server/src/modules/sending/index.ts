@@ -1,9 +1,7 @@
-import { contract } from '@switchboard/contract';
-import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { MESSAGING } from '../messages/index.js';
 import { BROADCAST_STOPS } from './broadcast-stops.port.js';
-import { messagesRouter } from './message.router.js';
+import { messageSendsService } from './message-sends.provider.js';
 import { sendDispatcher } from './outbox-dispatcher.js';
 import { ParkedReport } from './parked-report.entity.js';
 import { sendNowService } from './send-now.js';
@@ -28,13 +26,13 @@ export { statusSink } from './status-sink.js';
  * Sending: the one pipeline every outbound message takes (chat/message/send and chat/templates/send, scheduled
  * sends, broadcasts, automations): queued in its caller's transaction, handed over to the provider at the channel's
  * pace by the dispatcher (or at once in the API's request when the channel has budget now, by the same hand-over),
- * its outcome and the provider's reports written by messages' one status writer. chat/message/* is implemented here.
+ * its outcome and the provider's reports written by messages' one status writer. It answers chat/message/send and
+ * cancel through messages' MESSAGE_SENDS port.
  */
 export const sendingModule = defineModule({
   name: 'sending',
   entities: [SendPace, SendDispatcher, ParkedReport],
-  routes: [routes(contract.workspace.chat.message, messagesRouter)],
-  services: [sendNowService],
+  services: [sendNowService, messageSendsService],
   jobs: ({ config, services }) => ({
     targets: [],
     workers: [
