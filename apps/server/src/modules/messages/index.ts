@@ -32,7 +32,6 @@ export type {
 export { ProviderCallError, SendNotMadeError, type ProviderFailure } from './messaging-provider.port.js';
 export { requireProvider, type MessagingProviders } from './messaging-providers.js';
 export { MESSAGING } from './messaging.js';
-export type { RichContent } from './rich-content.js';
 export { movedTo, writeStatuses, type StatusChange, type StatusMoves } from './status-writer.js';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
