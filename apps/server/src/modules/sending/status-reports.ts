@@ -32,12 +32,19 @@ const REPORTED = `
 /**
  * Serializes a report's parking with the recording of its provider id: an advisory lock per bucket of provider ids
  * (taken in order, so two transactions never wait on each other's), held to commit. Whichever comes second sees the
- * other's commit: a report finds the id recorded, or the recording finds the report parked.
+ * other's commit: a report finds the id recorded, or the recording finds the report parked. Reports take it only
+ * for the ids they did not find, so the usual report waits for nothing.
  */
 const LOCK_REPORTED = `select pg_advisory_xact_lock(2039, k) from (select distinct hashtext(i.provider || ':' ||
   i.provider_message_id) & 255 as k from jsonb_to_recordset(?::jsonb) as ${REPORT_ROW} order by k) as s`;
 const LOCK_RECORDED = `select pg_advisory_xact_lock(2039, k) from (select distinct hashtext(m.provider || ':' ||
   m.provider_message_id) & 255 as k from messages m where m.id = any(?::uuid[]) order by k) as s`;
+
+/** Whether an outbound message carries the report's provider id (in any channel: PARK keeps the others). */
+const RECORDED = `exists (select 1 from messages m where m.provider_message_id = i.provider_message_id
+  and m.provider = i.provider and m.direction = 'outbound')`;
+/** The positions of the reports no outbound message carries the provider's id of yet. */
+const UNRECORDED = `select i.at from jsonb_to_recordset(?::jsonb) as ${REPORT_ROW} where not ${RECORDED}`;
 
 /** The reports no outbound message carries the provider's id of yet: parked until one does. */
 const PARK = `insert into message_status_reports_parked (id, provider, provider_message_id, channel_id, status,
@@ -45,8 +52,7 @@ const PARK = `insert into message_status_reports_parked (id, provider, provider_
   select gen_random_uuid(), i.provider, i.provider_message_id, i.channel_id, i.status, i.error_code, i.error_title,
     coalesce(i.event_at, clock_timestamp()), clock_timestamp()
     from jsonb_to_recordset(?::jsonb) as ${REPORT_ROW}
-   where not exists (select 1 from messages m where m.provider_message_id = i.provider_message_id
-     and m.provider = i.provider and m.direction = 'outbound')
+   where not ${RECORDED}
    order by i.at`;
 
 /** The reports in rounds in which each message appears once, keeping each message's reports in their order. */
@@ -73,6 +79,20 @@ const rowOf = (update: StatusUpdate, at: number) => ({
   event_at: update.timestamp ?? null,
 });
 
+/** Applies the reports to the messages that carry their provider ids, through the status writer. */
+async function applyReports(
+  tx: EntityManager,
+  jobs: JobQueue,
+  updates: readonly StatusUpdate[],
+): Promise<StatusChange[]> {
+  const changed: StatusChange[] = [];
+  for (const round of rounds(updates)) {
+    const rows = JSON.stringify(round.map(({ update, at }) => rowOf(update, at)));
+    changed.push(...(await writeStatuses(tx, jobs, { sql: REPORTED, params: [rows] })));
+  }
+  return changed;
+}
+
 /**
  * The status sink's work for many reports at once (the sandbox's bursts, a webhook's batch): applies each to its
  * outbound message through the status writer, in the order given (which queues `message.status.updated` for each
@@ -86,14 +106,15 @@ export async function applyStatusUpdates(
   updates: readonly StatusUpdate[],
 ): Promise<StatusChange[]> {
   if (updates.length === 0) return [];
-  const all = JSON.stringify(updates.map(rowOf));
-  await tx.execute(LOCK_REPORTED, [all]);
-  const changed: StatusChange[] = [];
-  for (const round of rounds(updates)) {
-    const rows = JSON.stringify(round.map(({ update, at }) => rowOf(update, at)));
-    changed.push(...(await writeStatuses(tx, jobs, { sql: REPORTED, params: [rows] })));
-  }
-  await tx.execute(PARK, [all], 'run');
+  const changed = await applyReports(tx, jobs, updates);
+  const unknown = await tx.execute<{ at: number }[]>(UNRECORDED, [JSON.stringify(updates.map(rowOf))]);
+  if (unknown.length === 0) return changed;
+  const early = unknown.map(({ at }) => updates[at]!);
+  const rows = JSON.stringify(early.map(rowOf));
+  await tx.execute(LOCK_REPORTED, [rows]);
+  // Locked: an id recorded meanwhile is seen now, and its report applied; the others wait in the park.
+  changed.push(...(await applyReports(tx, jobs, early)));
+  await tx.execute(PARK, [rows], 'run');
   return changed;
 }
 
