@@ -23,8 +23,9 @@ const MessageSchema = defineEntity({
     channel: () => p.manyToOne(Channel).deleteRule('cascade'),
     /**
      * The message's id in the API, looked up across channels, so unique on its own: the provider's id (e.g.
-     * `wamid.…`) for an inbound message and a synchronous send; generated when queued for a message the send
-     * pipeline sends later (it never changes, so a scheduled message keeps the msgid it was given).
+     * `wamid.…`) for an inbound message; generated when queued for an outbound one (a scheduled message keeps the
+     * msgid it was given), and changed only once, to the provider's id, for an API send accepted in its request
+     * (what its caller was answered).
      */
     msgid: p.string().length(200).unique(),
     /** The provider's id once it accepted the message: what its status reports name. */

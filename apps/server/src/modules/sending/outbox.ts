@@ -43,7 +43,7 @@ export interface QueuedSend extends RichContent {
   channelId: string;
   /** Phone digits. */
   to: string;
-  /** The recipient's contact; null: found or created by phone, as a synchronous send does. */
+  /** The recipient's contact; null: found or created by phone (every message belongs to a contact). */
   contactId: string | null;
   type: MessageType;
   templateName?: string;
