@@ -95,7 +95,8 @@ describe('session messages and read receipts on a WhatsApp Cloud API channel', (
     });
   });
 
-  test('maps Meta’s refusals as chat/templates/send does, and records none of them', async ({
+  // The message is recorded before Meta is called (issue #39): each refusal leaves it failed with Meta's code.
+  test('maps Meta’s refusals as chat/templates/send does, and records each failed', async ({
     server,
     wa,
     client,
@@ -116,7 +117,14 @@ describe('session messages and read receipts on a WhatsApp Cloud API channel', (
     expect(unavailable.status).toBe(503);
     expect(unavailable.data.error).toBe('provider_unavailable');
     expect(unavailable.headers['retry-after']).toBe('17');
-    expect(await messageCount()).toBe(before);
+    expect(await messageCount()).toBe(before + 3);
+    const refused = await sql<{ status: string; error_code: number }>(
+      server.databaseUrl,
+      `select status, error_code from messages where channel_id = $1 and direction = 'outbound'
+        order by created_at desc, id desc limit 3`,
+      [wa.waChannelId],
+    );
+    expect(refused).toEqual([2, 190, 131047].map((code) => ({ status: 'failed', error_code: code })));
   });
 
   test('refuses a closed window before calling Meta', async ({ wa, client }) => {

@@ -7,7 +7,6 @@ import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import type { TestServer } from '../helpers/server.js';
-import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { test } from '../helpers/test.js';
 
 const SEND = '/api/workspace/v1/chat/templates/send';
@@ -129,7 +128,7 @@ describe('Idempotency-Key on writes', () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
   });
 
-  test('a 503 after the provider accepted the message keeps the key: the retry replays it and sends nothing', async ({
+  test('a send the database cannot record is never made: the key stays free and the retry sends it once', async ({
     server,
     acme,
   }) => {
@@ -139,12 +138,17 @@ describe('Idempotency-Key on writes', () => {
     const failed = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key).finally(
       () => sql(server.databaseUrl, 'alter table messages_away rename to messages'),
     );
-    // The provider (the sandbox) accepted, the record failed: 503 "sent but not recorded" (templates/send).
-    expect(failed.status).toBe(503);
-    const retry = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key);
-    expect([retry.status, retry.headers['idempotent-replayed']]).toEqual([503, 'true']);
-    for (const reply of [failed, retry]) expectDeclaredHeaders('POST', SEND, reply);
+    // The message is queued before any provider call: a failed insert sends nothing and frees the key.
+    expect(failed.status).toBe(500);
+    expect(await storedKeys(server, key)).toEqual([]);
     expect(await templateMessages(server, acme.mainChannelId)).toBe(before);
+    const retry = await post(server, acme.ownerKey, SEND, { channelId: acme.mainChannelId, ...ORDER }, key);
+    expect([retry.status, retry.headers['idempotent-replayed'], retry.data.data.status]).toEqual([
+      200,
+      undefined,
+      'accepted',
+    ]);
+    expect(await templateMessages(server, acme.mainChannelId)).toBe(before + 1);
   });
 
   test('a retry while the first request still runs is 409 idempotency_key_in_progress; exactly one effect', async ({

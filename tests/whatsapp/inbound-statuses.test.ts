@@ -245,7 +245,8 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
     ]);
   });
 
-  it('the sandbox provider’s reports send the same event: accepted → sent → delivered', async () => {
+  // An API send goes through the one pipeline (issue #39): its own `accepted` is an event too, from `sending`.
+  it('the sandbox provider’s reports send the same event: sending → accepted → sent → delivered', async () => {
     const sent = await server.client(ownerKey).workspace.chat.templates.send({
       channelId: sandboxChannelId,
       to: '15550000009',
@@ -253,9 +254,10 @@ describe('inbound WhatsApp statuses and message.status.updated', () => {
       variables: 'Li',
     });
     const { msgid } = sent.data;
-    await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(2);
+    await expect.poll(() => eventsFor(msgid).length, { timeout: 10_000, interval: 50 }).toBe(3);
     const events = eventsFor(msgid);
     expect(events.map((event) => [event.data.channelId, event.data.previousStatus, event.data.status])).toEqual([
+      [sandboxChannelId, 'sending', 'accepted'],
       [sandboxChannelId, 'accepted', 'sent'],
       [sandboxChannelId, 'sent', 'delivered'],
     ]);

@@ -117,11 +117,13 @@ describe('WhatsApp channel secrets', () => {
     expect((await api('chat/templates/sync', { channelId: wa.waChannelId })).status).toBe(502);
     expect((await api('chat/message/status', { msgid: sent.data.data.msgid })).status).toBe(200);
 
-    // Accepted by Meta, not recordable (an id we already hold): a loud log line names the msgid.
+    // Accepted by Meta, its answer not recordable (an id we already hold): a loud log line names the msgid.
     graph.replyOnce({ status: 200, body: { messages: [{ id: sent.data.data.msgid }] } });
-    expect((await api('chat/templates/send', send)).status).toBe(503);
+    const unrecorded = await api('chat/templates/send', send);
+    expect(unrecorded.status).toBe(503);
+    const msgid = (unrecorded.data.message as string).split(' ')[1]!;
     await server.waitFor(
-      new RegExp(`"level":50[^\\n]*"msgid":"${sent.data.data.msgid.replace('.', '\\.')}"[^\\n]*SENT BUT NOT RECORDED`),
+      new RegExp(`"level":50[^\\n]*"msgid":"${msgid.replace('.', '\\.')}"[^\\n]*handing a send over failed`),
       10_000,
     );
 

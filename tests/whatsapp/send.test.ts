@@ -43,6 +43,17 @@ const test = base
             wa.waChannelId,
           ])
         )[0]!.n as number,
+  )
+  .extend(
+    'newest',
+    ({ server, wa }) =>
+      async (count: number) =>
+        sql<{ status: string; error_code: number | null; reason: string | null }>(
+          server.databaseUrl,
+          `select status, error_code, reason from messages where channel_id = $1 order by created_at desc, id desc
+            limit $2`,
+          [wa.waChannelId, count],
+        ),
   );
 test.override('serverEnv', {
   SECRETS_KEY,
@@ -117,9 +128,11 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
     expect(sends()).toBe(before);
   });
 
-  test('answers Meta’s refusals with 400 provider_rejected (Meta’s code, text), records nothing', async ({
+  // Every send is recorded before the provider is called (issue #39): a refused one ends `failed` with Meta's code.
+  test('answers Meta’s refusals with 400 provider_rejected (Meta’s code, text), records them failed', async ({
     send,
     messageCount,
+    newest,
   }) => {
     const before = await messageCount();
     graph.replyOnce({
@@ -145,10 +158,17 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
       body: graphError(132001, '(#132001) Template name does not exist in the translation'),
     });
     await expectError(send(), 400, 'provider_rejected', /\(code 132001\)/);
-    expect(await messageCount()).toBe(before);
+    expect(await messageCount()).toBe(before + 3);
+    expect(await newest(3)).toEqual(
+      [132001, 131047, 131026].map((code) => ({ status: 'failed', error_code: code, reason: null })),
+    );
   });
 
-  test('answers a refused token with 502 provider_unauthorized and records nothing', async ({ send, messageCount }) => {
+  test('answers a refused token with 502 provider_unauthorized and records it failed', async ({
+    send,
+    messageCount,
+    newest,
+  }) => {
     const before = await messageCount();
     graph.replyOnce({
       status: 401,
@@ -161,23 +181,26 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
       /refused the channel's credentials .*Session has expired \(code 190, subcode 463\)/,
     );
     expect(failure.message).not.toContain(account.accessToken);
-    expect(await messageCount()).toBe(before);
+    expect(await messageCount()).toBe(before + 1);
+    expect(await newest(1)).toEqual([{ status: 'failed', error_code: 190, reason: null }]);
   });
 
-  const UNAVAILABLE: [string, ScriptedReply, string][] = [
-    ['Graph 500', { status: 500, body: graphError(131000, 'Something went wrong') }, '30'],
+  const UNAVAILABLE: [string, ScriptedReply, string, number | null][] = [
+    ['Graph 500', { status: 500, body: graphError(131000, 'Something went wrong') }, '30', 131000],
     [
       'Graph 503 with Retry-After',
       { status: 503, body: graphError(2, 'Service temporarily unavailable'), headers: { 'retry-after': '17' } },
       '17',
+      2,
     ],
-    ['a rate limit', { status: 429, body: graphError(130429, 'Rate limit hit') }, '60'],
-    ['a timeout', { status: 200, body: { messages: [{ id: 'wamid.LATE' }] }, delayMs: 3000 }, '30'],
-    ['a dropped connection', { drop: true }, '30'],
+    // Not queued again as a throttled pipeline send is: the caller, answered 503, retries it.
+    ['a rate limit', { status: 429, body: graphError(130429, 'Rate limit hit') }, '60', 130429],
+    ['a timeout', { status: 200, body: { messages: [{ id: 'wamid.LATE' }] }, delayMs: 3000 }, '30', null],
+    ['a dropped connection', { drop: true }, '30', null],
   ];
   test.for(UNAVAILABLE)(
-    'answers %s with 503 provider_unavailable and Retry-After, and records nothing',
-    async ([, reply, retryAfter], { server, wa, messageCount }) => {
+    'answers %s with 503 provider_unavailable and Retry-After, and records it failed',
+    async ([, reply, retryAfter, code], { server, wa, messageCount, newest }) => {
       const before = await messageCount();
       graph.replyOnce(reply);
       const response = await server.http.post(
@@ -193,21 +216,21 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
       });
       expect(response.headers['retry-after']).toBe(retryAfter);
       expectDeclaredHeaders('POST', '/api/workspace/v1/chat/templates/send', response);
-      expect(await messageCount()).toBe(before);
+      expect(await messageCount()).toBe(before + 1);
+      expect(await newest(1)).toEqual([{ status: 'failed', error_code: code, reason: null }]);
     },
   );
 
   test(
-    'a message Meta accepted that cannot be recorded: 503 naming the msgid, with the headers of every 503, no ' +
-      'half-written row',
+    'a message Meta accepted whose answer cannot be recorded: 503 naming the msgid, with the headers of every 503; ' +
+      'the message ends failed, outcome_unknown',
     async ({ server, wa, send, messageCount }) => {
       const taken = (await send()).data.msgid;
       const before = await messageCount();
-      // Meta hands back an id we already hold: the insert fails after the message went out.
+      // Meta hands back an id we already hold: recording its answer fails after the message went out.
       graph.replyOnce({ status: 200, body: { messaging_product: 'whatsapp', messages: [{ id: taken }] } });
       const params = { channelId: wa.waChannelId, ...ORDER, to: '15550009999' };
       const headers = { 'x-api-key': wa.ownerKey, 'idempotency-key': `unrecorded-${taken}` };
-      const sends = () => graph.requests.filter((request) => request.method === 'POST').length;
       const response = await server.http.post('/api/workspace/v1/chat/templates/send', params, { headers });
       expect(response.status).toBe(503);
       // Unlike other 5xx, this reply is kept for its Idempotency-Key: an automatic retry must not send the message
@@ -223,16 +246,22 @@ describe('chat/templates/send on a WhatsApp Cloud API channel', () => {
       expect(response.data).toEqual({
         success: false,
         error: 'service_unavailable',
-        message: expect.stringContaining(`(msgid ${taken}) but it could not be recorded`),
+        message: expect.stringMatching(/^Message sbm\.[0-9a-f]{32} was queued but handing it to the provider/),
       });
-      expect(response.data.message).toMatch(/do not resend it without checking/);
-      // Retry-After like every 503: a retry under the same Idempotency-Key replays this reply, never a second send.
+      expect(response.data.message).toMatch(/Do not resend it without checking/);
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
       for (const reply of [response, retried])
         expectDeclaredHeaders('POST', '/api/workspace/v1/chat/templates/send', reply);
-      expect(await messageCount()).toBe(before);
-      const [row] = await sql(server.databaseUrl, 'select "to" from messages where msgid = $1', [taken]);
-      expect(row).toEqual({ to: '15550001234' });
+      // The row existed before the call: the dispatcher ends it as after a crash mid-send.
+      expect(await messageCount()).toBe(before + 1);
+      const msgid = (response.data.message as string).split(' ')[1];
+      await expect
+        .poll(
+          async () =>
+            (await sql(server.databaseUrl, 'select status, reason, "to" from messages where msgid = $1', [msgid]))[0],
+          { timeout: 20_000, interval: 200 },
+        )
+        .toEqual({ status: 'failed', reason: 'outcome_unknown', to: '15550009999' });
     },
   );
 

@@ -10,7 +10,7 @@ export { SeedError } from './kit/seed.js';
 export { startServices, type Services } from './kit/services.js';
 export { createLogger, type Logger } from './logger.js';
 export { createApiKey, revokeApiKey } from './modules/api-keys/index.js';
-export { statusSink } from './modules/messages/index.js';
+export { statusSink } from './modules/sending/index.js';
 export { receiveSandboxMessage } from './modules/sandbox/index.js';
 export { emitEvents } from './modules/emitter/index.js';
 export { startServer, type RunningServer } from './server.js';

@@ -75,8 +75,8 @@ export async function inputs(sb: SwitchboardClient, contactId: string): Promise<
 }
 
 /** Replies narrowed to what can come back. */
-export function replies(sent: TemplatesSendResponse): 'accepted' | 'scheduled' {
-  // @ts-expect-error: templates/send answers accepted or scheduled, never delivered
+export function replies(sent: TemplatesSendResponse): 'accepted' | 'queued' | 'scheduled' {
+  // @ts-expect-error: templates/send answers accepted, queued or scheduled, never delivered
   if (sent.data.status === 'delivered') return 'accepted';
   return sent.data.status;
 }

@@ -18,6 +18,7 @@ import { plansModule } from './plans/index.js';
 import { platformsModule } from './platforms/index.js';
 import { portalSessionsModule } from './portal-sessions/index.js';
 import { sandboxModule } from './sandbox/index.js';
+import { sendingModule } from './sending/index.js';
 import { templatesModule } from './templates/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { usersModule } from './users/index.js';
@@ -52,6 +53,7 @@ export const modules = [
   emitterModule,
   contactsModule,
   messagesModule,
+  sendingModule,
   conversationsModule,
   mediaModule,
   notesModule,

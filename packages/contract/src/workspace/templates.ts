@@ -120,14 +120,22 @@ export const templateSendParams = z.object({
     ),
 });
 
-/** What templates/send answers: sent now, or scheduled (the other message statuses come later, by events). */
-export const TEMPLATE_SEND_STATUSES = ['accepted', 'scheduled'] as const;
+/**
+ * What templates/send answers: sent now, queued (the channel's budget is taken: a broadcast is sending), or
+ * scheduled (the other message statuses come later, by events).
+ */
+export const TEMPLATE_SEND_STATUSES = ['accepted', 'queued', 'scheduled'] as const;
 
 export const templateSendResult = named(
   'TemplateSendResult',
   z.object({
     msgid: z.string().describe('Message identifier; use it with chat/message/status'),
-    status: z.enum(TEMPLATE_SEND_STATUSES).describe('`accepted` (sent now) or `scheduled`'),
+    status: z
+      .enum(TEMPLATE_SEND_STATUSES)
+      .describe(
+        '`accepted` (sent now), `queued` (the channel’s sending budget is in use, e.g. by a broadcast: sent in its ' +
+          'turn, within seconds) or `scheduled`',
+      ),
     to: z.string(),
     templateName: z.string(),
     scheduledAt: timestampSchema.optional().describe('When a scheduled message will be sent'),

@@ -5,12 +5,7 @@ import type { Logger } from '../../logger.js';
 import { ContactLabel, Contact } from '../contacts/index.js';
 import { checkCustomFieldValues, listCustomFields, mergeCustomFieldValues } from '../custom-fields/index.js';
 import { Label } from '../labels/index.js';
-import {
-  sendSessionMessage,
-  type MessagingProviders,
-  type SessionMessageInput,
-  type SessionWindows,
-} from '../messages/index.js';
+import { sendSessionMessage, type SessionMessageInput, type SessionWindows } from '../sending/index.js';
 import { fillPlaceholders, sendTemplate } from '../templates/index.js';
 import type { RunFacts } from './automation-rules.js';
 
@@ -18,7 +13,6 @@ import type { RunFacts } from './automation-rules.js';
 export interface ActionContext {
   tx: EntityManager;
   log: Logger;
-  providers: MessagingProviders;
   windows: SessionWindows;
   automationId: string;
   channelId: string;
@@ -73,7 +67,6 @@ async function perform(ctx: ActionContext, action: AutomationAction): Promise<{ 
     case 'send_template': {
       const sent = await sendTemplate(
         { em: ctx.tx, log: ctx.log },
-        ctx.providers,
         ctx.channelId,
         {
           to: ctx.contact.phone,
@@ -81,7 +74,7 @@ async function perform(ctx: ActionContext, action: AutomationAction): Promise<{ 
           language: action.language,
           variables: action.variables.map((text) => fillPlaceholders(text, ctx.contact)),
         },
-        { automationId: ctx.automationId, queue: true },
+        { automationId: ctx.automationId },
       );
       return { msgid: sent.msgid };
     }
@@ -104,9 +97,9 @@ async function sendSession(
   message: Pick<SessionMessageInput, 'type' | 'text' | 'interactive' | 'reaction'>,
 ): Promise<{ msgid: string }> {
   const sent = await sendSessionMessage(
-    { em: ctx.tx, log: ctx.log, providers: ctx.providers, windows: ctx.windows },
+    { em: ctx.tx, log: ctx.log, windows: ctx.windows },
     { channelId: ctx.channelId, contactId: ctx.contactId, ...message } as SessionMessageInput,
-    { automationId: ctx.automationId, queue: true },
+    { automationId: ctx.automationId },
   );
   return { msgid: sent.msgid };
 }

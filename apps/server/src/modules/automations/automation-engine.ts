@@ -6,7 +6,8 @@ import { TRIGGER_QUEUE, type TriggerEvent } from '../../kit/triggers.js';
 import type { Logger } from '../../logger.js';
 import { Channel } from '../channels/index.js';
 import { Contact, ContactLabel } from '../contacts/index.js';
-import { wroteBefore, type MessagingProviders, type SessionWindows } from '../messages/index.js';
+import { wroteBefore } from '../messages/index.js';
+import type { SessionWindows } from '../sending/index.js';
 import { emitEvent } from '../emitter/index.js';
 import { performActions } from './automation-actions.js';
 import { conditionsHold, type RunFacts } from './automation-rules.js';
@@ -19,7 +20,6 @@ const AUTOMATION_RUN_COMPLETED = 'automation.run.completed';
 interface RunDeps {
   jobs: JobQueue;
   log: Logger;
-  providers: MessagingProviders;
   windows: SessionWindows;
 }
 
@@ -80,7 +80,6 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
         {
           tx,
           log: deps.log,
-          providers: deps.providers,
           windows: deps.windows,
           automationId,
           ...event,
@@ -113,7 +112,7 @@ async function runAutomation(em: EntityManager, deps: RunDeps, automationId: str
  * event was committed, each in its own transaction. A run that throws (the database went away) fails the job and
  * pg-boss retries it with backoff; the runs already recorded are not repeated.
  */
-export function automationTriggerTask(providers: MessagingProviders, windows: SessionWindows): Task<TriggerEvent> {
+export function automationTriggerTask(windows: SessionWindows): Task<TriggerEvent> {
   return {
     queue: TRIGGER_QUEUE,
     concurrency: 4,
@@ -137,8 +136,7 @@ export function automationTriggerTask(providers: MessagingProviders, windows: Se
       const matching = automations.filter(
         (a) => event.event !== 'contact.labeled' || !a.trigger?.labelId || a.trigger.labelId === event.labelId,
       );
-      for (const automation of matching)
-        await runAutomation(em, { jobs, providers, windows, log: logger }, automation.id, event);
+      for (const automation of matching) await runAutomation(em, { jobs, windows, log: logger }, automation.id, event);
     },
   };
 }

@@ -2,7 +2,7 @@ import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { exampleChannelId } from '../channels/index.js';
-import { MESSAGING, SESSION_WINDOWS } from '../messages/index.js';
+import { SESSION_WINDOWS } from '../sending/index.js';
 import { automationTriggerTask } from './automation-engine.js';
 import { runRetention } from './automation-retention.js';
 import { AutomationRun } from './automation-run.entity.js';
@@ -37,7 +37,7 @@ export const automationsModule = defineModule({
   },
   jobs: ({ services }) => ({
     targets: [],
-    tasks: [automationTriggerTask(services.get(MESSAGING), services.get(SESSION_WINDOWS))],
+    tasks: [automationTriggerTask(services.get(SESSION_WINDOWS))],
     workers: [runRetention],
   }),
   demo: {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { taskQueue, type JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
-import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
+import { cancelQueuedSends, hasQueuedSends } from '../sending/index.js';
 import { emitEvent } from '../emitter/index.js';
 import { analyzeRecipientsWhenGrown, resolveAudienceChunk, type AudienceCounts } from './broadcast-audience.js';
 import { queueBroadcastSends } from './broadcast-sends.js';

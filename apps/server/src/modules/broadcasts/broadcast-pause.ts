@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BroadcastPausedReason, TemplateStatus } from '@switchboard/contract';
 import type { JobQueue } from '../../kit/jobs.js';
-import { holdQueuedSends, releaseHeldSends } from '../messages/index.js';
+import { holdQueuedSends, releaseHeldSends } from '../sending/index.js';
 import { assertTemplateApproved, type TemplateChange } from '../templates/index.js';
 import { queuePreparation } from './broadcast-lifecycle.js';
 import { Broadcast } from './broadcast.entity.js';

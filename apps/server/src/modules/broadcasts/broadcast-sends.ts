@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUTOMATION_PLACEHOLDER } from '@switchboard/contract';
 import { fillPlaceholders } from '../templates/index.js';
-import { queueBulkSends, type OutboundTemplateParts } from '../messages/index.js';
+import type { OutboundTemplateParts } from '../messages/index.js';
+import { queueBulkSends } from '../sending/index.js';
 import type { Broadcast } from './broadcast.entity.js';
 
 type CustomFieldValue = string | number | boolean | null;

@@ -1,7 +1,7 @@
 import type { Task } from '../../kit/jobs.js';
 import { provide } from '../../kit/services.js';
 import { LockMode } from '@mikro-orm/core';
-import { BROADCAST_STOPS, type BroadcastStops } from '../messages/index.js';
+import { BROADCAST_STOPS, type BroadcastStops } from '../sending/index.js';
 import { CANCEL_SENDS_QUEUE, cancelUnsentSends, PREPARE_QUEUE, prepareBroadcast } from './broadcast-lifecycle.js';
 import { Broadcast } from './broadcast.entity.js';
 

@@ -14,7 +14,7 @@ import type { JobQueue } from '../../kit/jobs.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { provide, serviceKey } from '../../kit/services.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
-import { cancelQueuedSends, hasQueuedSends } from '../messages/index.js';
+import { cancelQueuedSends, hasQueuedSends } from '../sending/index.js';
 import { createIssues, broadcastTemplate } from './broadcast-checks.js';
 import { CANCEL_SENDS_QUEUE, queuePreparation } from './broadcast-lifecycle.js';
 import { pauseOne, resumeOne } from './broadcast-pause.js';

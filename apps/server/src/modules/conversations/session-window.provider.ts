@@ -1,5 +1,5 @@
 import { provide } from '../../kit/services.js';
-import { SESSION_WINDOWS, type SessionWindows } from '../messages/index.js';
+import { SESSION_WINDOWS, type SessionWindows } from '../sending/index.js';
 import { Conversation } from './conversation.entity.js';
 
 /** chat/message/send's window check: the conversation row's `lastInboundAt`, which the messages triggers keep. */

@@ -2,18 +2,14 @@ import { contract } from '@switchboard/contract';
 import { routes } from '../../kit/implement.js';
 import { defineModule } from '../../kit/module.js';
 import { Message } from './message.entity.js';
-import { SendDispatcher, SendPace } from './send-pace.entity.js';
 import { messagesRouter } from './message.router.js';
 import { messagesSeed } from './message.seed.js';
-import { MESSAGING, messagingService } from './messaging.js';
-import { BROADCAST_STOPS } from './broadcast-stops.port.js';
-import { sendDispatcher } from './outbox-dispatcher.js';
+import { messagingService } from './messaging.js';
 
 export { wroteBefore } from './inbound-history.js';
 export { Message } from './message.entity.js';
-export { sendSessionMessage, type SessionMessageInput } from './message-send.service.js';
+export { MESSAGE_SENDS, type MessageSends } from './message-sends.port.js';
 export { findAccessibleMessage, msgidOfProviderId, recordInboundMessage } from './message.service.js';
-export { applyStatusUpdate } from './message-status.service.js';
 export type {
   DeliveryStatus,
   MediaContent,
@@ -26,6 +22,7 @@ export type {
   OutboundTemplateParts,
   ProviderTemplateRef,
   StatusSink,
+  StatusUpdate,
   SubmittedTemplate,
   TemplateDraft,
   TemplateDraftButton,
@@ -34,44 +31,23 @@ export type {
 } from './messaging-provider.port.js';
 export { ProviderCallError, SendNotMadeError, type ProviderFailure } from './messaging-provider.port.js';
 export { requireProvider, type MessagingProviders } from './messaging-providers.js';
-export { statusSink } from './status-sink.js';
-export {
-  cancelQueuedSends,
-  hasQueuedSends,
-  holdQueuedSends,
-  queueBulkSends,
-  queueSend,
-  releaseHeldSends,
-} from './outbox.js';
-export { BROADCAST_STOPS, type BroadcastStops } from './broadcast-stops.port.js';
 export { MESSAGING } from './messaging.js';
-export { recordOutbound } from './outbound-record.js';
-export { SESSION_WINDOWS, type SessionWindows } from './session-window.port.js';
+export { movedTo, writeStatuses, type StatusChange, type StatusMoves } from './status-writer.js';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
 /**
- * Messages: one message by its msgid (chat/message/status, read), sending a session message (chat/message/send),
- * the record every send and receipt leaves, and the port providers implement (the modules carrying channels,
- * sandbox and whatsapp, register theirs). Conversations, their history and files build on it.
+ * Messages: the record every send and receipt leaves (one message by its msgid: chat/message/status and read, the
+ * inbound record, the one writer of statuses and the events it queues), and the port providers implement (the
+ * modules carrying channels, sandbox and whatsapp, register theirs). chat/message/send and cancel are the send
+ * pipeline's, through MESSAGE_SENDS. Sending, conversations, their history and files build on it.
  */
 export const messagesModule = defineModule({
   name: 'messages',
-  entities: [Message, SendPace, SendDispatcher],
+  entities: [Message],
   routes: [routes(contract.workspace.chat.message, messagesRouter)],
   seed: [messagesSeed],
   services: [messagingService],
-  jobs: ({ config, services }) => ({
-    targets: [],
-    workers: [
-      sendDispatcher({
-        ratePerSecond: config.SEND_RATE_PER_CHANNEL,
-        providers: () => services.get(MESSAGING),
-        stops: () => services.get(BROADCAST_STOPS),
-      }),
-    ],
-    describe: { sendRatePerChannel: config.SEND_RATE_PER_CHANNEL },
-  }),
   demo: {
     // Times relative to loading the demo: the customer's question is minutes old, so the 24-hour window is open
     // and the README's reply (chat/message/send) works on a fresh start.

@@ -23,8 +23,9 @@ const MessageSchema = defineEntity({
     channel: () => p.manyToOne(Channel).deleteRule('cascade'),
     /**
      * The message's id in the API, looked up across channels, so unique on its own: the provider's id (e.g.
-     * `wamid.…`) for an inbound message and a synchronous send; generated when queued for a message the send
-     * pipeline sends later (it never changes, so a scheduled message keeps the msgid it was given).
+     * `wamid.…`) for an inbound message; generated when queued for an outbound one (a scheduled message keeps the
+     * msgid it was given), and changed only once, to the provider's id, for an API send accepted in its request
+     * (what its caller was answered).
      */
     msgid: p.string().length(200).unique(),
     /** The provider's id once it accepted the message: what its status reports name. */
@@ -40,6 +41,8 @@ const MessageSchema = defineEntity({
     contact: () => p.manyToOne(Contact).nullable().deleteRule('set null'),
     /** The message's text: a text's body or a media caption (or a readable form of other inbound types). */
     body: p.text().nullable(),
+    /** An outbound text's link preview, kept for the send pipeline's provider call. */
+    previewUrl: p.boolean().default(false),
     /** Meta's media id (inbound) or the link Meta fetches (outbound), with what is known of the file. */
     media: p.json<MessageMedia>().nullable(),
     /** The msgid this message quotes (a reply), or whose button or list row a customer tapped. */

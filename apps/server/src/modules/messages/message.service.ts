@@ -1,13 +1,7 @@
-import {
-  messageError,
-  type MessageCancelResult,
-  type MessageMedia,
-  type MessageReason,
-  type MessageStatus,
-} from '@switchboard/contract';
+import { messageError, type MessageMedia, type MessageReason, type MessageStatus } from '@switchboard/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { timeOrderedUuid } from '../../kit/columns.js';
-import { BadRequestError, ForbiddenError } from '../../kit/errors.js';
+import { ForbiddenError } from '../../kit/errors.js';
 import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import type { JobQueue } from '../../kit/jobs.js';
 import { queueTrigger } from '../../kit/triggers.js';
@@ -15,7 +9,6 @@ import { authorizedChannelIds } from '../channels/index.js';
 import { Message } from './message.entity.js';
 import { MESSAGE_RECEIVED, queueMessageEvent, type MessageReceivedData } from './message-events.js';
 import { applyOptOutWords } from './opt-out.js';
-import { movedTo, writeStatuses } from './status-writer.js';
 
 /** Same reply for "not yours" and "does not exist", so msgids cannot be probed across tenants. */
 const NOT_ACCESSIBLE = 'No message with this msgid in the channels this key may use.';
@@ -64,34 +57,6 @@ export async function findMessageStatus(ctx: CallerContext, msgid: string): Prom
     ...error,
     ...(reason ? { reason: reason as MessageReason } : {}),
   };
-}
-
-/**
- * chat/message/cancel: a scheduled message of the caller's channels becomes `cancelled` (never sent), through the
- * status writer (so `message.status.updated` says so). The move is conditional, so a message the dispatcher handed
- * over a moment before is not cancelled: it is being sent (400).
- */
-export async function cancelScheduledMessage(
-  ctx: CallerContext,
-  jobs: JobQueue,
-  msgid: string,
-): Promise<MessageCancelResult> {
-  const message = await findAccessibleMessage(ctx, msgid);
-  const cancelled = await ctx.em.transactional((tx) =>
-    writeStatuses(tx, jobs, {
-      sql: `select ${movedTo({ status: `'cancelled'`, reason: `'cancelled'` })}
-              from messages m where m.id = ? and m.status = 'scheduled' for update of m`,
-      params: [message.id],
-    }),
-  );
-  if (cancelled.length !== 1) {
-    const now = await ctx.em.findOneOrFail(Message, message.id, { fields: ['status'] });
-    throw new BadRequestError(
-      'message_not_scheduled',
-      `Message ${msgid} is ${now.status}: only a scheduled message that has not gone yet can be cancelled.`,
-    );
-  }
-  return { msgid, status: 'cancelled' };
 }
 
 /**

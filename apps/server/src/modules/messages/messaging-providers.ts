@@ -1,18 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../kit/errors.js';
 import type { MessagingProvider } from './messaging-provider.port.js';
-import { channelPaceKey, sleepUntil, takeSendSlots } from './send-pace.js';
 
 /** The configured providers by name; a channel's `provider` column picks one. */
 export interface MessagingProviders {
   get(name: string): MessagingProvider | undefined;
   /** Adds a provider: a module that carries channels of its own (sandbox, WhatsApp Cloud API) registers it at start. */
   register(provider: MessagingProvider): void;
-  /**
-   * Waits for a slot of the channel's send budget (SEND_RATE_PER_CHANNEL, shared with the send pipeline and every
-   * instance): what a synchronous send does before its provider call.
-   */
-  paceSend(channelId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,11 +18,8 @@ export function requireProvider(providers: MessagingProviders, name: string): Me
   return provider;
 }
 
-/**
- * Empty at first: each module that carries channels (sandbox, whatsapp) registers its provider when it starts.
- * `paceSend` draws on the channel budgets in PostgreSQL (`em`) at `ratePerSecond` (SEND_RATE_PER_CHANNEL).
- */
-export function createMessagingProviders(em: EntityManager, ratePerSecond: number): MessagingProviders {
+/** Empty at first: each module that carries channels (sandbox, whatsapp) registers its provider when it starts. */
+export function createMessagingProviders(): MessagingProviders {
   const byName = new Map<string, MessagingProvider>();
   return {
     get: (name) => byName.get(name),
@@ -37,10 +27,6 @@ export function createMessagingProviders(em: EntityManager, ratePerSecond: numbe
       if (byName.has(provider.name))
         throw new Error(`A messaging provider named "${provider.name}" is registered already`);
       byName.set(provider.name, provider);
-    },
-    async paceSend(channelId) {
-      const slots = await takeSendSlots(em.fork(), channelPaceKey(channelId), 1, ratePerSecond);
-      await sleepUntil(slots.startMs);
     },
     close: async () => {
       await Promise.all([...byName.values()].map((provider) => provider.close()));

@@ -9,6 +9,6 @@ export const MESSAGING = serviceKey<MessagingProviders>('messaging');
 
 export const messagingService = provide({
   key: MESSAGING,
-  start: ({ em, config }) => createMessagingProviders(em, config.SEND_RATE_PER_CHANNEL),
+  start: () => createMessagingProviders(),
   stop: (providers) => providers.close(),
 });

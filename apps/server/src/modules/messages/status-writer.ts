@@ -24,6 +24,8 @@ export interface MoveValues {
   errorTitle?: string;
   /** The provider's id, once it accepted the send. */
   providerMessageId?: string;
+  /** The message's new msgid: a send handed over in the API's request takes the provider's id, as it always had. */
+  msgid?: string;
   /** When the change happened (a provider's report time); now when null. */
   eventAt?: string;
   /** The move's place in the caller's list: events go out in this order. */
@@ -34,7 +36,7 @@ export interface MoveValues {
 export const movedTo = (values: MoveValues): string =>
   `m.id, m.status as previous, (${values.status})::text as status, (${values.reason ?? 'null'})::text as reason,
    (${values.errorCode ?? 'null'})::int as error_code, (${values.errorTitle ?? 'null'})::text as error_title,
-   (${values.providerMessageId ?? 'null'})::text as provider_message_id,
+   (${values.providerMessageId ?? 'null'})::text as provider_message_id, (${values.msgid ?? 'null'})::text as new_msgid,
    (${values.eventAt ?? 'null'})::timestamptz as event_at, (${values.position ?? 'null'})::int as position`;
 
 /** One message's status as writeStatuses changed it. */
@@ -59,7 +61,8 @@ const MOVES_FROM = `case v.status ${MESSAGE_STATUSES.map(
 
 /**
  * Moves the rows the moves name, each only from a status the rule lets it leave for its new one, in one statement:
- * `reason` and the provider's `error` are the move's (cleared otherwise), the provider's id kept once known, and the
+ * `reason` and the provider's `error` are the move's (cleared otherwise), the provider's id kept once known, the msgid
+ * changed only by a move that names one, and the
  * dispatcher's hold kept only into `sending`. Hand-written because the ORM cannot express an UPDATE … FROM a locked
  * CTE.
  */
@@ -67,6 +70,7 @@ const WRITE_SQL = (moves: string) => `
   with v as materialized (${moves})
   update messages m
      set status = v.status, reason = v.reason, error_code = v.error_code, error_title = v.error_title,
+         msgid = coalesce(v.new_msgid, m.msgid),
          provider_message_id = coalesce(v.provider_message_id, m.provider_message_id),
          sending_by = case when v.status = 'sending' then m.sending_by end, updated_at = now()
     from v

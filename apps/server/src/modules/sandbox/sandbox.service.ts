@@ -1,5 +1,6 @@
 import { provide, serviceKey } from '../../kit/services.js';
-import { MESSAGING, statusSink } from '../messages/index.js';
+import { MESSAGING } from '../messages/index.js';
+import { statusSink } from '../sending/index.js';
 import { applyTemplateChange } from '../templates/index.js';
 import { SandboxProvider } from './sandbox.provider.js';
 

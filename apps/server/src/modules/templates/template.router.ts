@@ -2,12 +2,14 @@ import { contract } from '@switchboard/contract';
 import { implement, type RouteDeps } from '../../kit/implement.js';
 import { resolveChannel } from '../channels/index.js';
 import { MESSAGING } from '../messages/index.js';
+import { SEND_NOW } from '../sending/index.js';
 import { createTemplate, deleteTemplate, updateTemplate } from './template-manage.service.js';
 import { TEMPLATE_USES } from './template-uses.port.js';
 import { listTemplates, sendTemplate, syncTemplates } from './template.service.js';
 
 export function templatesRouter({ em, logger, services }: RouteDeps) {
   const messaging = services.get(MESSAGING);
+  const sendNow = services.get(SEND_NOW);
   return {
     manage: implement<typeof contract.workspace.chat.templates.manage>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);
@@ -31,7 +33,7 @@ export function templatesRouter({ em, logger, services }: RouteDeps) {
     }),
     send: implement<typeof contract.workspace.chat.templates.send>(em, logger, async ({ channelId, ...send }, ctx) => {
       const channel = await resolveChannel(ctx, channelId);
-      const data = await sendTemplate(ctx, messaging, channel.id, send);
+      const data = await sendTemplate({ ...ctx, sendNow }, channel.id, send);
       const message = data.status === 'scheduled' ? 'Template message scheduled' : 'Template message queued';
       return { success: true, data, message };
     }),

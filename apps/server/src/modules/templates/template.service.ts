@@ -10,13 +10,8 @@ import { BadRequestError, NotFoundError, ValidationError } from '../../kit/error
 import type { CallerContext, Logger, ServiceContext } from '../../kit/context.js';
 import { Channel } from '../channels/index.js';
 import { Contact as ContactEntity } from '../contacts/index.js';
-import {
-  type MessagingProviders,
-  queueSend,
-  recordOutbound,
-  requireProvider,
-  type TemplateSyncResult,
-} from '../messages/index.js';
+import type { MessagingProviders, TemplateSyncResult } from '../messages/index.js';
+import { queueSend, type SendNow } from '../sending/index.js';
 import { Template as TemplateEntity } from './template.entity.js';
 import { publicParts, type StoredButton, type StoredHeader } from './template-parts.js';
 import { templateSendParts } from './template-send-parts.js';
@@ -52,8 +47,11 @@ export async function listTemplates(
   return templates.map(templateView);
 }
 
-/** What sending needs: the API's caller context, or an automation's transaction and logger. */
-export type SendContext = ServiceContext & { log: Logger };
+/**
+ * What sending needs: the API's caller context with the hand-over at once, or an automation's transaction and
+ * logger (its sends go after its run commits).
+ */
+export type SendContext = ServiceContext & { log: Logger; sendNow?: SendNow };
 
 export interface TemplateSend {
   to: string;
@@ -175,67 +173,42 @@ async function checkedTemplateSend(ctx: ServiceContext, channelId: string, send:
   return { template, message, parts };
 }
 
-interface TemplateSendOptions {
-  automationId?: string;
-  queue?: boolean;
-}
-/** templates/send's reply, or `queued` for a send handed to the pipeline (`queue`: an automation's). */
-type TemplateSendOutcome = Omit<TemplateSendResult, 'status'> & { status: TemplateSendResult['status'] | 'queued' };
-
 /**
- * Checks the send against the template and the recipient's consent, then either queues it in the caller's
- * transaction (`queue`: an automation's run; `scheduledAt`: a scheduled send), sent after commit by the send
- * pipeline, or sends it now: a slot of the channel's budget, the provider call, and the record under the
- * provider's message id (recordOutbound says what happens when recording fails after the provider accepted).
+ * Checks the send against the template and the recipient's consent, then queues it for the send pipeline: in the
+ * caller's transaction for an automation's run or a scheduled send (sent after commit, or at its time), or committed
+ * at once and handed over in the request when the channel has budget now (`ctx.sendNow`: `accepted`, under the
+ * provider's id), else `queued` for the dispatcher.
  */
-export function sendTemplate(
-  ctx: SendContext,
-  providers: MessagingProviders,
-  channelId: string,
-  send: TemplateSend,
-): Promise<TemplateSendResult>;
-export function sendTemplate(
-  ctx: SendContext,
-  providers: MessagingProviders,
-  channelId: string,
-  send: TemplateSend,
-  options: TemplateSendOptions,
-): Promise<TemplateSendOutcome>;
 export async function sendTemplate(
   ctx: SendContext,
-  providers: MessagingProviders,
   channelId: string,
   send: TemplateSend,
-  options: TemplateSendOptions = {},
-): Promise<TemplateSendOutcome> {
+  options: { automationId?: string } = {},
+): Promise<TemplateSendResult> {
   const { template, message, parts } = await checkedTemplateSend(ctx, channelId, send);
   const reply = { to: send.to, templateName: send.templateName };
-  if (options.queue || send.scheduledAt !== undefined) {
-    const scheduledAt = send.scheduledAt === undefined ? undefined : new Date(send.scheduledAt);
-    const queued = await queueSend(ctx.em, {
-      ...message,
-      templateParts: Object.keys(parts).length > 0 ? parts : null,
-      type: 'template',
-      contactId: null,
-      automationId: options.automationId ?? null,
-      scheduledAt,
-      needsConsent: template.category === 'MARKETING',
-    });
-    return scheduledAt
-      ? { msgid: queued.msgid, status: 'scheduled', scheduledAt: scheduledAt.toISOString(), ...reply }
-      : { msgid: queued.msgid, status: 'queued', ...reply };
-  }
-  const provider = requireProvider(providers, template.provider);
-  await providers.paceSend(channelId);
-  const { providerMessageId } = await provider.send({ ...message, ...parts });
-  await recordOutbound(ctx, {
+  const scheduledAt = send.scheduledAt === undefined ? undefined : new Date(send.scheduledAt);
+  const queued = {
     ...message,
-    msgid: providerMessageId,
-    provider: provider.name,
-    type: 'template',
+    templateParts: Object.keys(parts).length > 0 ? parts : null,
+    type: 'template' as const,
+    contactId: null,
     automationId: options.automationId ?? null,
-  });
-  return { msgid: providerMessageId, status: 'accepted', ...reply };
+    scheduledAt,
+    needsConsent: template.category === 'MARKETING',
+  };
+  if (scheduledAt) {
+    const { msgid } = await queueSend(ctx.em, queued);
+    return { msgid, status: 'scheduled', scheduledAt: scheduledAt.toISOString(), ...reply };
+  }
+  if (!ctx.sendNow) return { msgid: (await queueSend(ctx.em, queued)).msgid, status: 'queued', ...reply };
+  const { sendNow } = ctx;
+  sendNow.requireProvider(template.provider);
+  const sent = await sendNow.send(async (sendingBy) => ({
+    ...(await ctx.em.transactional((tx) => queueSend(tx, { ...queued, sendingBy }))),
+    channelId,
+  }));
+  return { ...sent, ...reply };
 }
 
 /** What chat/templates/sync did: the counts, and which kind of provider the channel has. */

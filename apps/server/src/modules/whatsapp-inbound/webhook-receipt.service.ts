@@ -5,7 +5,8 @@ import type { AttemptOutcome, RowTarget, JobQueue, PendingRow } from '../../kit/
 import type { Logger } from '../../logger.js';
 import { findOrCreateContactByPhone } from '../contacts/index.js';
 import { recordCustomerMessage } from '../conversations/index.js';
-import { applyStatusUpdate, msgidOfProviderId } from '../messages/index.js';
+import { msgidOfProviderId } from '../messages/index.js';
+import { applyStatusUpdate } from '../sending/index.js';
 import {
   parseInboundNotification,
   type InboundEvent,

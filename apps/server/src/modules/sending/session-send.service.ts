@@ -11,26 +11,25 @@ import type { z } from 'zod';
 import type { Caller, ServiceContext } from '../../kit/context.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../kit/errors.js';
 import type { Logger } from '../../logger.js';
-import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
-import { Message } from './message.entity.js';
-import { requireProvider, type MessagingProviders } from './messaging-providers.js';
-import { recordOutbound } from './outbound-record.js';
+import { Message } from '../messages/index.js';
 import { queueSend } from './outbox.js';
+import type { SendNow } from './send-now.js';
 import type { SessionWindows } from './session-window.port.js';
 
 const WINDOW_MS = SESSION_WINDOW_HOURS * 3_600_000;
 const REACTION_MAX_AGE_MS = REACTION_MAX_AGE_DAYS * 86_400_000;
 
 /**
- * What sending needs: the database, a logger, the providers, the session windows and, for an API call, the caller (a
- * contactId of a channel the caller may not use is then 403, as everywhere); an automation sends without one.
+ * What sending needs: the database, a logger, the session windows and, for an API call, the caller (a contactId of
+ * a channel the caller may not use is then 403, as everywhere) and the hand-over at once; an automation sends
+ * without either, its message queued in its run's transaction.
  */
 export interface SendContext extends ServiceContext {
   log: Logger;
-  providers: MessagingProviders;
   windows: SessionWindows;
   caller?: Caller;
+  sendNow?: SendNow;
 }
 
 /** chat/message/send's parameters for a channel already resolved (and authorized). */
@@ -94,29 +93,22 @@ async function conversationMessage(
   const found = await ctx.em.findOne(
     Message,
     { msgid, channel: channelId, contact: recipient.contactId! },
-    { fields: ['providerMessageId', 'createdAt', 'status'] },
+    { fields: ['createdAt', 'status'] },
   );
   if (!found) throw ValidationError.field(field, 'is not the msgid of a message of this conversation');
   return found;
 }
 
-/** The quoted message's id at the provider (a message the pipeline sent has a msgid of ours). */
-async function quotedProviderId(ctx: SendContext, channelId: string, recipient: Recipient, replyTo: string) {
-  const quoted = await conversationMessage(ctx, channelId, recipient, replyTo, 'replyTo');
-  return quoted.providerMessageId ?? replyTo;
-}
-
 /**
- * The provider's id of the message a reaction is for: one of the conversation (either direction), sent already (the
- * provider knows it) and at most 30 days old (Meta's rule).
+ * A reaction is for a message of the conversation (either direction), sent already (the provider knows it) and at
+ * most 30 days old (Meta's rule). The hand-over looks up its provider id, as the quoted message's.
  */
-async function reactedProviderId(ctx: SendContext, channelId: string, recipient: Recipient, msgid: string, now: Date) {
+async function assertReactable(ctx: SendContext, channelId: string, recipient: Recipient, msgid: string, now: Date) {
   const target = await conversationMessage(ctx, channelId, recipient, msgid, 'reaction.msgid');
   if (['scheduled', 'queued', 'sending', 'cancelled'].includes(target.status))
     throw ValidationError.field('reaction.msgid', `is ${target.status}: only a message sent can be reacted to`);
   if (target.createdAt.getTime() < now.getTime() - REACTION_MAX_AGE_MS)
     throw ValidationError.field('reaction.msgid', `is older than ${REACTION_MAX_AGE_DAYS} days: WhatsApp refuses it`);
-  return target.providerMessageId ?? msgid;
 }
 
 /** What the message shows as `text`: a text's body, a caption, or the readable form of the other types. */
@@ -146,14 +138,15 @@ function recordedContent(send: SessionSendValues) {
 }
 
 /**
- * chat/message/send, and what an automation calls: the same checks either way (parameters, contact, window,
- * quoted message), then one provider call and the outbound record (recordOutbound). Returns what the API replies.
+ * chat/message/send, and what an automation calls: the same checks either way (parameters, contact, window, quoted
+ * message), then the message is queued for the send pipeline: in the caller's transaction for an automation's run
+ * (sent after it commits), or committed at once and handed over in the request when the channel has budget now
+ * (`ctx.sendNow`). Returns what the API replies.
  */
 export async function sendSessionMessage(
   ctx: SendContext,
   input: SessionMessageInput,
-  /** `queue`: recorded in the caller's transaction for the send pipeline (an automation's run), sent after commit. */
-  options: { automationId?: string; queue?: boolean } = {},
+  options: { automationId?: string } = {},
 ): Promise<SessionSendResult> {
   const parsed = sessionSendParams.safeParse(input);
   if (!parsed.success) {
@@ -166,36 +159,25 @@ export async function sendSessionMessage(
   const now = new Date();
   const recipient = await recipientOf(ctx, channelId, send.to, send.contactId);
   await assertWindowOpen(ctx, channelId, recipient, now);
-  const quoted =
-    send.replyTo === undefined ? undefined : await quotedProviderId(ctx, channelId, recipient, send.replyTo);
-  const reacted = send.reaction && (await reactedProviderId(ctx, channelId, recipient, send.reaction.msgid, now));
+  if (send.replyTo !== undefined) await conversationMessage(ctx, channelId, recipient, send.replyTo, 'replyTo');
+  if (send.reaction) await assertReactable(ctx, channelId, recipient, send.reaction.msgid, now);
   const columns = {
     channelId,
     to: recipient.phone,
+    contactId: recipient.contactId ?? null,
+    previewUrl: send.previewUrl,
     ...recordedContent(send),
     automationId: options.automationId ?? null,
   };
-  if (options.queue) {
-    const queued = await queueSend(ctx.em, { ...columns, contactId: recipient.contactId ?? null });
-    return { msgid: queued.msgid, status: 'queued', to: recipient.phone, type: send.type };
-  }
-  const channel = await ctx.em.findOneOrFail(Channel, channelId, { fields: ['provider'] });
-  const provider = requireProvider(ctx.providers, channel.provider);
-  await ctx.providers.paceSend(channelId);
-  const { providerMessageId } = await provider.sendSession({
-    channelId,
-    to: recipient.phone,
-    type: send.type,
-    text: send.text,
-    previewUrl: send.previewUrl,
-    mediaUrl: send.mediaUrl,
-    caption: send.caption,
-    filename: send.filename,
-    replyTo: quoted,
-    interactive: send.interactive,
-    reaction: send.reaction && reacted !== undefined ? { messageId: reacted, emoji: send.reaction.emoji } : undefined,
-    location: send.location,
-  });
-  await recordOutbound(ctx, { ...columns, msgid: providerMessageId, provider: provider.name });
-  return { msgid: providerMessageId, status: 'accepted', to: recipient.phone, type: send.type };
+  const reply = { to: recipient.phone, type: send.type };
+  if (!ctx.sendNow) return { msgid: (await queueSend(ctx.em, columns)).msgid, status: 'queued', ...reply };
+  const { sendNow } = ctx;
+  const sent = await sendNow.send((sendingBy) =>
+    ctx.em.transactional(async (tx) => {
+      const queued = await queueSend(tx, { ...columns, sendingBy });
+      sendNow.requireProvider(queued.provider);
+      return { ...queued, channelId };
+    }),
+  );
+  return { ...sent, ...reply };
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Backlog } from '../../kit/jobs.js';
 import type { Interactive, Location, MessageMedia, MessageType, Reaction } from '@switchboard/contract';
-import type { OutboundTemplateParts } from './messaging-provider.port.js';
-import { movedTo, type StatusMoves } from './status-writer.js';
+import { movedTo, type OutboundTemplateParts, type StatusMoves } from '../messages/index.js';
+import { PARKED_REPORT_RETENTION } from './status-reports.js';
 
 /** A claimed message, as its provider call needs it. */
 export interface ClaimedSend {
@@ -18,6 +18,7 @@ export interface ClaimedSend {
   variables: string[] | null;
   template_parts: OutboundTemplateParts | null;
   body: string | null;
+  preview_url: boolean;
   media: MessageMedia | null;
   /** The provider's id of the quoted message. */
   reply_to_provider_id: string | null;
@@ -35,7 +36,7 @@ export interface ClaimedSend {
  * kept: SendNotMadeError), or `retryInSeconds` from now when the provider throttled it.
  */
 export type SendOutcome =
-  | { id: string; status: 'accepted'; providerMessageId: string }
+  | { id: string; status: 'accepted'; providerMessageId: string; takesProviderId?: boolean }
   | { id: string; status: 'failed'; errorCode: number | null; errorTitle: string | null; reason: string | null }
   | { id: string; status: 'queued'; retryInSeconds?: number };
 
@@ -43,12 +44,20 @@ export type SendOutcome =
 const LIVE_DISPATCHER = `exists (select 1 from "send_dispatchers" as d
   where d."id" = m."sending_by" and d."seen_at" > now() - make_interval(secs => ?))`;
 
+/** What a claim returns: the columns a provider call needs, the quoted message looked up within the channel. */
+const CLAIMED = `m."id", m."channel_id", m."broadcast_id", m."to", m."type", m."provider", m."template_name",
+  m."language", m."variables", m."template_parts", m."body", m."preview_url", m."media", m."interactive",
+  m."reaction", m."location", m."attempts",
+  (select coalesce(q."provider_message_id", q."msgid") from "messages" as q
+    where q."msgid" = m."reply_to" and q."channel_id" = m."channel_id") as reply_to_provider_id,
+  (select coalesce(q."provider_message_id", q."msgid") from "messages" as q
+    where q."msgid" = m."reaction"->>'msgid' and q."channel_id" = m."channel_id") as reaction_provider_id`;
+
 /**
  * Reserves up to `limit` of a channel's due messages for one dispatcher: its id in `sending_by`, their status still
  * `queued` or `scheduled` until each is handed over at its slot (handOverMoves), so cancelling one meanwhile needs no
  * dispatcher's help. The statement is its own transaction; SKIP LOCKED lets instances claim side by side, and a
- * reserved message is not claimed again; oldest due first. Returns what the calls need, the quoted message looked up
- * within the channel.
+ * reserved message is not claimed again; oldest due first.
  */
 export async function claimDueSends(
   em: EntityManager,
@@ -62,15 +71,22 @@ export async function claimDueSends(
         select "id" from "messages"
          where "channel_id" = ? and "status" in ('queued', 'scheduled') and "sending_by" is null and "due_at" <= now()
          order by "due_at" limit ? for update skip locked)
-      returning m."id", m."channel_id", m."broadcast_id", m."to", m."type", m."provider", m."template_name",
-        m."language", m."variables", m."template_parts", m."body", m."media", m."interactive", m."reaction",
-        m."location", m."attempts",
-        (select q."provider_message_id" from "messages" as q
-          where q."msgid" = m."reply_to" and q."channel_id" = m."channel_id") as reply_to_provider_id,
-        (select coalesce(q."provider_message_id", q."msgid") from "messages" as q
-          where q."msgid" = m."reaction"->>'msgid' and q."channel_id" = m."channel_id") as reaction_provider_id`,
+      returning ${CLAIMED}`,
     [dispatcherId, channelId, limit],
   );
+}
+
+/** A queued message an API request reserved as it queued it (queueSend's `sendingBy`), as claimDueSends returns it. */
+export async function reservedSend(
+  em: EntityManager,
+  dispatcherId: string,
+  id: string,
+): Promise<ClaimedSend | undefined> {
+  const rows = await em.execute<ClaimedSend[]>(
+    `select ${CLAIMED} from "messages" as m where m."id" = ? and m."status" = 'queued' and m."sending_by" = ?`,
+    [id, dispatcherId],
+  );
+  return rows[0];
 }
 
 /**
@@ -136,11 +152,13 @@ export async function deferThrottled(tx: EntityManager, outcomes: readonly SendO
  * A batch's outcomes as the status writer's moves, only on rows this dispatcher still holds (`sending`, its id): a
  * row another dispatcher declared `outcome_unknown` meanwhile keeps that verdict. A send not made goes back to
  * `queued`, released, its due time kept, so it is claimed again first (and stopped at its hand-over if its broadcast
- * was cancelled meanwhile).
+ * was cancelled meanwhile). An accepted send that `takesProviderId` (one the API's request handed over) gets the
+ * provider's id as its msgid, what its caller is answered, unless another message holds that msgid already.
  */
 export function outcomeMoves(dispatcherId: string, outcomes: readonly SendOutcome[]): StatusMoves {
   const rows = outcomes.map((outcome) => {
-    if (outcome.status === 'accepted') return { id: outcome.id, status: 'accepted', pid: outcome.providerMessageId };
+    if (outcome.status === 'accepted')
+      return { id: outcome.id, status: 'accepted', pid: outcome.providerMessageId, takes: outcome.takesProviderId };
     if (outcome.status === 'queued') return { id: outcome.id, status: 'queued' };
     const { errorCode: code, errorTitle: title, reason } = outcome;
     return { id: outcome.id, status: 'failed', code, title, reason };
@@ -152,9 +170,11 @@ export function outcomeMoves(dispatcherId: string, outcomes: readonly SendOutcom
       errorCode: 'o."code"',
       errorTitle: 'o."title"',
       providerMessageId: 'o."pid"',
+      msgid: `case when o."takes" and not exists (select 1 from "messages" as x where x."msgid" = o."pid")
+              then o."pid" end`,
     })}
             from jsonb_to_recordset(?::jsonb) as o("id" uuid, "status" text, "pid" text, "code" int, "title" text,
-              "reason" text)
+              "reason" text, "takes" boolean)
             join "messages" as m on m."id" = o."id"
            where m."status" = 'sending' and m."sending_by" = ?
            order by m."id"
@@ -179,7 +199,8 @@ export const abandonedMoves = (staleSeconds: number): StatusMoves => ({
 
 /**
  * Releases the reservations of dispatchers that died before handing their messages over (never sent: they are
- * claimed again), and forgets dispatchers long gone. Not a status change: they stay queued or scheduled.
+ * claimed again), and forgets dispatchers long gone and parked reports no message took. Not a status change: they
+ * stay queued or scheduled.
  */
 export async function releaseAbandonedClaims(em: EntityManager, staleSeconds: number): Promise<void> {
   await em.execute(
@@ -189,6 +210,11 @@ export async function releaseAbandonedClaims(em: EntityManager, staleSeconds: nu
     'run',
   );
   await em.execute(`delete from "send_dispatchers" where "seen_at" < now() - interval '1 day'`, [], 'run');
+  await em.execute(
+    `delete from "message_status_reports_parked" where "parked_at" < now() - ?::interval`,
+    [PARKED_REPORT_RETENTION],
+    'run',
+  );
 }
 
 /** Channels with an unreserved message due now, in no particular order (each is drained on its own). */
@@ -203,6 +229,7 @@ export async function channelsWithDueSends(em: EntityManager): Promise<string[]>
 
 /** How long a dispatcher may go without a heartbeat before its `sending` messages count as abandoned. */
 export const HEARTBEAT_STALE_SECONDS = 10;
+export const HEARTBEAT_EVERY_MS = 2_000;
 
 export async function beat(em: EntityManager, dispatcherId: string): Promise<void> {
   await em.execute(

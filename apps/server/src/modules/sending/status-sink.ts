@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
-import { applyStatusUpdates } from './message-status.service.js';
-import type { StatusSink, StatusUpdate } from './messaging-provider.port.js';
+import type { StatusSink, StatusUpdate } from '../messages/index.js';
+import { applyStatusUpdates } from './status-reports.js';
 
 /** How long a report waits for others to share its transaction: a burst of reports is stored together. */
 const GATHER_MS = 20;
