@@ -1,5 +1,7 @@
-import type { BroadcastRecipientStatus, MessageStatus } from '@switchboard/contract';
+import type { BroadcastRecipientStatus, MESSAGE_STATUSES } from '@switchboard/contract';
 import type { SqlDefinitions } from '../../kit/sql-definitions.ts';
+
+type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /**
  * A recipient's status for its message's: `queued` while the message waits in the outbox, then the message's

@@ -1,8 +1,11 @@
-import type { Conversation, MessageStatus } from '@switchboard/contract';
+import type { Conversation, MESSAGE_STATUSES } from '@switchboard/contract';
 import type { SqlDefinitions, SqlTrigger } from '../../kit/sql-definitions.ts';
 
+type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
 /** Stands for "no assignee" in the state counts' key (a primary key column cannot be null) and the indexes' key. */
-const NONE = `'00000000-0000-0000-0000-000000000000'::uuid`;
+export const NO_ASSIGNEE = '00000000-0000-0000-0000-000000000000';
+const NONE = `'${NO_ASSIGNEE}'::uuid`;
 
 /** The send pipeline's outbox: a message in one of these statuses has not been sent yet. */
 const UNSENT: readonly MessageStatus[] = ['queued', 'scheduled', 'sending'];
