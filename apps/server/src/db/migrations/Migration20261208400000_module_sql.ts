@@ -11,10 +11,9 @@ import { PORTAL_SESSION_SQL } from '../../modules/portal-sessions/portal-session
 /**
  * Every function and trigger the schema keeps, from the file of the module that owns it (kit/sql-definitions.ts):
  * the core's time-ordered ids, then the modules'. A module's functions before another's only where a body calls
- * them (SQL bodies are checked when created; PL/pgSQL ones when they run). Exported for the test, never a function:
- * MikroORM takes a migration file's first exported function for its class.
+ * them (SQL bodies are checked when created; PL/pgSQL ones when they run).
  */
-export const SCHEMA_SQL: readonly SqlDefinitions[] = [
+const SCHEMA_SQL: readonly SqlDefinitions[] = [
   TIME_ORDERED_UUID_FUNCTION,
   API_KEY_SQL,
   PORTAL_SESSION_SQL,
