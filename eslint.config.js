@@ -56,7 +56,7 @@ export default tseslint.config(
       'apps/server/src/http/register.ts',
       'apps/server/src/kit/secret-columns.ts',
       'apps/server/src/modules/labels/label.service.ts',
-      'apps/server/src/modules/webhooks/destination.test.ts',
+      'apps/server/src/modules/webhook-transport/destination.test.ts',
       'apps/server/src/portal/sign-in.service.test.ts',
     ],
     rules: { 'no-restricted-syntax': 'off' },

@@ -115,7 +115,8 @@ export const broadcastSchema = named(
       .describe(
         '`scheduled` until its time; `preparing` while its audience is resolved in the background (at most 2 ' +
           'broadcasts of a platform prepare at a time, the others wait their turn in order); `sending` once its ' +
-          'recipients are counted and its first sends queued (the rest are queued behind them); `paused` (see `pausedReason`) until broadcasts/manage `resume`s it, its queued ' +
+          'recipients are counted and its first sends queued (the rest are queued behind them); `paused` (see ' +
+          '`pausedReason`) until broadcasts/manage `resume`s it, its queued ' +
           'recipients staying queued; `completed` once every recipient is sent (or later), failed or skipped; ' +
           '`cancelled` by broadcasts/manage',
       ),
