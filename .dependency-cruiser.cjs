@@ -11,6 +11,7 @@
  * - modules/<resource>/  kit/, other modules (no cycles), config.ts, logger.ts — never the module list itself;
  * - kit/                 config.ts, logger.ts: what modules build on imports no other server folder;
  * - http/ jobs/ db/    the core: kit/ and each other as below, never a module (they are handed the module list);
+ *                        but db/migrations/ applies the modules' `*.sql.ts` (their functions and triggers);
  * - lifecycle/           process start and readiness: db/;  observability/: reads http/ and jobs/;
  * - the composition (app.ts, server.ts, main.ts, wiring.ts, demo.ts, index.ts, cli/, portal/) may import anything
  *   and nothing above imports it.
@@ -19,6 +20,9 @@
  */
 const SERVER = '^apps/server/src/';
 const SHARED = 'config\\.ts$|logger\\.ts$';
+/** A module's functions and triggers (kit/sql-definitions.ts), which the migrations apply. */
+const MODULE_SQL = 'modules/[^/]+/[^/]+\\.sql\\.ts$';
+const MIGRATIONS = `${SERVER}db/migrations/`;
 
 /** Files in `folder` may import, under apps/server/src, only what `allowed` matches (and their own folder). */
 const mayImport = (folder, allowed, comment) => ({
@@ -61,7 +65,7 @@ module.exports = {
       name: 'composition-through-index',
       comment: 'The portal, the CLI and the composition reach a module through its index.ts only, as other modules do.',
       severity: 'error',
-      from: { path: SERVER, pathNot: `${SERVER}modules/` },
+      from: { path: SERVER, pathNot: [`${SERVER}modules/`, MIGRATIONS] },
       to: { path: `${SERVER}modules/[^/]+/.`, pathNot: `${SERVER}modules/[^/]+/index\\.ts$` },
     },
     {
@@ -84,7 +88,16 @@ module.exports = {
       ['kit/', 'db/', 'outages\\.ts$'],
       'jobs/ knows job names, not modules: it is handed their row targets, tasks and workers.',
     ),
-    mayImport('db', ['kit/'], 'db/ imports no module: it is handed the entities and seed sections.'),
+    mayImport('db', ['kit/', MODULE_SQL], 'db/ imports no module: it is handed the entities and seed sections.'),
+    {
+      name: 'db-core-without-module-sql',
+      comment:
+        "Only the migrations read the modules' SQL files: they are the history of the whole schema, and Node loads " +
+        'them (and what they import) without the index.ts of a module; the rest of db/ knows no module.',
+      severity: 'error',
+      from: { path: `${SERVER}db/`, pathNot: MIGRATIONS },
+      to: { path: `${SERVER}${MODULE_SQL}` },
+    },
     mayImport(
       'lifecycle',
       ['db/'],

@@ -6,9 +6,10 @@ import { REPO_ROOT } from '../helpers/processes.js';
 /**
  * The file-role suffixes of the server: `<name>.<role>.ts` says what a file is; any other file has a plain
  * kebab-case name. `.port`/`.provider`: an interface a lower module declares and the higher module that fills it
- * (the module DAG forbids the direct import), and the messaging providers behind messages' port.
+ * (the module DAG forbids the direct import), and the messaging providers behind messages' port. `.sql`: a module's
+ * functions and triggers, which the migrations apply (kit/sql-definitions.ts).
  */
-const ROLES = ['entity', 'service', 'router', 'seed', 'queries', 'port', 'provider'];
+const ROLES = ['entity', 'service', 'router', 'seed', 'queries', 'port', 'provider', 'sql'];
 
 describe('server file names', () => {
   it('carry a role suffix from the agreed set, or none', () => {

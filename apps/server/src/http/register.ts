@@ -75,6 +75,7 @@ function routesByPath() {
   const seal = () => {
     if (validationErrors) for (const router of routers.values()) router.use(validationErrors);
   };
+  // Library seam: ts-rest mounts on an Express app, and calls only the route methods and `use` this object has.
   return { target: target as unknown as Express, dispatch, seal };
 }
 
@@ -95,7 +96,7 @@ export function registerApiRoutes(app: Express, slices: readonly RouteSlice[], r
       paths.target,
       {
         logInitialization: false,
-        // Plain Express middleware reading only the route metadata: it fits every slice's typed request.
+        // Library seam: plain Express middleware reading only the route metadata fits every slice's typed request.
         globalMiddleware: globalMiddleware as unknown as MountOptions['globalMiddleware'],
         requestValidationErrorHandler: (error, _req, _res, next) => next(validationError(error)),
       },

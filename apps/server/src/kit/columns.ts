@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { p } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import type { SqlDefinitions } from './sql-definitions.ts';
 
 /** Columns every table shares. UUIDs come from the app (and the database default, for bulk SQL loads). */
 export const uuidPrimaryKey = () =>
@@ -19,8 +20,25 @@ export const uuidPrimaryKey = () =>
  */
 export const timeOrderedUuid = (): string => uuidv7();
 
-/** The same made by PostgreSQL, for INSERT … SELECT (Migration20261206130000_time_ordered_ids defines it). */
+/** The same made by PostgreSQL, for INSERT … SELECT (TIME_ORDERED_UUID_FUNCTION defines it). */
 export const TIME_ORDERED_UUID_SQL = 'uuid_time_ordered()';
+
+/**
+ * `uuid_time_ordered()`: the columns' default and what INSERT … SELECT uses. PostgreSQL 18 has `uuidv7()`, 15
+ * (supported here) has none: this one definition runs on both, so every server makes the same ids (from
+ * `gen_random_uuid()`, its first 48 bits replaced by the time in milliseconds and its version nibble set to 7; the
+ * variant bits stay those of version 4).
+ */
+export const TIME_ORDERED_UUID_FUNCTION: SqlDefinitions = {
+  functions: [
+    `create or replace function "uuid_time_ordered"() returns uuid language sql volatile parallel safe as $$
+      select encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+               placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3)
+               from 1 for 6), 52, 1), 53, 1), 'hex')::uuid
+    $$;`,
+  ],
+  triggers: [],
+};
 
 /** A primary key of time-ordered ids (timeOrderedUuid): for the tables written in bulk. */
 export const timeOrderedUuidPrimaryKey = () =>

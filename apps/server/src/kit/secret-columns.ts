@@ -30,6 +30,7 @@ export async function resealColumns<Row extends { id: string }, Column extends k
   const count: RekeyCount = { rekeyed: 0, current: 0 };
   let after: string | undefined;
   for (;;) {
+    // Library seam: MikroORM's filter, field and order types cannot resolve the properties of a generic entity.
     const rows = (await em.fork().find(entity, (after === undefined ? {} : { id: { $gt: after } }) as never, {
       fields: ['id', ...alsoRead, ...columns] as never,
       orderBy: { id: 'asc' } as never,
@@ -44,6 +45,7 @@ export async function resealColumns<Row extends { id: string }, Column extends k
           const resealed = box.reseal(stored, contextOf(row, column));
           if (resealed === undefined) count.current++;
           else
+            // Library seam, as for the find above.
             count.rekeyed += await tx.nativeUpdate(
               entity,
               { id: row.id, [column]: stored } as never,

@@ -52,7 +52,7 @@ export function inProcessHttp(app: Express): InProcessHttp {
     return new Promise((resolve, reject) => {
       const request = http.request(
         {
-          createConnection: () => client as never,
+          createConnection: () => client,
           method: 'POST',
           path,
           headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },

@@ -5,6 +5,7 @@ import { credentialChecker } from './sign-in.service.js';
 
 /** The users an email matches, as the checker's one query would return them. */
 function usersFound(rows: { id: string; passwordHash: string | null }[]): EntityManager {
+  // Library seam: a stand-in for MikroORM's EntityManager, of which the checker asks only `find`.
   return {
     find: async () => rows.map((row) => ({ ...row, platform: { isActive: true } })),
   } as unknown as EntityManager;

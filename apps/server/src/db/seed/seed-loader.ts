@@ -58,6 +58,7 @@ class SeedRun implements SeedContext {
     const local = this.byRef.get(`${section}:${ref}`);
     if (local) return local as T;
     if (isUuid(ref)) {
+      // Library seam: MikroORM's filter type cannot see the `id` of an entity class known only as a type parameter.
       const existing = await this.em.findOne(entity, { id: ref } as never);
       if (existing) return existing;
     }
@@ -130,7 +131,7 @@ export function createSeeder<S extends AnySeedEntry>(entries: readonly S[]) {
 
   /** One entry: the section's load, then each extension's on the entity it created; their results merged. */
   async function loadEntry(run: SeedRun, section: AnySeedSection, item: Record<string, unknown>, path: string) {
-    const loaded = await section.load(run, item as never, path);
+    const loaded = await section.load(run, item, path);
     let result = loaded.result;
     for (const extension of extensionsOf(section.key)) {
       const added: unknown = await extension.load(run, loaded.entity, item, path);

@@ -5,8 +5,8 @@ import { containsApiKey, displayPrefix, hashApiKey, hashesMatch, isWellFormedApi
 import { ApiKey } from './api-key.entity.js';
 
 /**
- * The channel this module's triggers notify when what findCaller reads changes (migration
- * Migration20261123160000_caller_change_notifications): the caller cache listens on it.
+ * The channel this module's triggers notify when what findCaller reads changes (api-key.sql.ts): the caller cache
+ * listens on it.
  */
 export const CALLER_CHANGES_CHANNEL = 'api_callers_changed';
 
@@ -70,9 +70,8 @@ function recordUses(em: EntityManager, apiKeyIds: readonly string[]): void {
  * channels that user may act on (every workspace request needs them) and says whether last-used is due for a
  * refresh. Through the ORM it takes two round trips (the key with its user, then the channel pivot), which measured
  * several times slower (docs/benchmarks.md, "Figures behind code choices").
- * What it reads is what the `api_callers_changed` triggers watch (migration ..._caller_change_notifications; a
- * platform's is_active: migration ..._portal_sessions_end):
- * a new column read here needs its trigger there.
+ * What it reads is what the `api_callers_changed` triggers watch (api-key.sql.ts): a new column read here needs its
+ * trigger there.
  */
 async function findCaller(em: EntityManager, apiKey: string) {
   const [row] = await em.execute<KeyRow[]>(

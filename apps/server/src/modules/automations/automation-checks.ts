@@ -6,7 +6,7 @@ import {
   type Automation as AutomationView,
 } from '@switchboard/contract';
 import type { FieldIssue } from '../../kit/errors.js';
-import { checkCustomFieldValues, listCustomFields } from '../custom-fields/index.js';
+import { checkCustomFieldValues, listCustomFields, type CustomFieldValues } from '../custom-fields/index.js';
 import { Label } from '../labels/index.js';
 import { placeholderIssues, templateSendIssues } from '../templates/index.js';
 
@@ -28,11 +28,18 @@ interface Channel {
   channelId: string;
 }
 
-function customFieldIssues(channel: Channel, path: string, name: string, value: unknown, check: boolean) {
+/** A condition's or action's field `name`, and its `value` when `check` says the value must fit the field. */
+function customFieldIssues(
+  channel: Channel,
+  path: string,
+  name: string,
+  value: CustomFieldValues[string] | undefined,
+  check: boolean,
+) {
   if (!channel.customFields.some((field) => field.name === name))
     return [{ field: `${path}.name`, problem: `custom field "${name}" not found in this channel` }];
-  if (!check) return [];
-  return checkCustomFieldValues(channel.customFields, { [name]: value as never }, false).map((issue) => ({
+  if (!check || value === undefined) return [];
+  return checkCustomFieldValues(channel.customFields, { [name]: value }, false).map((issue) => ({
     field: `${path}.value`,
     problem: issue.problem,
   }));

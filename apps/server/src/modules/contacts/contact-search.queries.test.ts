@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NAME_PREFIX_LENGTH, NAME_WORD_LENGTH, nameMatches, phoneDigits } from './contact-search.queries.js';
+import { nameMatches, phoneDigits } from './contact-search.queries.js';
+import { NAME_PREFIX_LENGTH, NAME_WORD_LENGTH } from './contact.sql.js';
 
 describe('phoneDigits', () => {
   it.each([

@@ -1,9 +1,10 @@
 import { CONTACTS_SEARCH_COUNT_CAP, stripPhone } from '@switchboard/contract';
+import { NAME_PREFIX_LENGTH, NAME_WORD_LENGTH } from './contact.sql.js';
 
 /*
- * How contacts/list finds a search term, over the keys the contact_search_words migration keeps by trigger
- * (docs/api.md "Contacts and search" states the semantics). Terms are lower-cased with runs of whitespace folded by
- * the same SQL function that made the keys.
+ * How contacts/list finds a search term, over the keys contact.sql.ts keeps by trigger (docs/api.md "Contacts and
+ * search" states the semantics). Terms are lower-cased with runs of whitespace folded by the same SQL function that
+ * made the keys.
  *
  * - Names, a short term (up to NAME_PREFIX_LENGTH characters): one key of `contact_name_prefixes`, whose entries
  *   under (channel, key), read backwards, are the matching contacts newest first, however many.
@@ -16,10 +17,6 @@ import { CONTACTS_SEARCH_COUNT_CAP, stripPhone } from '@switchboard/contract';
  *   contains the digits, by the trigram index on contacts.phone (from 3 digits) or by walking the listing order.
  */
 
-/** The longest prefix kept in listing order (NAME_PREFIX_LENGTH of the contact_search_words migration). */
-export const NAME_PREFIX_LENGTH = 2;
-/** The longest word key (NAME_WORD_LENGTH of the contact_search_words migration; tests pin them together). */
-export const NAME_WORD_LENGTH = 24;
 /** Fewer digits than a trigram: the trigram index cannot narrow them. */
 const PHONE_TRIGRAM = 3;
 

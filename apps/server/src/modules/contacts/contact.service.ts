@@ -3,13 +3,13 @@ import type { CallerContext, ServiceContext } from '../../kit/context.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import {
   COUNTED,
-  NAME_PREFIX_LENGTH,
   nameMatches,
   nameMatchesRow,
   phoneDigits,
   phoneMatches,
   type SqlPart,
 } from './contact-search.queries.js';
+import { NAME_PREFIX_LENGTH } from './contact.sql.js';
 import { isoTimestamp } from '../../kit/iso-timestamp.js';
 import { executePrepared } from '../../kit/prepared-statement.js';
 

@@ -2,8 +2,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Channel } from '../channels/index.js';
 
 /**
- * How many conversations each channel has, and how many of them have unread messages, kept exact by row triggers on
- * `conversations` (migration ..._conversation_counts): the inbox's `total` without counting the channel's
+ * How many conversations each channel has, and how many of them have unread messages, kept exact by triggers on
+ * `conversations` (conversation.sql.ts): the inbox's `total` without counting the channel's
  * conversations per request. Never written by the application.
  */
 const ConversationCountSchema = defineEntity({

@@ -2,12 +2,9 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { CONVERSATION_STATUSES } from '@switchboard/contract';
 import { Channel } from '../channels/index.js';
 
-/** Stands for "no assignee" in `assigneeKey` (a primary key column cannot be null). */
-export const NO_ASSIGNEE = '00000000-0000-0000-0000-000000000000';
-
 /**
  * How many conversations each channel has per status and assignee (and how many of them have unread messages),
- * kept exact by row triggers on `conversations` (migration ..._conversation_lifecycle): the filtered inbox's
+ * kept exact by triggers on `conversations` (conversation.sql.ts): the filtered inbox's
  * `total` is a sum over a few of these rows. Never written by the application.
  */
 const ConversationStateCountSchema = defineEntity({

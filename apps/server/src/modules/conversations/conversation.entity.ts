@@ -4,7 +4,7 @@ import { createdAtColumn, updatedAtColumn, uuidPrimaryKey } from '../../kit/colu
 import { Channel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
 import { User } from '../users/index.js';
-import { NO_ASSIGNEE } from './conversation-state-count.entity.js';
+import { NO_ASSIGNEE } from './conversation.sql.js';
 
 /**
  * The assignee indexes' key: the assignee, or NO_ASSIGNEE (as in conversation_state_counts), so an unassigned
@@ -15,7 +15,7 @@ export const ASSIGNEE_KEY = `coalesce("assignee_id", '${NO_ASSIGNEE}'::uuid)`;
 /**
  * One row per channel + contact with messages (chat/conversations/list), carrying everything the inbox shows but
  * the assignee's name, so a page is read off one index of this table alone. Its messages and contact columns are
- * written only by triggers (migrations ..._conversation_statement_triggers, ..._conversation_inbox_row): on
+ * written only by triggers (conversation.sql.ts): on
  * `messages`, in the statement that records a message or takes it out of the outbox; on `contacts`, when a contact is
  * renamed. Its lifecycle (status, snooze, assignee) by this module (conversation-lifecycle.service.ts).
  */

@@ -7,7 +7,7 @@ import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { executePrepared } from '../../kit/prepared-statement.js';
 import { assertInChannel, type ScopedChannel } from '../channels/index.js';
 import { Contact } from '../contacts/index.js';
-import { NO_ASSIGNEE } from './conversation-state-count.entity.js';
+import { INBOX_LAST_MESSAGE, NO_ASSIGNEE } from './conversation.sql.js';
 import { ASSIGNEE_KEY } from './conversation.entity.js';
 
 /*
@@ -98,6 +98,9 @@ export interface ConversationsQuery {
 type InboxRow = Omit<Conversation, 'lastMessage' | 'assignee'> &
   Conversation['lastMessage'] & { assigneeId: string | null; assigneeName: string | null };
 
+/** The newest message's summary, as the inbox triggers keep it on the conversation's row (conversation.sql.ts). */
+const LAST_MESSAGE_COLUMNS = INBOX_LAST_MESSAGE.map(({ column, field }) => `c.${column} as ${field}`).join(', ');
+
 /** The row as the API shows it, in the contract's field order. */
 const conversationView = (row: InboxRow): Conversation => ({
   contactId: row.contactId,
@@ -122,7 +125,7 @@ const conversationView = (row: InboxRow): Conversation => ({
 
 /**
  * A page of conversations as chat/conversations/list shows it, from `conversations c` narrowed by `where`: the row
- * carries everything but the assignee's name (migration ..._conversation_inbox_row), so the page is one index range
+ * carries everything but the assignee's name (kept by conversation.sql.ts's triggers), so the page is one index range
  * of `conversations` and a lookup of its few assignees. Prepared (executePrepared) outside a transaction.
  */
 async function conversationRows(
@@ -133,8 +136,7 @@ async function conversationRows(
   const rows = await executePrepared<InboxRow>(
     em,
     `select c.contact_id as "contactId", c.contact_phone as phone, c.contact_name as name,
-            c.last_message_msgid as msgid, c.last_message_direction as direction, c.last_message_type as type,
-            c.last_message_text as text, c.last_message_interactive as interactive,
+            ${LAST_MESSAGE_COLUMNS},
             ${isoTime('c.last_activity_at')} as "createdAt",
             c.unread_count as "unreadCount", c.status, ${isoTime('c.snoozed_until')} as "snoozedUntil",
             u.id as "assigneeId", u.name as "assigneeName",
@@ -190,7 +192,7 @@ function conversationFilters(ctx: CallerContext, channelId: string, query: Conve
 
 /**
  * chat/conversations/list: the channel's conversations, most recent activity first, from the conversations table;
- * `total` from the trigger-kept counters (migrations ..._conversation_counts, ..._conversation_lifecycle), never a
+ * `total` from the trigger-kept counters (conversation.sql.ts), never a
  * count of the channel's conversations.
  */
 export async function listConversations(ctx: CallerContext, channelId: string, query: ConversationsQuery) {

@@ -5,7 +5,7 @@ import { Platform } from '../platforms/index.js';
 
 /**
  * One event as the live stream replays it, for 24 hours. `cursor` is the stream's event id: given at commit, in
- * commit order, by the `workspace_events_number` trigger (Migration20261128140000), so it is null only inside the
+ * commit order, by the `workspace_events_number` trigger (workspace-event.sql.ts), so it is null only inside the
  * recording transaction. `channel` is null for a platform's own events (ticket.closed).
  */
 const WorkspaceEventSchema = defineEntity({

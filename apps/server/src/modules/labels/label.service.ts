@@ -119,7 +119,7 @@ export async function upsertLabel(
     })
     .onConflict(['channel', 'name'])
     .merge({ ...merged, updatedAt: new Date() })
-    // `returning` is typed for entity fields only; a raw fragment is what MikroORM passes through as written.
+    // Library seam: `returning` is typed for entity fields only; MikroORM passes a raw fragment through as written.
     .returning([
       'id',
       'channel',

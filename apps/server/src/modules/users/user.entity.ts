@@ -17,7 +17,7 @@ const UserSchema = defineEntity({
     passwordHash: p.string().nullable().hidden(),
     /**
      * Portal sessions remember the version they were signed in at; a trigger bumps it when the password changes
-     * or `settings:api` is taken away, which ends every session signed in before (migration ..._portal_sessions_end).
+     * or `settings:api` is taken away, which ends every session signed in before (portal-session.sql.ts).
      */
     sessionVersion: p.integer().default(0),
     createdAt: createdAtColumn(),

@@ -91,6 +91,7 @@ describe('REFUSED_RANGES (issue #22: one list, a test per range)', () => {
 
   it('covers every non-unicast range ipaddr.js knows, for both families', () => {
     type Ranges = Record<string, [ipaddr.IPv4 | ipaddr.IPv6, number] | [ipaddr.IPv4 | ipaddr.IPv6, number][]>;
+    // Library seam: ipaddr.js keeps its ranges on the prototype, where its type declarations do not list them.
     const known = [ipaddr.IPv4, ipaddr.IPv6].flatMap((family) =>
       Object.entries((family.prototype as unknown as { SpecialRanges: Ranges }).SpecialRanges).flatMap(
         ([name, ranges]) =>
