@@ -7,7 +7,7 @@ import base from './vitest.config.js';
  */
 const SLOW_SUITES = {
   'spawn a process (the built server, the CLI, pnpm, npm, a browser or a linter)': [
-    'conversations/sandbox-cli.test.ts',
+    'sandbox/sandbox-cli.test.ts',
     'export/newman.test.ts',
     'export/openapi-client.test.ts',
     'export/openapi.test.ts',
@@ -38,23 +38,23 @@ const SLOW_SUITES = {
     'hostile/database-limits.test.ts',
     'hostile/database-outage.test.ts',
     'hostile/redis-outage.test.ts',
-    'platform/ticket-closed-crash.test.ts',
-    'platform/webhook-crash.test.ts',
-    'whatsapp/inbound-crash.test.ts',
-    'workspace/automations-crash.test.ts',
-    'workspace/broadcasts-crash.test.ts',
-    'workspace/broadcasts-outage.test.ts',
+    'tickets/ticket-closed-crash.test.ts',
+    'webhooks/webhook-crash.test.ts',
+    'whatsapp-inbound/inbound-crash.test.ts',
+    'automations/automations-crash.test.ts',
+    'broadcasts/broadcasts-crash.test.ts',
+    'broadcasts/broadcasts-outage.test.ts',
   ],
   'fuzz every endpoint with 300 property-based cases (fewer would not reach a success on every endpoint)': [
     'hostile/fuzz.test.ts',
   ],
   'deliver thousands of webhooks to measure throughput, or wait out rounds of timeouts': [
-    'platform/webhook-throughput.test.ts',
+    'webhooks/webhook-throughput.test.ts',
   ],
   'seed 100,000 contacts or messages, or wait for a schedule': [
     'conversations/conversations-plans.test.ts',
     'hostile/portal-event-tail.test.ts',
-    'workspace/contacts-plans.test.ts',
+    'contacts/contacts-plans.test.ts',
     'whatsapp/template-sync-schedule.test.ts',
   ],
 };

@@ -4,8 +4,8 @@ import { sql } from '../helpers/database.js';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { expectError, expectForbidden, expectInvalid } from '../helpers/expect.js';
 import { test as base } from '../helpers/test.js';
-import { newWebhookSecret, startWebhookReceiver } from '../platform/receivers.js';
-import { eventsOf } from '../whatsapp/inbound-fixture.js';
+import { newWebhookSecret, startWebhookReceiver } from '../helpers/receivers.js';
+import { eventsOf } from '../whatsapp-inbound/inbound-fixture.js';
 
 const secret = newWebhookSecret();
 const hooks = await startWebhookReceiver(secret);

@@ -4,9 +4,9 @@ import { openRawStream } from '../helpers/event-stream.js';
 import { expectError } from '../helpers/expect.js';
 import { startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { test as base } from '../helpers/test.js';
-import { newWebhookSecret, startWebhookReceiver } from '../platform/receivers.js';
-import { eventsOf } from '../whatsapp/inbound-fixture.js';
-import { connected, metaMessage, postMessages } from '../whatsapp/inbound-media-fixture.js';
+import { newWebhookSecret, startWebhookReceiver } from '../helpers/receivers.js';
+import { eventsOf } from '../whatsapp-inbound/inbound-fixture.js';
+import { connected, metaMessage, postMessages } from '../whatsapp-inbound/inbound-media-fixture.js';
 import { SECRETS_KEY, whatsAppAccount, whatsAppTenantIds, whatsAppTenantSeed } from '../whatsapp/whatsapp-fixtures.js';
 
 /** Issue #40 on a WhatsApp Cloud API channel: each kind reaches the Graph stand-in in Meta's shape, and comes back. */

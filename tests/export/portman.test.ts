@@ -45,7 +45,7 @@ describe('Portman contract tests generated from openapi.json, run by newman agai
     variables = demoVariables(server.baseUrl, await server.seed(singleChannelDemo));
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-portman-'));
     const doc = buildOpenApi({ serverUrl: server.baseUrl });
-    // The event stream has no end for newman to wait for: it is tested in tests/workspace/event-stream.test.ts.
+    // The event stream has no end for newman to wait for: it is tested in tests/event-stream/event-stream.test.ts.
     writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(withClosedObjects(withoutStreams(doc))));
     const defaults = JSON.parse(readFileSync(path.join(PORTMAN_PACKAGE, 'portman-config.default.json'), 'utf8'));
     const { platformId, channelId, userId, addonId, ticketId, automationId } = variables;

@@ -7,7 +7,7 @@ import { expectDeclaredHeaders } from '../export/declared-headers.js';
 import { freePort } from '../helpers/ports.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
 import { processBacklog, untilRetriesRun } from '../helpers/worker-idle.js';
-import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
+import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../helpers/receivers.js';
 import { startLoad, tally } from './load.js';
 import { prepareSpawnedTenant } from './spawned-tenant.js';
 

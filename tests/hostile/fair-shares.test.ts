@@ -6,9 +6,9 @@ import { sql } from '../helpers/database.js';
 import { createTenant } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { test } from '../helpers/test.js';
-import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
-import { startLoadReceiver, type LoadReceiver } from '../platform/webhook-lanes.js';
-import { connectChannel, messagesChange, notification, postSigned, SECRETS_KEY } from '../whatsapp/inbound-fixture.js';
+import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../helpers/receivers.js';
+import { startLoadReceiver, type LoadReceiver } from '../webhooks/webhook-lanes.js';
+import { connectChannel, messagesChange, notification, postSigned, SECRETS_KEY } from '../whatsapp-inbound/inbound-fixture.js';
 
 /**
  * One tenant's backlog never holds another's work behind it (issue #31, "Fair shares"): a platform with hundreds of

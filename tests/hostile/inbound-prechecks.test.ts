@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { expect } from 'vitest';
 import { test as base } from '../helpers/test.js';
-import { connectChannel, SECRETS_KEY } from '../whatsapp/inbound-fixture.js';
+import { connectChannel, SECRETS_KEY } from '../whatsapp-inbound/inbound-fixture.js';
 
 /**
  * Meta's webhook endpoint refuses what it can before reading a body (issue #31): an unknown channel, a POST without

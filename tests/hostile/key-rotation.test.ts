@@ -5,8 +5,8 @@ import { createFreshDatabase, sql } from '../helpers/database.js';
 import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../platform/receivers.js';
-import { connectChannel, SECRETS_KEY as OLD_KEY, type ConnectedChannel } from '../whatsapp/inbound-fixture.js';
+import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../helpers/receivers.js';
+import { connectChannel, SECRETS_KEY as OLD_KEY, type ConnectedChannel } from '../whatsapp-inbound/inbound-fixture.js';
 
 /**
  * SECRETS_KEY rotation (issue #31): the new key with the old one in SECRETS_KEY_PREVIOUS starts and reads every

@@ -13,7 +13,7 @@ import {
   metaMessage,
   nextMsgid,
   postMessages,
-} from '../whatsapp/inbound-media-fixture.js';
+} from '../whatsapp-inbound/inbound-media-fixture.js';
 import {
   credentialsOf,
   SECRETS_KEY,

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { test as base } from '../helpers/test.js';
-import { connectChannel, SECRETS_KEY } from '../whatsapp/inbound-fixture.js';
+import { connectChannel, SECRETS_KEY } from '../whatsapp-inbound/inbound-fixture.js';
 
 /**
  * Issue #22 item 9: API replies can carry secrets (a webhook secret on create) and personal data (contacts), so no

@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { expectError, expectInvalid } from '../helpers/expect.js';
 import { tenantSeed } from '../helpers/fixtures.js';
 import { test } from '../helpers/test.js';
-import { seedTenantWithWebhooks } from '../platform/webhook-tenant.js';
+import { seedTenantWithWebhooks } from '../webhooks/webhook-tenant.js';
 
 /** Caps that keep one tenant from growing what every event, delivery or list of the others waits on (issue #31). */
 test.override('serverEnv', { ALLOW_HTTP_WEBHOOKS: 'true' });

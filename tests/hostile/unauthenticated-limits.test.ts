@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { sql } from '../helpers/database.js';
 import { test as base } from '../helpers/test.js';
-import { connectChannel, SECRETS_KEY } from '../whatsapp/inbound-fixture.js';
+import { connectChannel, SECRETS_KEY } from '../whatsapp-inbound/inbound-fixture.js';
 import { webhookSignature } from '../../apps/server/src/modules/whatsapp-inbound/webhook-signature.js';
 
 /**

@@ -7,8 +7,8 @@ import {
   startWebhookReceiver,
   type MailCatcher,
   type WebhookReceiver,
-} from '../platform/receivers.js';
-import { seedTenantWithWebhooks, type WebhookTenant } from '../platform/webhook-tenant.js';
+} from '../helpers/receivers.js';
+import { seedTenantWithWebhooks, type WebhookTenant } from '../webhooks/webhook-tenant.js';
 
 /**
  * An endpoint that fails every attempt for WEBHOOK_DISABLE_AFTER_HOURS (24 h; a few seconds here) is disabled, its

@@ -10,7 +10,7 @@ import {
 import { describe, expect } from 'vitest';
 import { demoVariables, demoWebhookEndpointId, singleChannelDemo } from '../export/demo-ids.js';
 import { test } from '../helpers/test.js';
-import { receiveText } from '../workspace/automations-fixture.js';
+import { receiveText } from '../automations/automations-fixture.js';
 
 type ListMethod = ((params: object) => Promise<{ data: object[]; pagination: { total: number } }>) & {
   all(params: object): PageIterable<object>;

@@ -5,7 +5,7 @@ import { expectError } from '../helpers/expect.js';
 import { graphError, startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { runCli } from '../helpers/processes.js';
 import { test as base } from '../helpers/test.js';
-import { postSigned } from './inbound-fixture.js';
+import { postSigned } from '../whatsapp-inbound/inbound-fixture.js';
 import {
   META_TEMPLATES,
   SECRETS_KEY,

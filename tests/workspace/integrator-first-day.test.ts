@@ -4,7 +4,7 @@ import { buildOpenApi } from '@switchboard/openapi';
 import { describe, expect } from 'vitest';
 import { expectError, expectInvalid } from '../helpers/expect.js';
 import { test as base } from '../helpers/test.js';
-import { operatorKeys } from '../platform/operators.js';
+import { operatorKeys } from '../helpers/operators.js';
 
 const ADA = '15550000001';
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000);
