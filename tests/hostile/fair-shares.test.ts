@@ -8,7 +8,13 @@ import type { TestServer } from '../helpers/server.js';
 import { test } from '../helpers/test.js';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../helpers/receivers.js';
 import { startLoadReceiver, type LoadReceiver } from '../webhooks/webhook-lanes.js';
-import { connectChannel, messagesChange, notification, postSigned, SECRETS_KEY } from '../whatsapp-inbound/inbound-fixture.js';
+import {
+  connectChannel,
+  messagesChange,
+  notification,
+  postSigned,
+  SECRETS_KEY,
+} from '../whatsapp-inbound/inbound-fixture.js';
 
 /**
  * One tenant's backlog never holds another's work behind it (issue #31, "Fair shares"): a platform with hundreds of

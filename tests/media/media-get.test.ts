@@ -6,7 +6,14 @@ import { expectError, expectForbidden } from '../helpers/expect.js';
 import { graphError, startGraphStandIn } from '../helpers/graph-stand-in.js';
 import { test as base } from '../helpers/test.js';
 import { insertOutbound } from '../whatsapp-inbound/inbound-fixture.js';
-import { FILES, MEDIA_IDS, connected, metaMessage, nextMsgid, postMessages } from '../whatsapp-inbound/inbound-media-fixture.js';
+import {
+  FILES,
+  MEDIA_IDS,
+  connected,
+  metaMessage,
+  nextMsgid,
+  postMessages,
+} from '../whatsapp-inbound/inbound-media-fixture.js';
 import { SECRETS_KEY, whatsAppAccount, whatsAppTenantIds, whatsAppTenantSeed } from '../whatsapp/whatsapp-fixtures.js';
 
 const PUBLIC_URL = 'https://switchboard.example.com';

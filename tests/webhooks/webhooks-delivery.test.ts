@@ -5,7 +5,12 @@ import { sql } from '../helpers/database.js';
 import { expectInvalid } from '../helpers/expect.js';
 import { createTenant, type Tenant } from '../helpers/fixtures.js';
 import { test as base } from '../helpers/test.js';
-import { newWebhookSecret, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/receivers.js';
+import {
+  newWebhookSecret,
+  startWebhookReceiver,
+  type ReceivedWebhook,
+  type WebhookReceiver,
+} from '../helpers/receivers.js';
 
 const HOUR_MS = 3_600_000;
 const signaturesOf = (hit: ReceivedWebhook) => String(hit.headers['webhook-signature']).split(' ');
