@@ -4,6 +4,7 @@ import { createFreshDatabase } from '../helpers/database.js';
 import { prepareSpawnedTenant } from '../hostile/spawned-tenant.js';
 import { spawnServer } from '../helpers/processes.js';
 import { test } from '../helpers/test.js';
+import { valueOf } from '../helpers/metrics.js';
 
 const ORIGIN = 'https://app.example.com';
 const CHANNELS = '/api/workspace/v1/channels/list';
@@ -58,12 +59,6 @@ describe('CORS', () => {
     expect(reply.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
-
-/** The value of one series in a Prometheus text scrape (0 when absent). */
-function valueOf(scrape: string, series: string): number {
-  const line = scrape.split('\n').find((l) => l.startsWith(`${series} `));
-  return line ? Number(line.slice(series.length + 1)) : 0;
-}
 
 describe('metrics', () => {
   test(

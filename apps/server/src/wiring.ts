@@ -6,6 +6,7 @@ import type { ExampleIdName } from '@switchboard/contract';
 import type { Config } from './config.js';
 import { openDatabase as openDatabaseOf, ormConfig as ormConfigOf, type Database, type Schema } from './db/orm.js';
 import { queueEntities } from './jobs/fair-share.entity.js';
+import { WorkerSchedule } from './jobs/worker-schedule.entity.js';
 import { createSeeder, type SeedFileOf, type SeedResultOf } from './db/seed/seed-loader.js';
 import type { ExampleId } from './kit/module.js';
 import type { Logger } from './logger.js';
@@ -14,8 +15,11 @@ import { modules } from './modules/index.js';
 type Module = (typeof modules)[number];
 type SeedEntry = NonNullable<Module['seed']>[number];
 
-/** Every table the ORM knows: the modules' entities (the portal's session store among them) and the job queue's. */
-const entities = [...modules.flatMap((manifest) => manifest.entities), ...queueEntities];
+/**
+ * Every table the ORM knows: the modules' entities (the portal's session store among them), the job queue's and the
+ * shared periodic jobs' schedules.
+ */
+const entities = [...modules.flatMap((manifest) => manifest.entities), ...queueEntities, WorkerSchedule];
 const schema: Schema = { entities, sessionSettings: sessionSettingsOf(modules) };
 export const routeSlices = modules.flatMap((module) => module.routes ?? []);
 export const streamRoutes = modules.flatMap((module) => module.streams ?? []);

@@ -186,6 +186,8 @@ export interface WorkerHealth {
   runs: number;
   /** Passes that threw. */
   failures: number;
+  /** A shared worker's ticks that found no pass due (another instance ran it, or its time has not come). */
+  notDue: number;
   /** When the latest pass ended; null before the first. */
   lastRunAt: Date | null;
 }

@@ -16,13 +16,14 @@ export interface Retention<T extends object> {
 }
 
 /**
- * An hourly worker that deletes the rows past their retention. Every instance with the job worker runs it: the
- * delete is one indexed statement, and a second instance deleting the same rows finds none left.
+ * An hourly worker that deletes the rows past their retention: one indexed statement, once an hour across every
+ * instance (a shared schedule), whenever they restart.
  */
 export function retentionWorker<T extends object>(retention: Retention<T>): PeriodicWorker {
   return periodicWorker({
     name: retention.name,
     everyMs: HOUR_MS,
+    shared: true,
     failure: 'retention sweep failed; retrying in an hour',
     async run({ em, logger }) {
       const cutoff = new Date(Date.now() - retention.days * DAY_MS);

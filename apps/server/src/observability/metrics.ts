@@ -161,9 +161,14 @@ function callerCacheMetrics(registry: Registry, callerCache: NonNullable<Metrics
 }
 
 /** Counters read from what each periodic worker counted, at scrape time. */
-function passCounter(registry: Registry, workers: () => NamedWorkerHealth[], what: 'runs' | 'failures', help: string) {
+function passCounter(
+  registry: Registry,
+  workers: () => NamedWorkerHealth[],
+  what: 'runs' | 'failures' | 'notDue',
+  help: string,
+) {
   new Counter({
-    name: `switchboard_worker_${what}_total`,
+    name: `switchboard_worker_${what === 'notDue' ? 'not_due' : what}_total`,
     help,
     labelNames: ['worker'] as const,
     registers: [registry],
@@ -188,6 +193,12 @@ function workerMetrics(registry: Registry, workers: NonNullable<MetricsSources['
   });
   passCounter(registry, workers, 'runs', 'Passes of each periodic worker since this process started it');
   passCounter(registry, workers, 'failures', 'Passes of each periodic worker that failed (logged as a warning)');
+  passCounter(
+    registry,
+    workers,
+    'notDue',
+    'Ticks of each shared periodic worker that found no pass due (another instance ran it, or not yet its time)',
+  );
   new Gauge({
     name: 'switchboard_worker_last_run_seconds',
     help: 'Unix time each periodic worker last finished a pass (absent before its first)',

@@ -34,14 +34,16 @@ export function templateSyncTask(whatsApp: WhatsApp): Task<{ channelId: string }
 }
 
 /**
- * Every TEMPLATE_SYNC_MINUTES, queues one sync per connected channel. Each instance with the job worker runs it; a
- * channel's sync is a singleton job, so a request made while one waits is absorbed by it.
+ * Every TEMPLATE_SYNC_MINUTES, queues one sync per connected channel: once per period across every instance, on a
+ * schedule kept in PostgreSQL, so instances restarted more often than that still sync. A channel's sync is a
+ * singleton job, so a request made while one waits is absorbed by it.
  */
 function scheduledSync(everyMinutes: number): BackgroundWorker {
   return periodicWorker({
     name: 'whatsapp.template-sync-schedule',
     everyMs: everyMinutes * 60_000,
     waitFirst: true,
+    shared: true,
     failure: 'queueing the scheduled WhatsApp template sync failed; retrying on the next run',
     async run({ em, jobs, logger }) {
       const fork = em.fork();
