@@ -165,7 +165,7 @@ export async function broadcastBench(context: BenchContext): Promise<BroadcastFi
       firstSend.at - started,
     ];
     log(
-      `broadcasts: ${prepared.counts.recipients} recipients resolved at ${startMs} ms, all queued at ` +
+      `broadcasts: sending at ${startMs} ms, all ${prepared.counts.recipients} recipients resolved and queued at ` +
         `${preparationMs} ms, first sent at ${firstSendMs} ms`,
     );
     const tenth = await until(db, broadcast.id, (c) => handed(c) >= toSend(c) * 0.1);
@@ -204,7 +204,7 @@ export function broadcastReport(figures: BroadcastFigures): string {
   return [
     `broadcasts (${figures.recipients.toLocaleString('en-US')} recipients, channel rate ${figures.channelRate}/s, ` +
       `load average ${figures.load.map((l) => l.toFixed(1)).join(' → ')}):`,
-    `  create request: ${seconds(figures.createRequestMs)} s; audience resolved (sending): ` +
+    `  create request: ${seconds(figures.createRequestMs)} s; started (sending, its first chunk queued): ` +
       `${seconds(figures.startMs)} s; preparation (every recipient resolved and queued): ` +
       `${seconds(figures.preparationMs)} s (target ≤ 5 s); create → first message handed to the provider: ` +
       `${seconds(figures.firstSendMs)} s (target ≤ 2 s)`,
