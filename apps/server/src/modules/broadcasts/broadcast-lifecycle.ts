@@ -147,9 +147,9 @@ const HELD_WAIT_MS = 100;
  * recipients `skipped`, their events queued), a batch per transaction, until none is left. None of them could be
  * sent meanwhile: a hand-over finds the broadcast stopped.
  */
-export async function cancelUnsentSends(em: EntityManager, jobs: JobQueue, broadcastId: string): Promise<void> {
+export async function cancelUnsentSends(em: EntityManager, broadcastId: string): Promise<void> {
   for (let held = 0; held < HELD_PASSES;) {
-    const cancelled = await em.fork().transactional((tx) => cancelQueuedSends(tx, jobs, { broadcastId }, CANCEL_BATCH));
+    const cancelled = await em.fork().transactional((tx) => cancelQueuedSends(tx, { broadcastId }, CANCEL_BATCH));
     if (cancelled > 0) continue;
     if (!(await hasQueuedSends(em.fork(), { broadcastId }))) return;
     held++;
@@ -162,7 +162,7 @@ export async function cancelUnsentSends(em: EntityManager, jobs: JobQueue, broad
  * Queues `broadcast.completed` for a completed broadcast whose event is not queued yet, and records that it is, in the
  * caller's transaction (the row locked by the caller, so the event is queued once).
  */
-export async function announceCompleted(tx: EntityManager, jobs: JobQueue, broadcast: Broadcast): Promise<void> {
+export async function announceCompleted(tx: EntityManager, broadcast: Broadcast): Promise<void> {
   const channel = await tx.findOneOrFail(Channel, broadcast.channel.id, { fields: ['platform'] });
   await emitEvent({ em: tx }, channel.platform.id, {
     type: 'broadcast.completed',

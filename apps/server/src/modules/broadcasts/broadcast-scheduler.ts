@@ -42,7 +42,7 @@ async function takeDue(em: EntityManager, jobs: JobQueue): Promise<number> {
 }
 
 /** Completes the broadcasts with no recipient left queued, and queues `broadcast.completed` for each completion. */
-async function announceCompletions(em: EntityManager, jobs: JobQueue): Promise<void> {
+async function announceCompletions(em: EntityManager): Promise<void> {
   await em.fork().transactional(async (tx) => {
     await completeFinished(tx);
     const completed = await tx.find(
@@ -50,7 +50,7 @@ async function announceCompletions(em: EntityManager, jobs: JobQueue): Promise<v
       { status: 'completed', completedEventAt: null },
       { limit: ANNOUNCE_BATCH, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
     );
-    for (const broadcast of completed) await announceCompleted(tx, jobs, broadcast);
+    for (const broadcast of completed) await announceCompleted(tx, broadcast);
   });
 }
 
@@ -64,6 +64,6 @@ export const broadcastScheduler = periodicWorker({
   failure: 'broadcast tick failed; retrying on the next tick',
   async run({ em, jobs }) {
     while ((await takeDue(em, jobs)) === DUE_BATCH);
-    await announceCompletions(em, jobs);
+    await announceCompletions(em);
   },
 });

@@ -22,7 +22,7 @@ export const cancelSendsTask: Task<{ broadcastId: string }> = {
   queue: CANCEL_SENDS_QUEUE,
   concurrency: 2,
   shareConcurrency: 1,
-  run: ({ broadcastId }, { em, jobs }) => cancelUnsentSends(em, jobs, broadcastId),
+  run: ({ broadcastId }, { em }) => cancelUnsentSends(em, broadcastId),
 };
 
 /** The dispatcher's question (BroadcastStops): which of these broadcasts were cancelled or paused, locked FOR SHARE. */

@@ -141,7 +141,7 @@ export const cancelBroadcast = (ctx: CallerContext, jobs: JobQueue, channel: Sco
         { status: 'cancelled', pausedReason: null, resolving: false, completedAt: now, completedEventAt: now },
       );
       if (cancelled !== 1) return false;
-      await cancelQueuedSends(tx, jobs, { broadcastId: broadcast.id }, CANCELLED_IN_REPLY);
+      await cancelQueuedSends(tx, { broadcastId: broadcast.id }, CANCELLED_IN_REPLY);
       if (await hasQueuedSends(tx, { broadcastId: broadcast.id }))
         await jobs.enqueueTask(tx, CANCEL_SENDS_QUEUE, { broadcastId: broadcast.id }, { share: channel.platformId });
       return true;

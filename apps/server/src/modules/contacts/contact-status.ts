@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Contact, ContactStatus, WebhookEventOf } from '@switchboard/contract';
-import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { emitEvent } from '../emitter/index.js';
 import { Contact as ContactEntity } from './contact.entity.js';
@@ -31,7 +30,6 @@ export async function queueContactStatusChanged(
  */
 export async function changeContactStatus(
   tx: EntityManager,
-  jobs: JobQueue,
   contact: { channelId: string; contactId: string },
   change: { from: ContactStatus; to: ContactStatus },
 ): Promise<boolean> {

@@ -23,7 +23,6 @@ type By = Updated['by'];
 /** A conversation changed: the event, with the conversation as it now lists, inside the caller's transaction. */
 async function conversationUpdated(
   tx: EntityManager,
-  jobs: JobQueue,
   conversation: { channelId: string; contactId: string },
   changes: Changes,
   by: By,
@@ -48,11 +47,11 @@ function reopened(row: Pick<Conversation, 'status' | 'snoozedUntil'>): Changes {
   };
 }
 
-async function reopen(tx: EntityManager, jobs: JobQueue, row: Conversation) {
+async function reopen(tx: EntityManager, row: Conversation) {
   const changes = reopened(row);
   tx.assign(row, { status: 'open', snoozedUntil: null, resolvedAt: null });
   await tx.flush();
-  await conversationUpdated(tx, jobs, { channelId: row.channel.id, contactId: row.contact.id }, changes, {
+  await conversationUpdated(tx, { channelId: row.channel.id, contactId: row.contact.id }, changes, {
     type: 'system',
   });
 }
@@ -75,19 +74,19 @@ export async function recordCustomerMessage(
     { channel: data.channelId, contact: data.contact.id, status: { $ne: 'open' } },
     { lockMode: LockMode.PESSIMISTIC_WRITE },
   );
-  if (row) await reopen(ctx.em, jobs, row);
+  if (row) await reopen(ctx.em, row);
   return true;
 }
 
 /** Snoozed conversations whose time has come, opened again (at most `batch`, skipping rows another instance holds). */
-export async function wakeSnoozed(em: EntityManager, jobs: JobQueue, batch = 100): Promise<number> {
+export async function wakeSnoozed(em: EntityManager, batch = 100): Promise<number> {
   return em.fork().transactional(async (tx) => {
     const due = await tx.find(
       Conversation,
       { status: 'snoozed', snoozedUntil: { $lte: new Date() } },
       { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, limit: batch },
     );
-    for (const row of due) await reopen(tx, jobs, row);
+    for (const row of due) await reopen(tx, row);
     return due.length;
   });
 }
@@ -121,7 +120,6 @@ async function channelMember(tx: EntityManager, channelId: string, userId: strin
  */
 export async function manageConversation(
   ctx: CallerContext,
-  jobs: JobQueue,
   channel: ScopedChannel,
   given: ConversationManageValues,
 ): Promise<ConversationView> {
@@ -144,7 +142,7 @@ export async function manageConversation(
     await tx.flush();
     const where = { channelId: channel.id, contactId: contactId! };
     if (Object.keys(changes).length)
-      return conversationUpdated(tx, jobs, where, changes, { type: 'user', id: ctx.caller.userId });
+      return conversationUpdated(tx, where, changes, { type: 'user', id: ctx.caller.userId });
     return conversationOf(tx, channel.id, contactId!);
   });
 }

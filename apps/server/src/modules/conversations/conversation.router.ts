@@ -18,7 +18,7 @@ export function messagesHistoryRouter({ em, logger }: RouteDeps) {
   };
 }
 
-export function conversationsRouter({ em, logger, jobs }: RouteDeps) {
+export function conversationsRouter({ em, logger }: RouteDeps) {
   return {
     list: implement<typeof contract.workspace.chat.conversations.list>(
       em,
@@ -30,7 +30,7 @@ export function conversationsRouter({ em, logger, jobs }: RouteDeps) {
     ),
     manage: implement<typeof contract.workspace.chat.conversations.manage>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);
-      return { success: true, data: await manageConversation(ctx, jobs, channel, params) };
+      return { success: true, data: await manageConversation(ctx, channel, params) };
     }),
   };
 }

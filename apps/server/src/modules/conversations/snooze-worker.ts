@@ -9,8 +9,8 @@ import { wakeSnoozed } from './conversation-lifecycle.service.js';
 export const snoozeWorker = periodicWorker({
   name: 'conversations.snooze',
   everyMs: 1000,
-  run: async ({ em, jobs }) => {
-    await wakeSnoozed(em, jobs);
+  run: async ({ em }) => {
+    await wakeSnoozed(em);
   },
   failure: 'opening snoozed conversations failed; retrying',
 });

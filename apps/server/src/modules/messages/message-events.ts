@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEventOf, WebhookEventType } from '@switchboard/contract';
-import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { emitEvents } from '../emitter/index.js';
 
@@ -20,11 +19,7 @@ type MessageEvent = WebhookEventOf<typeof MESSAGE_STATUS_UPDATED | typeof MESSAG
  * change does: one lookup of the channels, then each platform's events together. The body has ticket.closed's
  * shape: `{type, timestamp, data}`.
  */
-export async function queueMessageEvents(
-  tx: EntityManager,
-  jobs: JobQueue,
-  events: readonly MessageEvent[],
-): Promise<void> {
+export async function queueMessageEvents(tx: EntityManager, events: readonly MessageEvent[]): Promise<void> {
   if (events.length === 0) return;
   const channelIds = [...new Set(events.map((event) => event.data.channelId))];
   const channels = await tx.find(Channel, { id: { $in: channelIds } }, { fields: ['platform'] });
@@ -41,5 +36,4 @@ export async function queueMessageEvents(
 }
 
 /** One event (see queueMessageEvents). */
-export const queueMessageEvent = (tx: EntityManager, jobs: JobQueue, event: MessageEvent) =>
-  queueMessageEvents(tx, jobs, [event]);
+export const queueMessageEvent = (tx: EntityManager, event: MessageEvent) => queueMessageEvents(tx, [event]);

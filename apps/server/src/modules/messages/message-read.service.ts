@@ -1,6 +1,5 @@
 import { ValidationError } from '../../kit/errors.js';
 import type { CallerContext } from '../../kit/context.js';
-import type { JobQueue } from '../../kit/jobs.js';
 import { Channel } from '../channels/index.js';
 import { findAccessibleMessage } from './message.service.js';
 import type { ReadOptions } from './messaging-provider.port.js';
@@ -21,7 +20,6 @@ export interface ReadResult {
  */
 export async function markMessageRead(
   ctx: CallerContext,
-  jobs: JobQueue,
   providers: MessagingProviders,
   msgid: string,
   options: ReadOptions = {},
@@ -36,7 +34,7 @@ export async function markMessageRead(
   if (message.status === 'read') return { msgid, status: 'read', markedRead: 0 };
   // Compared in SQL: the stored time has microseconds, a JavaScript Date would cut them off.
   const read = await ctx.em.transactional((tx) =>
-    writeStatuses(tx, jobs, {
+    writeStatuses(tx, {
       sql: `select ${movedTo({ status: `'read'` })}
               from messages m
              where m.channel_id = ? and m.direction = 'inbound' and m.status <> 'read'

@@ -6,7 +6,7 @@ import { MESSAGE_SENDS } from './message-sends.port.js';
 import { findMessageStatus } from './message.service.js';
 import { MESSAGING } from './messaging.js';
 
-export function messagesRouter({ em, logger, jobs, services }: RouteDeps) {
+export function messagesRouter({ em, logger, services }: RouteDeps) {
   const providers = services.get(MESSAGING);
   const sends = services.get(MESSAGE_SENDS);
   return {
@@ -26,7 +26,7 @@ export function messagesRouter({ em, logger, jobs, services }: RouteDeps) {
     }),
     read: implement<typeof contract.workspace.chat.message.read>(em, logger, async ({ msgid, typing }, ctx) => ({
       success: true,
-      data: await markMessageRead(ctx, jobs, providers, msgid, { typing }),
+      data: await markMessageRead(ctx, providers, msgid, { typing }),
     })),
   };
 }

@@ -97,8 +97,8 @@ export async function recordInboundMessage(
     .ignore()
     .execute('run');
   if (affectedRows !== 1) return false;
-  await applyOptOutWords(tx, jobs, { channelId: data.channelId, contactId: data.contact.id, text: data.text ?? null });
-  await queueMessageEvent(tx, jobs, { type: MESSAGE_RECEIVED, timestamp: data.timestamp, data });
+  await applyOptOutWords(tx, { channelId: data.channelId, contactId: data.contact.id, text: data.text ?? null });
+  await queueMessageEvent(tx, { type: MESSAGE_RECEIVED, timestamp: data.timestamp, data });
   await queueTrigger(tx, jobs, {
     event: 'message.received',
     eventId: data.msgid,

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPT_IN_WORDS, OPT_OUT_WORDS } from '@switchboard/contract';
-import type { JobQueue } from '../../kit/jobs.js';
 import { changeContactStatus } from '../contacts/index.js';
 
 /** A text as stop words are compared: no spaces, no accents (ARRÊT is ARRET), upper case. */
@@ -20,12 +19,11 @@ const START = new Set<string>(OPT_IN_WORDS);
  */
 export async function applyOptOutWords(
   tx: EntityManager,
-  jobs: JobQueue,
   message: { channelId: string; contactId: string; text: string | null },
 ): Promise<void> {
   if (message.text === null || message.text.length > 40) return;
   const word = normalizeKeyword(message.text);
   const contact = { channelId: message.channelId, contactId: message.contactId };
-  if (STOP.has(word)) await changeContactStatus(tx, jobs, contact, { from: 'active', to: 'unsubscribed' });
-  else if (START.has(word)) await changeContactStatus(tx, jobs, contact, { from: 'unsubscribed', to: 'active' });
+  if (STOP.has(word)) await changeContactStatus(tx, contact, { from: 'active', to: 'unsubscribed' });
+  else if (START.has(word)) await changeContactStatus(tx, contact, { from: 'unsubscribed', to: 'active' });
 }

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGE_OUTCOMES, MESSAGE_STATUSES, messageError, type MessageReason } from '@switchboard/contract';
-import type { JobQueue } from '../../kit/jobs.js';
 import { MESSAGE_STATUS_UPDATED, queueMessageEvents, type MessageStatusUpdatedData } from './message-events.js';
 import { statusesMovingTo } from './status-order.js';
 
@@ -101,7 +100,7 @@ function statusEvent(change: StatusChange): MessageStatusUpdatedData {
  * transaction, once, with its exact `previousStatus`, in the moves' order. The dispatcher's hand-over into `sending`
  * and a send not made going back to `queued` are the pipeline's own steps: no event. Returns the changes.
  */
-export async function writeStatuses(tx: EntityManager, jobs: JobQueue, moves: StatusMoves): Promise<StatusChange[]> {
+export async function writeStatuses(tx: EntityManager, moves: StatusMoves): Promise<StatusChange[]> {
   const changes = await tx.execute<StatusChange[]>(WRITE_SQL(moves.sql), moves.params);
   const announced = changes
     .filter((change) => change.direction === 'outbound' && ANNOUNCED.has(change.status))
@@ -109,7 +108,6 @@ export async function writeStatuses(tx: EntityManager, jobs: JobQueue, moves: St
     .map(statusEvent);
   await queueMessageEvents(
     tx,
-    jobs,
     announced.map((data) => ({ type: MESSAGE_STATUS_UPDATED, timestamp: data.timestamp, data })),
   );
   return changes;

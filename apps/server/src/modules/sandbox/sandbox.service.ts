@@ -12,14 +12,14 @@ const SANDBOX = serviceKey<SandboxProvider>('sandbox');
  */
 export const sandboxService = provide({
   key: SANDBOX,
-  start: ({ em, jobs, logger, config, services }) => {
+  start: ({ em, logger, config, services }) => {
     const sandbox = new SandboxProvider(
       {
         sentAfterMs: config.SANDBOX_SENT_AFTER_MS,
         deliveredAfterMs: config.SANDBOX_DELIVERED_AFTER_MS,
         templateReviewMs: config.SANDBOX_TEMPLATE_REVIEW_MS,
       },
-      statusSink(em, jobs, logger),
+      statusSink(em, logger),
       (review) =>
         em
           .fork()

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../kit/errors.js';
-import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import {
   ProviderCallError,
@@ -39,7 +38,6 @@ export interface DispatcherOptions {
 export interface Dispatch {
   id: string;
   em: () => EntityManager;
-  jobs: JobQueue;
   log: Logger;
   options: DispatcherOptions;
   stopping: boolean;
@@ -151,7 +149,7 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend, in
  * the others become `sending` or `cancelled` (handOverMoves). Returns the ids to call.
  */
 function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Set<string>> {
-  const { id, em, jobs, options } = dispatch;
+  const { id, em, options } = dispatch;
   const broadcasts = [...new Set(group.flatMap((send) => (send.broadcast_id ? [send.broadcast_id] : [])))];
   return untilStored(dispatch, 'handing sends over', group.length, () =>
     em().transactional(async (tx) => {
@@ -170,7 +168,7 @@ function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Se
         group.filter((send) => !held.includes(send)).map((send) => send.id),
         cancelled,
       );
-      const changes = await writeStatuses(tx, jobs, moves);
+      const changes = await writeStatuses(tx, moves);
       return new Set(changes.filter((change) => change.status === 'sending').map((change) => change.id));
     }),
   );
@@ -181,13 +179,13 @@ function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Se
  * back before (parked until the provider's ids are recorded here). Returns the changes.
  */
 function recordOutcomes(dispatch: Dispatch, outcomes: readonly SendOutcome[]): Promise<StatusChange[]> {
-  const { id, em, jobs } = dispatch;
+  const { id, em } = dispatch;
   return untilStored(dispatch, 'recording sends', outcomes.length, () =>
     em().transactional(async (tx) => {
-      const changes = await writeStatuses(tx, jobs, outcomeMoves(id, outcomes));
+      const changes = await writeStatuses(tx, outcomeMoves(id, outcomes));
       await deferThrottled(tx, outcomes);
       const accepted = changes.filter((change) => change.status === 'accepted').map((change) => change.id);
-      return [...changes, ...(await applyParkedReports(tx, jobs, accepted))];
+      return [...changes, ...(await applyParkedReports(tx, accepted))];
     }),
   );
 }

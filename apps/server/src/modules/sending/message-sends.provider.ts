@@ -8,9 +8,9 @@ import { SESSION_WINDOWS } from './session-window.port.js';
 /** chat/message/send (queued, handed over at once when the channel has budget) and cancel, for messages' router. */
 export const messageSendsService = provide({
   key: MESSAGE_SENDS,
-  start: ({ jobs, services }): MessageSends => ({
+  start: ({ services }): MessageSends => ({
     send: (ctx, input) =>
       sendSessionMessage({ ...ctx, windows: services.get(SESSION_WINDOWS), sendNow: services.get(SEND_NOW) }, input),
-    cancel: (ctx, msgid) => cancelScheduledMessage(ctx, jobs, msgid),
+    cancel: (ctx, msgid) => cancelScheduledMessage(ctx, msgid),
   }),
 });

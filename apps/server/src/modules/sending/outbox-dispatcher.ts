@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BackgroundWorker, JobQueue, RunningWorker } from '../../kit/jobs.js';
+import type { BackgroundWorker, RunningWorker } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import { writeStatuses } from '../messages/index.js';
 import { sendBatch, type Dispatch, type DispatcherOptions } from './hand-over.js';
@@ -36,13 +36,13 @@ const BATCHES_IN_FLIGHT = 4;
 export function sendDispatcher(options: DispatcherOptions): BackgroundWorker {
   return {
     name: 'send dispatcher',
-    start: ({ em, jobs, logger }) => startDispatcher(em, jobs, logger.child({ component: 'send-dispatcher' }), options),
+    start: ({ em, logger }) => startDispatcher(em, logger.child({ component: 'send-dispatcher' }), options),
   };
 }
 
 /** Ends the sends of dispatchers that died in a call (`outcome_unknown`) and frees those they only reserved. */
-async function endAbandoned({ em, jobs }: Dispatch): Promise<number> {
-  const ended = await em().transactional((tx) => writeStatuses(tx, jobs, abandonedMoves(HEARTBEAT_STALE_SECONDS)));
+async function endAbandoned({ em }: Dispatch): Promise<number> {
+  const ended = await em().transactional((tx) => writeStatuses(tx, abandonedMoves(HEARTBEAT_STALE_SECONDS)));
   await releaseAbandonedClaims(em(), HEARTBEAT_STALE_SECONDS);
   return ended.length;
 }
@@ -91,11 +91,10 @@ async function drain(dispatch: Dispatch, channelId: string) {
   await Promise.all(inFlight);
 }
 
-function startDispatcher(root: EntityManager, jobs: JobQueue, log: Logger, options: DispatcherOptions): RunningWorker {
+function startDispatcher(root: EntityManager, log: Logger, options: DispatcherOptions): RunningWorker {
   const dispatch: Dispatch = {
     id: randomUUID(),
     em: () => root.fork(),
-    jobs,
     log,
     options,
     stopping: false,

@@ -10,7 +10,6 @@ import type {
   Reaction,
 } from '@switchboard/contract';
 import { TIME_ORDERED_UUID_SQL, timeOrderedUuid } from '../../kit/columns.js';
-import type { JobQueue } from '../../kit/jobs.js';
 import type { CallerContext } from '../../kit/context.js';
 import { BadRequestError } from '../../kit/errors.js';
 import { Channel } from '../channels/index.js';
@@ -171,11 +170,10 @@ export async function queueBulkSends(tx: EntityManager, spec: BulkSends): Promis
  */
 export async function cancelQueuedSends(
   tx: EntityManager,
-  jobs: JobQueue,
   filter: { broadcastId: string },
   limit: number,
 ): Promise<number> {
-  const changes = await writeStatuses(tx, jobs, {
+  const changes = await writeStatuses(tx, {
     sql: `select ${movedTo({ status: `'cancelled'`, reason: `'cancelled'` })}
             from "messages" as m
            where m."broadcast_id" = ? and m."status" in ('queued', 'scheduled')
@@ -231,14 +229,10 @@ export async function releaseHeldSends(
  * status writer (so `message.status.updated` says so). The move is conditional, so a message the dispatcher handed
  * over a moment before is not cancelled: it is being sent (400).
  */
-export async function cancelScheduledMessage(
-  ctx: CallerContext,
-  jobs: JobQueue,
-  msgid: string,
-): Promise<MessageCancelResult> {
+export async function cancelScheduledMessage(ctx: CallerContext, msgid: string): Promise<MessageCancelResult> {
   const message = await findAccessibleMessage(ctx, msgid);
   const cancelled = await ctx.em.transactional((tx) =>
-    writeStatuses(tx, jobs, {
+    writeStatuses(tx, {
       sql: `select ${movedTo({ status: `'cancelled'`, reason: `'cancelled'` })}
               from messages m where m.id = ? and m.status = 'scheduled' for update of m`,
       params: [message.id],

@@ -96,10 +96,9 @@ export const SEND_NOW = serviceKey<SendNow>('sending.sendNow');
 
 export const sendNowService = provide({
   key: SEND_NOW,
-  start: ({ em, jobs, logger, config, services }): SendNow => {
+  start: ({ em, logger, config, services }): SendNow => {
     const base = {
       em: () => em.fork(),
-      jobs,
       log: logger.child({ component: 'send-now' }),
       options: {
         ratePerSecond: config.SEND_RATE_PER_CHANNEL,

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceContext } from '../../kit/context.js';
-import type { JobQueue } from '../../kit/jobs.js';
 import { movedTo, writeStatuses, type StatusChange, type StatusUpdate } from '../messages/index.js';
 
 /** How long a parked report waits for its message: a provider's id no message took by then never will. */
@@ -80,15 +79,11 @@ const rowOf = (update: StatusUpdate, at: number) => ({
 });
 
 /** Applies the reports to the messages that carry their provider ids, through the status writer. */
-async function applyReports(
-  tx: EntityManager,
-  jobs: JobQueue,
-  updates: readonly StatusUpdate[],
-): Promise<StatusChange[]> {
+async function applyReports(tx: EntityManager, updates: readonly StatusUpdate[]): Promise<StatusChange[]> {
   const changed: StatusChange[] = [];
   for (const round of rounds(updates)) {
     const rows = JSON.stringify(round.map(({ update, at }) => rowOf(update, at)));
-    changed.push(...(await writeStatuses(tx, jobs, { sql: REPORTED, params: [rows] })));
+    changed.push(...(await writeStatuses(tx, { sql: REPORTED, params: [rows] })));
   }
   return changed;
 }
@@ -102,29 +97,24 @@ async function applyReports(
  */
 export async function applyStatusUpdates(
   { em: tx }: ServiceContext,
-  jobs: JobQueue,
   updates: readonly StatusUpdate[],
 ): Promise<StatusChange[]> {
   if (updates.length === 0) return [];
-  const changed = await applyReports(tx, jobs, updates);
+  const changed = await applyReports(tx, updates);
   const unknown = await tx.execute<{ at: number }[]>(UNRECORDED, [JSON.stringify(updates.map(rowOf))]);
   if (unknown.length === 0) return changed;
   const early = unknown.map(({ at }) => updates[at]!);
   const rows = JSON.stringify(early.map(rowOf));
   await tx.execute(LOCK_REPORTED, [rows]);
   // Locked: an id recorded meanwhile is seen now, and its report applied; the others wait in the park.
-  changed.push(...(await applyReports(tx, jobs, early)));
+  changed.push(...(await applyReports(tx, early)));
   await tx.execute(PARK, [rows], 'run');
   return changed;
 }
 
 /** One report (a WhatsApp webhook's status): the change it made, or undefined when it changed nothing. */
-export async function applyStatusUpdate(
-  ctx: ServiceContext,
-  jobs: JobQueue,
-  update: StatusUpdate,
-): Promise<StatusChange | undefined> {
-  return (await applyStatusUpdates(ctx, jobs, [update]))[0];
+export async function applyStatusUpdate(ctx: ServiceContext, update: StatusUpdate): Promise<StatusChange | undefined> {
+  return (await applyStatusUpdates(ctx, [update]))[0];
 }
 
 interface ParkedRow {
@@ -141,11 +131,7 @@ interface ParkedRow {
  * The reports parked for messages whose provider id the caller's transaction just recorded (`ids`: the messages):
  * taken out of the park and applied, in the order they arrived, in that transaction. Returns the changes.
  */
-export async function applyParkedReports(
-  tx: EntityManager,
-  jobs: JobQueue,
-  ids: readonly string[],
-): Promise<StatusChange[]> {
+export async function applyParkedReports(tx: EntityManager, ids: readonly string[]): Promise<StatusChange[]> {
   if (ids.length === 0) return [];
   const idList = `{${ids.join(',')}}`;
   await tx.execute(LOCK_RECORDED, [idList]);
@@ -159,7 +145,6 @@ export async function applyParkedReports(
   const inOrder = parked.sort((a, b) => new Date(a.event_at).getTime() - new Date(b.event_at).getTime());
   return applyStatusUpdates(
     { em: tx },
-    jobs,
     inOrder.map((row) => ({
       provider: row.provider,
       providerMessageId: row.provider_message_id,

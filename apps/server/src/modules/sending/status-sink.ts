@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { JobQueue } from '../../kit/jobs.js';
 import type { Logger } from '../../logger.js';
 import type { StatusSink, StatusUpdate } from '../messages/index.js';
 import { applyStatusUpdates } from './status-reports.js';
@@ -23,7 +22,7 @@ interface Waiting {
  * is stored, as a provider retries its webhooks; each report's promise settles once it is. The WhatsApp Cloud API's
  * reports arrive by webhook and are applied by its inbound job through the same service.
  */
-export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): StatusSink {
+export function statusSink(em: EntityManager, logger: Logger): StatusSink {
   const waiting: Waiting[] = [];
   let timer: NodeJS.Timeout | undefined;
   let storing = false;
@@ -42,7 +41,7 @@ export function statusSink(em: EntityManager, jobs: JobQueue, logger: Logger): S
     let failed = false;
     try {
       const updates = batch.map((item) => item.update);
-      const changes = await em.fork().transactional((tx) => applyStatusUpdates({ em: tx }, jobs, updates));
+      const changes = await em.fork().transactional((tx) => applyStatusUpdates({ em: tx }, updates));
       logger.debug({ reports: batch.length, changed: changes.length }, 'message status updates stored');
       for (const item of batch) item.done();
     } catch (error) {

@@ -138,14 +138,17 @@ async function applyStatus(
   summary: InboundSummary,
 ) {
   const error = event.error && { code: event.error.code, title: oneLine(event.error.title, 500) };
-  const change = await applyStatusUpdate({ em: tx }, deps.jobs, {
-    provider: WHATSAPP_CLOUD,
-    channelId: channel.channelId,
-    providerMessageId: event.providerMessageId,
-    status: event.status,
-    timestamp: event.timestamp,
-    ...(error ? { error } : {}),
-  });
+  const change = await applyStatusUpdate(
+    { em: tx },
+    {
+      provider: WHATSAPP_CLOUD,
+      channelId: channel.channelId,
+      providerMessageId: event.providerMessageId,
+      status: event.status,
+      timestamp: event.timestamp,
+      ...(error ? { error } : {}),
+    },
+  );
   if (change) summary.statusesApplied++;
   else summary.statusesUnchanged++;
 }
