@@ -243,11 +243,12 @@ export async function beat(em: EntityManager, dispatcherId: string): Promise<voi
 /** A dispatcher stopping cleanly: nothing of its own is left in a provider call, and its reservations are released. */
 export async function forget(em: EntityManager, dispatcherId: string): Promise<void> {
   await em.execute(
-    `update "messages" set "sending_by" = null where "sending_by" = ? and "status" in ('queued', 'scheduled')`,
-    [dispatcherId],
+    `with released as (
+       update "messages" set "sending_by" = null where "sending_by" = ? and "status" in ('queued', 'scheduled'))
+     delete from "send_dispatchers" where "id" = ?`,
+    [dispatcherId, dispatcherId],
     'run',
   );
-  await em.execute(`delete from "send_dispatchers" where "id" = ?`, [dispatcherId], 'run');
 }
 
 /** The pipeline's work: due (queued, due scheduled, or in a provider call) and later (scheduled ahead). */

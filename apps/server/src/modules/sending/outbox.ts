@@ -21,6 +21,7 @@ import {
   writeStatuses,
   type OutboundTemplateParts,
 } from '../messages/index.js';
+import { beat } from './outbox-rows.js';
 
 /**
  * The msgid of a message the pipeline sends later: the API's id for it from the start (the provider's comes later).
@@ -85,6 +86,8 @@ export async function queueSend(
   const id = timeOrderedUuid();
   const msgid = newPipelineMsgid();
   const dueAt = send.scheduledAt ?? new Date();
+  // Its reserver's heartbeat commits with the reservation.
+  if (send.sendingBy) await beat(tx, send.sendingBy);
   await tx.insert(Message, {
     id,
     channel: send.channelId,

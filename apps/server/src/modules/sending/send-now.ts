@@ -81,13 +81,15 @@ async function sendNow(
 ): Promise<SentNow> {
   const dispatch: Dispatch = { ...base, id: randomUUID(), stopping: false, gone: true };
   const { em, id } = dispatch;
-  await beat(em(), id);
+  // The first beat is written with the message, by queueSend, in the queueing transaction.
   const beating = setInterval(() => void beat(em(), id).catch(() => undefined), HEARTBEAT_EVERY_MS);
   try {
     return await handOverNow(dispatch, await queue(id));
   } finally {
     clearInterval(beating);
-    await forget(em(), id).catch(() => undefined);
+    // Not awaited: the caller's answer does not depend on it, and a release that fails is a stale heartbeat, which
+    // the dispatcher handles as after a crash.
+    void forget(em(), id).catch(() => undefined);
   }
 }
 
