@@ -263,7 +263,9 @@ function variantSets(object: ZodTypeAny | undefined): { required: string[] }[] {
   if (!variants) return [];
   const shape = (object as AnyZodObject).shape as Record<string, ZodTypeAny>;
   const picked = shape[variants.discriminator]?.isOptional() ? [] : [variants.discriminator];
-  return Object.values(variants.forms).map((form) => ({ required: [...picked, ...form.required] }));
+  // Actions that need the same fields (broadcasts/manage's cancel, pause and resume) are one form here.
+  const sets = new Set(Object.values(variants.forms).map((form) => [...picked, ...form.required].join(' ')));
+  return [...sets].map((set) => ({ required: set.split(' ') }));
 }
 
 /**

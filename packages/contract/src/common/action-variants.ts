@@ -14,8 +14,17 @@ type EachAction<Shared extends z.ZodRawShape, V extends Actions> = {
   [A in keyof V & string]: ActionObject<Shared, A, V[A]>;
 }[keyof V & string];
 
-/** What the SDK accepts: one shape per action, told apart by `action`, each with its own required fields. */
-export type ActionVariantsInput<Shared extends z.ZodRawShape, V extends Actions> = z.input<EachAction<Shared, V>>;
+/** Every field some action declares. */
+type ActionFields<V extends Actions> = { [A in keyof V]: keyof V[A]['shape'] }[keyof V] & string;
+/**
+ * What the SDK accepts: one shape per action, told apart by `action`, each with its own required fields; another
+ * action's fields are refused there (`name` on `delete`).
+ */
+export type ActionVariantsInput<Shared extends z.ZodRawShape, V extends Actions> = {
+  [A in keyof V & string]: z.input<ActionObject<Shared, A, V[A]>> & {
+    [K in Exclude<ActionFields<V>, keyof V[A]['shape']>]?: undefined;
+  };
+}[keyof V & string];
 /** What handlers receive: the parsed parameters of the action asked for, narrowed by `action`. */
 export type ActionVariantsOutput<Shared extends z.ZodRawShape, V extends Actions> = z.output<EachAction<Shared, V>>;
 

@@ -219,7 +219,10 @@ export const templateManageParams = actionVariants(templateActions, {
   shared: channelScoped,
   describe: '`create`, `update` or `delete` a template at Meta',
   noun: 'a template',
-  fields: { name: templateName.optional().describe('`create`: the new name; `delete`: remove every language of it') },
+  fields: {
+    templateId: templateIdParam.optional(),
+    name: templateName.optional().describe('`create`: the new name; `delete`: remove every language of it'),
+  },
   check: templateManageProblems,
 });
 export type TemplateManageParams = z.input<typeof templateManageParams>;
