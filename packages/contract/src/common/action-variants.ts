@@ -1,29 +1,35 @@
 import { z } from 'zod';
-import type { FieldProblem } from './field-rules.js';
+import { paramsObject, type FieldProblem } from './field-rules.js';
 import { withOpenApi } from './openapi-meta.js';
 import type { ParamsVariants } from './variants.js';
 
-type Actions = Record<string, z.AnyZodObject>;
+/**
+ * An action's own fields; under field rules (withFieldRules) when they have some, whose input type the SDK then takes
+ * (notes/manage's create: a contactId or a phone).
+ */
+type Own = z.AnyZodObject | z.ZodEffects<z.AnyZodObject, unknown, unknown>;
+type Actions = Record<string, Own>;
+type ShapeOf<O extends Own> =
+  O extends z.ZodEffects<infer S extends z.AnyZodObject, unknown, unknown>
+    ? S['shape']
+    : O extends z.AnyZodObject
+      ? O['shape']
+      : never;
 
 /** One action's whole parameters: the shared fields, `action` fixed to its name, and its own fields, nothing else. */
-type ActionObject<Shared extends z.ZodRawShape, A extends string, Own extends z.AnyZodObject> = z.ZodObject<
-  Shared & { action: z.ZodLiteral<A> } & Own['shape'],
+type ActionObject<Shared extends z.ZodRawShape, A extends string, O extends Own> = z.ZodObject<
+  Shared & { action: z.ZodLiteral<A> } & ShapeOf<O>,
   'strict'
 >;
 type EachAction<Shared extends z.ZodRawShape, V extends Actions> = {
   [A in keyof V & string]: ActionObject<Shared, A, V[A]>;
 }[keyof V & string];
 
-/** Every field some action declares. */
-type ActionFields<V extends Actions> = { [A in keyof V]: keyof V[A]['shape'] }[keyof V] & string;
-/**
- * What the SDK accepts: one shape per action, told apart by `action`, each with its own required fields; another
- * action's fields are refused there (`name` on `delete`).
- */
+/** What the SDK accepts: one shape per action, told apart by `action`, each with its own required fields. */
 export type ActionVariantsInput<Shared extends z.ZodRawShape, V extends Actions> = {
-  [A in keyof V & string]: z.input<ActionObject<Shared, A, V[A]>> & {
-    [K in Exclude<ActionFields<V>, keyof V[A]['shape']>]?: undefined;
-  };
+  [A in keyof V & string]: V[A] extends z.ZodEffects<z.AnyZodObject, unknown, infer Input>
+    ? z.input<ActionObject<Shared, A, V[A]>> & Input
+    : z.input<ActionObject<Shared, A, V[A]>>;
 }[keyof V & string];
 /** What handlers receive: the parsed parameters of the action asked for, narrowed by `action`. */
 export type ActionVariantsOutput<Shared extends z.ZodRawShape, V extends Actions> = z.output<EachAction<Shared, V>>;
@@ -44,6 +50,8 @@ export interface ActionVariantsOptions<Shared extends z.ZodRawShape, Output> {
   check?(values: Output): FieldProblem[];
 }
 
+const shapeOf = (own: Own) => paramsObject(own)!.shape as z.ZodRawShape;
+
 const optionalShape = (shape: z.ZodRawShape) =>
   Object.fromEntries(
     Object.entries(shape).map(([name, field]) => [name, field.isOptional() ? field : field.optional()]),
@@ -62,8 +70,9 @@ function actionProblems(issue: z.ZodIssue, action: string, noun: string): FieldP
 const formsOf = (actions: Actions): ParamsVariants['forms'] =>
   Object.fromEntries(
     Object.entries(actions).map(([action, own]) => {
-      const names = Object.keys(own.shape as z.ZodRawShape);
-      const required = names.filter((name) => !(own.shape as z.ZodRawShape)[name]!.isOptional());
+      const shape = shapeOf(own);
+      const names = Object.keys(shape);
+      const required = names.filter((name) => !shape[name]!.isOptional());
       return [action, { required, optional: names.filter((name) => !required.includes(name)) }];
     }),
   );
@@ -84,22 +93,26 @@ export function actionVariants<const V extends Actions, Shared extends z.ZodRawS
   const variants = new Map(
     Object.entries(actions).map(([action, own]) => [
       action,
-      z.object({ ...options.shared, action: z.literal(action), ...own.shape }).strict(),
+      z.object({ ...options.shared, action: z.literal(action), ...shapeOf(own) }).strict(),
     ]),
   );
   const fields = z.object({
     ...options.shared,
     action: z.enum(names).describe(options.describe),
-    ...Object.assign({}, ...Object.values(actions).map((own) => optionalShape(own.shape))),
+    ...Object.assign({}, ...Object.values(actions).map((own) => optionalShape(shapeOf(own)))),
     ...options.fields,
   });
   const described = withOpenApi(fields, { variants: { discriminator: 'action', forms: formsOf(actions) } });
   const checked = described.transform((values, ctx) => {
     const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
     const parsed = variants.get(values.action)!.safeParse(given);
-    const problems = parsed.success
-      ? (options.check?.(parsed.data as Output) ?? [])
-      : parsed.error.issues.flatMap((issue) => actionProblems(issue, values.action, options.noun));
+    const own = actions[values.action]!;
+    const ruled = parsed.success && own instanceof z.ZodEffects ? own.safeParse(given) : undefined;
+    const problems = !parsed.success
+      ? parsed.error.issues.flatMap((issue) => actionProblems(issue, values.action, options.noun))
+      : ruled && !ruled.success
+        ? ruled.error.issues.map((issue) => ({ field: issue.path.join('.'), problem: issue.message }))
+        : (options.check?.(parsed.data as Output) ?? []);
     for (const { field, problem } of problems)
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: problem });
     return problems.length ? z.NEVER : (parsed.data as Output);

@@ -15,7 +15,7 @@ import {
   withFieldRules,
   type ActionVariantsOutput,
 } from '../common/index.js';
-import { contactProblems, conversationContactFields } from './conversations.js';
+import { contactProblems, conversationContactFields, type ConversationContact } from './conversations.js';
 
 export const NOTE_MAX_LENGTH = 4000;
 
@@ -33,14 +33,18 @@ export const noteSchema = named(
 );
 export type Note = z.infer<typeof noteSchema>;
 
+const noteCreateFields = z.object({
+  ...conversationContactFields,
+  text: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(NOTE_MAX_LENGTH, `must be at most ${NOTE_MAX_LENGTH} characters`)
+    .describe(`create: the note, 1–${NOTE_MAX_LENGTH} characters`),
+});
 const noteActions = {
-  create: z.object({
-    ...conversationContactFields,
-    text: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(NOTE_MAX_LENGTH, `must be at most ${NOTE_MAX_LENGTH} characters`)
-      .describe(`create: the note, 1–${NOTE_MAX_LENGTH} characters`),
+  create: withFieldRules<ConversationContact & { text: string }>()(noteCreateFields, {
+    sets: [['contactId'], ['phone']],
+    check: contactProblems,
   }),
   delete: z.object({ noteId: uuidParam().describe('delete: the note') }),
 };
@@ -52,7 +56,6 @@ export const noteManageParams = actionVariants(noteActions, {
   shared: channelScoped,
   describe: '`create` a note on a conversation, or `delete` one',
   noun: 'a note',
-  check: (values) => (values.action === 'create' ? contactProblems(values) : []),
 });
 export type NoteManageParams = z.input<typeof noteManageParams>;
 
