@@ -1,5 +1,4 @@
 export * from './access.js';
-export * from './action-variants.js';
 export * from './effects.js';
 export * from './endpoint.js';
 export * from './envelope.js';
