@@ -11,7 +11,7 @@ import {
 import { upgrade } from '@scalar/openapi-upgrader';
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import type { ZodTypeAny } from 'zod';
+import type { AnyZodObject, ZodTypeAny } from 'zod';
 import type {
   InfoObject,
   OpenAPIObject as OpenAPIObject30,
@@ -257,10 +257,25 @@ interface RequiredSet {
   deprecated: boolean;
 }
 
-/** The field sets of which one is required (tickets/manage: create or update), from the contract's field rules. */
+/** Each variant's required fields (automations/manage: one form per `action`), its discriminator first if needed. */
+function variantSets(object: ZodTypeAny | undefined): { required: string[] }[] {
+  const { variants } = (object as { metaOpenApi?: { variants?: ParamsVariants } } | undefined)?.metaOpenApi ?? {};
+  if (!variants) return [];
+  const shape = (object as AnyZodObject).shape as Record<string, ZodTypeAny>;
+  const picked = shape[variants.discriminator]?.isOptional() ? [] : [variants.discriminator];
+  // Actions that need the same fields (broadcasts/manage's cancel, pause and resume) are one form here.
+  const sets = new Set(Object.values(variants.forms).map((form) => [...picked, ...form.required].join(' ')));
+  return [...sets].map((set) => ({ required: set.split(' ') }));
+}
+
+/**
+ * The field sets of which one is required (tickets/manage: create or update), from the contract's field rules or
+ * else its variants (templates/manage: one per `action`).
+ */
 function requiredSets(params: ZodTypeAny | undefined): RequiredSet[] {
-  const anyOf =
-    (params as { metaOpenApi?: { anyOf?: { required: string[] }[] } } | undefined)?.metaOpenApi?.anyOf ?? [];
+  const ruled = (params as { metaOpenApi?: { anyOf?: { required: string[] }[] } } | undefined)?.metaOpenApi?.anyOf;
+  // Rules beside variants (chat/message/send's recipient) are the sets; variants alone make their own.
+  const anyOf = ruled ?? variantSets(params && paramsObject(params));
   const shape = params ? (paramsObject(params)?.shape ?? {}) : {};
   const isDeprecated = (field: string) =>
     Boolean((shape[field] as { metaOpenApi?: { deprecated?: boolean } } | undefined)?.metaOpenApi?.deprecated);

@@ -7,20 +7,6 @@ export interface FieldProblem {
   problem: string;
 }
 
-/**
- * The refusals of the variant an `action` picks (a discriminated union's parse error), as the 400 names them: a field
- * of another action is named as not a parameter of this one.
- */
-export const actionVariantProblems = (error: z.ZodError, values: unknown): FieldProblem[] =>
-  error.issues.flatMap((issue) =>
-    issue.code === z.ZodIssueCode.unrecognized_keys
-      ? issue.keys.map((key) => ({
-          field: key,
-          problem: `is not a parameter of action "${(values as { action: string }).action}"`,
-        }))
-      : [{ field: issue.path.join('.'), problem: issue.message }],
-  );
-
 export interface FieldRules<Values, Output> {
   /**
    * The field sets of which one must be given (create vs update, id vs name): the OpenAPI's `anyOf` of `required`

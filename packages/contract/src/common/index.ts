@@ -1,4 +1,5 @@
 export * from './access.js';
+export * from './action-variants.js';
 export * from './effects.js';
 export * from './endpoint.js';
 export * from './envelope.js';

@@ -7,7 +7,10 @@ export interface ParamsForm<Field extends string> {
   optional: readonly Field[];
 }
 
-/** The OpenAPI keyword the exporter expands into `oneOf` whole shapes with a `discriminator` (packages/openapi). */
+/**
+ * The OpenAPI keyword the exporter expands into `oneOf` whole shapes, one per discriminator value (packages/openapi):
+ * written by actionVariants (`manage` endpoints) and withVariants.
+ */
 export interface ParamsVariants {
   discriminator: string;
   /** Per discriminator value, the fields of its form beside the shared ones (required first). */
@@ -37,9 +40,9 @@ export type VariantsInput<In, D extends keyof In & string, F extends Forms<strin
 }[keyof F & string];
 
 /**
- * Parameters whose fields depend on one field's value (automations/manage's `action`): one form per value, so the
- * SDK's input type is a discriminated union (`create` needs `name`, `trigger` and `actions`), and the OpenAPI a
- * `oneOf` with a `discriminator`. Validation is the object's own (the server names a missing field in its 400).
+ * Parameters whose fields depend on one field's value with a default (chat/message/send's `type`): one form per value,
+ * so the SDK's input type is a discriminated union (`image` needs `mediaUrl`), and the OpenAPI a `oneOf`. Validation
+ * is the caller's field rules; a `manage` endpoint's `action` variants are actionVariants, which also check them.
  * `_defaultForm` names the form whose discriminator value is the field's default (chat/message/send's `text`).
  */
 export function withVariants<

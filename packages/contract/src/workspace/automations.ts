@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  actionVariants,
   channelScoped,
   endpoint,
   EXAMPLE_IDS,
@@ -11,7 +12,6 @@ import {
   pagingParams,
   timestampSchema,
   uuidParam,
-  withVariants,
 } from '../common/index.js';
 import { customFieldValueSchema } from './contacts.js';
 import { interactiveSchema, reactionSendSchema } from './interactive.js';
@@ -250,7 +250,8 @@ export const automationRunSchema = named(
 );
 export type AutomationRun = z.infer<typeof automationRunSchema>;
 
-const automationFields = {
+/** The fields of an automation as automations/manage takes them (the seed file too). */
+export const automationFields = {
   name: z
     .string({ required_error: 'is required' })
     .trim()
@@ -270,26 +271,41 @@ const automationFields = {
     .describe('Run in order; the first that fails stops the run'),
 };
 
-/** What each `action` of automations/manage needs and takes: the server checks `required`, the SDK types all. */
-export const AUTOMATION_MANAGE_FORMS = {
-  create: { required: ['name', 'trigger', 'actions'], optional: ['status', 'conditions'] },
-  update: { required: ['automationId'], optional: ['name', 'status', 'trigger', 'conditions', 'actions'] },
-  delete: { required: ['automationId'], optional: [] },
-} as const;
+const automationIdParam = uuidParam().describe('The automation (automations/list)');
 
-export const automationManageParams = withVariants(
-  z.object({
-    ...channelScoped,
-    action: z.enum(['create', 'update', 'delete']).describe('What to do; each action takes its own fields'),
-    automationId: uuidParam().optional().describe('Required for update and delete'),
-    name: automationFields.name.optional().describe('Required for create; unique within the channel'),
-    status: automationFields.status.optional().describe('`active` (default on create) runs; `paused` does not'),
-    trigger: automationFields.trigger.optional().describe('Required for create'),
-    conditions: automationFields.conditions.optional().describe('All must hold; empty (the default) always holds'),
-    actions: automationFields.actions.optional().describe('Required for create: 1–10, run in order'),
-  }),
-  'action',
-  AUTOMATION_MANAGE_FORMS,
+/** Each `action` of automations/manage with the fields it needs and takes. */
+export const automationManageParams = actionVariants(
+  {
+    create: z.object({
+      name: automationFields.name,
+      status: automationFields.status.optional().describe('`active` (the default) runs; `paused` does not'),
+      trigger: automationFields.trigger,
+      conditions: automationFields.conditions.optional().describe('All must hold; empty (the default) always holds'),
+      actions: automationFields.actions,
+    }),
+    update: z.object({
+      automationId: automationIdParam,
+      name: automationFields.name.optional(),
+      status: automationFields.status.optional(),
+      trigger: automationFields.trigger.optional(),
+      conditions: automationFields.conditions.optional(),
+      actions: automationFields.actions.optional(),
+    }),
+    delete: z.object({ automationId: automationIdParam }),
+  },
+  {
+    shared: channelScoped,
+    describe: 'What to do; each action takes its own fields',
+    noun: 'an automation',
+    fields: {
+      name: automationFields.name.optional().describe('Required for create; unique within the channel'),
+      status: automationFields.status.optional().describe('`active` (default on create) runs; `paused` does not'),
+      trigger: automationFields.trigger.optional().describe('Required for create'),
+      conditions: automationFields.conditions.optional().describe('All must hold; empty (the default) always holds'),
+      actions: automationFields.actions.optional().describe('Required for create: 1–10, run in order'),
+      automationId: automationIdParam.optional().describe('Required for update and delete'),
+    },
+  },
 );
 export type AutomationManageValues = z.output<typeof automationManageParams>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  actionVariants,
   channelScoped,
   endpoint,
   EXAMPLE_IDS,
@@ -11,8 +12,7 @@ import {
   pagingParams,
   timestampSchema,
   uuidParam,
-  withFieldRules,
-  actionVariantProblems,
+  type ActionVariantsOutput,
 } from '../common/index.js';
 import { placeholderText } from './automations.js';
 import { templateSendButtonsParam, templateSendHeaderParam } from './template-parts.js';
@@ -171,133 +171,75 @@ export type BroadcastRecipient = z.infer<typeof broadcastRecipientSchema>;
 const broadcastIdParam = uuidParam().describe('The broadcast’s id (broadcasts/list)');
 
 /** `action: "create"`: what a new broadcast sends, to whom, when and how fast. */
-export const broadcastCreateParams = named(
-  'BroadcastCreate',
-  z
-    .object({
-      ...channelScoped,
-      action: z.literal('create').describe('Create a broadcast'),
-      name: z
-        .string({ required_error: 'is required' })
-        .trim()
-        .min(1, 'must not be empty')
-        .max(BROADCAST_NAME_MAX, `must be at most ${BROADCAST_NAME_MAX} characters`)
-        .describe('Unique within the channel'),
-      templateName: z
-        .string({ required_error: 'is required' })
-        .min(1, 'must not be empty')
-        .max(512, 'must be at most 512 characters')
-        .describe('An approved template of the channel (chat/templates/list)'),
-      language: z
-        .string()
-        .min(1, 'must not be empty')
-        .max(15, 'must be at most 15 characters')
-        .optional()
-        .describe('The template’s language, needed only when its name exists in several'),
-      variables: z
-        .array(placeholderText(1024))
-        .max(100, 'must list at most 100 values')
-        .optional()
-        .describe(
-          'The template’s variables in order, as many as it has (none: leave out); each may hold the placeholders ' +
-            '`contact.name`, `contact.phone` and `contact.customFields.<name>` in double braces, filled per recipient',
-        ),
-      header: templateSendHeaderParam
-        .optional()
-        .describe(
-          'The template’s header value, as chat/templates/send takes it (`{mediaUrl}` or `{text}`); `text` may hold ' +
-            'the same placeholders as `variables`',
-        ),
-      buttons: templateSendButtonsParam
-        .optional()
-        .describe('The template’s button values by `index`, as chat/templates/send takes them; placeholders work'),
-      audience: broadcastAudienceParam,
-      scheduledAt: isoTimeParam()
-        .optional()
-        .describe(
-          `When to start: from now to ${BROADCAST_MAX_SCHEDULE_DAYS} days ahead (ISO 8601). Left out: it starts now`,
-        ),
-      ratePerSecond: z
-        .number()
-        .int('must be an integer')
-        .min(1, 'must be at least 1')
-        .optional()
-        .describe('Messages a second at most, 1 up to the channel’s rate (the default)'),
-    })
-    .strict(),
-);
+export const broadcastCreateParams = z.object({
+  name: z
+    .string({ required_error: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(BROADCAST_NAME_MAX, `must be at most ${BROADCAST_NAME_MAX} characters`)
+    .describe('Unique within the channel'),
+  templateName: z
+    .string({ required_error: 'is required' })
+    .min(1, 'must not be empty')
+    .max(512, 'must be at most 512 characters')
+    .describe('An approved template of the channel (chat/templates/list)'),
+  language: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(15, 'must be at most 15 characters')
+    .optional()
+    .describe('The template’s language, needed only when its name exists in several'),
+  variables: z
+    .array(placeholderText(1024))
+    .max(100, 'must list at most 100 values')
+    .optional()
+    .describe(
+      'The template’s variables in order, as many as it has (none: leave out); each may hold the placeholders ' +
+        '`contact.name`, `contact.phone` and `contact.customFields.<name>` in double braces, filled per recipient',
+    ),
+  header: templateSendHeaderParam
+    .optional()
+    .describe(
+      'The template’s header value, as chat/templates/send takes it (`{mediaUrl}` or `{text}`); `text` may hold ' +
+        'the same placeholders as `variables`',
+    ),
+  buttons: templateSendButtonsParam
+    .optional()
+    .describe('The template’s button values by `index`, as chat/templates/send takes them; placeholders work'),
+  audience: broadcastAudienceParam,
+  scheduledAt: isoTimeParam()
+    .optional()
+    .describe(
+      `When to start: from now to ${BROADCAST_MAX_SCHEDULE_DAYS} days ahead (ISO 8601). Left out: it starts now`,
+    ),
+  ratePerSecond: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .optional()
+    .describe('Messages a second at most, 1 up to the channel’s rate (the default)'),
+});
 
-/** `action: "cancel"`: stop a scheduled, preparing or sending broadcast. */
-export const broadcastCancelParams = named(
-  'BroadcastCancel',
-  z
-    .object({
-      ...channelScoped,
-      action: z.literal('cancel').describe('Cancel a scheduled, preparing or sending broadcast'),
-      broadcastId: broadcastIdParam,
-    })
-    .strict(),
-);
+/** `cancel`, `pause` and `resume` name the broadcast they act on. */
+const broadcastActionParams = z.object({ broadcastId: broadcastIdParam });
 
-/** `action: "pause"`: hold a scheduled, preparing or sending broadcast's queued sends until it is resumed. */
-export const broadcastPauseParams = named(
-  'BroadcastPause',
-  z
-    .object({
-      ...channelScoped,
-      action: z.literal('pause').describe('Pause a scheduled, preparing or sending broadcast'),
-      broadcastId: broadcastIdParam,
-    })
-    .strict(),
-);
-
-/** `action: "resume"`: continue a paused broadcast where it stopped. */
-export const broadcastResumeParams = named(
-  'BroadcastResume',
-  z
-    .object({
-      ...channelScoped,
-      action: z.literal('resume').describe('Resume a paused broadcast, its template approved'),
-      broadcastId: broadcastIdParam,
-    })
-    .strict(),
-);
-
-/** broadcasts/manage's parameters: one variant per action. */
-export const broadcastManageVariants = z.discriminatedUnion('action', [
-  broadcastCreateParams,
-  broadcastCancelParams,
-  broadcastPauseParams,
-  broadcastResumeParams,
-]);
-export type BroadcastManageParams = z.input<typeof broadcastManageVariants>;
-export type BroadcastManageValues = z.output<typeof broadcastManageVariants>;
+const broadcastActions = {
+  create: broadcastCreateParams,
+  cancel: broadcastActionParams,
+  pause: broadcastActionParams,
+  resume: broadcastActionParams,
+};
+export type BroadcastManageValues = ActionVariantsOutput<typeof channelScoped, typeof broadcastActions>;
 export type BroadcastCreateValues = Extract<BroadcastManageValues, { action: 'create' }>;
 
-/**
- * The variants' fields side by side, each optional, checked by the variant its `action` picks: how a discriminated
- * union passes through endpoint(), whose parameters are one object (GET's query coercion, the text rules, the
- * channel rule read its fields).
- */
-const manageFields = z.object({
-  ...channelScoped,
-  action: z
-    .enum(['create', 'cancel', 'pause', 'resume'])
-    .describe('`create` a broadcast, or `cancel`, `pause` or `resume` one'),
-  ...broadcastCreateParams.omit({ channelId: true, action: true }).partial().shape,
-  broadcastId: broadcastIdParam.optional().describe('`cancel`, `pause`, `resume`: the broadcast'),
+/** broadcasts/manage's parameters: one variant per action. */
+export const broadcastManageParams = actionVariants(broadcastActions, {
+  shared: channelScoped,
+  describe: '`create` a broadcast, or `cancel`, `pause` or `resume` one',
+  noun: 'a broadcast',
+  fields: { broadcastId: broadcastIdParam.optional().describe('`cancel`, `pause`, `resume`: the broadcast') },
 });
-export const broadcastManageParams = withFieldRules<BroadcastManageParams>()(manageFields, {
-  sets: [
-    ['action', 'name', 'templateName', 'audience'],
-    ['action', 'broadcastId'],
-  ],
-  check: (values) => {
-    const parsed = broadcastManageVariants.safeParse(values);
-    return parsed.success ? [] : actionVariantProblems(parsed.error, values);
-  },
-  resolve: (values): BroadcastManageValues => broadcastManageVariants.parse(values),
-});
+export type BroadcastManageParams = z.input<typeof broadcastManageParams>;
 
 export const broadcastsListParams = z.object({
   ...channelScoped,

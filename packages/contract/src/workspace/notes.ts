@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  actionVariants,
   channelScoped,
   endpoint,
   EXAMPLE_IDS,
@@ -12,7 +13,7 @@ import {
   userIdParam,
   uuidParam,
   withFieldRules,
-  type FieldProblem,
+  type ActionVariantsOutput,
 } from '../common/index.js';
 import { contactProblems, conversationContactFields, type ConversationContact } from './conversations.js';
 
@@ -32,51 +33,31 @@ export const noteSchema = named(
 );
 export type Note = z.infer<typeof noteSchema>;
 
-const noteManageFields = z.object({
-  ...channelScoped,
-  action: z.enum(['create', 'delete']).describe('`create` a note on a conversation, or `delete` one'),
+const noteCreateFields = z.object({
   ...conversationContactFields,
   text: z
     .string()
     .min(1, 'must not be empty')
     .max(NOTE_MAX_LENGTH, `must be at most ${NOTE_MAX_LENGTH} characters`)
-    .optional()
     .describe(`create: the note, 1–${NOTE_MAX_LENGTH} characters`),
-  noteId: uuidParam().optional().describe('delete: the note'),
 });
-type NoteManageInput = z.input<typeof noteManageFields>;
-/** `create`: a note on the conversation with a contact (its id or phone). */
-export type NoteCreateParams = Pick<NoteManageInput, 'channelId' | 'text'> &
-  ConversationContact & { action: 'create'; text: string; noteId?: undefined };
-/** `delete`: one note, by its id. */
-export type NoteDeleteParams = Pick<NoteManageInput, 'channelId' | 'noteId'> & {
-  action: 'delete';
-  noteId: string;
-  text?: undefined;
-  contactId?: undefined;
-  phone?: undefined;
+const noteActions = {
+  create: withFieldRules<ConversationContact & { text: string }>()(noteCreateFields, {
+    sets: [['contactId'], ['phone']],
+    check: contactProblems,
+  }),
+  delete: z.object({ noteId: uuidParam().describe('delete: the note') }),
 };
-export type NoteManageParams = NoteCreateParams | NoteDeleteParams;
-export type NoteManageValues = z.output<typeof noteManageFields>;
+export type NoteManageValues = ActionVariantsOutput<typeof channelScoped, typeof noteActions>;
+/** `create`: a note on the conversation with a contact (its id or phone). */
+export type NoteCreateValues = Extract<NoteManageValues, { action: 'create' }>;
 
-function noteManageProblems(values: NoteManageValues): FieldProblem[] {
-  if (values.action === 'delete') {
-    const problems: FieldProblem[] = [];
-    if (values.noteId === undefined) problems.push({ field: 'noteId', problem: 'is required to delete a note' });
-    for (const field of ['text', 'contactId', 'phone'] as const)
-      if (values[field] !== undefined) problems.push({ field, problem: 'is for create: delete takes noteId' });
-    return problems;
-  }
-  const problems = contactProblems(values);
-  if (values.text === undefined) problems.push({ field: 'text', problem: 'is required to create a note' });
-  if (values.noteId !== undefined) problems.push({ field: 'noteId', problem: 'is for delete' });
-  return problems;
-}
-
-export const noteManageParams = withFieldRules<NoteManageParams>()(noteManageFields, {
-  sets: [['contactId', 'text'], ['phone', 'text'], ['noteId']],
-  check: noteManageProblems,
+export const noteManageParams = actionVariants(noteActions, {
+  shared: channelScoped,
+  describe: '`create` a note on a conversation, or `delete` one',
+  noun: 'a note',
 });
+export type NoteManageParams = z.input<typeof noteManageParams>;
 
 const noteListFields = z.object({
   ...channelScoped,

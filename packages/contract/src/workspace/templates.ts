@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  actionVariants,
   channelScoped,
   endpoint,
   EXAMPLE_IDS,
@@ -10,9 +11,8 @@ import {
   phoneParam,
   timestampSchema,
   uuidParam,
-  withFieldRules,
+  type ActionVariantsOutput,
   type FieldProblem,
-  actionVariantProblems,
 } from '../common/index.js';
 import { QUALITY_RATINGS } from './channels.js';
 import { scheduledAtParam } from './messages.js';
@@ -177,95 +177,55 @@ const footerParam = z
   .describe('Plain text, no variables');
 const buttonsParam = z.array(templateButtonInput).describe('Up to 10: ≤ 2 url, ≤ 1 phone_number, ≤ 1 copy_code');
 
-export const templateCreateParams = named(
-  'TemplateCreate',
-  z
-    .object({
-      ...channelScoped,
-      action: z.literal('create'),
-      name: templateName,
-      language: z
-        .string({ required_error: 'is required' })
-        .regex(/^[a-z]{2,3}(_[A-Za-z]{2,4})?$/, 'must be a language code like en_US'),
-      category: z.enum(TEMPLATE_CATEGORIES),
-      body: templateBodyInput,
-      header: templateHeaderInput.optional(),
-      footer: footerParam.optional(),
-      buttons: buttonsParam.optional(),
-    })
-    .strict(),
-);
-export const templateUpdateParams = named(
-  'TemplateUpdate',
-  z
-    .object({
-      ...channelScoped,
-      action: z.literal('update'),
-      templateId: templateIdParam,
-      category: z.enum(TEMPLATE_CATEGORIES).optional(),
-      body: templateBodyInput.optional(),
-      // A plain union with null (not `.nullable()` on the discriminated union), which OpenAPI 3.1 can write as types.
-      header: z
-        .union([...templateHeaderInput.options, z.null()])
-        .optional()
-        .describe('The new header; null removes it'),
-      footer: footerParam.nullable().optional().describe('null removes the footer'),
-      buttons: buttonsParam.optional().describe('Replaces every button; [] removes them'),
-    })
-    .strict(),
-);
-export const templateDeleteParams = named(
-  'TemplateDelete',
-  z
-    .object({
-      ...channelScoped,
-      action: z.literal('delete'),
-      templateId: templateIdParam.optional().describe('This language of a template'),
-      name: templateName.optional().describe('Every language of the template'),
-    })
-    .strict(),
-);
-const templateManageVariants = z.discriminatedUnion('action', [
-  templateCreateParams,
-  templateUpdateParams,
-  templateDeleteParams,
-]);
-export type TemplateManageParams = z.input<typeof templateManageVariants>;
-export type TemplateManageValues = z.output<typeof templateManageVariants>;
+const templateCreateFields = z.object({
+  name: templateName,
+  language: z
+    .string({ required_error: 'is required' })
+    .regex(/^[a-z]{2,3}(_[A-Za-z]{2,4})?$/, 'must be a language code like en_US'),
+  category: z.enum(TEMPLATE_CATEGORIES),
+  body: templateBodyInput,
+  header: templateHeaderInput.optional(),
+  footer: footerParam.optional(),
+  buttons: buttonsParam.optional(),
+});
+const templateUpdateFields = z.object({
+  templateId: templateIdParam,
+  category: z.enum(TEMPLATE_CATEGORIES).optional(),
+  body: templateBodyInput.optional(),
+  // A plain union with null (not `.nullable()` on the discriminated union), which OpenAPI 3.1 can write as types.
+  header: z
+    .union([...templateHeaderInput.options, z.null()])
+    .optional()
+    .describe('The new header; null removes it'),
+  footer: footerParam.nullable().optional().describe('null removes the footer'),
+  buttons: buttonsParam.optional().describe('Replaces every button; [] removes them'),
+});
+const templateDeleteFields = z.object({
+  templateId: templateIdParam.optional().describe('This language of a template'),
+  name: templateName.optional().describe('Every language of the template'),
+});
 
-function templateManageProblems(values: unknown): FieldProblem[] {
-  const parsed = templateManageVariants.safeParse(values);
-  if (!parsed.success) return actionVariantProblems(parsed.error, values);
-  const manage = parsed.data;
-  if (manage.action === 'delete') {
-    if ((manage.templateId === undefined) === (manage.name === undefined))
-      return [
-        { field: 'templateId', problem: 'give exactly one of templateId (one language) or name (every language)' },
-      ];
-    return [];
-  }
-  return templateDraftProblems(manage);
+const templateActions = { create: templateCreateFields, update: templateUpdateFields, delete: templateDeleteFields };
+export type TemplateManageValues = ActionVariantsOutput<typeof channelScoped, typeof templateActions>;
+
+function templateManageProblems(manage: TemplateManageValues): FieldProblem[] {
+  if (manage.action !== 'delete') return templateDraftProblems(manage);
+  if ((manage.templateId === undefined) === (manage.name === undefined))
+    return [{ field: 'templateId', problem: 'give exactly one of templateId (one language) or name (every language)' }];
+  return [];
 }
 
-/** The variants' fields side by side, each optional, checked by the variant its `action` picks (as broadcasts). */
-export const templateManageParams = withFieldRules<TemplateManageParams>()(
-  z.object({
-    ...channelScoped,
-    action: z.enum(['create', 'update', 'delete']).describe('`create`, `update` or `delete` a template at Meta'),
-    ...templateCreateParams.omit({ channelId: true, action: true }).partial().shape,
-    ...templateUpdateParams.omit({ channelId: true, action: true }).partial().shape,
+export const templateManageParams = actionVariants(templateActions, {
+  shared: channelScoped,
+  describe: '`create`, `update` or `delete` a template at Meta',
+  noun: 'a template',
+  fields: {
+    templateId: templateIdParam.optional(),
     name: templateName.optional().describe('`create`: the new name; `delete`: remove every language of it'),
-  }),
-  {
-    sets: [
-      ['action', 'name', 'language', 'category', 'body'],
-      ['action', 'templateId'],
-      ['action', 'name'],
-    ],
-    check: templateManageProblems,
-    resolve: (values): TemplateManageValues => templateManageVariants.parse(values),
   },
-);
+  check: templateManageProblems,
+});
+export type TemplateManageParams = z.input<typeof templateManageParams>;
 
 export const templateDeletionSchema = named(
   'TemplateDeletion',

@@ -1,11 +1,9 @@
-import { AUTOMATION_STATUSES, automationManageParams } from '@switchboard/contract';
+import { AUTOMATION_STATUSES, automationFields } from '@switchboard/contract';
 import { z } from 'zod';
 import { SeedError, seededId, seedRef, seedSection } from '../../kit/seed.js';
 import { Channel } from '../channels/index.js';
 import { automationIssues } from './automation-checks.js';
 import { Automation } from './automation.entity.js';
-
-const manage = automationManageParams.shape;
 
 /**
  * An automation of the seed file: the fields automations/manage takes (trigger, conditions and actions checked the
@@ -21,9 +19,9 @@ export const automationsSeed = seedSection({
       name: z.string().min(1).max(200),
       status: z.enum(AUTOMATION_STATUSES).default('active'),
       executionCount: z.number().int().min(0).default(0),
-      trigger: manage.trigger,
-      conditions: manage.conditions,
-      actions: manage.actions,
+      trigger: automationFields.trigger.optional(),
+      conditions: automationFields.conditions.optional(),
+      actions: automationFields.actions.optional(),
     })
     .strict(),
   async load(ctx, item, path) {

@@ -1,7 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  AUTOMATION_MANAGE_FORMS,
   AUTOMATION_MAX_DEFINITION_BYTES,
   AUTOMATIONS_PER_CHANNEL,
   type Automation,
@@ -9,7 +8,7 @@ import {
   type AutomationRun,
 } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
-import { NotFoundError, ValidationError, type FieldIssue } from '../../kit/errors.js';
+import { NotFoundError, ValidationError } from '../../kit/errors.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
 import { assertInChannel, Channel, type ScopedChannel } from '../channels/index.js';
 import { automationIssues, type AutomationDefinition } from './automation-checks.js';
@@ -75,12 +74,6 @@ export async function listRuns(
 const automationNotFound = (id: string) => () =>
   new NotFoundError('automation_not_found', `No automation ${id} in this channel.`);
 
-function required(params: AutomationManageValues, fields: readonly (keyof AutomationManageValues)[]): FieldIssue[] {
-  return fields
-    .filter((field) => params[field] === undefined)
-    .map((field) => ({ field, problem: `is required to ${params.action} an automation` }));
-}
-
 /** A definition's size as stored: its conditions and actions as JSON, in UTF-8 bytes. */
 const definitionBytes = ({ conditions, actions }: AutomationDefinition) =>
   Buffer.byteLength(JSON.stringify({ conditions, actions }));
@@ -140,23 +133,19 @@ export async function manageAutomation(
 ): Promise<{ automation: Automation; message: string }> {
   return ctx.em.transactional(async (tx) => {
     if (params.action === 'create') {
-      const missing = required(params, AUTOMATION_MANAGE_FORMS.create.required);
-      if (missing.length) throw new ValidationError(missing);
       await assertRoomIn(tx, channel.id);
-      const definition = { trigger: params.trigger!, conditions: params.conditions ?? [], actions: params.actions! };
-      await checkDefinition(tx, channel.id, params.name!, definition);
+      const definition = { trigger: params.trigger, conditions: params.conditions ?? [], actions: params.actions };
+      await checkDefinition(tx, channel.id, params.name, definition);
       const automation = tx.create(AutomationEntity, {
         channel: channel.id,
-        name: params.name!,
+        name: params.name,
         status: params.status ?? 'active',
         ...definition,
       });
-      await flushNamed(tx, params.name!);
+      await flushNamed(tx, params.name);
       return { automation: toAutomation(automation), message: 'Automation created successfully' };
     }
-    const missing = required(params, AUTOMATION_MANAGE_FORMS[params.action].required);
-    if (missing.length) throw new ValidationError(missing);
-    const automation = await lockedAutomation(ctx, tx, channel, params.automationId!);
+    const automation = await lockedAutomation(ctx, tx, channel, params.automationId);
     if (params.action === 'delete') {
       const view = toAutomation(automation);
       await tx.remove(automation).flush();

@@ -12,8 +12,8 @@ export function notesRouter({ em, logger }: RouteDeps) {
     manage: implement<typeof contract.workspace.chat.notes.manage>(em, logger, async (params, ctx) => {
       const channel = await resolveChannel(ctx, params.channelId);
       if (params.action === 'delete')
-        return { success: true, data: await deleteNote(ctx, channel, params.noteId!), message: 'Note deleted' };
-      const data = await createNote(ctx, channel, { ...params, text: params.text! });
+        return { success: true, data: await deleteNote(ctx, channel, params.noteId), message: 'Note deleted' };
+      const data = await createNote(ctx, channel, params);
       return { success: true, data, message: 'Note created' };
     }),
   };

@@ -1,4 +1,4 @@
-import { ME, type Note as NoteView, type NoteManageValues } from '@switchboard/contract';
+import { ME, type Note as NoteView, type NoteCreateValues } from '@switchboard/contract';
 import type { CallerContext } from '../../kit/context.js';
 import { ForbiddenError, NotFoundError } from '../../kit/errors.js';
 import { offsetOf, paginationOf } from '../../kit/pagination.js';
@@ -38,7 +38,7 @@ export async function listNotes(
 export async function createNote(
   ctx: CallerContext,
   channel: ScopedChannel,
-  params: Pick<NoteManageValues, 'contactId' | 'phone'> & { text: string },
+  params: NoteCreateValues,
 ): Promise<NoteView> {
   const contactId = (await conversationContact(ctx, channel, params))!;
   const note = ctx.em.create(Note, {
