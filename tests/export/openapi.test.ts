@@ -363,7 +363,7 @@ describe('OpenAPI definition', () => {
       expect(addon.planId!.required).toBeUndefined();
       const forms = {
         '/api/platform/v1/tickets/manage': ['ticketId', 'email', 'title', 'description'],
-        '/api/platform/v1/webhooks/manage': ['endpointId', 'url', 'events', 'redeliver'],
+        '/api/platform/v1/webhooks/manage': ['endpointId', 'url', 'events', 'deliveryId'],
         '/api/workspace/v1/contacts/get': ['phone', 'contactId'],
         '/api/workspace/v1/labels/delete': ['name', 'labelId'],
       };
@@ -379,9 +379,12 @@ describe('OpenAPI definition', () => {
         'Needed in one of these forms: `email` + `title` + `description` or `ticketId`.',
       );
       expect(query('/api/platform/v1/tickets/manage').platformId).toMatchObject({ required: true });
-      expect(query('/api/platform/v1/webhooks/manage').redeliver!.description).toMatch(
-        /forms: `url` \+ `events`, `endpointId`, or `redeliver`\.$/,
+      expect(query('/api/platform/v1/webhooks/manage').deliveryId!.description).toMatch(
+        /forms: `url` \+ `events`, `endpointId`, or `deliveryId`\.$/,
       );
+      // The form before `action`: deprecated, in no form to document as needed.
+      expect(query('/api/platform/v1/webhooks/manage').redeliver).toMatchObject({ deprecated: true });
+      expect(query('/api/platform/v1/webhooks/manage').redeliver!.description).not.toContain('Needed');
       expect(query('/api/workspace/v1/contacts/get').phone).toMatchObject({
         description: expect.stringMatching(/forms: `phone` or `contactId`\.$/),
       });

@@ -49,15 +49,32 @@ const lengthMeasuredApart = (refusal: string | undefined, params: Record<string,
   /^(data\/\w+ must NOT have (fewer|more) than \d+ characters(, )?)+$/.test(refusal ?? '') &&
   Object.values(params).some(measuredApart);
 
+const variantsOf = (body: z.ZodTypeAny) =>
+  (paramsObject(body) as { metaOpenApi?: { variants?: ParamsVariants } }).metaOpenApi?.variants;
+
 /**
  * Whether parameters complete the form their discriminator picks (automations/manage's `action`): a rule the contract
  * states beside the schema (its `variants`), checked by the server, and stated by the OpenAPI and the tools alike.
  */
 function completesForm(body: z.ZodTypeAny, params: Record<string, unknown>): boolean {
-  const { variants } = (paramsObject(body) as { metaOpenApi?: { variants?: ParamsVariants } }).metaOpenApi ?? {};
+  const variants = variantsOf(body);
   if (!variants) return true;
   const chosen = params[variants.discriminator] ?? paramsObject(body)!.parse(params)[variants.discriminator];
   return (variants.forms[chosen as string]?.required ?? []).every((field) => params[field] !== undefined);
+}
+
+/**
+ * What the tool leaves out of the contract's parameters: the forms without a discriminator, deprecated (webhooks/manage
+ * before `action`), and the fields only they take. An agent is a new client: it is offered the current forms.
+ */
+function deprecatedForms(body: z.ZodTypeAny) {
+  const variants = variantsOf(body);
+  const current = new Set(Object.values(variants?.forms ?? {}).flatMap((form) => [...form.required, ...form.optional]));
+  const fields = (variants?.deprecatedForms ?? []).flatMap((form) => [...form.required, ...form.optional]);
+  return {
+    discriminator: variants?.deprecatedForms ? variants.discriminator : undefined,
+    onlyTheirs: new Set(fields.filter((field) => !current.has(field))),
+  };
 }
 
 describe('the MCP tools, held to the contract', () => {
@@ -78,9 +95,11 @@ describe('the MCP tools, held to the contract', () => {
       const tool = toolOf(endpoint);
       const body = endpoint.post.body as z.ZodTypeAny;
       const shape = paramsObject(body)!.shape as z.ZodRawShape;
-      expect(Object.keys(tool.inputSchema.properties as object).sort()).toEqual(Object.keys(shape).sort());
+      const deprecated = deprecatedForms(body);
+      const offered = Object.keys(shape).filter((name) => !deprecated.onlyTheirs.has(name));
+      expect(Object.keys(tool.inputSchema.properties as object).sort()).toEqual(offered.sort());
       const required = Object.entries(shape)
-        .filter(([, field]) => !field.isOptional())
+        .filter(([name, field]) => !field.isOptional() || name === deprecated.discriminator)
         .map(([name]) => name);
       expect(((tool.inputSchema.required as string[] | undefined) ?? []).sort()).toEqual(required.sort());
       expect(tool.inputSchema.additionalProperties).toBe(false);
@@ -92,6 +111,7 @@ describe('the MCP tools, held to the contract', () => {
         fc.property(paramsFor(paramsObject(body)!, example), (params) => {
           const byContract = body.safeParse(params);
           const bySchema = validate(params);
+          if (deprecated.discriminator && params[deprecated.discriminator] === undefined) return !bySchema.valid;
           if (byContract.success && completesForm(body, params))
             return bySchema.valid || lengthMeasuredApart(bySchema.errorMessage, params);
           if (byContract.success) return !bySchema.valid;

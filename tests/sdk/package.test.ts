@@ -112,7 +112,7 @@ export async function hover(channelId: string) {
   await sb.workspace.contacts.list({ channelId, search: 'ada' });
   await sb.workspace.labels.manage({ channelId, name: 'vip' });
   await sb.workspace.automations.manage({ channelId, action: 'delete', automationId: 'a' });
-  await sb.platform.webhooks.manage({ platformId: 'p', redeliver: 'd' });
+  await sb.platform.webhooks.manage({ platformId: 'p', action: 'redeliver', deliveryId: 'd' });
   await sb.platform.tickets.get({ platformId: 'p', ticketId: 't' });
   await sb.workspace.chat.message.send({ channelId, to: '15550000001', text: 'hi', previewUrl: true, replyTo: 'm' });
   const contact = (await sb.workspace.contacts.get({ channelId, contactId: 'c' })).data;
@@ -121,7 +121,7 @@ export async function hover(channelId: string) {
   await sb.workspace.chat.notes.manage({ channelId, action: 'create', text: 'Called', phone: '15550000001' });
   return [contact.phone, messages[0]?.replyTo, inbox[0]?.unreadCount];
 }
-export function webhookFields(create: WebhookCreateParams, change: WebhookChangeParams) {
+export function webhookFields(create: WebhookCreateParams, change: Extract<WebhookChangeParams, { action: 'update' }>) {
   return [create.platformId, create.action, create.url, create.events, create.description, create.enabled,
     create.batch, change.endpointId, change.url, change.events, change.description, change.enabled, change.batch];
 }

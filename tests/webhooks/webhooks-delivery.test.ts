@@ -148,6 +148,7 @@ describe('webhooks/deliveries and redelivery', () => {
       updatedAt: expect.any(String),
     });
 
+    // The form before `action` (deprecated) still redelivers.
     const redelivered = await hook.manage({ redeliver: delivery!.id });
     expect(redelivered.message).toBe('Redelivery queued');
     expect(redelivered.data).toMatchObject({
@@ -189,18 +190,22 @@ describe('webhooks/deliveries and redelivery', () => {
 
     await hook.manage({ endpointId: hook.endpoint.id, enabled: false });
     await expectInvalid(
-      hook.manage({ redeliver: failed!.id }),
-      'redeliver',
+      hook.manage({ action: 'redeliver', deliveryId: failed!.id }),
+      'deliveryId',
       'the endpoint is disabled; enable it first',
     );
     await hook.close();
     expect((await hook.deliveries()).pagination.total).toBe(1);
 
     await hook.manage({ endpointId: hook.endpoint.id, enabled: true });
-    await hook.manage({ redeliver: failed!.id });
+    await hook.manage({ action: 'redeliver', deliveryId: failed!.id });
     // The receiver holds the second request: the attempt is under way and the delivery pending.
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2);
-    await expectInvalid(hook.manage({ redeliver: failed!.id }), 'redeliver', 'this delivery is still pending');
+    await expectInvalid(
+      hook.manage({ action: 'redeliver', deliveryId: failed!.id }),
+      'deliveryId',
+      'this delivery is still pending',
+    );
     receiver.release(200);
     await expect.poll(async () => (await hook.deliveries()).data[0]?.status, { timeout: 10_000 }).toBe('delivered');
     expect((await hook.deliveries()).data[0]!.attempts.map((a) => a.statusCode)).toEqual([500, 200]);

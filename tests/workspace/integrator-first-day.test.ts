@@ -171,12 +171,28 @@ describe('webhooks/manage by action; webhooks/list and webhooks.get by endpointI
     expect(deleted.message).toBe('Webhook endpoint deleted successfully');
   });
 
-  test('the OpenAPI marks the earlier form’s flags deprecated and offers `action`', () => {
+  test('the OpenAPI marks the earlier forms and flags deprecated and offers `action`', () => {
+    type Form = { properties: { action?: { enum: string[] } }; required: string[]; deprecated?: boolean };
     const operation = buildOpenApi().paths['/api/platform/v1/webhooks/manage']!.post!;
     const body = JSON.stringify(operation.requestBody);
     const property = (name: string) => body.match(new RegExp(`"${name}":\\{[^}]*\\}`))?.[0] ?? '';
     expect(property('rotateSecret')).toContain('"deprecated":true');
     expect(property('delete')).toContain('"deprecated":true');
-    expect(property('action')).toContain('"enum":["create","update","delete","rotate"]');
+    const forms = (operation.requestBody as { content: { 'application/json': { schema: { oneOf: Form[] } } } }).content[
+      'application/json'
+    ].schema.oneOf;
+    expect(forms.flatMap((form) => form.properties.action?.enum ?? [])).toEqual([
+      'create',
+      'update',
+      'delete',
+      'rotate',
+      'redeliver',
+    ]);
+    // The earlier forms: deprecated, told apart from the current ones by having no `action`.
+    expect(forms.filter((form) => form.deprecated).map((form) => form.required)).toEqual([
+      ['url', 'events', 'platformId'],
+      ['endpointId', 'platformId'],
+      ['redeliver', 'platformId'],
+    ]);
   });
 });

@@ -103,6 +103,10 @@ function foldVariants(forms: JsonSchema[]): ToolSpec['inputSchema'] {
   const oneOf = forms.map((form) => ({
     properties: { [discriminator]: { const: picks(form)[0] } },
     required: form.required,
+    // The sets the form needs one of (notes/manage's create: contactId or phone).
+    ...(form.anyOf !== undefined && {
+      anyOf: (form.anyOf as JsonSchema[]).map((set) => ({ required: set.required })),
+    }),
   }));
   const requiredByAll = (forms[0]!.required as string[]).filter((name) =>
     forms.every((form) => (form.required as string[]).includes(name)),
@@ -117,7 +121,8 @@ function foldVariants(forms: JsonSchema[]): ToolSpec['inputSchema'] {
  */
 function asObject(schema: JsonSchema): ToolSpec['inputSchema'] {
   if (schema.type === 'object') return schema as ToolSpec['inputSchema'];
-  if (schema.oneOf) return foldVariants(schema.oneOf as JsonSchema[]);
+  // An agent is offered the current forms only: the deprecated ones (webhooks/manage without `action`) still work.
+  if (schema.oneOf) return foldVariants((schema.oneOf as JsonSchema[]).filter((form) => !form.deprecated));
   const sets = schema.anyOf as JsonSchema[] | undefined;
   if (!sets?.length) throw new Error(`Parameters that are not an object: ${JSON.stringify(schema)}`);
   const { required: _required, ...shape } = sets[0]!;

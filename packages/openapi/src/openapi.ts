@@ -257,15 +257,23 @@ interface RequiredSet {
   deprecated: boolean;
 }
 
-/** Each variant's required fields (automations/manage: one form per `action`), its discriminator first if needed. */
-function variantSets(object: ZodTypeAny | undefined): { required: string[] }[] {
+/**
+ * Each variant's required fields (automations/manage: one form per `action`), its discriminator first if needed;
+ * then the deprecated forms without it (webhooks/manage before `action`).
+ */
+function variantSets(object: ZodTypeAny | undefined): { required: string[]; deprecated?: boolean }[] {
   const { variants } = (object as { metaOpenApi?: { variants?: ParamsVariants } } | undefined)?.metaOpenApi ?? {};
   if (!variants) return [];
   const shape = (object as AnyZodObject).shape as Record<string, ZodTypeAny>;
   const picked = shape[variants.discriminator]?.isOptional() ? [] : [variants.discriminator];
   // Actions that need the same fields (broadcasts/manage's cancel, pause and resume) are one form here.
-  const sets = new Set(Object.values(variants.forms).map((form) => [...picked, ...form.required].join(' ')));
-  return [...sets].map((set) => ({ required: set.split(' ') }));
+  const sets = new Set(
+    Object.values(variants.forms).flatMap((form) =>
+      (form.anyOf ?? [{ required: [] }]).map((set) => [...picked, ...form.required, ...set.required].join(' ')),
+    ),
+  );
+  const deprecated = (variants.deprecatedForms ?? []).map((form) => ({ required: form.required, deprecated: true }));
+  return [...[...sets].map((set) => ({ required: set.split(' ') })), ...deprecated];
 }
 
 /**
@@ -279,7 +287,10 @@ function requiredSets(params: ZodTypeAny | undefined): RequiredSet[] {
   const shape = params ? (paramsObject(params)?.shape ?? {}) : {};
   const isDeprecated = (field: string) =>
     Boolean((shape[field] as { metaOpenApi?: { deprecated?: boolean } } | undefined)?.metaOpenApi?.deprecated);
-  return anyOf.map(({ required }) => ({ fields: required, deprecated: required.every(isDeprecated) }));
+  return anyOf.map(({ required, ...set }) => ({
+    fields: required,
+    deprecated: ('deprecated' in set && set.deprecated === true) || required.every(isDeprecated),
+  }));
 }
 
 /** `email` + `title` + `description` or `ticketId`; `url` + `events`, `endpointId`, or `redeliver` */
@@ -337,7 +348,8 @@ function expandVariants(schema: SchemaObject): SchemaObject {
   if (!variants) return schema;
   const { discriminator } = variants;
   const properties = (shape.properties ?? {}) as Record<string, SchemaObject>;
-  const inForms = new Set(Object.values(variants.forms).flatMap((form) => [...form.required, ...form.optional]));
+  const allForms = [...Object.values(variants.forms), ...(variants.deprecatedForms ?? [])];
+  const inForms = new Set(allForms.flatMap((form) => [...form.required, ...form.optional]));
   const shared = Object.keys(properties).filter((name) => name !== discriminator && !inForms.has(name));
   const { default: byDefault, ...field } = properties[discriminator] ?? {};
   const oneOf = Object.entries(variants.forms).map(([value, form]) => ({
@@ -351,8 +363,26 @@ function expandVariants(schema: SchemaObject): SchemaObject {
       ...form.required,
       ...(shape.required ?? []).filter((name) => shared.includes(name)),
     ],
+    // The sets its field rules need one of (notes/manage's create: contactId or phone), each naming its fields.
+    ...(form.anyOf && {
+      anyOf: form.anyOf.map((set) => ({
+        properties: Object.fromEntries(set.required.map((name) => [name, properties[name]!])),
+        required: set.required,
+      })),
+    }),
   }));
-  return { ...(description && { description }), oneOf };
+  // Still accepted, no longer to be used: each a whole shape without the discriminator, closed (it takes no new
+  // field), so that no request of a current form matches one.
+  const deprecated = (variants.deprecatedForms ?? []).map((form): SchemaObject => ({
+    ...shape,
+    deprecated: true,
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      [...shared, ...form.required, ...form.optional].map((name) => [name, properties[name]!]),
+    ),
+    required: [...form.required, ...(shape.required ?? []).filter((name) => shared.includes(name))],
+  }));
+  return { ...(description && { description }), oneOf: [...oneOf, ...deprecated] };
 }
 
 /** POST bodies: required sets as whole shapes, and `requestBody.required` wherever the schema requires a field. */

@@ -117,10 +117,15 @@ function addWebhookCommands(program: Command): void {
         if (eventsProblem) throw new CliError(`--events: ${eventsProblem}.`);
         const platform = await findPlatform(em, opts.platform);
         // webhooks/manage's own rules: the contract's parameters, then https and the SSRF guard (ALLOW_HTTP_WEBHOOKS).
-        const params = webhookManageParams.safeParse({ platformId: platform.id, url: opts.url, events: opts.events });
-        if (!params.success)
+        const params = webhookManageParams.safeParse({
+          platformId: platform.id,
+          action: 'create',
+          url: opts.url,
+          events: opts.events,
+        });
+        if (!params.success || params.data.action !== 'create')
           throw new CliError(
-            params.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('; '),
+            (params.error?.issues ?? []).map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('; '),
           );
         const started = await services();
         const deps = { policy: started.get(WEBHOOK_POLICY), secrets: started.get(WEBHOOK_SECRETS) };

@@ -138,6 +138,7 @@ function listRoutes(router: Router, ctx: PortalContext, { listEndpoints, manage,
       const errors: Record<string, string> = {};
       try {
         const { data } = await manage(req, {
+          action: 'create',
           url: form.url || undefined,
           description: form.description || undefined,
           events: [...(form.events ?? [])],
@@ -167,7 +168,7 @@ function endpointPageRoutes(router: Router, ctx: PortalContext, pages: WebhookPa
     '/webhooks/:endpointId/enabled',
     onEndpoint(async (req, res) => {
       const enabled = text(req.body?.enabled) === 'true';
-      await manage(req, { endpointId: req.params.endpointId!, enabled });
+      await manage(req, { action: 'update', endpointId: req.params.endpointId!, enabled });
       res.redirect(303, `${WEBHOOKS}/${req.params.endpointId}?done=${enabled ? 'enabled' : 'disabled'}`);
     }),
   );
@@ -190,7 +191,7 @@ function endpointActionRoutes(router: Router, ctx: PortalContext, pages: Webhook
   router.post(
     '/webhooks/:endpointId/rotate',
     onEndpoint(async (req, res) => {
-      const { data } = await manage(req, { endpointId: req.params.endpointId!, rotateSecret: true });
+      const { data } = await manage(req, { action: 'rotate', endpointId: req.params.endpointId! });
       req.log?.info({ userId: signedIn(req).user.id, endpointId: data.id }, 'portal webhook secret rotated');
       res.send(
         secretPage(ctx.assets, signedIn(req).viewer, data as WebhookEndpoint, (data as { secret: string }).secret),
@@ -201,7 +202,7 @@ function endpointActionRoutes(router: Router, ctx: PortalContext, pages: Webhook
   router.post(
     '/webhooks/:endpointId/delete',
     onEndpoint(async (req, res) => {
-      await manage(req, { endpointId: req.params.endpointId!, delete: true });
+      await manage(req, { action: 'delete', endpointId: req.params.endpointId! });
       req.log?.info(
         { userId: signedIn(req).user.id, endpointId: req.params.endpointId },
         'portal webhook endpoint deleted',
@@ -217,7 +218,7 @@ function endpointActionRoutes(router: Router, ctx: PortalContext, pages: Webhook
       if (!isUuid(deliveryId)) return notFound(req, res);
       // The endpoint of the path must be one the user may see, as on its page; the API then checks the delivery.
       if (!(await endpointOf(req, 1))) return notFound(req, res);
-      await manage(req, { redeliver: deliveryId });
+      await manage(req, { action: 'redeliver', deliveryId });
       res.redirect(303, `${WEBHOOKS}/${req.params.endpointId}?done=redelivered`);
     }),
   );

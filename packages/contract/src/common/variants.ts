@@ -13,8 +13,13 @@ export interface ParamsForm<Field extends string> {
  */
 export interface ParamsVariants {
   discriminator: string;
-  /** Per discriminator value, the fields of its form beside the shared ones (required first). */
-  forms: Record<string, { required: string[]; optional: string[] }>;
+  /**
+   * Per discriminator value, the fields of its form beside the shared ones (required first), and the field sets of
+   * which it needs one more (notes/manage's create: `contactId` or `phone`), from its own field rules.
+   */
+  forms: Record<string, { required: string[]; optional: string[]; anyOf?: { required: string[] }[] }>;
+  /** Forms without the discriminator, still accepted and published as deprecated (webhooks/manage before `action`). */
+  deprecatedForms?: { required: string[]; optional: string[] }[];
 }
 
 type Forms<Field extends string> = Record<string, ParamsForm<Field>>;

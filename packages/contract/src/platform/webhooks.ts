@@ -9,9 +9,10 @@ import {
   pageEnvelope,
   timestampSchema,
   uuidParam,
-  withFieldRules,
+  actionVariants,
   withOpenApi,
-  type FieldProblem,
+  type ImpliedAction,
+  type ImpliedActionInput,
 } from '../common/index.js';
 import { platformIdParam } from './platforms.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-events.js';
@@ -41,26 +42,28 @@ export function webhookEventsProblem(events: readonly string[]): string | undefi
 }
 
 /** `"a,b"` or `["a", "b"]` (GET may repeat the key) → the distinct names in order. */
-function splitEvents(value: string | string[] | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
+function splitEvents(value: string | string[]): string[] {
   const names = (Array.isArray(value) ? value : value.split(',')).map((name) => name.trim()).filter(Boolean);
   return [...new Set(names)];
 }
 
-const eventsParam: z.ZodType<WebhookEventType[] | undefined, z.ZodTypeDef, string | string[] | undefined> = z
+/**
+ * The event types of an endpoint: an array, or a comma-separated string (a GET's query). The SDK's input type is a
+ * list of known event types, so a misspelt one does not compile; the API checks whatever arrives.
+ */
+const eventsParam = z
   .union([z.string(), z.array(z.string())], {
     errorMap: () => ({ message: 'must be a comma-separated string or an array of event types' }),
   })
-  .optional()
   .transform(splitEvents)
   .superRefine((events, ctx) => {
-    const problem = events && webhookEventsProblem(events);
+    const problem = webhookEventsProblem(events);
     if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
   })
-  .transform((events) => events as WebhookEventType[] | undefined)
+  .transform((events) => events as WebhookEventType[])
   .describe(
     `Event types to receive, a non-empty subset of: ${WEBHOOK_EVENT_TYPES.join(', ')} (array, or comma-separated)`,
-  );
+  ) as z.ZodType<WebhookEventType[], z.ZodTypeDef, WebhookEventType[]>;
 
 export const webhookEndpointSchema = named(
   'WebhookEndpoint',
@@ -142,27 +145,18 @@ export const webhookManageResultSchema = named(
     .describe('The endpoint (create, update, rotate, delete) or, for `redeliver`, the delivery'),
 );
 
-export const WEBHOOK_MANAGE_ACTIONS = ['create', 'update', 'delete', 'rotate'] as const;
+export const WEBHOOK_MANAGE_ACTIONS = ['create', 'update', 'delete', 'rotate', 'redeliver'] as const;
 export type WebhookManageAction = (typeof WEBHOOK_MANAGE_ACTIONS)[number];
 
-const webhookManageFields = z.object({
-  platformId: platformIdParam,
-  action: z
-    .enum(WEBHOOK_MANAGE_ACTIONS)
-    .optional()
-    .describe(
-      '`create` an endpoint (`url`, `events`), `update` one (`endpointId` and the fields to change), `delete` it, or ' +
-        '`rotate` its signing secret; left out (deprecated): create without `endpointId`, update with it',
-    ),
-  endpointId: uuidParam().optional().describe('The endpoint to update, delete or rotate (not with `create`)'),
-  url: z
-    .string()
-    .trim()
-    .max(2000, 'must be at most 2000 characters')
-    .url('must be an absolute URL')
-    .optional()
-    .describe('https:// URL receiving the events; it must not resolve to a private, loopback or link-local address'),
-  events: eventsParam,
+const urlParam = z
+  .string()
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .url('must be an absolute URL')
+  .describe('https:// URL receiving the events; it must not resolve to a private, loopback or link-local address');
+const endpointIdParam = uuidParam().describe('The endpoint to update, delete or rotate');
+/** What an endpoint's creation sets and an update may change, beside its URL and events. */
+const endpointSettings = {
   description: z
     .string()
     .trim()
@@ -179,130 +173,105 @@ const webhookManageFields = z.object({
         '`[{ webhookId, type, timestamp, data }, …]`, signed once (verify with `verifyWebhookBatch`); false (the ' +
         'default): one POST per event',
     ),
-  rotateSecret: withOpenApi(
-    z
-      .boolean()
-      .optional()
-      .describe('Deprecated, use `action: "rotate"`: true issues a new secret; the old one keeps signing for 24 h'),
-    { deprecated: true },
-  ),
-  delete: withOpenApi(
-    z.boolean().optional().describe('Deprecated, use `action: "delete"`: true deletes the endpoint and its deliveries'),
-    { deprecated: true },
-  ),
-  redeliver: uuidParam()
-    .optional()
-    .describe('A delivery id (from webhooks/deliveries): queue one fresh attempt with the same `webhook-id`'),
-});
-
-/**
- * The typed forms of webhooks/manage (what the SDK accepts): `events` as a list of known event types, so a misspelt
- * one does not compile; the API itself also takes a comma-separated string.
- */
-type WebhookManageInput = Omit<z.input<typeof webhookManageFields>, 'events'> & { events?: WebhookEventType[] };
-/** The fields an update may change. */
-type WebhookChanges = Pick<WebhookManageInput, 'url' | 'events' | 'description' | 'enabled' | 'batch'>;
-/** None of the deprecated flags, nor `redeliver`: what every `action` form leaves out. */
-type NoFlags = { rotateSecret?: undefined; delete?: undefined; redeliver?: undefined };
-type NoChanges = { [K in keyof WebhookChanges]?: undefined };
-/** A new endpoint: its `url` and `events` (the secret comes in the reply, once). */
-export type WebhookCreateParams = Pick<WebhookManageInput, 'platformId' | 'description' | 'enabled' | 'batch'> &
-  NoFlags & {
-    action?: 'create';
-    endpointId?: undefined;
-    url: string;
-    events: WebhookEventType[];
-  };
-/** A new secret for an endpoint (in the reply, once); the replaced one keeps signing for 24 h. */
-export type WebhookRotateParams =
-  | (Pick<WebhookManageInput, 'platformId'> & NoFlags & NoChanges & { action: 'rotate'; endpointId: string })
-  | (Pick<WebhookManageInput, 'platformId'> &
-      WebhookChanges & {
-        /** @deprecated Use `action: "rotate"`. */
-        rotateSecret: true;
-        action?: undefined;
-        endpointId: string;
-        redeliver?: undefined;
-        delete?: false;
-      });
-/** Update or delete an endpoint (no new secret). */
-export type WebhookChangeParams =
-  | (Pick<WebhookManageInput, 'platformId'> & WebhookChanges & NoFlags & { action: 'update'; endpointId: string })
-  | (Pick<WebhookManageInput, 'platformId'> & NoFlags & NoChanges & { action: 'delete'; endpointId: string })
-  | (Pick<WebhookManageInput, 'platformId'> &
-      WebhookChanges & {
-        action?: undefined;
-        endpointId: string;
-        /** @deprecated Use `action: "delete"`. */
-        delete?: boolean;
-        redeliver?: undefined;
-        rotateSecret?: false;
-      });
-export type WebhookRedeliverParams = Pick<WebhookManageInput, 'platformId'> & {
-  redeliver: string;
-  action?: undefined;
 };
-export type WebhookManageParams =
-  WebhookCreateParams | WebhookRotateParams | WebhookChangeParams | WebhookRedeliverParams;
+const endpointChanges = { url: urlParam.optional(), events: eventsParam.optional(), ...endpointSettings };
+const rotateSecretParam = withOpenApi(
+  z
+    .boolean()
+    .optional()
+    .describe('Deprecated, use `action: "rotate"`: true issues a new secret; the old one keeps signing for 24 h'),
+  { deprecated: true },
+);
 
-type WebhookManageFields = z.output<typeof webhookManageFields>;
+const webhookActions = {
+  create: z.object({ url: urlParam, events: eventsParam, ...endpointSettings }),
+  // An update may still rotate the secret beside its changes, as the form without `action` did.
+  update: z.object({ endpointId: endpointIdParam, ...endpointChanges, rotateSecret: rotateSecretParam }),
+  delete: z.object({ endpointId: endpointIdParam }),
+  rotate: z.object({ endpointId: endpointIdParam }),
+  redeliver: z.object({
+    deliveryId: uuidParam().describe(
+      'A delivery id (from webhooks/deliveries): queue one fresh attempt with the same `webhook-id`',
+    ),
+  }),
+};
+
+/** The forms before `action`, still accepted: create without endpointId, change with it, or `redeliver`. */
+const webhookFormsWithoutAction = {
+  create: z.object({ url: urlParam, events: eventsParam, ...endpointSettings }),
+  change: z.object({
+    endpointId: endpointIdParam,
+    ...endpointChanges,
+    rotateSecret: rotateSecretParam,
+    delete: withOpenApi(
+      z
+        .boolean()
+        .optional()
+        .describe('Deprecated, use `action: "delete"`: true deletes the endpoint and its deliveries'),
+      { deprecated: true },
+    ),
+  }),
+  redeliver: z.object({
+    redeliver: withOpenApi(uuidParam().describe('Deprecated, use `action: "redeliver"` with `deliveryId`'), {
+      deprecated: true,
+    }),
+  }),
+};
+
 const WEBHOOK_CHANGES = ['url', 'events', 'description', 'enabled', 'batch'] as const;
 
-/** What `action` needs and refuses: its endpoint (or none, to create), and no field of another action. */
-function actionProblems(params: WebhookManageFields, action: WebhookManageAction): FieldProblem[] {
-  const given = (field: keyof WebhookManageFields) => params[field] !== undefined;
-  const refuse = (fields: readonly (keyof WebhookManageFields)[], problem: string) =>
-    fields.filter(given).map((field) => ({ field, problem }));
-  const flags = refuse(['rotateSecret', 'delete', 'redeliver'], `is not a parameter of action "${action}"`);
-  if (action === 'create')
-    return [
-      ...(['url', 'events'] as const)
-        .filter((field) => !given(field))
-        .map((field) => ({ field, problem: 'is required to create an endpoint' })),
-      ...refuse(['endpointId'], 'is not a parameter of action "create"'),
-      ...flags,
-    ];
-  const endpoint = given('endpointId')
-    ? []
-    : [{ field: 'endpointId', problem: `is required to ${action} an endpoint` }];
-  const changes = action === 'update' ? [] : refuse(WEBHOOK_CHANGES, `is not a parameter of action "${action}"`);
-  return [...endpoint, ...changes, ...flags];
+/** A request without `action` (deprecated): the action its fields ask for, as before `action` existed. */
+function impliedWebhookAction(values: Record<string, unknown>): ImpliedAction {
+  const { redeliver, delete: remove, rotateSecret, ...rest } = values;
+  const refuse = (fields: readonly string[], problem: string) =>
+    fields.filter((field) => values[field] !== undefined).map((field) => ({ field, problem }));
+  const problems =
+    redeliver !== undefined
+      ? refuse(
+          ['endpointId', ...WEBHOOK_CHANGES, 'rotateSecret', 'delete'],
+          'cannot be combined with redeliver (the delivery names its endpoint)',
+        )
+      : rest.endpointId === undefined
+        ? refuse(['rotateSecret', 'delete'], 'applies to an existing endpoint: pass endpointId')
+        : remove
+          ? refuse([...WEBHOOK_CHANGES, 'rotateSecret'], 'cannot be combined with delete')
+          : [];
+  if (problems.length) return problems;
+  if (redeliver !== undefined) return { action: 'redeliver', values: { ...rest, deliveryId: redeliver } };
+  if (rest.endpointId === undefined) return { action: 'create', values: rest };
+  if (remove) return { action: 'delete', values: rest };
+  return { action: 'update', values: { ...rest, ...(rotateSecret === true && { rotateSecret }) } };
 }
 
-/** Which operation the parameters ask for (redeliver, create, delete, update), and what does not go with it. */
-function webhookManageProblems(params: WebhookManageFields): FieldProblem[] {
-  if (params.action !== undefined) return actionProblems(params, params.action);
-  const given = (field: keyof WebhookManageFields) => params[field] !== undefined;
-  const refuse = (fields: readonly (keyof WebhookManageFields)[], problem: string) =>
-    fields.filter(given).map((field) => ({ field, problem }));
-  if (given('redeliver'))
-    return refuse(
-      ['endpointId', ...WEBHOOK_CHANGES, 'rotateSecret', 'delete'],
-      'cannot be combined with redeliver (the delivery names its endpoint)',
-    );
-  if (!given('endpointId')) {
-    const missing = (['url', 'events'] as const).filter((field) => !given(field));
-    return [
-      ...missing.map((field) => ({ field, problem: 'is required to create an endpoint (no endpointId given)' })),
-      ...refuse(['rotateSecret', 'delete'], 'applies to an existing endpoint: pass endpointId'),
-    ];
-  }
-  return params.delete ? refuse([...WEBHOOK_CHANGES, 'rotateSecret'], 'cannot be combined with delete') : [];
-}
-
-/** The `action` form as the deprecated flags the service reads: one meaning, whichever form was sent. */
-function resolveAction(params: WebhookManageFields): WebhookManageFields {
-  if (params.action === 'delete') return { ...params, delete: true };
-  if (params.action === 'rotate') return { ...params, rotateSecret: true };
-  return params;
-}
-
-export const webhookManageParams = withFieldRules<WebhookManageParams>()(webhookManageFields, {
-  sets: [['url', 'events'], ['endpointId'], ['redeliver']],
-  check: webhookManageProblems,
-  resolve: resolveAction,
+export const webhookManageParams = actionVariants(webhookActions, {
+  shared: { platformId: platformIdParam },
+  describe:
+    '`create` an endpoint (`url`, `events`), `update` one (`endpointId` and the fields to change), `delete` it, ' +
+    '`rotate` its signing secret, or `redeliver` a delivery (`deliveryId`); left out (deprecated): create without ' +
+    '`endpointId`, update with it, `delete: true`, `rotateSecret: true`, `redeliver`',
+  noun: 'an endpoint',
+  fields: { endpointId: endpointIdParam.optional().describe('`update`, `delete`, `rotate`: the endpoint') },
+  implied: { forms: webhookFormsWithoutAction, resolve: impliedWebhookAction },
 });
+export type WebhookManageParams = z.input<typeof webhookManageParams>;
 export type WebhookManageValues = z.output<typeof webhookManageParams>;
+type WebhookForm<A extends WebhookManageAction> = Extract<WebhookManageParams, { action: A }>;
+/** A form without `action` (deprecated). */
+type EarlierForm<F extends keyof typeof webhookFormsWithoutAction> = ImpliedActionInput<
+  { platformId: typeof platformIdParam },
+  Pick<typeof webhookFormsWithoutAction, F>
+>;
+/** A new endpoint: its `url` and `events` (the secret comes in the reply, once). */
+export type WebhookCreateParams = WebhookForm<'create'> | EarlierForm<'create'>;
+/** A new secret for an endpoint (in the reply, once); the replaced one keeps signing for 24 h. */
+export type WebhookRotateParams =
+  | WebhookForm<'rotate'>
+  | (WebhookForm<'update'> & { rotateSecret: true })
+  | (EarlierForm<'change'> & { rotateSecret: true; delete?: false });
+/** One fresh attempt of a delivery: the reply is the delivery. */
+export type WebhookRedeliverParams = WebhookForm<'redeliver'> | EarlierForm<'redeliver'>;
+/** Update or delete an endpoint (no new secret). */
+export type WebhookChangeParams = WebhookForm<'update'> | WebhookForm<'delete'> | EarlierForm<'change'>;
 
 export const webhookDeliveriesParams = z.object({
   platformId: platformIdParam,
@@ -354,13 +323,14 @@ export const webhooksContract = {
         'successfully`). `action: "delete"`: deletes the endpoint and its delivery log (message `Webhook endpoint ' +
         'deleted successfully`).',
       'Deprecated, still accepted: without `action`, no endpointId creates and an endpointId updates; ' +
-        '`rotateSecret: true` rotates (beside changes), `delete: true` deletes.',
+        '`rotateSecret: true` rotates (beside changes), `delete: true` deletes, `redeliver` (a delivery id) ' +
+        'redelivers.',
       `\`batch: true\` (at creation or later) delivers in batches: each POST carries up to ${WEBHOOK_BATCH_MAX} ` +
         'events as a JSON array, oldest first, each element an event with its own `webhookId` (the `webhook-id` it ' +
         'would have alone, the same on every retry: act once per `webhookId`); the `webhook-id` header then names ' +
         'the batch, and the signature covers the whole array. A 2xx acknowledges every event in it.',
-      '`redeliver` (a delivery id, alone, without `action`): queues one fresh attempt of a delivered or failed ' +
-        'delivery with the same `webhook-id`; the reply is the delivery (message `Redelivery queued`).',
+      '`action: "redeliver"` with `deliveryId` (from webhooks/deliveries): queues one fresh attempt of a delivered ' +
+        'or failed delivery with the same `webhook-id`; the reply is the delivery (message `Redelivery queued`).',
       'URLs must be https:// and must not resolve to a private, loopback or link-local address (checked again at ' +
         'every delivery). A platform has at most ' +
         `${WEBHOOK_ENDPOINTS_PER_PLATFORM} endpoints (a create past that is 400 naming the limit) and one per URL ` +

@@ -133,10 +133,10 @@ export async function redeliver(
     });
     if (endpoint.platform.id !== platformId)
       throw new ForbiddenError('This webhook delivery belongs to another platform.');
-    if (!endpoint.isActive) throw ValidationError.field('redeliver', 'the endpoint is disabled; enable it first');
+    if (!endpoint.isActive) throw ValidationError.field('deliveryId', 'the endpoint is disabled; enable it first');
     if (delivery.status === 'pending') {
       throw ValidationError.field(
-        'redeliver',
+        'deliveryId',
         'this delivery is still pending (an attempt is under way or scheduled); redeliver it once it is delivered or ' +
           'failed',
       );

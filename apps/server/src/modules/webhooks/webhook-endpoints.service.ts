@@ -35,6 +35,10 @@ export interface WebhookDeps {
 }
 
 export type EndpointWithSecret = WebhookEndpointView & { secret?: string };
+/** webhooks/manage's actions on an endpoint (all but `redeliver`). */
+export type EndpointAction = Exclude<WebhookManageValues, { action: 'redeliver' }>;
+type EndpointCreate = Extract<EndpointAction, { action: 'create' }>;
+type EndpointChange = Exclude<EndpointAction, { action: 'create' }>;
 
 const WEBHOOK_MESSAGES = {
   created: 'Webhook endpoint created successfully',
@@ -113,19 +117,19 @@ async function assertRoomFor(tx: EntityManager, platformId: string, url: string 
 async function createEndpoint(
   em: EntityManager,
   platformId: string,
-  params: WebhookManageValues,
+  params: EndpointCreate,
   secrets: WebhookSecrets,
   secret = newWebhookSecret(),
 ): Promise<EndpointWithSecret> {
   return em.transactional(async (tx) => {
-    await assertRoomFor(tx, platformId, params.url!);
+    await assertRoomFor(tx, platformId, params.url);
     // The id is known before the insert: the sealed secret is bound to it.
     const id = randomUUID();
     const endpoint = tx.create(WebhookEndpoint, {
       id,
       platform: platformId,
-      url: params.url!,
-      events: params.events!,
+      url: params.url,
+      events: params.events,
       description: params.description ?? null,
       isActive: params.enabled ?? true,
       batch: params.batch ?? false,
@@ -137,36 +141,19 @@ async function createEndpoint(
 }
 
 /** Update, rotation or deletion of one endpoint, under a row lock so concurrent rotations cannot lose a secret. */
-async function changeEndpoint(
-  em: EntityManager,
-  platformId: string,
-  endpointId: string,
-  params: WebhookManageValues,
-  secrets: WebhookSecrets,
-) {
+async function changeEndpoint(em: EntityManager, platformId: string, params: EndpointChange, secrets: WebhookSecrets) {
   return em.transactional(async (tx) => {
-    const endpoint = await findEndpoint({ em: tx }, platformId, endpointId, true);
+    const endpoint = await findEndpoint({ em: tx }, platformId, params.endpointId, true);
     const now = new Date();
-    if (params.delete) {
+    if (params.action === 'delete') {
       const view = endpointView(endpoint, now);
       // The delivery log goes with it (foreign keys cascade); queued jobs then find nothing to deliver.
       await tx.remove(endpoint).flush();
       return { data: view, message: WEBHOOK_MESSAGES.deleted };
     }
-    if (params.url !== undefined && params.url !== endpoint.url)
-      await assertRoomFor(tx, platformId, params.url, endpoint.id);
-    const fields = {
-      url: params.url,
-      events: params.events,
-      description: params.description,
-      isActive: params.enabled,
-      batch: params.batch,
-    };
-    tx.assign(endpoint, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
-    // Enabled again (after a pause, or after the server disabled it): failures count afresh.
-    if (params.enabled === true) tx.assign(endpoint, { disabledAt: null, failingSince: null });
+    if (params.action === 'update') await applyChanges(tx, platformId, endpoint, params);
     let secret: string | undefined;
-    if (params.rotateSecret) {
+    if (params.action === 'rotate' || params.rotateSecret) {
       secret = newWebhookSecret();
       endpoint.previousSecretCiphertext = endpoint.secretCiphertext;
       endpoint.previousSecretExpiresAt = overlapEndsAt(now);
@@ -178,23 +165,45 @@ async function changeEndpoint(
   });
 }
 
+/** An update's changes: the fields given, and a fresh count of failures when it is enabled again. */
+async function applyChanges(
+  tx: EntityManager,
+  platformId: string,
+  endpoint: WebhookEndpoint,
+  params: Extract<EndpointChange, { action: 'update' }>,
+) {
+  if (params.url !== undefined && params.url !== endpoint.url)
+    await assertRoomFor(tx, platformId, params.url, endpoint.id);
+  const fields = {
+    url: params.url,
+    events: params.events,
+    description: params.description,
+    isActive: params.enabled,
+    batch: params.batch,
+  };
+  tx.assign(endpoint, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
+  // Enabled again (after a pause, or after the server disabled it): failures count afresh.
+  if (params.enabled === true) tx.assign(endpoint, { disabledAt: null, failingSince: null });
+}
+
 /**
- * Create (no endpointId), or update, rotate or delete the endpoint `endpointId` of `platformId`. A create signs
- * with `secret` when given (`pnpm cli webhook add --secret`), else with a new one.
+ * Create, update, rotate or delete an endpoint of `platformId`. A create signs with `secret` when given
+ * (`pnpm cli webhook add --secret`), else with a new one.
  */
 export async function manageEndpoint(
   { em }: ServiceContext,
   platformId: string,
-  params: WebhookManageValues,
+  params: EndpointAction,
   deps: Pick<WebhookDeps, 'policy' | 'secrets' | 'resolve'>,
   secret?: string,
 ): Promise<{ data: EndpointWithSecret; message: string }> {
   // DNS before any transaction: a slow lookup must not hold a row lock.
-  if (params.url !== undefined) await assertWebhookUrl(params.url, deps.policy, deps.resolve);
-  if (params.endpointId === undefined)
+  if ((params.action === 'create' || params.action === 'update') && params.url !== undefined)
+    await assertWebhookUrl(params.url, deps.policy, deps.resolve);
+  if (params.action === 'create')
     return {
       data: await createEndpoint(em, platformId, params, deps.secrets, secret),
       message: WEBHOOK_MESSAGES.created,
     };
-  return changeEndpoint(em, platformId, params.endpointId, params, deps.secrets);
+  return changeEndpoint(em, platformId, params, deps.secrets);
 }

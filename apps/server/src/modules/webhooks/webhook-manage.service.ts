@@ -10,7 +10,7 @@ export async function manageWebhook(
   params: WebhookManageValues,
   deps: WebhookDeps,
 ): Promise<{ data: EndpointWithSecret | WebhookDelivery; message: string }> {
-  if (params.redeliver !== undefined)
-    return { data: await redeliver({ em }, platformId, params.redeliver), message: REDELIVERY_QUEUED };
+  if (params.action === 'redeliver')
+    return { data: await redeliver({ em }, platformId, params.deliveryId), message: REDELIVERY_QUEUED };
   return manageEndpoint({ em }, platformId, params, deps);
 }

@@ -15,7 +15,7 @@ const webhookSeed = z
   .object({
     url: contractFields(webhookManageParams)
       .url.unwrap()
-      .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+      .refine((u: string) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
     secret: z.string().regex(WEBHOOK_SECRET_PATTERN, 'must be whsec_ followed by base64').optional(),
     events: z
       .array(z.string())
