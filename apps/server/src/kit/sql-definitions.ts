@@ -16,3 +16,23 @@ export interface SqlTrigger {
   table: string;
   create: string;
 }
+
+/**
+ * A trigger that runs `fn` once per statement after `event` on `table`, seeing the rows the statement changed through
+ * transition tables named by `rows` (an insert's new rows, a delete's old ones, an update's both).
+ */
+export function statementTrigger(
+  name: string,
+  event: 'insert' | 'update' | 'delete' | 'truncate',
+  table: string,
+  fn: string,
+  rows: { old?: string; new?: string } = {},
+): SqlTrigger {
+  const tables = [rows.old && `old table as ${rows.old}`, rows.new && `new table as ${rows.new}`].filter(Boolean);
+  const referencing = tables.length ? ` referencing ${tables.join(' ')}` : '';
+  return {
+    name,
+    table,
+    create: `create trigger "${name}" after ${event} on "${table}"${referencing} for each statement execute function "${fn}"();`,
+  };
+}

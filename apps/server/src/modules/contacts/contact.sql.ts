@@ -1,4 +1,4 @@
-import type { SqlDefinitions } from '../../kit/sql-definitions.ts';
+import { statementTrigger, type SqlDefinitions } from '../../kit/sql-definitions.ts';
 
 /** The longest prefix kept in listing order: a term this short reads one `contact_name_prefixes` key. */
 export const NAME_PREFIX_LENGTH = 2;
@@ -100,18 +100,12 @@ const SEARCH_FUNCTIONS = [
 ];
 
 const SEARCH_TRIGGERS = [
-  {
-    name: 'contacts_search_keys_insert',
-    table: 'contacts',
-    create: `create trigger "contacts_search_keys_insert" after insert on "contacts" referencing new table as
-      inserted_contacts for each statement execute function "contacts_search_keys_inserted"();`,
-  },
-  {
-    name: 'contacts_search_keys_delete',
-    table: 'contacts',
-    create: `create trigger "contacts_search_keys_delete" after delete on "contacts" referencing old table as
-      deleted_contacts for each statement execute function "contacts_search_keys_deleted"();`,
-  },
+  statementTrigger('contacts_search_keys_insert', 'insert', 'contacts', 'contacts_search_keys_inserted', {
+    new: 'inserted_contacts',
+  }),
+  statementTrigger('contacts_search_keys_delete', 'delete', 'contacts', 'contacts_search_keys_deleted', {
+    old: 'deleted_contacts',
+  }),
   {
     name: 'contacts_search_keys_update',
     table: 'contacts',
@@ -120,12 +114,7 @@ const SEARCH_TRIGGERS = [
         or old.created_at is distinct from new.created_at)
       execute function "contacts_search_keys_updated"();`,
   },
-  {
-    name: 'contacts_search_keys_truncate',
-    table: 'contacts',
-    create: `create trigger "contacts_search_keys_truncate" after truncate on "contacts" for each statement
-      execute function "contacts_search_keys_truncated"();`,
-  },
+  statementTrigger('contacts_search_keys_truncate', 'truncate', 'contacts', 'contacts_search_keys_truncated'),
 ];
 
 /**
@@ -163,24 +152,13 @@ const COUNT_FUNCTIONS = [
 ];
 
 const COUNT_TRIGGERS = [
-  {
-    name: 'contacts_count_insert',
-    table: 'contacts',
-    create: `create trigger "contacts_count_insert" after insert on "contacts" referencing new table as
-      inserted_contacts for each statement execute function "contacts_count_inserted"();`,
-  },
-  {
-    name: 'contacts_count_delete',
-    table: 'contacts',
-    create: `create trigger "contacts_count_delete" after delete on "contacts" referencing old table as
-      deleted_contacts for each statement execute function "contacts_count_deleted"();`,
-  },
-  {
-    name: 'contacts_count_truncate',
-    table: 'contacts',
-    create: `create trigger "contacts_count_truncate" after truncate on "contacts" for each statement
-      execute function "contacts_count_truncated"();`,
-  },
+  statementTrigger('contacts_count_insert', 'insert', 'contacts', 'contacts_count_inserted', {
+    new: 'inserted_contacts',
+  }),
+  statementTrigger('contacts_count_delete', 'delete', 'contacts', 'contacts_count_deleted', {
+    old: 'deleted_contacts',
+  }),
+  statementTrigger('contacts_count_truncate', 'truncate', 'contacts', 'contacts_count_truncated'),
   {
     name: 'contacts_channel_fixed',
     table: 'contacts',

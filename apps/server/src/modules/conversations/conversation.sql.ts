@@ -1,5 +1,5 @@
 import type { Conversation, MESSAGE_STATUSES } from '@switchboard/contract';
-import type { SqlDefinitions, SqlTrigger } from '../../kit/sql-definitions.ts';
+import { statementTrigger, type SqlDefinitions, type SqlTrigger } from '../../kit/sql-definitions.ts';
 
 type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -113,19 +113,13 @@ const INBOX_FUNCTIONS = [
 ];
 
 const INBOX_TRIGGERS: SqlTrigger[] = [
-  {
-    name: 'conversations_messages_insert',
-    table: 'messages',
-    create: `create trigger "conversations_messages_insert" after insert on "messages"
-      referencing new table as new_rows for each statement execute function "conversations_messages_inserted"();`,
-  },
-  {
-    name: 'conversations_messages_sent',
-    table: 'messages',
-    create: `create trigger "conversations_messages_sent" after update on "messages"
-      referencing old table as old_rows new table as new_rows
-      for each statement execute function "conversations_messages_sent"();`,
-  },
+  statementTrigger('conversations_messages_insert', 'insert', 'messages', 'conversations_messages_inserted', {
+    new: 'new_rows',
+  }),
+  statementTrigger('conversations_messages_sent', 'update', 'messages', 'conversations_messages_sent', {
+    old: 'old_rows',
+    new: 'new_rows',
+  }),
   {
     name: 'conversations_contact_changed',
     table: 'contacts',
@@ -217,18 +211,12 @@ const COUNT_FUNCTIONS = [
 ];
 
 const COUNT_TRIGGERS: SqlTrigger[] = [
-  {
-    name: 'conversations_counted_insert',
-    table: 'conversations',
-    create: `create trigger "conversations_counted_insert" after insert on "conversations"
-      referencing new table as new_rows for each statement execute function "conversations_counted_inserted"();`,
-  },
-  {
-    name: 'conversations_counted_delete',
-    table: 'conversations',
-    create: `create trigger "conversations_counted_delete" after delete on "conversations"
-      referencing old table as old_rows for each statement execute function "conversations_counted_deleted"();`,
-  },
+  statementTrigger('conversations_counted_insert', 'insert', 'conversations', 'conversations_counted_inserted', {
+    new: 'new_rows',
+  }),
+  statementTrigger('conversations_counted_delete', 'delete', 'conversations', 'conversations_counted_deleted', {
+    old: 'old_rows',
+  }),
   {
     name: 'conversations_count_unread',
     table: 'conversations',

@@ -14,16 +14,26 @@ export type MessageReceivedData = WebhookEventOf<typeof MESSAGE_RECEIVED>['data'
 
 type MessageEvent = WebhookEventOf<typeof MESSAGE_STATUS_UPDATED | typeof MESSAGE_RECEIVED>;
 
+/** The platform of each channel the events name, as the caller knows them or else looked up in one query. */
+async function platformsOf(tx: EntityManager, events: readonly MessageEvent[], known: ReadonlyMap<string, string>) {
+  const unknown = [...new Set(events.map((event) => event.data.channelId))].filter((id) => !known.has(id));
+  if (unknown.length === 0) return known;
+  const channels = await tx.find(Channel, { id: { $in: unknown } }, { fields: ['platform'] });
+  return new Map([...known, ...channels.map((channel) => [channel.id, channel.platform.id] as const)]);
+}
+
 /**
  * Queues the events for their channels' platforms inside the caller's transaction, so each exists exactly when its
- * change does: one lookup of the channels, then each platform's events together. The body has ticket.closed's
- * shape: `{type, timestamp, data}`.
+ * change does: the platforms the caller knows (`known`, channel id → platform id), one lookup of the others, then
+ * each platform's events together. The body has ticket.closed's shape: `{type, timestamp, data}`.
  */
-export async function queueMessageEvents(tx: EntityManager, events: readonly MessageEvent[]): Promise<void> {
+export async function queueMessageEvents(
+  tx: EntityManager,
+  events: readonly MessageEvent[],
+  known: ReadonlyMap<string, string> = new Map(),
+): Promise<void> {
   if (events.length === 0) return;
-  const channelIds = [...new Set(events.map((event) => event.data.channelId))];
-  const channels = await tx.find(Channel, { id: { $in: channelIds } }, { fields: ['platform'] });
-  const platformOf = new Map(channels.map((channel) => [channel.id, channel.platform.id]));
+  const platformOf = await platformsOf(tx, events, known);
   const byPlatform = new Map<string, MessageEvent[]>();
   for (const event of events) {
     const platformId = platformOf.get(event.data.channelId);

@@ -51,6 +51,8 @@ export interface StatusChange {
   errorTitle: string | null;
   at: Date;
   position: number | null;
+  /** The channel's platform, whose events announce the change. */
+  platformId: string;
 }
 
 /** status-order.ts's rule in SQL: the statuses a message may move to `v.status` from. */
@@ -75,7 +77,8 @@ const WRITE_SQL = (moves: string) => `
     from v
    where m.id = v.id and v.previous = any(${MOVES_FROM})
   returning m.id, m.msgid, m.channel_id as "channelId", m.direction, v.previous, m.status, m.reason,
-            m.error_code as "errorCode", m.error_title as "errorTitle", coalesce(v.event_at, now()) as at, v.position`;
+            m.error_code as "errorCode", m.error_title as "errorTitle", coalesce(v.event_at, now()) as at, v.position,
+            (select c.platform_id from channels c where c.id = m.channel_id) as "platformId"`;
 
 const ANNOUNCED = new Set<string>(MESSAGE_OUTCOMES);
 
@@ -109,6 +112,7 @@ export async function writeStatuses(tx: EntityManager, moves: StatusMoves): Prom
   await queueMessageEvents(
     tx,
     announced.map((data) => ({ type: MESSAGE_STATUS_UPDATED, timestamp: data.timestamp, data })),
+    new Map(changes.map((change) => [change.channelId, change.platformId])),
   );
   return changes;
 }

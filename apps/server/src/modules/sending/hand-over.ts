@@ -143,19 +143,35 @@ async function callProvider(providers: MessagingProviders, send: ClaimedSend, in
   }
 }
 
+/** The ids a hand-over moved to `sending`: the ones to call. */
+const handedOver = (changes: readonly StatusChange[]) =>
+  new Set(changes.filter((change) => change.status === 'sending').map((change) => change.id));
+
 /**
  * Hands the sends whose slot has come over, in one transaction: the broadcasts they belong to are locked against a
  * cancel or a pause (which waits for this, or this for it); a paused broadcast's sends are held (holdPausedSends),
- * the others become `sending` or `cancelled` (handOverMoves). Returns the ids to call.
+ * the others become `sending` or `cancelled` (handOverMoves). Returns the ids to call. Sends of no broadcast (an API
+ * request's) are neither held nor cancelled: their hand-over is one statement, which announces nothing.
  */
 function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Set<string>> {
   const { id, em, options } = dispatch;
   const broadcasts = [...new Set(group.flatMap((send) => (send.broadcast_id ? [send.broadcast_id] : [])))];
+  if (broadcasts.length === 0)
+    return untilStored(dispatch, 'handing sends over', group.length, async () =>
+      handedOver(
+        await writeStatuses(
+          em(),
+          handOverMoves(
+            id,
+            group.map((send) => send.id),
+            [],
+          ),
+        ),
+      ),
+    );
   return untilStored(dispatch, 'handing sends over', group.length, () =>
     em().transactional(async (tx) => {
-      const { cancelled, paused } = broadcasts.length
-        ? await options.stops().stoppedOf(tx, broadcasts)
-        : { cancelled: [], paused: [] };
+      const { cancelled, paused } = await options.stops().stoppedOf(tx, broadcasts);
       const held = group.filter((send) => send.broadcast_id !== null && paused.includes(send.broadcast_id));
       if (held.length > 0)
         await holdPausedSends(
@@ -168,8 +184,7 @@ function handOver(dispatch: Dispatch, group: readonly ClaimedSend[]): Promise<Se
         group.filter((send) => !held.includes(send)).map((send) => send.id),
         cancelled,
       );
-      const changes = await writeStatuses(tx, moves);
-      return new Set(changes.filter((change) => change.status === 'sending').map((change) => change.id));
+      return handedOver(await writeStatuses(tx, moves));
     }),
   );
 }
