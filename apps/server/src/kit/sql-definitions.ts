@@ -30,9 +30,6 @@ export function statementTrigger(
 ): SqlTrigger {
   const tables = [rows.old && `old table as ${rows.old}`, rows.new && `new table as ${rows.new}`].filter(Boolean);
   const referencing = tables.length ? ` referencing ${tables.join(' ')}` : '';
-  return {
-    name,
-    table,
-    create: `create trigger "${name}" after ${event} on "${table}"${referencing} for each statement execute function "${fn}"();`,
-  };
+  const create = `create trigger "${name}" after ${event} on "${table}"${referencing}`;
+  return { name, table, create: `${create} for each statement execute function "${fn}"();` };
 }
