@@ -101,6 +101,8 @@ export async function applyStatusUpdates(
 ): Promise<StatusChange[]> {
   if (updates.length === 0) return [];
   const changed = await applyReports(tx, updates);
+  // Each change is one report's: when every report changed its message, every provider id was found.
+  if (changed.length === updates.length) return changed;
   const unknown = await tx.execute<{ at: number }[]>(UNRECORDED, [JSON.stringify(updates.map(rowOf))]);
   if (unknown.length === 0) return changed;
   const early = unknown.map(({ at }) => updates[at]!);
